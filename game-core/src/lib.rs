@@ -1,0 +1,50 @@
+//! Pure rules of the three Kibitz games — Gomoku (freestyle, standard, renju), Othello and
+//! Connect Four — with their notation, game records and the wire-protocol message types.
+//!
+//! The server (the referee) and the bot (the engines) both stand on this crate, so they can
+//! never disagree about a rule. Nothing here does I/O or async work.
+//!
+//! ```
+//! use game_core::{AnyPosition, GameSpec, Color};
+//!
+//! let spec: GameSpec = serde_json::from_str(r#"{"kind":"connect4","cols":7,"rows":6}"#).unwrap();
+//! let mut pos = AnyPosition::new(&spec).unwrap();
+//! for m in ["4", "4", "3", "3", "2", "2"] {
+//!     pos.play_str(m).unwrap();
+//! }
+//! assert!(pos.play_str("0").is_err()); // a syntax error changes nothing
+//! pos.play_str("1").unwrap();
+//! let outcome = pos.outcome().unwrap();
+//! assert_eq!(outcome.winner, Some(Color::Black));
+//! ```
+//!
+//! # Layout
+//! - [`color`]: the two seats, `Color::Black` moves first in every game.
+//! - [`position`]: the [`Position`] trait shared by the three games, [`Outcome`] and [`Cell`].
+//! - [`error`]: syntax errors ([`ParseMoveError`]), legality errors ([`IllegalMoveError`]),
+//!   game-spec errors ([`SpecError`]).
+//! - [`gomoku`], [`renju`]: Gomoku boards 5..=26 and the RIF forbidden-point rules for black.
+//! - [`othello`]: 8x8 Othello on bitboards, the FFO position text.
+//! - [`connect4`]: Connect Four 4..=12 by 4..=12 with blocked cells, on wide bitboards.
+//! - [`spec`]: the game spec of the protocol (`{"kind":...}`) and its validation.
+//! - [`any`]: [`AnyPosition`], one enum over the three games for the server.
+//! - [`record`]: game records — move strings, SGF, PSQ.
+//! - [`protocol`]: `ClientMsg` and `ServerMsg`, the two directions of the wire protocol.
+
+pub mod any;
+pub mod color;
+pub mod connect4;
+pub mod error;
+pub mod gomoku;
+pub mod othello;
+pub mod position;
+pub mod protocol;
+pub mod record;
+pub mod renju;
+pub mod spec;
+
+pub use any::AnyPosition;
+pub use color::Color;
+pub use error::{IllegalMoveError, MoveError, ParseMoveError, SpecError};
+pub use position::{Cell, EndReason, Outcome, PlayError, Position, Score};
+pub use spec::{GameKind, GameSpec, GomokuRule};
