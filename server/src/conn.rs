@@ -45,6 +45,11 @@ impl Conn {
         self.send_text(Arc::from(msg.to_json()));
     }
 
+    /// Queues a close frame behind what is already queued.
+    pub async fn close(&self, code: u16, reason: &'static str) {
+        let _ = self.tx.send(Out::Close(code, reason)).await;
+    }
+
     /// True once the connection's writer is gone.
     #[must_use]
     pub fn is_closed(&self) -> bool {

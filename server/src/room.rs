@@ -35,6 +35,8 @@ pub fn now_ms() -> u64 {
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
     pub id: String,
+    /// The player who created it (counts against their open-room limit).
+    pub creator: Option<String>,
     pub tx: mpsc::Sender<RoomCmd>,
 }
 
@@ -376,7 +378,11 @@ pub fn spawn_room(hub: &SharedHub, stored: StoredRoom, reloaded: bool) -> Result
         last_chat: HashMap::new(),
         crowd_due: None,
     };
-    let handle = RoomHandle { id: id.clone(), tx };
+    let handle = RoomHandle {
+        id: id.clone(),
+        creator: room.creator.clone(),
+        tx,
+    };
     hub.rooms.insert(id, handle.clone());
     hub.metrics.room_status(None, Some(status_name(room.status)));
     tokio::spawn(room.run(rx));
