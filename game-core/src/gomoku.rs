@@ -209,7 +209,7 @@ impl Position for Gomoku {
         (0..n)
             .flat_map(|row| (0..n).map(move |col| Cell::new(col, row)))
             .filter(|&cell| self.stone(cell).is_none())
-            .filter(|&cell| renju.as_mut().map_or(true, |b| b.forbidden(cell).is_none()))
+            .filter(|&cell| renju.as_mut().is_none_or(|b| b.forbidden(cell).is_none()))
             .collect()
     }
 
