@@ -66,6 +66,8 @@ pub trait BitSet:
     /// carries over stones and blocked cells alike and lands on a column's next free cell.
     fn wrapping_add(self, other: Self) -> Self;
     fn wrapping_sub(self, other: Self) -> Self;
+    /// The low `BITS` bits of a [`WideBits`]: how a board that fits moves to a narrow type.
+    fn from_wide(wide: WideBits) -> Self;
 
     fn is_zero(self) -> bool {
         self == Self::ZERO
@@ -100,6 +102,12 @@ macro_rules! impl_bitset_prim {
             #[inline]
             fn wrapping_sub(self, other: Self) -> Self {
                 <$t>::wrapping_sub(self, other)
+            }
+            #[inline]
+            fn from_wide(wide: WideBits) -> Self {
+                let [a0, a1, _] = wide.0;
+                // Truncation to the low bits is the point.
+                (u128::from(a0) | (u128::from(a1) << 64)) as $t
             }
         }
     };
@@ -273,6 +281,10 @@ impl BitSet for WideBits {
         let r2 = a[2].wrapping_sub(b[2]).wrapping_sub(u64::from(c1 | c1b));
         WideBits([r0, r1, r2])
     }
+    #[inline]
+    fn from_wide(wide: WideBits) -> Self {
+        wide
+    }
 }
 
 /// Bit shifts of the four line directions for a column stride (`rows + 1`): vertical,
@@ -299,6 +311,50 @@ pub fn has_four<B: BitSet>(stones: B, stride: u32) -> bool {
     directions(stride)
         .iter()
         .any(|&d| !fours_along(stones, d).is_zero())
+}
+
+/// The masks that tie a bitboard type to one board size, for code that runs on bits alone.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct Layout<B> {
+    /// Bits per column: the rows and the sentinel.
+    pub stride: u32,
+    /// The bottom cell of every column.
+    pub bottom: B,
+    /// Every cell of the board, no sentinels.
+    pub board: B,
+}
+
+impl<B: BitSet> Layout<B> {
+    /// The cell each open column's next stone would take, given `occupied` = both players'
+    /// stones and the blocked cells. Adding the bottom row carries over stones and blocked
+    /// cells alike; a full column carries into its sentinel, which `board` drops.
+    #[inline]
+    #[must_use]
+    pub fn free_cells(&self, occupied: B) -> B {
+        occupied.wrapping_add(self.bottom) & !occupied & self.board
+    }
+}
+
+/// Perft on bits: `moved` is the side that just moved, `occupied` includes blocked cells.
+fn perft_bits<B: BitSet>(layout: &Layout<B>, to_move: B, moved: B, occupied: B, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    if has_four(moved, layout.stride) {
+        return 0;
+    }
+    // No free cell also covers the full board.
+    let mut free = layout.free_cells(occupied);
+    if depth == 1 {
+        return u64::from(free.count_ones());
+    }
+    let mut count = 0;
+    while !free.is_zero() {
+        let stone = B::bit(free.trailing_zeros());
+        free ^= stone;
+        count += perft_bits(layout, moved, to_move | stone, occupied | stone, depth - 1);
+    }
+    count
 }
 
 /// The bitboard type of [`ConnectFour`].
@@ -498,25 +554,39 @@ impl ConnectFour {
         (row < self.rows).then_some(row)
     }
 
+    /// The masks of this board size in bitboard type `B` (which must hold
+    /// `cols * stride` bits).
+    #[must_use]
+    pub fn layout<B: BitSet>(&self) -> Layout<B> {
+        let bottom = (0..u32::from(self.cols)).fold(Bitboard::ZERO, |acc, c| {
+            acc | Bitboard::bit(c * self.stride())
+        });
+        Layout {
+            stride: self.stride(),
+            bottom: B::from_wide(bottom),
+            board: B::from_wide(self.board_bits()),
+        }
+    }
+
     /// Number of legal move sequences of `depth` plies (a won or drawn position has no moves).
+    /// Runs on `u64` or `u128` when the board fits.
     #[must_use]
     pub fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
+        let bits = u32::from(self.cols) * self.stride();
+        if bits <= u64::BITS {
+            self.perft_in::<u64>(depth)
+        } else if bits <= u128::BITS {
+            self.perft_in::<u128>(depth)
+        } else {
+            self.perft_in::<WideBits>(depth)
         }
-        if self.ended() {
-            return 0;
-        }
-        let open = (0..self.cols).filter(|&c| self.next_row[usize::from(c)] < self.rows);
-        if depth == 1 {
-            return open.count() as u64;
-        }
-        open.map(|c| {
-            let mut next = self.clone();
-            next.play_unchecked(Column(c));
-            next.perft(depth - 1)
-        })
-        .sum()
+    }
+
+    fn perft_in<B: BitSet>(&self, depth: u32) -> u64 {
+        let to_move = B::from_wide(self.stones(self.turn));
+        let moved = B::from_wide(self.stones(self.turn.other()));
+        let occupied = to_move | moved | B::from_wide(self.blocked);
+        perft_bits(&self.layout(), to_move, moved, occupied, depth)
     }
 
     /// Parses a board text: rows from top to bottom separated by `/`, one character a cell

@@ -3,7 +3,9 @@
 
 use std::collections::{BTreeSet, HashSet};
 
-use game_core::connect4::{format_move_string, parse_move_string, CellState, Column, ConnectFour};
+use game_core::connect4::{
+    format_move_string, parse_move_string, BitSet, CellState, Column, ConnectFour, WideBits,
+};
 use game_core::{Cell, Color, EndReason, IllegalMoveError, Position, SpecError};
 use proptest::prelude::*;
 
@@ -188,6 +190,43 @@ fn perft_with_blocked_cells_agrees_with_naive() {
     let naive = Naive::new(6, 6, &blocked);
     for depth in 1..=7 {
         assert_eq!(pos.perft(depth), naive.perft(depth), "perft({depth})");
+    }
+}
+
+/// Boards that fit a `u64`, a `u128` and only the wide bitboard, each with blocked cells and
+/// stones already on it so that wins come within the perft depth.
+#[test]
+fn perft_on_every_bitboard_width_agrees_with_naive() {
+    for (cols, rows, depth) in [(7u8, 7u8, 5u32), (10, 10, 4), (12, 12, 4)] {
+        let blocked = [(1, 0), (cols as usize - 2, 3), (cols as usize / 2, 1)];
+        let cells: Vec<Cell> = blocked
+            .iter()
+            .map(|&(c, r)| Cell::new(c as u8, r as u8))
+            .collect();
+        let mut pos = ConnectFour::new(cols, rows, &cells).unwrap();
+        let mut naive = Naive::new(usize::from(cols), usize::from(rows), &blocked);
+        // A fixed pseudo-random opening of 12 plies that stops short of any win.
+        let mut seed = 12345u32;
+        while pos.ply() < 12 {
+            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+            let moves = pos.legal_moves();
+            let m = moves[(seed >> 16) as usize % moves.len()];
+            let mut next = pos.clone();
+            next.play_unchecked(m);
+            if next.outcome().is_none() {
+                pos = next;
+                naive.play(usize::from(m.0));
+            }
+        }
+        for d in 1..=depth {
+            let expected = naive.perft(d);
+            assert_eq!(pos.perft(d), expected, "{cols}x{rows} perft({d})");
+            assert_eq!(
+                trait_perft(&pos, d),
+                expected,
+                "{cols}x{rows} trait perft({d})"
+            );
+        }
     }
 }
 
@@ -549,6 +588,7 @@ proptest! {
                 }
             }
         }
+        prop_assert_eq!(pos.perft(2), trait_perft(&pos, 2));
         // Text formats round-trip on whatever position the game reached.
         let text = pos.to_board_text();
         prop_assert_eq!(ConnectFour::from_board_text(&text).unwrap(), pos.clone());
@@ -559,6 +599,32 @@ proptest! {
             replay.play_unchecked(*m);
         }
         prop_assert_eq!(replay, pos);
+    }
+
+    /// The wide bitboard computes what `u128` does on values that fit (and shifts left past
+    /// bit 127 into its third word).
+    #[test]
+    fn wide_bits_agree_with_u128(a in any::<u128>(), b in any::<u128>(), n in 0u32..200) {
+        let wide = |x: u128| WideBits([x as u64, (x >> 64) as u64, 0]);
+        let low = |w: WideBits| u128::from(w.0[0]) | (u128::from(w.0[1]) << 64);
+        let (wa, wb) = (wide(a), wide(b));
+        prop_assert_eq!(low(wa >> n), a.checked_shr(n).unwrap_or(0));
+        prop_assert_eq!(low(wa << n), a.checked_shl(n).unwrap_or(0));
+        if n <= 64 {
+            // Nothing reaches past bit 191, so the round trip is exact.
+            prop_assert_eq!((wa << n) >> n, wa);
+        }
+        prop_assert_eq!((wa << 64) << n, wa << (n + 64));
+        let sum = wa.wrapping_add(wb);
+        prop_assert_eq!(low(sum), a.wrapping_add(b));
+        prop_assert_eq!(sum.0[2], u64::from(a.checked_add(b).is_none()));
+        prop_assert_eq!(low(wa.wrapping_sub(wb)), a.wrapping_sub(b));
+        prop_assert_eq!(sum.wrapping_sub(wb), wa);
+        prop_assert_eq!(wa.count_ones(), a.count_ones());
+        prop_assert_eq!(wa.trailing_zeros().min(128), a.trailing_zeros());
+        prop_assert_eq!(wa.has(n), n < 128 && (a >> n) & 1 == 1);
+        prop_assert_eq!(<u128 as BitSet>::from_wide(wa), a);
+        prop_assert_eq!(low(!wa), !a);
     }
 
     #[test]
