@@ -58,6 +58,10 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
   let cursor = -1;
   let touchPending = -1;
   let lastPointer = 'mouse';
+  let pointerAt = 0;
+  // Focus that came from a click leaves the arrow keys to the page (move-list navigation); focus
+  // from the keyboard (Tab) gives them to the board's cursor.
+  let keyboardFocus = false;
   let previewLayer = null;
   let cursorLayer = null;
 
@@ -304,6 +308,11 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
 
   svg.addEventListener('pointerdown', (ev) => {
     lastPointer = ev.pointerType || 'mouse';
+    pointerAt = performance.now();
+    keyboardFocus = false;
+  });
+  svg.addEventListener('focus', () => {
+    keyboardFocus = performance.now() - pointerAt > 400;
   });
   svg.addEventListener('pointermove', (ev) => {
     if (ev.pointerType === 'touch') return;
@@ -338,7 +347,8 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
   });
 
   svg.addEventListener('keydown', (ev) => {
-    if (!view) return;
+    if (!view || ev.defaultPrevented) return;
+    if (ev.key.startsWith('Arrow') && !keyboardFocus && cursor < 0) return;
     const c4 = view.game.kind === 'connect4';
     const size = c4 ? geo.cols : geo.cols * geo.rows;
     if (cursor < 0 || cursor >= size) {

@@ -1,6 +1,6 @@
 // Room view: mirrors one room from `state` and its events (seq-checked), draws board, players, clocks, move list with history navigation, offers, chat, game-over banner and export.
 
-import { h, clear } from './dom.js';
+import { h, s, clear } from './dom.js';
 import { t, gameLabel, clockLabel, errorText } from './i18n.js';
 import { createBoard } from './board.js';
 import { createClocks } from './clock.js';
@@ -10,6 +10,13 @@ import { forbiddenPoints } from './renju.js';
 import { moveRows, moveString, exportLinks } from './record.js';
 
 const SEATS = ['black', 'white'];
+
+/** A small eye drawn in SVG (emoji fonts are not everywhere). */
+function eyeIcon() {
+  return s('svg', { class: 'eye', viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true' },
+    s('path', { d: 'M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z', fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
+    s('circle', { cx: 12, cy: 12, r: 3.2, fill: 'currentColor' }));
+}
 const PENDING_TIMEOUT_MS = 10000;
 const ASK_TIMEOUT_MS = 30000;
 
@@ -64,7 +71,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     h('button', { type: 'button', class: 'link', 'data-testid': 'btn-lobby', onclick: () => app.go(null), 'data-i18n': 'room.back' }, t('room.back')),
     titleEl, clockSpecEl,
     h('span', { class: 'spectators', title: t('room.spectators'), 'data-i18n-title': 'room.spectators' },
-      h('span', { class: 'eye', 'aria-hidden': 'true' }, '👁'), ' ', spectatorsEl,
+      eyeIcon(), ' ', spectatorsEl,
       h('span', { class: 'sr-only', 'data-i18n': 'room.spectators' }, t('room.spectators'))));
 
   const bars = {};
@@ -93,7 +100,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   const noticeEl = h('p', { class: 'notice', role: 'status', 'data-testid': 'notice', hidden: true });
   const overEl = h('div', { class: 'game-over', role: 'status', 'data-testid': 'game-over', hidden: true });
 
-  const moveInput = h('input', { type: 'text', class: 'move-input', maxlength: 4, autocomplete: 'off', 'data-testid': 'move-input', 'aria-label': t('room.moveInput'), 'data-i18n-aria': 'room.moveInput', placeholder: t('room.moveInputPh'), 'data-i18n-placeholder': 'room.moveInputPh' });
+  const moveInput = h('input', { type: 'text', class: 'move-input', maxlength: 4, autocomplete: 'off', 'data-testid': 'move-input', 'aria-label': t('room.moveInput'), 'data-i18n-aria': 'room.moveInput', placeholder: t('room.moveInputPh', { ex: 'h8' }) });
   const moveForm = h('form', { class: 'move-form' }, moveInput,
     h('button', { type: 'submit', 'data-testid': 'btn-play-move', 'data-i18n': 'room.play' }, t('room.play')));
   moveForm.addEventListener('submit', (ev) => {
@@ -131,10 +138,10 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     next: btn('btn-next', null, () => goTo(shownIndex() + 1), { 'aria-label': t('room.next'), 'data-i18n-aria': 'room.next' }),
     last: btn('btn-last', null, () => goTo(Infinity), { 'aria-label': t('room.last'), 'data-i18n-aria': 'room.last' }),
   };
-  nav.first.textContent = '⏮';
-  nav.prev.textContent = '◀';
-  nav.next.textContent = '▶';
-  nav.last.textContent = '⏭';
+  nav.first.textContent = '«';
+  nav.prev.textContent = '‹';
+  nav.next.textContent = '›';
+  nav.last.textContent = '»';
   for (const b of Object.values(nav)) b.removeAttribute('data-i18n');
   const moveList = h('ol', { class: 'move-list', 'data-testid': 'move-list', 'aria-label': t('room.moves'), 'data-i18n-aria': 'room.moves' });
   const liveBtn = btn('btn-live', 'room.backToLive', () => goTo(Infinity), { class: 'link' });
@@ -511,6 +518,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
 
   function renderHead() {
     if (!R.game) return;
+    moveInput.placeholder = t('room.moveInputPh', { ex: R.game.kind === 'connect4' ? '4' : R.game.kind === 'othello' ? 'f5' : 'h8' });
     titleEl.textContent = gameLabel(R.game);
     // `state` carries clock readings, not the spec; the lobby hands the spec over when it knows it.
     clockSpecEl.textContent = clockSpec !== undefined ? clockLabel(clockSpec) : '';
@@ -616,6 +624,11 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
       renderBoard(false);
     }
     if (msg.ref === 'join') R.resyncing = false;
+    // A refused request is not waiting for an answer any more.
+    if (msg.ref === 'undo' || msg.ref === 'draw' || msg.ref === 'rematch') {
+      R.asked[msg.ref] = 0;
+      renderOffers();
+    }
     showError(errorText(msg));
   }
 
@@ -680,7 +693,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
       return;
     }
     if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (target && target.closest?.('svg.board')) return; // the board uses arrows for its cursor
+    if (ev.defaultPrevented) return; // the board used the key for its cursor
     const k = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
     if (k) {
       ev.preventDefault();
