@@ -9,8 +9,8 @@ function geometry(game) {
   const { cols, rows } = dims(game);
   if (game.kind === 'gomoku') {
     const u = 40;
-    const padL = 38;
-    const padB = 36;
+    const padL = 46;
+    const padB = 44;
     const padT = 22;
     const padR = 22;
     return {
@@ -179,14 +179,14 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
     for (let x = 0; x < geo.cols; x++) {
       const [sx] = screen(x, 0);
       const text = columnLabel(game, x);
-      if (kind === 'gomoku') labels.append(s('text', { x: geo.cx(sx), y: geo.cy(geo.rows - 1) + 26, class: 'coord' }, text));
+      if (kind === 'gomoku') labels.append(s('text', { x: geo.cx(sx), y: geo.cy(geo.rows - 1) + 31, class: 'coord' }, text));
       else if (kind === 'othello') labels.append(s('text', { x: geo.cx(sx), y: geo.padT - 9, class: 'coord' }, text));
       else labels.append(s('text', { x: geo.cx(sx), y: geo.padT + geo.u * geo.rows + 20, class: 'coord' }, text));
     }
     if (kind !== 'connect4') {
       for (let y = 0; y < geo.rows; y++) {
         const [, sy] = screen(0, y);
-        const lx = kind === 'gomoku' ? geo.padL - 22 : geo.padL - 13;
+        const lx = kind === 'gomoku' ? geo.padL - 31 : geo.padL - 13;
         labels.append(s('text', { x: lx, y: geo.cy(sy) + 1, class: 'coord row' }, rowLabel(game, y)));
       }
     }
