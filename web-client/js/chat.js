@@ -1,0 +1,123 @@
+// Room chat: the players' chat and the spectators' chat in two tabs; every name and line is rendered as text.
+
+import { t } from './i18n.js';
+import { h } from './dom.js';
+
+const MAX_LINES = 300;
+
+/**
+ * Builds the chat panel inside `root`. `onSend(text)` returns true when the line went out.
+ * Lines with a seat are the players' chat (everyone sees them); lines without one come from
+ * spectators and go to the spectators' tab, which only spectators receive.
+ */
+export function createChat(root, { onSend, me }) {
+  const tabs = {};
+  const lists = {};
+  const unread = { game: 0, spectators: 0 };
+  let active = 'game';
+
+  const tabBar = h('div', { class: 'chat-tabs', role: 'tablist' });
+  for (const key of ['game', 'spectators']) {
+    const badge = h('span', { class: 'badge', hidden: true });
+    const tab = h(
+      'button',
+      {
+        type: 'button',
+        role: 'tab',
+        class: 'chat-tab',
+        id: `chat-tab-${key}`,
+        'data-testid': `chat-tab-${key}`,
+        'aria-controls': `chat-panel-${key}`,
+        onclick: () => select(key),
+      },
+      h('span', { 'data-i18n': `chat.tab.${key}` }, t(`chat.tab.${key}`)),
+      badge,
+    );
+    tab.badge = badge;
+    tabs[key] = tab;
+    tabBar.append(tab);
+    lists[key] = h('ol', {
+      class: `chat-list chat-${key}`,
+      id: `chat-panel-${key}`,
+      role: 'tabpanel',
+      'aria-labelledby': `chat-tab-${key}`,
+      'aria-live': 'polite',
+      'data-testid': key === 'game' ? 'chat-list' : 'chat-list-spectators',
+    });
+  }
+
+  const input = h('input', {
+    type: 'text',
+    maxlength: 140,
+    autocomplete: 'off',
+    class: 'chat-input',
+    'data-testid': 'chat-input',
+    'data-i18n-placeholder': 'chat.placeholder',
+    'data-i18n-aria': 'chat.input',
+    placeholder: t('chat.placeholder'),
+    'aria-label': t('chat.input'),
+  });
+  const send = h('button', { type: 'submit', 'data-testid': 'btn-chat-send', 'data-i18n': 'chat.send' }, t('chat.send'));
+  const form = h('form', { class: 'chat-form' }, input, send);
+  form.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = input.value.trim();
+    if (!text) return;
+    if (onSend(text)) input.value = '';
+  });
+
+  root.append(h('h2', { class: 'panel-title', 'data-i18n': 'chat.title' }, t('chat.title')), tabBar, lists.game, lists.spectators, form);
+
+  function select(key) {
+    active = key;
+    for (const k of Object.keys(tabs)) {
+      tabs[k].setAttribute('aria-selected', String(k === key));
+      tabs[k].classList.toggle('active', k === key);
+      lists[k].hidden = k !== key;
+    }
+    unread[key] = 0;
+    tabs[key].badge.hidden = true;
+    lists[key].scrollTop = lists[key].scrollHeight;
+  }
+  select('game');
+
+  function addLine(key, node) {
+    const list = lists[key];
+    const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
+    list.append(node);
+    while (list.childElementCount > MAX_LINES) list.firstElementChild.remove();
+    if (stick || list.hidden) list.scrollTop = list.scrollHeight;
+    if (key !== active) {
+      unread[key]++;
+      tabs[key].badge.textContent = String(unread[key]);
+      tabs[key].badge.hidden = false;
+    }
+  }
+
+  return {
+    /** A `chat` message from the server. */
+    add(msg) {
+      const key = msg.seat ? 'game' : 'spectators';
+      const classes = ['chat-line'];
+      if (msg.bot) classes.push('bot');
+      if (msg.from && msg.from === me()) classes.push('mine');
+      if (msg.seat) classes.push(`seat-${msg.seat}`);
+      const who = h('span', { class: 'chat-name' }, String(msg.name ?? '?'));
+      const line = h('li', { class: classes.join(' ') }, who);
+      if (msg.bot) line.append(h('span', { class: 'bot-badge', 'data-i18n': 'player.bot' }, t('player.bot')));
+      line.append(h('span', { class: 'chat-text' }, String(msg.text ?? '')));
+      addLine(key, line);
+    },
+    /** A line from the page itself (e.g. "rematch offered"), styled apart. */
+    note(text) {
+      addLine(active, h('li', { class: 'chat-line note' }, text));
+    },
+    /** Spectators see their tab; players never receive spectator lines, so theirs is hidden. */
+    setSpectator(isSpectator) {
+      tabs.spectators.hidden = !isSpectator;
+      if (!isSpectator && active === 'spectators') select('game');
+      input.setAttribute('data-audience', isSpectator ? 'spectators' : 'game');
+      if (isSpectator && active === 'game' && lists.game.childElementCount === 0) select('spectators');
+    },
+  };
+}

@@ -1,0 +1,69 @@
+// Game clocks: counts the running side down smoothly between the server's readings (state.clock / moved.clock).
+
+/** m:ss, or s.t under ten seconds, or h:mm:ss for long games. */
+export function formatMs(ms) {
+  const v = Math.max(0, ms);
+  if (v < 10000) return (Math.floor(v / 100) / 10).toFixed(1);
+  const total = Math.ceil(v / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
+  const ss = String(s).padStart(2, '0');
+  return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/**
+ * Drives two clock elements. `set(clock)` takes a server reading
+ * ({black_ms, white_ms, running} or null); the running side counts down from the moment the
+ * reading arrived. `stop()` freezes the display (game over, leaving the room).
+ */
+export function createClocks(els) {
+  let reading = null;
+  let at = 0;
+  let frame = 0;
+
+  function draw() {
+    frame = 0;
+    for (const seat of ['black', 'white']) {
+      const el = els[seat];
+      if (!el) continue;
+      if (!reading) {
+        el.textContent = '';
+        el.hidden = true;
+        continue;
+      }
+      el.hidden = false;
+      let ms = reading[`${seat}_ms`];
+      const running = reading.running === seat;
+      if (running) ms -= performance.now() - at;
+      el.textContent = formatMs(ms);
+      el.classList.toggle('running', running);
+      el.classList.toggle('low', ms < 10000);
+      el.dataset.ms = String(Math.max(0, Math.round(ms)));
+    }
+    if (reading && reading.running) frame = requestAnimationFrame(draw);
+  }
+
+  return {
+    set(clock) {
+      reading = clock && typeof clock.black_ms === 'number' ? { ...clock } : null;
+      at = performance.now();
+      if (frame) cancelAnimationFrame(frame);
+      draw();
+    },
+    stop() {
+      if (reading && reading.running) {
+        const elapsed = performance.now() - at;
+        reading[`${reading.running}_ms`] -= elapsed;
+        reading.running = null;
+      }
+      if (frame) cancelAnimationFrame(frame);
+      frame = 0;
+      draw();
+    },
+    /** The current reading as displayed (for an undone move, which carries no clock). */
+    current() {
+      return reading ? { ...reading } : null;
+    },
+  };
+}
