@@ -38,7 +38,7 @@ impl Color {
     /// The side that moves at a given ply (0-based) when nobody passes.
     #[must_use]
     pub fn from_ply(ply: usize) -> Color {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             Color::Black
         } else {
             Color::White

@@ -39,7 +39,10 @@ impl FromStr for Cell {
             return Err(ParseMoveError::new(text, "expected a column letter a-z"));
         }
         if digits.is_empty() || digits.len() > 2 || !digits.iter().all(u8::is_ascii_digit) {
-            return Err(ParseMoveError::new(text, "expected a row number after the letter"));
+            return Err(ParseMoveError::new(
+                text,
+                "expected a row number after the letter",
+            ));
         }
         let row: u8 = digits.iter().fold(0, |n, d| n * 10 + (d - b'0'));
         if row == 0 || digits[0] == b'0' {
@@ -51,7 +54,13 @@ impl FromStr for Cell {
 
 impl Display for Cell {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}{}", (b'a' + self.col) as char, u32::from(self.row) + 1)
+        // Columns past `z` never occur on a board; show them as `?` rather than overflow.
+        let letter = if self.col < 26 {
+            (b'a' + self.col) as char
+        } else {
+            '?'
+        };
+        write!(f, "{letter}{}", u32::from(self.row) + 1)
     }
 }
 

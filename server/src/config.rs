@@ -1,0 +1,81 @@
+//! Server settings: the defaults of PROTOCOL.md's limits, and what the command line can change.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// Per-connection and per-room limits (PROTOCOL.md "Limits").
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Largest text frame accepted; larger ones close the connection with 1009.
+    pub max_frame_bytes: usize,
+    /// Messages a player connection may send per `rate_window`.
+    pub player_msgs_per_window: u32,
+    /// Messages a spectator-only connection may send per `rate_window`.
+    pub spectator_msgs_per_window: u32,
+    pub rate_window: Duration,
+    /// Refusals within one window past which the connection is closed with 1008.
+    pub max_refusals_per_window: u32,
+    pub chat_max_chars: usize,
+    pub chat_lines_per_window: u32,
+    pub chat_window: Duration,
+    /// Unfinished rooms one player may have created at once.
+    pub open_rooms_per_player: usize,
+    /// Outgoing messages queued for one connection before it is dropped as too slow.
+    pub outgoing_queue: usize,
+    /// A connection that sends nothing (not even a pong) for this long is dropped.
+    pub idle_timeout: Duration,
+    pub ping_interval: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_frame_bytes: 8 * 1024,
+            player_msgs_per_window: 100,
+            spectator_msgs_per_window: 50,
+            rate_window: Duration::from_secs(20),
+            max_refusals_per_window: 20,
+            chat_max_chars: 140,
+            chat_lines_per_window: 5,
+            chat_window: Duration::from_secs(10),
+            open_rooms_per_player: 10,
+            outgoing_queue: 512,
+            idle_timeout: Duration::from_secs(60),
+            ping_interval: Duration::from_secs(20),
+        }
+    }
+}
+
+/// Everything the server needs to run.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Directory of the SQLite store (`kibitz.db`).
+    pub data_dir: PathBuf,
+    /// The secret a bot presents in `hello`; `None` disables bots.
+    pub bot_key: Option<String>,
+    /// How long a disconnected player keeps the seat before losing by abandonment.
+    pub grace: Duration,
+    /// How long an invited bot has to join before the next bot is asked.
+    pub invite_timeout: Duration,
+    /// The lobby pushes its lists at most this often.
+    pub lobby_interval: Duration,
+    /// `crowd` updates are batched over this period.
+    pub crowd_interval: Duration,
+    pub limits: Limits,
+}
+
+impl Config {
+    /// Defaults with the given data directory.
+    #[must_use]
+    pub fn new(data_dir: impl Into<PathBuf>) -> Config {
+        Config {
+            data_dir: data_dir.into(),
+            bot_key: None,
+            grace: Duration::from_secs(60),
+            invite_timeout: Duration::from_secs(10),
+            lobby_interval: Duration::from_millis(200),
+            crowd_interval: Duration::from_millis(300),
+            limits: Limits::default(),
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! Prometheus metrics (`GET /metrics`): connections, rooms by status, moves, messages in and
+//! out, errors by code, move latency (frame received → broadcast) and store write latency.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use prometheus_client::encoding::text::encode;
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{exponential_buckets, Histogram};
+use prometheus_client::registry::Registry;
+
+type Labels = Vec<(&'static str, String)>;
+
+struct Inner {
+    registry: Registry,
+    connections: Gauge,
+    rooms: Family<Labels, Gauge>,
+    moves: Counter,
+    messages_in: Counter,
+    messages_out: Counter,
+    errors: Family<Labels, Counter>,
+    move_latency: Histogram,
+    store_write: Histogram,
+    store_batch: Histogram,
+}
+
+/// Cheap-clone handle to the server's metrics. The metric types are atomics, so updates need
+/// no lock; the registry is only read when `/metrics` is scraped.
+#[derive(Clone)]
+pub struct Metrics(Arc<Inner>);
+
+impl Default for Metrics {
+    fn default() -> Self {
+        Metrics::new()
+    }
+}
+
+impl Metrics {
+    #[must_use]
+    pub fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("kibitz");
+        let connections = Gauge::default();
+        registry.register("connections", "Open WebSocket connections", connections.clone());
+        let rooms = Family::<Labels, Gauge>::default();
+        registry.register("rooms", "Rooms in memory by status", rooms.clone());
+        let moves = Counter::default();
+        registry.register("moves", "Moves played (passes included)", moves.clone());
+        let messages_in = Counter::default();
+        registry.register("messages_in", "Client messages received", messages_in.clone());
+        let messages_out = Counter::default();
+        registry.register("messages_out", "Server messages sent", messages_out.clone());
+        let errors = Family::<Labels, Counter>::default();
+        registry.register("errors", "Error replies by code", errors.clone());
+        // 50 µs .. ~1.6 s
+        let move_latency = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        registry.register(
+            "move_latency_seconds",
+            "From a move frame received to its broadcast",
+            move_latency.clone(),
+        );
+        let store_write = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        registry.register(
+            "store_write_seconds",
+            "Duration of one store commit",
+            store_write.clone(),
+        );
+        let store_batch = Histogram::new(exponential_buckets(1.0, 2.0, 9));
+        registry.register(
+            "store_batch_writes",
+            "Writes committed together in one transaction",
+            store_batch.clone(),
+        );
+        Metrics(Arc::new(Inner {
+            registry,
+            connections,
+            rooms,
+            moves,
+            messages_in,
+            messages_out,
+            errors,
+            move_latency,
+            store_write,
+            store_batch,
+        }))
+    }
+
+    pub fn connection_opened(&self) {
+        self.0.connections.inc();
+    }
+    pub fn connection_closed(&self) {
+        self.0.connections.dec();
+    }
+    /// A room moved from one status to another (`None` for created or dropped).
+    pub fn room_status(&self, from: Option<&'static str>, to: Option<&'static str>) {
+        if let Some(from) = from {
+            self.0.rooms.get_or_create(&vec![("status", from.to_string())]).dec();
+        }
+        if let Some(to) = to {
+            self.0.rooms.get_or_create(&vec![("status", to.to_string())]).inc();
+        }
+    }
+    pub fn move_played(&self, latency: Option<Duration>) {
+        self.0.moves.inc();
+        if let Some(latency) = latency {
+            self.0.move_latency.observe(latency.as_secs_f64());
+        }
+    }
+    pub fn message_in(&self) {
+        self.0.messages_in.inc();
+    }
+    pub fn message_out(&self) {
+        self.0.messages_out.inc();
+    }
+    pub fn error(&self, code: &str) {
+        self.0.errors.get_or_create(&vec![("code", code.to_string())]).inc();
+    }
+    pub fn store_write(&self, took: Duration, writes: usize) {
+        self.0.store_write.observe(took.as_secs_f64());
+        self.0.store_batch.observe(writes as f64);
+    }
+
+    /// The Prometheus text exposition.
+    #[must_use]
+    pub fn render(&self) -> String {
+        let mut out = String::new();
+        if encode(&mut out, &self.0.registry).is_err() {
+            out.clear();
+        }
+        out
+    }
+}
