@@ -511,7 +511,9 @@ impl ClientMsg {
     /// The JSON text of the message, for clients written in Rust (the bot, tests).
     #[must_use]
     pub fn to_json(&self) -> String {
-        serde_json::to_string(self).unwrap_or_else(|_| String::from(r#"{"t":"lobby"}"#))
+        // An empty object draws an `unknown_type` error from the server: a visible failure
+        // rather than a silently different request.
+        serde_json::to_string(self).unwrap_or_else(|_| String::from("{}"))
     }
 }
 

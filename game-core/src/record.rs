@@ -573,6 +573,9 @@ impl SgfNode {
     }
 }
 
+/// More distinct properties than any real node has; bounds the duplicate check on hostile input.
+const MAX_NODE_PROPS: usize = 64;
+
 /// The nodes of the main line of the first game tree. Reading the text in order and stopping
 /// at the first `)` gives exactly the main line, since the first variation comes first; no
 /// recursion, so deep nesting cannot overflow the stack.
@@ -628,6 +631,8 @@ fn sgf_main_line(text: &str) -> Result<Vec<SgfNode>, RecordError> {
                     if node.props.is_empty() {
                         return Err(sgf_err("a value without a property name"));
                     }
+                } else if node.props.len() >= MAX_NODE_PROPS {
+                    return Err(sgf_err("too many properties in a node"));
                 } else if node.get(&ident).is_some() {
                     return Err(sgf_err(&format!(
                         "property {} twice in a node",

@@ -404,6 +404,13 @@ fn bad_records_are_rejected() {
     ] {
         assert!(GameRecord::from_sgf(bad).is_err(), "{bad:?} accepted");
     }
+    let crowded: String = (0..100u8)
+        .map(|i| format!("{}{}[x]", (b'Q' + i / 26) as char, (b'A' + i % 26) as char))
+        .collect();
+    assert!(matches!(
+        GameRecord::from_sgf(&format!("(;GM[4]{crowded})")),
+        Err(RecordError::Sgf(_))
+    ));
     assert!(matches!(
         GameRecord::from_sgf("(;GM[4]SZ[15];B[hh];B[ii])"),
         Err(RecordError::WrongColor {
