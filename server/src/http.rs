@@ -123,7 +123,10 @@ async fn game_psq(Path(room): Path<String>, State(hub): State<SharedHub>) -> Res
     match record_of(&stored).to_psq() {
         Ok(text) => (
             [
-                (header::CONTENT_TYPE, "text/plain; charset=utf-8".to_string()),
+                (
+                    header::CONTENT_TYPE,
+                    "text/plain; charset=utf-8".to_string(),
+                ),
                 (
                     header::CONTENT_DISPOSITION,
                     format!("attachment; filename=\"kibitz-{room}.psq\""),

@@ -56,7 +56,13 @@ impl Server {
         let store = Store::open(&config.data_dir, metrics.clone())?;
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (lobby_tx, lobby_rx) = mpsc::unbounded_channel();
-        let hub = Arc::new(Hub::new(config, store.clone(), metrics, lobby_tx, shutdown_rx));
+        let hub = Arc::new(Hub::new(
+            config,
+            store.clone(),
+            metrics,
+            lobby_tx,
+            shutdown_rx,
+        ));
         for p in store.load_players()? {
             hub.tokens.insert(p.token_hash.clone(), p.id.clone());
             hub.players.insert(
@@ -86,7 +92,11 @@ impl Server {
 
     /// Serves on `listener` until `shutdown` completes; then tells every client (close 1001),
     /// stops the rooms and flushes the store.
-    pub async fn run(self, listener: TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()> {
+    pub async fn run(
+        self,
+        listener: TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
         let Server {
             hub,
             shutdown_tx,
@@ -111,9 +121,18 @@ impl Server {
 
 /// Opens the store and serves on an already-bound listener until `shutdown` completes.
 /// Tests bind port 0 and call this in-process.
-pub async fn run(listener: TcpListener, config: Config, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow_free::Result<()> {
-    let server = Server::open(config).await.map_err(anyhow_free::Error::Store)?;
-    server.run(listener, shutdown).await.map_err(anyhow_free::Error::Io)
+pub async fn run(
+    listener: TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow_free::Result<()> {
+    let server = Server::open(config)
+        .await
+        .map_err(anyhow_free::Error::Store)?;
+    server
+        .run(listener, shutdown)
+        .await
+        .map_err(anyhow_free::Error::Io)
 }
 
 /// The error type of [`run`].

@@ -8,7 +8,9 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 
-use game_core::protocol::{ClockSpec, LiveGame, LobbyLists, OpenRoom, RoomStatus, Seats, ServerMsg};
+use game_core::protocol::{
+    ClockSpec, LiveGame, LobbyLists, OpenRoom, RoomStatus, Seats, ServerMsg,
+};
 use game_core::GameSpec;
 
 use crate::conn::Conn;

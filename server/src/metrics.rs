@@ -42,13 +42,21 @@ impl Metrics {
     pub fn new() -> Metrics {
         let mut registry = Registry::with_prefix("kibitz");
         let connections = Gauge::default();
-        registry.register("connections", "Open WebSocket connections", connections.clone());
+        registry.register(
+            "connections",
+            "Open WebSocket connections",
+            connections.clone(),
+        );
         let rooms = Family::<Labels, Gauge>::default();
         registry.register("rooms", "Rooms in memory by status", rooms.clone());
         let moves = Counter::default();
         registry.register("moves", "Moves played (passes included)", moves.clone());
         let messages_in = Counter::default();
-        registry.register("messages_in", "Client messages received", messages_in.clone());
+        registry.register(
+            "messages_in",
+            "Client messages received",
+            messages_in.clone(),
+        );
         let messages_out = Counter::default();
         registry.register("messages_out", "Server messages sent", messages_out.clone());
         let errors = Family::<Labels, Counter>::default();
@@ -95,10 +103,16 @@ impl Metrics {
     /// A room moved from one status to another (`None` for created or dropped).
     pub fn room_status(&self, from: Option<&'static str>, to: Option<&'static str>) {
         if let Some(from) = from {
-            self.0.rooms.get_or_create(&vec![("status", from.to_string())]).dec();
+            self.0
+                .rooms
+                .get_or_create(&vec![("status", from.to_string())])
+                .dec();
         }
         if let Some(to) = to {
-            self.0.rooms.get_or_create(&vec![("status", to.to_string())]).inc();
+            self.0
+                .rooms
+                .get_or_create(&vec![("status", to.to_string())])
+                .inc();
         }
     }
     pub fn move_played(&self, latency: Option<Duration>) {
@@ -114,7 +128,10 @@ impl Metrics {
         self.0.messages_out.inc();
     }
     pub fn error(&self, code: &str) {
-        self.0.errors.get_or_create(&vec![("code", code.to_string())]).inc();
+        self.0
+            .errors
+            .get_or_create(&vec![("code", code.to_string())])
+            .inc();
     }
     pub fn store_write(&self, took: Duration, writes: usize) {
         self.0.store_write.observe(took.as_secs_f64());

@@ -80,12 +80,25 @@ impl Action {
 /// What a room task is asked to do.
 #[derive(Debug)]
 pub enum RoomCmd {
-    Join { who: Actor, as_player: bool },
-    Leave { who: Actor },
+    Join {
+        who: Actor,
+        as_player: bool,
+    },
+    Leave {
+        who: Actor,
+    },
     /// The connection closed.
-    Gone { conn_id: u64 },
-    Act { who: Actor, action: Action, received: Instant },
-    Decline { bot: String },
+    Gone {
+        conn_id: u64,
+    },
+    Act {
+        who: Actor,
+        action: Action,
+        received: Instant,
+    },
+    Decline {
+        bot: String,
+    },
 }
 
 /// Who sits on a seat.
@@ -209,9 +222,8 @@ fn status_name(s: RoomStatus) -> &'static str {
 
 /// Creates a room: stores it, then starts its task. Returns the handle.
 pub async fn create_room(hub: &SharedHub, new: NewRoom) -> Result<RoomHandle, ServerMsg> {
-    let position = AnyPosition::with_moves(&new.game, &new.opening).map_err(|e| {
-        ServerMsg::error(ErrorCode::BadGame, e.to_string())
-    })?;
+    let position = AnyPosition::with_moves(&new.game, &new.opening)
+        .map_err(|e| ServerMsg::error(ErrorCode::BadGame, e.to_string()))?;
     if position.is_over() {
         return Err(ServerMsg::error(
             ErrorCode::BadGame,
@@ -257,7 +269,8 @@ pub async fn create_room(hub: &SharedHub, new: NewRoom) -> Result<RoomHandle, Se
         white: new.seats[1].as_ref().map(Into::into),
         moves: Vec::new(),
     };
-    let handle = spawn_room(hub, stored, false).map_err(|e| ServerMsg::error(ErrorCode::BadGame, e))?;
+    let handle =
+        spawn_room(hub, stored, false).map_err(|e| ServerMsg::error(ErrorCode::BadGame, e))?;
     // Seats that want a bot are asked for through the room task (it owns the invitations).
     for (i, level) in new.bots.iter().enumerate() {
         if let Some(level) = level {
@@ -288,11 +301,17 @@ fn dead_conn() -> Conn {
 }
 
 /// Starts the task of a stored room (new, or reloaded at start when `reloaded`).
-pub fn spawn_room(hub: &SharedHub, stored: StoredRoom, reloaded: bool) -> Result<RoomHandle, String> {
+pub fn spawn_room(
+    hub: &SharedHub,
+    stored: StoredRoom,
+    reloaded: bool,
+) -> Result<RoomHandle, String> {
     let mut position = AnyPosition::with_moves(&stored.head.game, &stored.head.opening)
         .map_err(|e| e.to_string())?;
     for m in &stored.moves {
-        position.play_str(&m.mv).map_err(|e| format!("stored move {}: {e}", m.mv))?;
+        position
+            .play_str(&m.mv)
+            .map_err(|e| format!("stored move {}: {e}", m.mv))?;
     }
     let now = Instant::now();
     let clock = stored.head.clock.map(|spec| {
@@ -384,7 +403,8 @@ pub fn spawn_room(hub: &SharedHub, stored: StoredRoom, reloaded: bool) -> Result
         tx,
     };
     hub.rooms.insert(id, handle.clone());
-    hub.metrics.room_status(None, Some(status_name(room.status)));
+    hub.metrics
+        .room_status(None, Some(status_name(room.status)));
     tokio::spawn(room.run(rx));
     Ok(handle)
 }
@@ -414,7 +434,9 @@ impl Room {
             }
         }
         self.hub.rooms.remove(&self.id);
-        self.hub.metrics.room_status(Some(status_name(self.status)), None);
+        self.hub
+            .metrics
+            .room_status(Some(status_name(self.status)), None);
         let _ = self.hub.lobby.send(LobbyEvent::Gone(self.id.clone()));
     }
 
@@ -519,7 +541,10 @@ impl Room {
     }
 
     fn publish(&self) {
-        let _ = self.hub.lobby.send(LobbyEvent::Room(Box::new(self.summary())));
+        let _ = self
+            .hub
+            .lobby
+            .send(LobbyEvent::Room(Box::new(self.summary())));
     }
 
     fn crowd_changed(&mut self) {
@@ -611,7 +636,10 @@ impl Room {
             }
         }
         for i in 0..2 {
-            if self.invites[i].as_ref().is_some_and(|inv| inv.deadline <= now) {
+            if self.invites[i]
+                .as_ref()
+                .is_some_and(|inv| inv.deadline <= now)
+            {
                 self.invite_failed(i).await;
             }
         }
@@ -672,11 +700,25 @@ impl Room {
                 })
                 .await
             {
-                self.reply(&who, err(ErrorCode::BadRequest, "could not store the seat", "join", &self.id));
+                self.reply(
+                    &who,
+                    err(
+                        ErrorCode::BadRequest,
+                        "could not store the seat",
+                        "join",
+                        &self.id,
+                    ),
+                );
                 return;
             }
             self.seats[i] = Some(seat);
-            self.members.insert(who.conn.id, Member { conn: who.conn, player: who.player });
+            self.members.insert(
+                who.conn.id,
+                Member {
+                    conn: who.conn,
+                    player: who.player,
+                },
+            );
             if self.seats.iter().all(Option::is_some) && self.status == RoomStatus::Waiting {
                 self.start().await;
             } else {
@@ -689,7 +731,13 @@ impl Room {
             self.offline_since[seat_index(c)] = None;
         }
         let was_online = seated.map(|c| self.online(c));
-        self.members.insert(who.conn.id, Member { conn: who.conn.clone(), player: who.player });
+        self.members.insert(
+            who.conn.id,
+            Member {
+                conn: who.conn.clone(),
+                player: who.player,
+            },
+        );
         self.send_state(&who.conn, &player);
         if seated.is_none() || was_online == Some(false) {
             self.crowd_changed();
@@ -711,7 +759,9 @@ impl Room {
                     .await
                 {
                     self.seats[i] = None;
-                    if self.seats.iter().all(Option::is_none) && self.invites.iter().all(Option::is_none) {
+                    if self.seats.iter().all(Option::is_none)
+                        && self.invites.iter().all(Option::is_none)
+                    {
                         self.cancel().await;
                         return;
                     }
@@ -783,7 +833,15 @@ impl Room {
                 }
                 return;
             }
-            self.reply(&who, err(ErrorCode::NotAPlayer, "you are not seated in this room", reference, &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::NotAPlayer,
+                    "you are not seated in this room",
+                    reference,
+                    &self.id,
+                ),
+            );
             return;
         };
         if let Action::InviteBot(level) = action {
@@ -809,18 +867,32 @@ impl Room {
         }
         match self.status {
             RoomStatus::Over => {
-                self.reply(&who, err(ErrorCode::GameOver, "the game is over", reference, &self.id));
+                self.reply(
+                    &who,
+                    err(ErrorCode::GameOver, "the game is over", reference, &self.id),
+                );
                 return;
             }
             RoomStatus::Waiting => {
-                self.reply(&who, err(ErrorCode::NotYourTurn, "the game has not started", reference, &self.id));
+                self.reply(
+                    &who,
+                    err(
+                        ErrorCode::NotYourTurn,
+                        "the game has not started",
+                        reference,
+                        &self.id,
+                    ),
+                );
                 return;
             }
             RoomStatus::Playing => {}
         }
         match action {
             Action::Move { mv, id } => self.play(who, seat, mv, id, received).await,
-            Action::Resign => self.finish(Some(seat.other()), EndReason::Resign, None).await,
+            Action::Resign => {
+                self.finish(Some(seat.other()), EndReason::Resign, None)
+                    .await
+            }
             Action::Undo => self.undo(who, seat).await,
             Action::UndoReply(accept) => self.undo_reply(who, seat, accept).await,
             Action::Draw => self.draw(who, seat).await,
@@ -841,7 +913,14 @@ impl Room {
         }
     }
 
-    async fn play(&mut self, who: Actor, seat: Color, text: String, id: Option<String>, received: Instant) {
+    async fn play(
+        &mut self,
+        who: Actor,
+        seat: Color,
+        text: String,
+        id: Option<String>,
+        received: Instant,
+    ) {
         let with_id = |mut e: ServerMsg| {
             if let ServerMsg::Error { id: slot, .. } = &mut e {
                 slot.clone_from(&id);
@@ -849,14 +928,31 @@ impl Room {
             e
         };
         if self.position.turn() != seat {
-            self.reply(&who, with_id(err(ErrorCode::NotYourTurn, "it is not your turn", "move", &self.id)));
+            self.reply(
+                &who,
+                with_id(err(
+                    ErrorCode::NotYourTurn,
+                    "it is not your turn",
+                    "move",
+                    &self.id,
+                )),
+            );
             return;
         }
         let now = Instant::now();
         if let Some(clock) = &self.clock {
             if clock.left_ms(seat, now) == 0 {
-                self.reply(&who, with_id(err(ErrorCode::GameOver, "your time ran out", "move", &self.id)));
-                self.finish(Some(seat.other()), EndReason::Timeout, None).await;
+                self.reply(
+                    &who,
+                    with_id(err(
+                        ErrorCode::GameOver,
+                        "your time ran out",
+                        "move",
+                        &self.id,
+                    )),
+                );
+                self.finish(Some(seat.other()), EndReason::Timeout, None)
+                    .await;
                 return;
             }
         }
@@ -881,8 +977,17 @@ impl Room {
         if let Some(clock) = self.clock.as_mut() {
             if clock.on_move(seat, now).is_err() {
                 self.position = before;
-                self.reply(&who, with_id(err(ErrorCode::GameOver, "your time ran out", "move", &self.id)));
-                self.finish(Some(seat.other()), EndReason::Timeout, None).await;
+                self.reply(
+                    &who,
+                    with_id(err(
+                        ErrorCode::GameOver,
+                        "your time ran out",
+                        "move",
+                        &self.id,
+                    )),
+                );
+                self.finish(Some(seat.other()), EndReason::Timeout, None)
+                    .await;
                 return;
             }
         }
@@ -906,7 +1011,15 @@ impl Room {
         if !ok {
             self.position = before;
             self.clock = clock_before;
-            self.reply(&who, with_id(err(ErrorCode::BadRequest, "the move could not be stored; try again", "move", &self.id)));
+            self.reply(
+                &who,
+                with_id(err(
+                    ErrorCode::BadRequest,
+                    "the move could not be stored; try again",
+                    "move",
+                    &self.id,
+                )),
+            );
             return;
         }
         self.moves.push(stored);
@@ -937,7 +1050,8 @@ impl Room {
             }
         }
         if !self.members.contains_key(&who.conn.id) {
-            who.conn.send_text(if id.is_some() { mine_text } else { plain });
+            who.conn
+                .send_text(if id.is_some() { mine_text } else { plain });
         }
         if let Some(id) = &id {
             self.remember(&who.player.id, id, mine);
@@ -951,7 +1065,8 @@ impl Room {
         loop {
             if let Some(outcome) = self.position.outcome() {
                 let result = GameResult::from_outcome(&outcome);
-                self.finish(outcome.winner, outcome.reason, Some(result)).await;
+                self.finish(outcome.winner, outcome.reason, Some(result))
+                    .await;
                 return;
             }
             if !self.position.must_pass() {
@@ -999,7 +1114,12 @@ impl Room {
     }
 
     /// Ends the game. `result` is given when the board decided it (with line or score).
-    async fn finish(&mut self, winner: Option<Color>, reason: EndReason, result: Option<GameResult>) {
+    async fn finish(
+        &mut self,
+        winner: Option<Color>,
+        reason: EndReason,
+        result: Option<GameResult>,
+    ) {
         if self.status == RoomStatus::Over {
             return;
         }
@@ -1064,12 +1184,32 @@ impl Room {
     }
 
     async fn undo(&mut self, who: Actor, seat: Color) {
-        let Some(target) = self.moves.iter().rposition(|m| m.by == seat && m.mv != "pass") else {
-            self.reply(&who, err(ErrorCode::BadRequest, "you have no move to take back", "undo", &self.id));
+        let Some(target) = self
+            .moves
+            .iter()
+            .rposition(|m| m.by == seat && m.mv != "pass")
+        else {
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::BadRequest,
+                    "you have no move to take back",
+                    "undo",
+                    &self.id,
+                ),
+            );
             return;
         };
         if self.undo_offer.is_some_and(|(by, _)| by == seat) {
-            self.reply(&who, err(ErrorCode::BadRequest, "your undo request is already pending", "undo", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::BadRequest,
+                    "your undo request is already pending",
+                    "undo",
+                    &self.id,
+                ),
+            );
             return;
         }
         self.undo_offer = Some((seat, target));
@@ -1083,11 +1223,27 @@ impl Room {
 
     async fn undo_reply(&mut self, who: Actor, seat: Color, accept: bool) {
         let Some((by, target)) = self.undo_offer else {
-            self.reply(&who, err(ErrorCode::BadRequest, "there is no undo request to answer", "undo_reply", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::BadRequest,
+                    "there is no undo request to answer",
+                    "undo_reply",
+                    &self.id,
+                ),
+            );
             return;
         };
         if by == seat {
-            self.reply(&who, err(ErrorCode::BadRequest, "you cannot answer your own undo request", "undo_reply", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::BadRequest,
+                    "you cannot answer your own undo request",
+                    "undo_reply",
+                    &self.id,
+                ),
+            );
             return;
         }
         self.undo_offer = None;
@@ -1112,7 +1268,15 @@ impl Room {
             })
             .await
         {
-            self.reply(&who, err(ErrorCode::BadRequest, "the undo could not be stored", "undo_reply", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::BadRequest,
+                    "the undo could not be stored",
+                    "undo_reply",
+                    &self.id,
+                ),
+            );
             return;
         }
         self.position = position;
@@ -1137,7 +1301,15 @@ impl Room {
                 self.finish(None, EndReason::Agreement, None).await;
             }
             Some(_) => {
-                self.reply(&who, err(ErrorCode::BadRequest, "your draw offer is already pending", "draw", &self.id));
+                self.reply(
+                    &who,
+                    err(
+                        ErrorCode::BadRequest,
+                        "your draw offer is already pending",
+                        "draw",
+                        &self.id,
+                    ),
+                );
             }
             None => {
                 self.draw_offer = Some(seat);
@@ -1159,13 +1331,29 @@ impl Room {
                     self.finish(None, EndReason::Agreement, None).await;
                 }
             }
-            _ => self.reply(&who, err(ErrorCode::BadRequest, "there is no draw offer to answer", "draw_reply", &self.id)),
+            _ => self.reply(
+                &who,
+                err(
+                    ErrorCode::BadRequest,
+                    "there is no draw offer to answer",
+                    "draw_reply",
+                    &self.id,
+                ),
+            ),
         }
     }
 
     async fn rematch(&mut self, who: Actor, seat: Color) {
         if self.status != RoomStatus::Over {
-            self.reply(&who, err(ErrorCode::BadRequest, "a rematch is possible once the game is over", "rematch", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::BadRequest,
+                    "a rematch is possible once the game is over",
+                    "rematch",
+                    &self.id,
+                ),
+            );
             return;
         }
         if let Some(next) = &self.rematch_next {
@@ -1180,7 +1368,7 @@ impl Room {
         self.rematch_asks[seat_index(seat)] = true;
         let other = &self.seats[seat_index(seat.other())];
         let bot_opponent = other.as_ref().is_some_and(|s| s.bot);
-        if !(self.rematch_asks[0] && self.rematch_asks[1]) && !bot_opponent {
+        if !(bot_opponent || self.rematch_asks[0] && self.rematch_asks[1]) {
             // Tell the room; the opponent answers with its own `rematch`.
             let name = self.seats[seat_index(seat)]
                 .as_ref()
@@ -1250,21 +1438,43 @@ impl Room {
         let limits = &self.hub.config.limits;
         let text = text.trim().to_string();
         if text.is_empty() {
-            self.reply(&who, err(ErrorCode::BadRequest, "empty chat line", "chat", &self.id));
+            self.reply(
+                &who,
+                err(ErrorCode::BadRequest, "empty chat line", "chat", &self.id),
+            );
             return;
         }
         if text.chars().count() > limits.chat_max_chars {
-            let msg = format!("chat lines are at most {} characters", limits.chat_max_chars);
+            let msg = format!(
+                "chat lines are at most {} characters",
+                limits.chat_max_chars
+            );
             self.reply(&who, err(ErrorCode::TooLong, msg, "chat", &self.id));
             return;
         }
         let player = who.player.id.clone();
         if !self.members.contains_key(&who.conn.id) && self.seat_of(&player).is_none() {
-            self.reply(&who, err(ErrorCode::NotAPlayer, "join the room to chat", "chat", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::NotAPlayer,
+                    "join the room to chat",
+                    "chat",
+                    &self.id,
+                ),
+            );
             return;
         }
         if self.last_chat.get(&player) == Some(&text) {
-            self.reply(&who, err(ErrorCode::RateLimited, "you just said that", "chat", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::RateLimited,
+                    "you just said that",
+                    "chat",
+                    &self.id,
+                ),
+            );
             return;
         }
         let now = Instant::now();
@@ -1292,7 +1502,11 @@ impl Room {
         };
         // Spectator lines reach spectators only, so they do not take a number from the
         // room's sequence (players would see a gap); they carry the current one.
-        let seq = if seat.is_some() { self.seq + 1 } else { self.seq };
+        let seq = if seat.is_some() {
+            self.seq + 1
+        } else {
+            self.seq
+        };
         if !self
             .store(Write::Chat {
                 room: self.id.clone(),
@@ -1301,7 +1515,15 @@ impl Room {
             })
             .await
         {
-            self.reply(&who, err(ErrorCode::BadRequest, "the line could not be stored", "chat", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::BadRequest,
+                    "the line could not be stored",
+                    "chat",
+                    &self.id,
+                ),
+            );
             return;
         }
         self.seq = seq;
@@ -1331,15 +1553,39 @@ impl Room {
 
     async fn invite_bot(&mut self, who: Actor, level: u8) {
         if !(1..=10).contains(&level) {
-            self.reply(&who, err(ErrorCode::BadRequest, "bot levels are 1..=10", "invite_bot", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::BadRequest,
+                    "bot levels are 1..=10",
+                    "invite_bot",
+                    &self.id,
+                ),
+            );
             return;
         }
         if self.status != RoomStatus::Waiting {
-            self.reply(&who, err(ErrorCode::RoomFull, "there is no free seat", "invite_bot", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::RoomFull,
+                    "there is no free seat",
+                    "invite_bot",
+                    &self.id,
+                ),
+            );
             return;
         }
         let Some(i) = (0..2).find(|&i| self.seats[i].is_none() && self.invites[i].is_none()) else {
-            self.reply(&who, err(ErrorCode::RoomFull, "there is no free seat", "invite_bot", &self.id));
+            self.reply(
+                &who,
+                err(
+                    ErrorCode::RoomFull,
+                    "there is no free seat",
+                    "invite_bot",
+                    &self.id,
+                ),
+            );
             return;
         };
         self.invite(i, level, Some(who.conn)).await;
@@ -1379,11 +1625,21 @@ impl Room {
                 self.tried[i].clear();
                 if let Some(conn) = requester {
                     self.hub.metrics.error(ErrorCode::NoBotAvailable.as_str());
-                    conn.send(&err(ErrorCode::NoBotAvailable, "no bot is free to play this game", "invite_bot", &self.id));
+                    conn.send(&err(
+                        ErrorCode::NoBotAvailable,
+                        "no bot is free to play this game",
+                        "invite_bot",
+                        &self.id,
+                    ));
                 } else {
                     let creator = self.creator.clone().unwrap_or_default();
                     for m in self.members.values().filter(|m| m.player.id == creator) {
-                        m.conn.send(&err(ErrorCode::NoBotAvailable, "no bot is free to play this game", "create", &self.id));
+                        m.conn.send(&err(
+                            ErrorCode::NoBotAvailable,
+                            "no bot is free to play this game",
+                            "create",
+                            &self.id,
+                        ));
                     }
                 }
                 self.publish();

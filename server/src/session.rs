@@ -153,7 +153,14 @@ impl Session {
         self.conn.send(msg);
     }
 
-    fn error(&self, code: ErrorCode, message: impl Into<String>, reference: Option<&str>, room: Option<&str>, id: Option<&str>) {
+    fn error(
+        &self,
+        code: ErrorCode,
+        message: impl Into<String>,
+        reference: Option<&str>,
+        room: Option<&str>,
+        id: Option<&str>,
+    ) {
         self.hub.metrics.error(code.as_str());
         self.send(&ServerMsg::Error {
             code,
@@ -212,7 +219,13 @@ impl Session {
             return false;
         }
         if !self.within_rate() {
-            self.error(ErrorCode::RateLimited, "too many messages; slow down", None, None, None);
+            self.error(
+                ErrorCode::RateLimited,
+                "too many messages; slow down",
+                None,
+                None,
+                None,
+            );
             return self.count_refusal().await;
         }
         let msg = match parse_client(text) {
@@ -228,7 +241,13 @@ impl Session {
             if let ClientMsg::Hello { name, token, bot } = msg {
                 self.hello(name, token, bot).await;
             } else {
-                self.error(ErrorCode::HelloRequired, "say hello first", Some(reference), None, None);
+                self.error(
+                    ErrorCode::HelloRequired,
+                    "say hello first",
+                    Some(reference),
+                    None,
+                    None,
+                );
             }
             return true;
         }
@@ -236,10 +255,21 @@ impl Session {
         true
     }
 
-    async fn hello(&mut self, name: String, token: Option<String>, bot: Option<game_core::protocol::BotHello>) {
+    async fn hello(
+        &mut self,
+        name: String,
+        token: Option<String>,
+        bot: Option<game_core::protocol::BotHello>,
+    ) {
         let name = name.trim().to_string();
         if name.is_empty() || name.chars().count() > 32 || name.chars().any(char::is_control) {
-            self.error(ErrorCode::BadRequest, "a name is 1 to 32 printable characters", Some("hello"), None, None);
+            self.error(
+                ErrorCode::BadRequest,
+                "a name is 1 to 32 printable characters",
+                Some("hello"),
+                None,
+                None,
+            );
             return;
         }
         if let Some(b) = &bot {
@@ -250,11 +280,23 @@ impl Session {
                 .as_deref()
                 .is_some_and(|k| token::constant_time_eq(k.as_bytes(), b.key.as_bytes()));
             if !key_ok {
-                self.error(ErrorCode::BadBotKey, "wrong bot key", Some("hello"), None, None);
+                self.error(
+                    ErrorCode::BadBotKey,
+                    "wrong bot key",
+                    Some("hello"),
+                    None,
+                    None,
+                );
                 return;
             }
             if b.games.is_empty() || b.capacity == 0 || b.capacity > 1000 {
-                self.error(ErrorCode::BadRequest, "a bot names its games and a capacity of 1..=1000", Some("hello"), None, None);
+                self.error(
+                    ErrorCode::BadRequest,
+                    "a bot names its games and a capacity of 1..=1000",
+                    Some("hello"),
+                    None,
+                    None,
+                );
                 return;
             }
         }
@@ -262,13 +304,25 @@ impl Session {
             Some(token) => {
                 let hash = token::token_hash(&token);
                 let Some(id) = self.hub.tokens.get(&hash).map(|e| e.value().clone()) else {
-                    self.error(ErrorCode::BadToken, "unknown token", Some("hello"), None, None);
+                    self.error(
+                        ErrorCode::BadToken,
+                        "unknown token",
+                        Some("hello"),
+                        None,
+                        None,
+                    );
                     return;
                 };
                 let mut record = match self.hub.players.get(&id) {
                     Some(p) => p.clone(),
                     None => {
-                        self.error(ErrorCode::BadToken, "unknown token", Some("hello"), None, None);
+                        self.error(
+                            ErrorCode::BadToken,
+                            "unknown token",
+                            Some("hello"),
+                            None,
+                            None,
+                        );
                         return;
                     }
                 };
@@ -288,7 +342,13 @@ impl Session {
                     .await
                     .is_err()
                 {
-                    self.error(ErrorCode::BadRequest, "could not store the player", Some("hello"), None, None);
+                    self.error(
+                        ErrorCode::BadRequest,
+                        "could not store the player",
+                        Some("hello"),
+                        None,
+                        None,
+                    );
                     return;
                 }
                 self.hub.players.insert(record.id.clone(), record.clone());
@@ -314,7 +374,13 @@ impl Session {
                     .await
                     .is_err()
                 {
-                    self.error(ErrorCode::BadRequest, "could not store the player", Some("hello"), None, None);
+                    self.error(
+                        ErrorCode::BadRequest,
+                        "could not store the player",
+                        Some("hello"),
+                        None,
+                        None,
+                    );
                     return;
                 }
                 self.hub.players.insert(record.id.clone(), record.clone());
@@ -324,14 +390,18 @@ impl Session {
         };
         if let Some(b) = bot {
             let conn = self.conn.clone();
-            let mut entry = self.hub.bots.entry(record.id.clone()).or_insert_with(|| BotEntry {
-                player: record.id.clone(),
-                name: record.name.clone(),
-                games: Vec::new(),
-                capacity: 0,
-                busy: 0,
-                conns: Vec::new(),
-            });
+            let mut entry = self
+                .hub
+                .bots
+                .entry(record.id.clone())
+                .or_insert_with(|| BotEntry {
+                    player: record.id.clone(),
+                    name: record.name.clone(),
+                    games: Vec::new(),
+                    capacity: 0,
+                    busy: 0,
+                    conns: Vec::new(),
+                });
             entry.name = record.name.clone();
             entry.games = b.games;
             entry.capacity = b.capacity;
@@ -379,13 +449,25 @@ impl Session {
         match self.room(id).await {
             Some(handle) => {
                 if handle.tx.send(cmd).await.is_err() {
-                    self.error(ErrorCode::NoSuchRoom, "the room has closed", Some(reference), Some(id), None);
+                    self.error(
+                        ErrorCode::NoSuchRoom,
+                        "the room has closed",
+                        Some(reference),
+                        Some(id),
+                        None,
+                    );
                     return false;
                 }
                 true
             }
             None => {
-                self.error(ErrorCode::NoSuchRoom, format!("no room {id:?}"), Some(reference), Some(id), None);
+                self.error(
+                    ErrorCode::NoSuchRoom,
+                    format!("no room {id:?}"),
+                    Some(reference),
+                    Some(id),
+                    None,
+                );
                 false
             }
         }
@@ -414,7 +496,13 @@ impl Session {
     async fn dispatch(&mut self, msg: ClientMsg, received: Instant) {
         match msg {
             ClientMsg::Hello { .. } => {
-                self.error(ErrorCode::BadRequest, "already said hello on this connection", Some("hello"), None, None);
+                self.error(
+                    ErrorCode::BadRequest,
+                    "already said hello on this connection",
+                    Some("hello"),
+                    None,
+                    None,
+                );
             }
             ClientMsg::Create {
                 game,
@@ -439,32 +527,56 @@ impl Session {
             }
             ClientMsg::Move { room, mv, id } => {
                 if mv.len() > 16 {
-                    self.error(ErrorCode::IllegalMove, "not a move", Some("move"), Some(&room), id.as_deref());
+                    self.error(
+                        ErrorCode::IllegalMove,
+                        "not a move",
+                        Some("move"),
+                        Some(&room),
+                        id.as_deref(),
+                    );
                     return;
                 }
                 self.act(&room, Action::Move { mv, id }, received).await;
             }
             ClientMsg::Resign { room } => self.act(&room, Action::Resign, received).await,
             ClientMsg::Undo { room } => self.act(&room, Action::Undo, received).await,
-            ClientMsg::UndoReply { room, accept } => self.act(&room, Action::UndoReply(accept), received).await,
+            ClientMsg::UndoReply { room, accept } => {
+                self.act(&room, Action::UndoReply(accept), received).await
+            }
             ClientMsg::Draw { room } => self.act(&room, Action::Draw, received).await,
-            ClientMsg::DrawReply { room, accept } => self.act(&room, Action::DrawReply(accept), received).await,
+            ClientMsg::DrawReply { room, accept } => {
+                self.act(&room, Action::DrawReply(accept), received).await
+            }
             ClientMsg::Rematch { room } => self.act(&room, Action::Rematch, received).await,
             ClientMsg::Chat { room, text } => {
                 if text.chars().count() > self.hub.config.limits.chat_max_chars {
                     let max = self.hub.config.limits.chat_max_chars;
-                    self.error(ErrorCode::TooLong, format!("chat lines are at most {max} characters"), Some("chat"), Some(&room), None);
+                    self.error(
+                        ErrorCode::TooLong,
+                        format!("chat lines are at most {max} characters"),
+                        Some("chat"),
+                        Some(&room),
+                        None,
+                    );
                     return;
                 }
                 self.act(&room, Action::Chat(text), received).await;
             }
-            ClientMsg::InviteBot { room, level } => self.act(&room, Action::InviteBot(level), received).await,
+            ClientMsg::InviteBot { room, level } => {
+                self.act(&room, Action::InviteBot(level), received).await
+            }
             ClientMsg::Leave { room } => {
                 let cmd = RoomCmd::Leave { who: self.actor() };
                 if self.rooms.remove(&room) {
                     self.to_room(&room, cmd, "leave").await;
                 } else {
-                    self.error(ErrorCode::NoSuchRoom, "you are not in that room", Some("leave"), Some(&room), None);
+                    self.error(
+                        ErrorCode::NoSuchRoom,
+                        "you are not in that room",
+                        Some("leave"),
+                        Some(&room),
+                        None,
+                    );
                 }
             }
             ClientMsg::Seek { game, clock } => self.seek(game, clock).await,
@@ -472,26 +584,42 @@ impl Session {
                 self.hub.drop_seeks(self.conn.id);
             }
             ClientMsg::Lobby => {
-                let _ = self.hub.lobby.send(LobbyEvent::Subscribe(self.conn.clone()));
+                let _ = self
+                    .hub
+                    .lobby
+                    .send(LobbyEvent::Subscribe(self.conn.clone()));
             }
             ClientMsg::Unlobby => {
                 let _ = self.hub.lobby.send(LobbyEvent::Unsubscribe(self.conn.id));
             }
             ClientMsg::Decline { room } => {
                 let bot = self.actor().player.id;
-                self.to_room(&room, RoomCmd::Decline { bot }, "decline").await;
+                self.to_room(&room, RoomCmd::Decline { bot }, "decline")
+                    .await;
             }
         }
     }
 
     fn check_game(&self, game: &GameSpec, clock: Option<&ClockSpec>, reference: &str) -> bool {
         if let Err(e) = game.validate() {
-            self.error(ErrorCode::BadGame, e.to_string(), Some(reference), None, None);
+            self.error(
+                ErrorCode::BadGame,
+                e.to_string(),
+                Some(reference),
+                None,
+                None,
+            );
             return false;
         }
         if let Some(clock) = clock {
             if let Err(e) = clock.validate() {
-                self.error(ErrorCode::BadRequest, e.to_string(), Some(reference), None, None);
+                self.error(
+                    ErrorCode::BadRequest,
+                    e.to_string(),
+                    Some(reference),
+                    None,
+                    None,
+                );
                 return false;
             }
         }
@@ -520,22 +648,46 @@ impl Session {
             return;
         }
         if opening.len() > 1024 {
-            self.error(ErrorCode::BadGame, "opening too long", Some("create"), None, None);
+            self.error(
+                ErrorCode::BadGame,
+                "opening too long",
+                Some("create"),
+                None,
+                None,
+            );
             return;
         }
         if let Err(e) = AnyPosition::with_moves(&game, &opening) {
-            self.error(ErrorCode::BadGame, format!("bad opening: {e}"), Some("create"), None, None);
+            self.error(
+                ErrorCode::BadGame,
+                format!("bad opening: {e}"),
+                Some("create"),
+                None,
+                None,
+            );
             return;
         }
         let bots = bots.unwrap_or_default();
         let levels = [bots.black, bots.white];
         if levels.iter().flatten().any(|l| !(1..=10).contains(l)) {
-            self.error(ErrorCode::BadRequest, "bot levels are 1..=10", Some("create"), None, None);
+            self.error(
+                ErrorCode::BadRequest,
+                "bot levels are 1..=10",
+                Some("create"),
+                None,
+                None,
+            );
             return;
         }
         let limit = self.hub.config.limits.open_rooms_per_player;
         if self.open_rooms() >= limit {
-            self.error(ErrorCode::BadRequest, format!("at most {limit} open rooms per player"), Some("create"), None, None);
+            self.error(
+                ErrorCode::BadRequest,
+                format!("at most {limit} open rooms per player"),
+                Some("create"),
+                None,
+                None,
+            );
             return;
         }
         let me = self.actor().player;
@@ -543,14 +695,24 @@ impl Session {
             SeatChoice::Black => Some(Color::Black),
             SeatChoice::White => Some(Color::White),
             SeatChoice::None => None,
-            SeatChoice::Random => Some(if rand::random::<bool>() { Color::Black } else { Color::White }),
+            SeatChoice::Random => Some(if rand::random::<bool>() {
+                Color::Black
+            } else {
+                Color::White
+            }),
         };
         if let Some(c) = my_seat {
             if levels[c.index()].is_some() {
                 if seat == SeatChoice::Random && levels[c.other().index()].is_none() {
                     my_seat = Some(c.other());
                 } else {
-                    self.error(ErrorCode::BadRequest, "that seat is promised to a bot", Some("create"), None, None);
+                    self.error(
+                        ErrorCode::BadRequest,
+                        "that seat is promised to a bot",
+                        Some("create"),
+                        None,
+                        None,
+                    );
                     return;
                 }
             }
@@ -576,7 +738,9 @@ impl Session {
         };
         match create_room(&self.hub, new).await {
             Ok(handle) => {
-                self.send(&ServerMsg::Created { room: handle.id.clone() });
+                self.send(&ServerMsg::Created {
+                    room: handle.id.clone(),
+                });
                 let _ = handle
                     .tx
                     .send(RoomCmd::Join {
@@ -604,7 +768,8 @@ impl Session {
         let opponent = {
             let mut book = self.hub.seeks.lock().unwrap_or_else(|e| e.into_inner());
             // At most one seek per player: a new one replaces the old.
-            book.waiting.retain(|(_, _, s)| s.player.id != me.id && !s.conn.is_closed());
+            book.waiting
+                .retain(|(_, _, s)| s.player.id != me.id && !s.conn.is_closed());
             let found = book
                 .waiting
                 .iter()
@@ -654,11 +819,22 @@ impl Session {
         match create_room(&self.hub, new).await {
             Ok(handle) => {
                 for who in [
-                    Actor { conn: opponent.conn.clone(), player: opponent.player.clone() },
+                    Actor {
+                        conn: opponent.conn.clone(),
+                        player: opponent.player.clone(),
+                    },
                     self.actor(),
                 ] {
-                    who.conn.send(&ServerMsg::Created { room: handle.id.clone() });
-                    let _ = handle.tx.send(RoomCmd::Join { who, as_player: true }).await;
+                    who.conn.send(&ServerMsg::Created {
+                        room: handle.id.clone(),
+                    });
+                    let _ = handle
+                        .tx
+                        .send(RoomCmd::Join {
+                            who,
+                            as_player: true,
+                        })
+                        .await;
                 }
                 self.rooms.insert(handle.id);
             }
@@ -670,7 +846,12 @@ impl Session {
     async fn finish(&mut self) {
         for room in self.rooms.drain() {
             if let Some(handle) = self.hub.rooms.get(&room).map(|h| h.clone()) {
-                let _ = handle.tx.send(RoomCmd::Gone { conn_id: self.conn.id }).await;
+                let _ = handle
+                    .tx
+                    .send(RoomCmd::Gone {
+                        conn_id: self.conn.id,
+                    })
+                    .await;
             }
         }
         self.hub.drop_seeks(self.conn.id);

@@ -380,8 +380,9 @@ impl Store {
     /// is a clear error.
     pub fn open(dir: &Path, metrics: crate::metrics::Metrics) -> Result<Store, StoreError> {
         if !dir.exists() {
-            std::fs::create_dir(dir)
-                .map_err(|e| StoreError::DataDir(dir.to_path_buf(), format!("cannot create: {e}")))?;
+            std::fs::create_dir(dir).map_err(|e| {
+                StoreError::DataDir(dir.to_path_buf(), format!("cannot create: {e}"))
+            })?;
         }
         if !dir.is_dir() {
             return Err(StoreError::DataDir(
@@ -493,7 +494,17 @@ impl Store {
 }
 
 fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreError> {
-    type Head = (String, Option<String>, String, bool, i64, Option<String>, String, Option<String>, i64);
+    type Head = (
+        String,
+        Option<String>,
+        String,
+        bool,
+        i64,
+        Option<String>,
+        String,
+        Option<String>,
+        i64,
+    );
     let head: Option<Head> = conn
         .query_row(
             "SELECT game, clock, opening, private, created_ms, creator, status, result, seq
@@ -514,7 +525,8 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
             },
         )
         .optional()?;
-    let Some((game, clock, opening, private, created_ms, creator, status, result, seq)) = head else {
+    let Some((game, clock, opening, private, created_ms, creator, status, result, seq)) = head
+    else {
         return Ok(None);
     };
     let mut room = StoredRoom {

@@ -8,6 +8,8 @@ use rust_embed::Embed;
 #[folder = "../web-client/"]
 #[exclude = "tests/*"]
 #[exclude = "node_modules/*"]
+#[exclude = "README.md"]
+#[exclude = "package.json"]
 struct Assets;
 
 fn content_type(path: &str) -> &'static str {
