@@ -1,0 +1,10 @@
+//! The Kibitz bot: the engines that search Gomoku, Othello and Connect Four positions, and
+//! (later) the protocol client that joins rooms and plays them like any other player.
+//!
+//! # Layout
+//! - [`engine`]: what every engine shares — search limits, results, levels, the stop flag.
+//! - [`search`]: the generic iterative-deepening PVS alpha-beta with a transposition table.
+//! - [`tt`]: the Zobrist-keyed transposition table.
+//! - [`connect4`], [`othello`], [`gomoku`]: one engine per game.
+
+pub mod engine;
