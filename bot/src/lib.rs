@@ -8,3 +8,5 @@
 //! - [`connect4`], [`othello`], [`gomoku`]: one engine per game.
 
 pub mod engine;
+pub mod search;
+pub mod tt;
