@@ -6,7 +6,11 @@
 //! - [`search`]: the generic iterative-deepening PVS alpha-beta with a transposition table.
 //! - [`tt`]: the Zobrist-keyed transposition table.
 //! - [`connect4`], [`othello`], [`gomoku`]: one engine per game.
+//! - [`client`]: the bot as a protocol client: invitations, games, reconnects.
+//! - [`talk`]: what the bot says in a room.
 
+pub mod client;
 pub mod engine;
 pub mod search;
+pub mod talk;
 pub mod tt;
