@@ -11,6 +11,7 @@
 
 pub mod client;
 pub mod engine;
+pub mod gomoku;
 pub mod search;
 pub mod talk;
 pub mod tt;
