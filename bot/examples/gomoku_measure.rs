@@ -20,21 +20,13 @@ fn cells(text: &str) -> Vec<Cell> {
 
 /// Constructed threat positions: (name, black stones, white stones), black to move.
 const THREATS: [(&str, &str, &str); 3] = [
-    (
-        "four-three",
-        "h8 i8 j8 k9 k10",
-        "g8 a1 d1 g1 m1",
-    ),
+    ("four-three", "h8 i8 j8 k9 k10", "g8 a1 d1 g1 m1"),
     (
         "three fours then a double four",
         "i8 j8 h9 h10 k9 k10 k11 e11 f11 g11",
         "k12 d11 a1 d1 g1 j1 m1 a4 a7 o15",
     ),
-    (
-        "double three by VCT",
-        "h8 i8 h9 j9",
-        "a1 c1 e1 o15",
-    ),
+    ("double three by VCT", "h8 i8 h9 j9", "a1 c1 e1 o15"),
 ];
 
 fn main() {
@@ -80,7 +72,8 @@ fn main() {
             println!(
                 "{} {name}: {} in {us} us, {} nodes: {}",
                 if vct { "VCT" } else { "VCF" },
-                win.as_ref().map_or("no win".to_string(), |w| format!("win in {}", w.plies)),
+                win.as_ref()
+                    .map_or("no win".to_string(), |w| format!("win in {}", w.plies)),
                 threats.nodes(),
                 line.join(" ")
             );

@@ -159,7 +159,10 @@ impl GomokuEngine {
         let mut extra_nodes = 0;
         let threat_budget = |share: u32, nodes: u64| -> (u64, Option<Instant>) {
             match deadline {
-                Some(d) => (u64::MAX, Some(start + d.saturating_duration_since(start) / share)),
+                Some(d) => (
+                    u64::MAX,
+                    Some(start + d.saturating_duration_since(start) / share),
+                ),
                 None => (nodes, None),
             }
         };
@@ -170,7 +173,13 @@ impl GomokuEngine {
             let win = game.threats.vcf(&mut game.board, ROOT_VCF_PLIES);
             extra_nodes += game.threats.nodes();
             if let Some(win) = win {
-                return Some(threat_result(&game.board, &win.line, win.plies, extra_nodes, start));
+                return Some(threat_result(
+                    &game.board,
+                    &win.line,
+                    win.plies,
+                    extra_nodes,
+                    start,
+                ));
             }
         }
         if config.root_vct && !them_four && root.len() > 1 {
@@ -179,7 +188,13 @@ impl GomokuEngine {
             let win = game.threats.vct(&mut game.board, ROOT_VCT_PLIES);
             extra_nodes += game.threats.nodes();
             if let Some(win) = win {
-                return Some(threat_result(&game.board, &win.line, win.plies, extra_nodes, start));
+                return Some(threat_result(
+                    &game.board,
+                    &win.line,
+                    win.plies,
+                    extra_nodes,
+                    start,
+                ));
             }
         }
         game.threats.clear();
@@ -211,7 +226,11 @@ impl GomokuEngine {
             depth: it.depth,
             nodes: it.nodes + extra_nodes,
             ms: start.elapsed().as_millis() as u64,
-            pv: it.pv.iter().map(|&p| game.board.cell(p).to_string()).collect(),
+            pv: it
+                .pv
+                .iter()
+                .map(|&p| game.board.cell(p).to_string())
+                .collect(),
         })
     }
 }
@@ -243,7 +262,13 @@ fn to_score(score: i32) -> (Score, bool) {
     }
 }
 
-fn threat_result(board: &Board, line: &[Point], plies: u32, nodes: u64, start: Instant) -> SearchResult {
+fn threat_result(
+    board: &Board,
+    line: &[Point],
+    plies: u32,
+    nodes: u64,
+    start: Instant,
+) -> SearchResult {
     let pv: Vec<String> = line.iter().map(|&p| board.cell(p).to_string()).collect();
     SearchResult {
         best: pv[0].clone(),
@@ -280,7 +305,10 @@ fn solve(game: &mut GomokuGame, stop: &StopFlag, start: Instant) -> SearchResult
     }
     let mut moves = Vec::new();
     movegen::generate(board, true, usize::MAX, &mut moves);
-    let best = moves.first().map(|&p| board.cell(p).to_string()).unwrap_or_default();
+    let best = moves
+        .first()
+        .map(|&p| board.cell(p).to_string())
+        .unwrap_or_default();
     SearchResult {
         best: best.clone(),
         score: Score::Heuristic(eval::evaluate(board)),
@@ -312,7 +340,9 @@ pub fn parse_position(line: &str, size: u8, rule: GomokuRule) -> Result<AnyPosit
             text.push(d);
             chars.next();
         }
-        let cell: Cell = text.parse().map_err(|e| format!("move {}: {e}", cells.len() + 1))?;
+        let cell: Cell = text
+            .parse()
+            .map_err(|e| format!("move {}: {e}", cells.len() + 1))?;
         cells.push(cell);
     }
     Gomoku::from_moves(size, rule, &cells)

@@ -150,10 +150,7 @@ fn classify(key: usize, exact_five: bool, memo: &mut [Option<Pattern>]) -> Patte
     }
     let d = digits(key);
     // Own stones in a row on each side of the point, which is own too.
-    let back = (0..REACH)
-        .rev()
-        .take_while(|&s| d[s] == OWN_DIGIT)
-        .count();
+    let back = (0..REACH).rev().take_while(|&s| d[s] == OWN_DIGIT).count();
     let forward = (REACH..2 * REACH)
         .take_while(|&s| d[s] == OWN_DIGIT)
         .count();

@@ -58,7 +58,12 @@ impl ThreatSearch {
 
     /// Limits the next searches: at most `max_nodes` nodes each, until `deadline`, or until
     /// `stop` is raised.
-    pub fn set_budget(&mut self, max_nodes: u64, deadline: Option<Instant>, stop: Option<StopFlag>) {
+    pub fn set_budget(
+        &mut self,
+        max_nodes: u64,
+        deadline: Option<Instant>,
+        stop: Option<StopFlag>,
+    ) {
         self.max_nodes = max_nodes;
         self.deadline = deadline;
         self.stop = stop;
