@@ -163,6 +163,10 @@ pub struct Board {
     keys: Vec<[[LineKey; 4]; 2]>,
     patterns: Vec<[[Pattern; 4]; 2]>,
     values: Vec<[i32; 2]>,
+    /// Per point and colour: the [`eval::combo_index`] of its patterns and its threat flags.
+    combos: Vec<[u16; 2]>,
+    flags: Vec<[u8; 2]>,
+    points_table: &'static eval::PointTable,
     summary: [Summary; 2],
     /// Stones within two points (a 5x5 square): the candidate moves are the empty points
     /// with some.
@@ -211,6 +215,9 @@ impl Board {
             keys: vec![[[0; 4]; 2]; len],
             patterns: vec![[[Pattern::None; 4]; 2]; len],
             values: vec![[0; 2]; len],
+            combos: vec![[0; 2]; len],
+            flags: vec![[0; 2]; len],
+            points_table: eval::PointTable::shared(),
             summary: [Summary::new(len), Summary::new(len)],
             near: vec![0; len],
             zobrist,
@@ -252,6 +259,7 @@ impl Board {
         }
         self.summary = [Summary::new(len), Summary::new(len)];
         self.values.fill([0; 2]);
+        self.flags.fill([0; 2]);
         for i in 0..self.points.len() {
             let p = self.points[i];
             if self.cells[usize::from(p)] == EMPTY {
@@ -515,18 +523,16 @@ impl Board {
 
     /// Looks up again the patterns of empty point `q` in direction `d`.
     fn repattern(&mut self, q: usize, d: usize) {
-        let mut changed = false;
         for v in 0..2 {
             let new = self.tables[v].get(self.keys[q][v][d]);
             let old = std::mem::replace(&mut self.patterns[q][v][d], new);
             if old != new {
                 self.summary[v].counts[old as usize] -= 1;
                 self.summary[v].counts[new as usize] += 1;
-                changed = true;
+                let digit = eval::COMBO_DIGIT[d] * (new as i32 - old as i32);
+                self.combos[q][v] = (i32::from(self.combos[q][v]) + digit) as u16;
+                self.summarise(q as Point, v);
             }
-        }
-        if changed {
-            self.summarise(q as Point);
         }
     }
 
@@ -540,10 +546,7 @@ impl Board {
             }
             s.total -= self.values[pi][v];
             self.values[pi][v] = 0;
-            s.fives.assign(p, false);
-            s.fours.assign(p, false);
-            s.flex4s.assign(p, false);
-            s.threes.assign(p, false);
+            self.set_flags(p, v, 0);
         }
     }
 
@@ -556,24 +559,39 @@ impl Board {
                 self.patterns[pi][v][d] = pat;
                 self.summary[v].counts[pat as usize] += 1;
             }
+            self.combos[pi][v] = eval::combo_index(&self.patterns[pi][v]);
+            self.summarise(p, v);
         }
-        self.summarise(p);
     }
 
-    /// Recomputes the value and set memberships of the empty point `p`.
-    fn summarise(&mut self, p: Point) {
+    /// Recomputes the value and threat-set memberships of the empty point `p` for colour `v`.
+    fn summarise(&mut self, p: Point, v: usize) {
         let pi = usize::from(p);
-        for v in 0..2 {
-            let pats = self.patterns[pi][v];
-            let renju_black = v == 0 && self.rule == GomokuRule::Renju;
-            let value = eval::point_value(&pats, renju_black);
-            let s = &mut self.summary[v];
-            s.total += value - self.values[pi][v];
-            self.values[pi][v] = value;
-            s.fives.assign(p, pats.contains(&Pattern::Five));
-            s.fours.assign(p, pats.iter().any(|x| x.is_four()));
-            s.flex4s.assign(p, pats.contains(&Pattern::Flex4));
-            s.threes.assign(p, pats.contains(&Pattern::Flex3));
+        let index = self.combos[pi][v];
+        let renju_black = v == 0 && self.rule == GomokuRule::Renju;
+        let value = self.points_table.value(index, renju_black);
+        self.summary[v].total += value - self.values[pi][v];
+        self.values[pi][v] = value;
+        self.set_flags(p, v, self.points_table.flags(index));
+    }
+
+    fn set_flags(&mut self, p: Point, v: usize, flags: u8) {
+        let pi = usize::from(p);
+        let changed = self.flags[pi][v] ^ flags;
+        if changed == 0 {
+            return;
+        }
+        self.flags[pi][v] = flags;
+        let s = &mut self.summary[v];
+        for (bit, set) in [
+            (eval::MAKES_FIVE, &mut s.fives),
+            (eval::MAKES_FOUR, &mut s.fours),
+            (eval::MAKES_FLEX4, &mut s.flex4s),
+            (eval::MAKES_FLEX3, &mut s.threes),
+        ] {
+            if changed & bit != 0 {
+                set.assign(p, flags & bit != 0);
+            }
         }
     }
 
@@ -600,6 +618,8 @@ impl Board {
             && empty_points.into_iter().all(|p| {
                 self.keys[p] == other.keys[p]
                     && self.patterns[p] == other.patterns[p]
+                    && self.combos[p] == other.combos[p]
+                    && self.flags[p] == other.flags[p]
                     && self.values[p] == other.values[p]
             })
     }

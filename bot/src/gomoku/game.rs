@@ -1,15 +1,18 @@
 //! The board as a [`SearchGame`] for the shared alpha-beta search: forced-reply move
 //! generation, five and four detection in `probe`, and a small VCF at the last plies.
 
+use std::time::Instant;
+
 use super::board::{Board, Point};
 use super::threat::ThreatSearch;
 use super::{eval, movegen};
+use crate::engine::StopFlag;
 use crate::search::{SearchGame, WIN};
 
 /// Remaining depth at or below which `probe` looks for a VCF.
-const PROBE_VCF_DEPTH: i32 = 2;
+const PROBE_VCF_DEPTH: i32 = 1;
 /// Nodes a VCF in `probe` may spend; a miss only costs a little accuracy.
-const PROBE_VCF_NODES: u64 = 400;
+const PROBE_VCF_NODES: u64 = 100;
 /// Plies a VCF in `probe` may look ahead.
 const PROBE_VCF_PLIES: u32 = 19;
 /// Moves searched at the first plies below the root, then deeper (the root keeps them all).
@@ -25,6 +28,11 @@ pub struct GomokuGame {
     pub probe_vcf: bool,
     root_stones: usize,
     pub threats: ThreatSearch,
+    /// When to stop, watched from `probe` (see [`GomokuGame::watch`]).
+    deadline: Option<Instant>,
+    stop: Option<StopFlag>,
+    probes: u32,
+    late: bool,
 }
 
 impl GomokuGame {
@@ -36,7 +44,32 @@ impl GomokuGame {
             tactics,
             probe_vcf,
             threats: ThreatSearch::new(16),
+            deadline: None,
+            stop: None,
+            probes: 0,
+            late: false,
         }
+    }
+
+    /// Makes `probe` watch a deadline and a stop flag. The shared search looks at its clock
+    /// every 1024 nodes, and a Gomoku node with its threat checks can be slow; so `probe`
+    /// looks every few calls and, once late, sets the node counter just short of the next
+    /// multiple of 1024, which makes the search's own check come at the next node.
+    pub fn watch(&mut self, deadline: Option<Instant>, stop: StopFlag) {
+        self.deadline = deadline;
+        self.stop = Some(stop);
+        self.late = false;
+    }
+
+    fn is_late(&mut self) -> bool {
+        if !self.late {
+            self.probes = self.probes.wrapping_add(1);
+            if self.probes % 16 == 0 {
+                self.late = self.deadline.is_some_and(|d| Instant::now() >= d)
+                    || self.stop.as_ref().is_some_and(StopFlag::is_stopped);
+            }
+        }
+        self.late
     }
 }
 
@@ -106,6 +139,9 @@ impl SearchGame for GomokuGame {
         _beta: i32,
         nodes: &mut u64,
     ) -> Option<i32> {
+        if self.is_late() {
+            *nodes = (*nodes / 1024 + 1) * 1024 - 1;
+        }
         let board = &self.board;
         let me = board.turn();
         let them = 1 - me;

@@ -143,6 +143,7 @@ impl GomokuEngine {
             self.searcher.clear();
         }
         let mut game = GomokuGame::new(Board::from_position(pos), config.tactics, config.probe_vcf);
+        game.watch(deadline, stop.clone());
         let me = game.board.turn();
         if limits == Limits::Solve {
             return Some(solve(&mut game, stop, start));
