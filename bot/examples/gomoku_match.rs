@@ -85,7 +85,11 @@ fn main() {
             moves.push(result.best);
         }
         let winner = pos.outcome().and_then(|o| o.winner);
-        let a_color = if a_is_black { Color::Black } else { Color::White };
+        let a_color = if a_is_black {
+            Color::Black
+        } else {
+            Color::White
+        };
         let verdict = match winner {
             Some(c) if c == a_color => {
                 wins_a += 1;

@@ -412,6 +412,29 @@ fn forced_replies_block_a_four_and_answer_an_open_three() {
 }
 
 #[test]
+fn defends_against_a_four_three_threat_and_keeps_the_clock() {
+    // White threatens k8 (a four on row 8 and an open three on column k); black has no four.
+    let pos = position(GomokuRule::Freestyle, "g8 a1 d1 g1 m1", "h8 i8 j8 k9 k10");
+    assert_eq!(pos.turn(), Color::Black);
+    for (level, limits) in [
+        (10, Limits::Depth(4)),
+        (5, Limits::Depth(4)),
+        (10, Limits::Time(std::time::Duration::from_millis(40))),
+    ] {
+        let start = std::time::Instant::now();
+        let (best, _) = engine_move(&pos, limits, level, 1);
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+        let after = with_stone(&pos, best, Color::Black);
+        let mut board = Board::from_position(&after);
+        assert_eq!(
+            ThreatSearch::new(12).vcf(&mut board, 21),
+            None,
+            "level {level}: {best} leaves white a VCF"
+        );
+    }
+}
+
+#[test]
 fn levels_from_3_take_a_five_before_blocking() {
     // Both sides have a four; black to move wins at g8 or l8 rather than blocking a5.
     let pos = position(GomokuRule::Standard, "h8 i8 j8 k8 c3", "a1 a2 a3 a4 o15");

@@ -174,6 +174,8 @@ pub struct Board {
     zobrist: Vec<[u64; 2]>,
     hash: u64,
     stones: usize,
+    /// Passes in force (see [`Board::pass`]).
+    passes: usize,
     /// Moves made with `make`, and whether each made a five.
     history: Vec<(Point, bool)>,
     /// The renju referee's view, for the exact forbidden-point test; a `RefCell` because its
@@ -223,6 +225,7 @@ impl Board {
             zobrist,
             hash: 0,
             stones: 0,
+            passes: 0,
             history: Vec::new(),
             renju: RefCell::new(RenjuBoard::new(size)),
             tables: [
@@ -310,10 +313,24 @@ impl Board {
     pub fn stones(&self) -> usize {
         self.stones
     }
-    /// The side to move (0 black, 1 white): black moves when the stones are even.
+    /// The side to move (0 black, 1 white): black moves when the stones (and passes) are even.
     #[must_use]
     pub fn turn(&self) -> usize {
-        self.stones % 2
+        (self.stones + self.passes) % 2
+    }
+
+    /// Gives the move to the other side without a stone (to ask what the opponent threatens).
+    pub fn pass(&mut self) {
+        self.passes += 1;
+        self.hash ^= SIDE_KEY;
+    }
+
+    /// Takes back a [`Board::pass`].
+    pub fn unpass(&mut self) {
+        if self.passes > 0 {
+            self.passes -= 1;
+            self.hash ^= SIDE_KEY;
+        }
     }
     /// The real points, row-major from a1.
     #[must_use]
@@ -644,7 +661,7 @@ impl Board {
     /// The Zobrist key recomputed from the stones.
     #[must_use]
     pub fn fresh_hash(&self) -> u64 {
-        let mut h = if self.stones % 2 == 1 { SIDE_KEY } else { 0 };
+        let mut h = if self.turn() == 1 { SIDE_KEY } else { 0 };
         for &p in &self.points {
             if let Some(v) = self.stone(p) {
                 h ^= self.zobrist[usize::from(p)][v];

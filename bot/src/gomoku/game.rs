@@ -27,6 +27,8 @@ pub struct GomokuGame {
     /// Look for VCFs near the leaves.
     pub probe_vcf: bool,
     root_stones: usize,
+    /// The moves to search at the root, when something narrower than the generator's.
+    pub root_moves: Option<Vec<Point>>,
     pub threats: ThreatSearch,
     /// When to stop, watched from `probe` (see [`GomokuGame::watch`]).
     deadline: Option<Instant>,
@@ -40,6 +42,7 @@ impl GomokuGame {
     pub fn new(board: Board, tactics: bool, probe_vcf: bool) -> GomokuGame {
         GomokuGame {
             root_stones: board.stones(),
+            root_moves: None,
             board,
             tactics,
             probe_vcf,
@@ -64,7 +67,7 @@ impl GomokuGame {
     fn is_late(&mut self) -> bool {
         if !self.late {
             self.probes = self.probes.wrapping_add(1);
-            if self.probes % 16 == 0 {
+            if self.probes.is_multiple_of(16) {
                 self.late = self.deadline.is_some_and(|d| Instant::now() >= d)
                     || self.stop.as_ref().is_some_and(StopFlag::is_stopped);
             }
@@ -93,6 +96,14 @@ impl SearchGame for GomokuGame {
     }
 
     fn generate(&self, moves: &mut Vec<Point>) {
+        if let Some(root) = self
+            .root_moves
+            .as_ref()
+            .filter(|_| self.board.stones() == self.root_stones)
+        {
+            moves.extend_from_slice(root);
+            return;
+        }
         let limit = match self.board.stones() - self.root_stones {
             0 => usize::MAX,
             1 | 2 => WIDTH_NEAR,

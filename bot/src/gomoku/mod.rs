@@ -96,6 +96,8 @@ const ROOT_VCT_PLIES: u32 = 13;
 const ROOT_VCF_NODES: u64 = 20_000;
 const ROOT_VCT_NODES: u64 = 20_000;
 const SOLVE_NODES: u64 = 3_000_000;
+/// Node budget of each opponent VCF check in the root defence (Depth/Nodes limits).
+const ROOT_DEFENCE_NODES: u64 = 3_000;
 
 /// The Gomoku engine. A `new()` engine is deterministic under Depth/Nodes/Solve limits.
 pub struct GomokuEngine {
@@ -137,7 +139,11 @@ impl GomokuEngine {
         }
         let start = Instant::now();
         let config = LevelConfig::of(level);
-        let deadline = engine::deadline(limits, start);
+        // Aim a little short of the caller's limit: the clock is only read every few nodes.
+        let deadline = engine::deadline(limits, start).map(|d| {
+            let span = d.saturating_duration_since(start);
+            d - (span / 20).min(Duration::from_millis(30))
+        });
         let deterministic = matches!(limits, Limits::Depth(_) | Limits::Nodes(_) | Limits::Solve);
         if deterministic {
             self.searcher.clear();
@@ -149,7 +155,7 @@ impl GomokuEngine {
             return Some(solve(&mut game, stop, start));
         }
 
-        let mut root = Vec::new();
+        let mut root: Vec<Point> = Vec::new();
         movegen::generate(&game.board, config.tactics, usize::MAX, &mut root);
         let first = *root.first()?;
         if game.board.summary(me).fives.contains(first) {
@@ -196,6 +202,16 @@ impl GomokuEngine {
                     extra_nodes,
                     start,
                 ));
+            }
+        }
+        if config.root_vcf && !them_four && root.len() > 1 {
+            let (nodes, until) = threat_budget(4, ROOT_DEFENCE_NODES);
+            game.threats.set_budget(nodes, until, Some(stop.clone()));
+            let (defences, spent) = defend_against_vcf(&mut game, &root);
+            extra_nodes += spent;
+            if let Some(defences) = defences {
+                root = defences;
+                game.root_moves = Some(root.clone());
             }
         }
         game.threats.clear();
@@ -250,6 +266,33 @@ impl Engine for GomokuEngine {
             _ => None,
         }
     }
+}
+
+/// If the opponent has a VCF (were we to pass), the root moves after which he has none — or
+/// `None` when he has none to begin with, or every move leaves him one (then the search may
+/// as well see them all). A check cut short by the budget keeps its move. Also returns the
+/// nodes spent.
+fn defend_against_vcf(game: &mut GomokuGame, root: &[Point]) -> (Option<Vec<Point>>, u64) {
+    let board = &mut game.board;
+    board.pass();
+    let threat = game.threats.vcf(board, ROOT_VCF_PLIES);
+    board.unpass();
+    let mut nodes = game.threats.nodes();
+    if threat.is_none() {
+        return (None, nodes);
+    }
+    let mut defences = Vec::new();
+    for &m in root {
+        board.make(m);
+        let still = game.threats.vcf(board, ROOT_VCF_PLIES);
+        let unsure = game.threats.aborted();
+        board.unmake();
+        nodes += game.threats.nodes();
+        if still.is_none() || unsure {
+            defences.push(m);
+        }
+    }
+    ((!defences.is_empty()).then_some(defences), nodes)
 }
 
 /// A search score as the engines report it: proven wins and losses in plies.
@@ -358,7 +401,7 @@ pub fn bench_positions() -> Vec<(String, u32)> {
         ("h8", 6),
         ("h8 i9 h10 j8 g9", 6),
         ("h8 i7 i8 j8 g7 g8 h9 h7", 6),
-        ("h8 h9 i8 g8 j7 k6 i9 i10 j9", 6),
+        ("h8 h9 i8 g8 j7 k6 i9 i10", 6),
         ("h8 i9 g10 j8 g8 g9 j10 h7 f9 e10 i7", 6),
         ("h8 h7 g7 i9 g9 g8 i7 f10 j6 k5 e9 f8", 6),
     ]
