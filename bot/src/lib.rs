@@ -10,6 +10,7 @@
 //! - [`talk`]: what the bot says in a room.
 
 pub mod client;
+pub mod connect4;
 pub mod engine;
 pub mod search;
 pub mod talk;
