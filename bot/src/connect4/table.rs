@@ -110,7 +110,12 @@ impl SolverTable {
 }
 
 fn next_prime(mut n: u64) -> u64 {
-    let is_prime = |n: u64| n >= 2 && (2..).take_while(|d| d * d <= n).all(|d| !n.is_multiple_of(d));
+    let is_prime = |n: u64| {
+        n >= 2
+            && (2..)
+                .take_while(|d| d * d <= n)
+                .all(|d| !n.is_multiple_of(d))
+    };
     while !is_prime(n) {
         n += 1;
     }
