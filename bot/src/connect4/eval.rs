@@ -97,7 +97,7 @@ pub fn evaluate<B: Bits>(g: &Geometry<B>, t: &EvalTables<B>, board: &Board<B>) -
     let mine = winning_cells(current, stride, empty);
     let theirs = winning_cells(opponent, stride, empty);
     // The player who moved first made the stones with an even count before them.
-    let first_to_move = board.moves % 2 == 0;
+    let first_to_move = board.moves.is_multiple_of(2);
     let (my_parity, their_parity) = if first_to_move {
         (t.odd_cells, g.layout.board & !t.odd_cells)
     } else {
