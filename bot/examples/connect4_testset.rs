@@ -13,6 +13,7 @@ use game_core::connect4::ConnectFour;
 use game_core::AnyPosition;
 use kibitz_bot::connect4::bitboard::{Board, Geometry};
 use kibitz_bot::connect4::solver::Solver;
+use kibitz_bot::connect4::table::DEFAULT_BITS;
 use kibitz_bot::connect4::{parse_position, BoardOptions};
 
 fn main() {
@@ -40,7 +41,7 @@ fn main() {
     };
     let options = BoardOptions::default();
     let start = ConnectFour::new(7, 6, &[]).expect("7x6 is a valid board");
-    let mut solver: Solver<u64> = Solver::new(Geometry::of(&start), 23);
+    let mut solver: Solver<u64> = Solver::new(Geometry::of(&start), DEFAULT_BITS);
     let (mut total, mut correct, mut nanos, mut nodes) = (0u64, 0u64, 0u128, 0u64);
     for line in text.lines().filter(|l| !l.trim().is_empty()).take(limit) {
         let expected: Option<i32> = line.split_whitespace().nth(1).and_then(|s| s.parse().ok());

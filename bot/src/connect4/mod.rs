@@ -89,7 +89,7 @@ impl Connect4Engine {
     /// An engine with a 24 MB search table and a 40 MB solver table (made on first use).
     #[must_use]
     pub fn new() -> Connect4Engine {
-        Connect4Engine::with_table_bits(20, 23)
+        Connect4Engine::with_table_bits(20, table::DEFAULT_BITS)
     }
 
     /// An engine with `2^search_bits` search entries (24 bytes) and about `2^solver_bits`
@@ -264,14 +264,14 @@ impl Engine for Connect4Engine {
 #[must_use]
 pub fn bench_positions() -> Vec<(String, u32)> {
     [
-        ("", 12),
-        ("4453", 12),
-        ("44444135222", 14),
+        ("", 14),
+        ("4453", 14),
+        ("43443233", 14),
         ("......./......./...#.../......./...X.../..OXO..", 12),
-        ("........./........./........./........./....O..../....X..../...XO....", 10),
+        ("........./........./........./........./....O..../....X..../...XO....", 11),
         (
             "............/............/............/............/............/............/............/............/............/.....##...../.....XO...../....OX#.....",
-            8,
+            10,
         ),
     ]
     .into_iter()

@@ -14,6 +14,10 @@
 //! `v + 64`, `128..=255` a lower bound stored as `v + 192`. Bounds outside what fits are not
 //! stored (only scores of very early wins on the largest boards).
 
+/// `log2` of the default size, and the default number of slots (the next prime).
+pub const DEFAULT_BITS: u32 = 23;
+const DEFAULT_SLOTS: u64 = next_prime(1 << DEFAULT_BITS);
+
 /// A bound on a position's exact score, as stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StoredBound {
@@ -81,7 +85,13 @@ impl SolverTable {
 
     #[inline]
     fn slot(&self, key: u64) -> usize {
-        (key % self.slots.len() as u64) as usize
+        let len = self.slots.len() as u64;
+        // A division by a constant compiles to a multiplication: the default size gets it.
+        if len == DEFAULT_SLOTS {
+            (key % DEFAULT_SLOTS) as usize
+        } else {
+            (key % len) as usize
+        }
     }
 
     #[inline]
@@ -109,17 +119,17 @@ impl SolverTable {
     }
 }
 
-fn next_prime(mut n: u64) -> u64 {
-    let is_prime = |n: u64| {
-        n >= 2
-            && (2..)
-                .take_while(|d| d * d <= n)
-                .all(|d| !n.is_multiple_of(d))
-    };
-    while !is_prime(n) {
+const fn next_prime(mut n: u64) -> u64 {
+    loop {
+        let mut d = 2;
+        while d * d <= n && !n.is_multiple_of(d) {
+            d += 1;
+        }
+        if n >= 2 && d * d > n {
+            return n;
+        }
         n += 1;
     }
-    n
 }
 
 #[cfg(test)]
