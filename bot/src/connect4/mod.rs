@@ -77,6 +77,9 @@ pub struct Connect4Engine {
     searcher: Searcher<u8>,
     solvers: Solvers,
     solver_bits: u32,
+    /// The board (columns, rows, blocked cells) the search table has entries of: keys of
+    /// different boards are not comparable.
+    board_of_searcher: Option<(u8, u8, WideBits)>,
 }
 
 impl Default for Connect4Engine {
@@ -100,6 +103,7 @@ impl Connect4Engine {
             searcher: Searcher::new(search_bits),
             solvers: Solvers::default(),
             solver_bits,
+            board_of_searcher: None,
         }
     }
 
@@ -121,6 +125,11 @@ impl Connect4Engine {
         let solver =
             B::slot(&mut self.solvers).get_or_insert_with(|| Solver::new(g.clone(), solver_bits));
         solver.set_geometry(&g);
+        let board_id = (position.cols(), position.rows(), position.blocked_bits());
+        if self.board_of_searcher != Some(board_id) {
+            self.searcher.clear();
+            self.board_of_searcher = Some(board_id);
+        }
         if deterministic {
             solver.clear();
             self.searcher.clear();
