@@ -140,7 +140,8 @@ pub async fn run(
     }
 }
 
-type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 async fn send(ws: &mut Ws, msg: &ClientMsg) -> Result<(), String> {
     ws.send(Message::Text(msg.to_json().into()))
@@ -155,9 +156,10 @@ async fn session(
     think_time: &ThinkTime,
     state: &mut BotState,
 ) -> Result<(), String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(options.server.as_str())
-        .await
-        .map_err(|e| e.to_string())?;
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async_with_config(options.server.as_str(), None, true)
+            .await
+            .map_err(|e| e.to_string())?;
     let hello = |token: Option<String>| ClientMsg::Hello {
         name: options.name.clone(),
         token,
@@ -260,7 +262,9 @@ impl Bot<'_> {
                 let plays = self.options.games.contains(&game.kind());
                 let known = self.state.rooms.contains_key(&room);
                 if known || (plays && self.busy() < self.options.capacity as usize) {
-                    self.state.rooms.insert(room.clone(), RoomMemo { level, clock });
+                    self.state
+                        .rooms
+                        .insert(room.clone(), RoomMemo { level, clock });
                     self.save();
                     self.send(ClientMsg::Join {
                         room,
@@ -323,7 +327,10 @@ impl Bot<'_> {
                     let level = table.memo.level;
                     if table.moves.is_empty() {
                         if let Some(line) = table.talk.greeting(&self.options.name, level) {
-                            self.send(ClientMsg::Chat { room: room.clone(), text: line });
+                            self.send(ClientMsg::Chat {
+                                room: room.clone(),
+                                text: line,
+                            });
                         }
                     }
                 }
@@ -343,7 +350,10 @@ impl Bot<'_> {
                 };
                 if seq != table.seq + 1 || ply as usize != table.moves.len() + 1 {
                     // Missed something: ask for the room again.
-                    self.send(ClientMsg::Join { room, join_as: JoinAs::Player });
+                    self.send(ClientMsg::Join {
+                        room,
+                        join_as: JoinAs::Player,
+                    });
                     return;
                 }
                 table.seq = seq;
@@ -382,7 +392,10 @@ impl Bot<'_> {
                 table.moves.truncate(ply as usize);
                 // The side to move comes from the position; ask for the room to be exact
                 // about clocks too.
-                self.send(ClientMsg::Join { room, join_as: JoinAs::Player });
+                self.send(ClientMsg::Join {
+                    room,
+                    join_as: JoinAs::Player,
+                });
             }
             ServerMsg::DrawOffer { room, seq, by } => {
                 let Some(table) = self.tables.get_mut(&room) else {
@@ -398,11 +411,16 @@ impl Bot<'_> {
                     if drawn {
                         self.send(ClientMsg::DrawReply { room, accept: true });
                     } else {
-                        self.send(ClientMsg::DrawReply { room, accept: false });
+                        self.send(ClientMsg::DrawReply {
+                            room,
+                            accept: false,
+                        });
                     }
                 }
             }
-            ServerMsg::Chat { room, seq, seat, .. } => {
+            ServerMsg::Chat {
+                room, seq, seat, ..
+            } => {
                 if let Some(table) = self.tables.get_mut(&room) {
                     if seat.is_some() {
                         table.seq = seq;
@@ -414,7 +432,12 @@ impl Bot<'_> {
                     table.seq = seq;
                 }
             }
-            ServerMsg::Error { code, message, room, .. } => {
+            ServerMsg::Error {
+                code,
+                message,
+                room,
+                ..
+            } => {
                 tracing::debug!(?code, %message, ?room, "server refused");
                 match code {
                     ErrorCode::BadToken => self.out.push(None),
@@ -428,7 +451,10 @@ impl Bot<'_> {
                     }
                     ErrorCode::IllegalMove | ErrorCode::Forbidden | ErrorCode::NotYourTurn => {
                         if let Some(room) = room {
-                            self.send(ClientMsg::Join { room, join_as: JoinAs::Player });
+                            self.send(ClientMsg::Join {
+                                room,
+                                join_as: JoinAs::Player,
+                            });
                         }
                     }
                     _ => {}
@@ -453,14 +479,19 @@ impl Bot<'_> {
                     None => None,
                 };
                 if let Some(line) = table.talk.goodbye(won) {
-                    self.send(ClientMsg::Chat { room: room.to_string(), text: line });
+                    self.send(ClientMsg::Chat {
+                        room: room.to_string(),
+                        text: line,
+                    });
                 }
             }
         }
         if self.state.rooms.remove(room).is_some() {
             self.save();
         }
-        self.send(ClientMsg::Leave { room: room.to_string() });
+        self.send(ClientMsg::Leave {
+            room: room.to_string(),
+        });
     }
 
     /// Starts a search if it is the bot's turn in `room` and none is running.
@@ -492,19 +523,27 @@ impl Bot<'_> {
         let level = Level::new(table.memo.level);
         let limits = match (&table.clock, table.memo.clock) {
             (Some(c), spec) => {
-                let mine = if table.you == Some(Color::Black) { c.black_ms } else { c.white_ms };
+                let mine = if table.you == Some(Color::Black) {
+                    c.black_ms
+                } else {
+                    c.white_ms
+                };
                 let elapsed = table.clock_at.elapsed().as_millis() as u64;
                 // Network and server time on the way back; always leave it in hand.
                 let left = Duration::from_millis(mine.saturating_sub(elapsed + 80));
                 match spec {
-                    Some(ClockSpec::PerMove { .. }) => {
-                        Limits::Time(left.mul_f64(0.6).min((self.think_time)(position.kind(), level)))
-                    }
+                    Some(ClockSpec::PerMove { .. }) => Limits::Time(
+                        left.mul_f64(0.6)
+                            .min((self.think_time)(position.kind(), level)),
+                    ),
                     Some(ClockSpec::Fischer { increment_ms, .. }) => Limits::Clock {
                         left,
                         increment: Duration::from_millis(increment_ms),
                     },
-                    None => Limits::Clock { left, increment: Duration::ZERO },
+                    None => Limits::Clock {
+                        left,
+                        increment: Duration::ZERO,
+                    },
                 }
             }
             (None, _) => Limits::Time((self.think_time)(position.kind(), level)),
@@ -532,7 +571,10 @@ impl Bot<'_> {
         let Some(table) = self.tables.get_mut(&thought.room) else {
             return;
         };
-        let current = table.thinking.as_ref().is_some_and(|(p, _)| *p == thought.ply);
+        let current = table
+            .thinking
+            .as_ref()
+            .is_some_and(|(p, _)| *p == thought.ply);
         if !current || table.moves.len() != thought.ply || table.status != RoomStatus::Playing {
             return;
         }
@@ -550,7 +592,10 @@ impl Bot<'_> {
             id: Some(id),
         });
         if let Some(text) = line {
-            self.send(ClientMsg::Chat { room: thought.room, text });
+            self.send(ClientMsg::Chat {
+                room: thought.room,
+                text,
+            });
         }
     }
 }
