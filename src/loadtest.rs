@@ -154,7 +154,7 @@ async fn pair(
             let moves = position.legal_moves();
             let mv = moves[rng.random_range(0..moves.len())].clone();
             position.play_str(&mv)?;
-            let (mover, other) = if turn % 2 == 0 {
+            let (mover, other) = if turn.is_multiple_of(2) {
                 (&mut a, &mut b)
             } else {
                 (&mut b, &mut a)

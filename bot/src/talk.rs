@@ -22,7 +22,10 @@ impl Talk {
     /// The greeting when a game starts.
     #[must_use]
     pub fn greeting(&mut self, name: &str, level: u8) -> Option<String> {
-        self.say(format!("Hi, {name} here (level {level}). Good luck, have fun!"), true)
+        self.say(
+            format!("Hi, {name} here (level {level}). Good luck, have fun!"),
+            true,
+        )
     }
 
     /// "gg" at the end.
