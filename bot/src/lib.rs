@@ -9,7 +9,9 @@
 //! - [`client`]: the bot as a protocol client: invitations, games, reconnects.
 //! - [`talk`]: what the bot says in a room.
 //! - [`pbrain`]: the Gomoku engine as a Gomocup (Piskvork) brain.
+//! - [`analyze`]: `kibitz analyze`, one JSON line per position.
 
+pub mod analyze;
 pub mod client;
 pub mod engine;
 pub mod pbrain;
