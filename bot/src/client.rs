@@ -156,9 +156,10 @@ async fn session(
     think_time: &ThinkTime,
     state: &mut BotState,
 ) -> Result<(), String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(options.server.as_str())
-        .await
-        .map_err(|e| e.to_string())?;
+    let (mut ws, _) =
+        tokio_tungstenite::connect_async_with_config(options.server.as_str(), None, true)
+            .await
+            .map_err(|e| e.to_string())?;
     let hello = |token: Option<String>| ClientMsg::Hello {
         name: options.name.clone(),
         token,

@@ -8,10 +8,15 @@
 //! - [`connect4`], [`othello`], [`gomoku`]: one engine per game.
 //! - [`client`]: the bot as a protocol client: invitations, games, reconnects.
 //! - [`talk`]: what the bot says in a room.
+//! - [`pbrain`]: the Gomoku engine as a Gomocup (Piskvork) brain.
+//! - [`analyze`]: `kibitz analyze`, one JSON line per position.
 
+pub mod analyze;
 pub mod client;
+pub mod connect4;
 pub mod engine;
 pub mod gomoku;
+pub mod pbrain;
 pub mod search;
 pub mod talk;
 pub mod tt;
