@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use game_core::gomoku::Gomoku;
-use game_core::{AnyPosition, Cell, GomokuRule};
+use game_core::{Cell, GomokuRule};
 use kibitz_bot::engine::{Engine, Level, Limits, StopFlag};
 use kibitz_bot::gomoku::board::Board;
 use kibitz_bot::gomoku::threat::ThreatSearch;
@@ -19,14 +19,19 @@ fn cells(text: &str) -> Vec<Cell> {
 }
 
 /// Constructed threat positions: (name, black stones, white stones), black to move.
-const THREATS: [(&str, &str, &str); 3] = [
+const THREATS: [(&str, &str, &str); 4] = [
     ("four-three", "h8 i8 j8 k9 k10", "g8 a1 d1 g1 m1"),
     (
-        "three fours then a double four",
-        "i8 j8 h9 h10 k9 k10 k11 e11 f11 g11",
-        "k12 d11 a1 d1 g1 j1 m1 a4 a7 o15",
+        "VCF of 4 fours",
+        "e5 h6 n6 e7 g7 i7 h8 k8 n8 e10 f11 g11",
+        "d4 i4 l6 c8 l8 e9 h9 f10 g10 h11 d12 f12",
     ),
-    ("double three by VCT", "h8 i8 h9 j9", "a1 c1 e1 o15"),
+    (
+        "VCF of 6 fours",
+        "f6 i6 h8 l8 j10 l10 m10 o11",
+        "n6 h10 n10 f11 k11 h12 i13 k13",
+    ),
+    ("double three (VCT only)", "h8 h9 i7 j7", "a1 d1 g1 o15"),
 ];
 
 fn main() {
@@ -80,8 +85,12 @@ fn main() {
         }
     }
 
-    let pos = parse_position("h8 h9 i8 g8 j7 k6 i9 i10 j9", 15, GomokuRule::Freestyle)
-        .expect("a position");
+    let pos = parse_position(
+        "h8 i9 g10 j8 g8 g9 j10 h7 f9 e10 i7",
+        15,
+        GomokuRule::Freestyle,
+    )
+    .expect("a position");
     for ms in [200u64, 1000] {
         let mut engine = GomokuEngine::new();
         let r = engine
@@ -103,5 +112,4 @@ fn main() {
             r.score
         );
     }
-    let _ = AnyPosition::Gomoku;
 }
