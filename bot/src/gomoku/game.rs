@@ -54,10 +54,10 @@ impl GomokuGame {
         }
     }
 
-    /// Makes `probe` watch a deadline and a stop flag. The shared search looks at its clock
-    /// every 1024 nodes, and a Gomoku node with its threat checks can be slow; so `probe`
-    /// looks every few calls and, once late, sets the node counter just short of the next
-    /// multiple of 1024, which makes the search's own check come at the next node.
+    /// Makes `probe` watch a deadline and a stop flag. The shared search reads its clock
+    /// once per 1024 counted nodes, and a Gomoku node with its threat checks can be slow; so
+    /// `probe` looks every few calls and, once late, counts 1024 more nodes, which brings the
+    /// search's own check to the next node.
     pub fn watch(&mut self, deadline: Option<Instant>, stop: StopFlag) {
         self.deadline = deadline;
         self.stop = Some(stop);
@@ -73,18 +73,6 @@ impl GomokuGame {
             }
         }
         self.late
-    }
-}
-
-/// Adds `extra` nodes to the search's counter without stepping over a multiple of 1024: the
-/// shared search looks at its clock when the counter hits one exactly, after a `+1`, so a
-/// jump past it would skip a check. Landing just before the multiple keeps the next check.
-fn add_nodes(nodes: &mut u64, extra: u64) {
-    let next = *nodes + extra;
-    if next / 1024 != *nodes / 1024 {
-        *nodes = next / 1024 * 1024 - 1;
-    } else {
-        *nodes = next;
     }
 }
 
@@ -151,7 +139,7 @@ impl SearchGame for GomokuGame {
         nodes: &mut u64,
     ) -> Option<i32> {
         if self.is_late() {
-            *nodes = (*nodes / 1024 + 1) * 1024 - 1;
+            *nodes += 1024;
         }
         let board = &self.board;
         let me = board.turn();
@@ -178,30 +166,11 @@ impl SearchGame for GomokuGame {
         if self.probe_vcf && depth <= PROBE_VCF_DEPTH && has_four {
             self.threats.set_budget(PROBE_VCF_NODES, None, None);
             let win = self.threats.vcf(&mut self.board, PROBE_VCF_PLIES);
-            add_nodes(nodes, self.threats.nodes());
+            *nodes += self.threats.nodes();
             if let Some(win) = win {
                 return Some(WIN - ply - win.plies as i32);
             }
         }
         None
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn added_nodes_never_skip_a_clock_check() {
-        let mut n = 1000;
-        add_nodes(&mut n, 50);
-        assert_eq!(n, 1023, "lands before the multiple");
-        // The search's own next node then hits it.
-        n += 1;
-        assert_eq!(n % 1024, 0);
-        add_nodes(&mut n, 10);
-        assert_eq!(n, 1034);
-        add_nodes(&mut n, 3000);
-        assert_eq!(n, 3071, "drops the rest past a multiple");
     }
 }
