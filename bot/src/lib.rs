@@ -8,5 +8,6 @@
 //! - [`connect4`], [`othello`], [`gomoku`]: one engine per game.
 
 pub mod engine;
+pub mod othello;
 pub mod search;
 pub mod tt;

@@ -1,0 +1,2 @@
+//! Tests of the exact solver.
+use super::*;

@@ -1,0 +1,2 @@
+//! Tests of the engine.
+use super::*;
