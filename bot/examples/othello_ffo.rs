@@ -57,7 +57,11 @@ fn main() {
             let (mv, score) = first.trim().split_once(':')?;
             Some((mv.to_ascii_lowercase(), score.trim().parse::<i32>().ok()?))
         });
-        let empties = line.chars().take(64).filter(|&c| c == '-' || c == '.').count();
+        let empties = line
+            .chars()
+            .take(64)
+            .filter(|&c| c == '-' || c == '.')
+            .count();
         let started = Instant::now();
         let result = engine.search(&position, Limits::Solve, Level::MAX, &StopFlag::new(), 0);
         let wall = started.elapsed();

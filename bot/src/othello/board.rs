@@ -204,6 +204,10 @@ pub fn search_window_to_exact(alpha: i32, beta: i32) -> (i32, i32) {
     (a, b)
 }
 
+/// How many plies beyond the remaining depth a node may have left and still be solved
+/// exactly by [`SearchGame::probe`].
+pub const PROBE_SLACK: i32 = 4;
+
 /// The position as the shared search sees it, with what it needs to solve endgames exactly
 /// on the way ([`SearchGame::probe`]).
 pub struct Game {
@@ -293,13 +297,16 @@ impl SearchGame for Game {
 
     fn probe(
         &mut self,
-        _depth: i32,
+        depth: i32,
         _ply: u32,
         alpha: i32,
         beta: i32,
         nodes: &mut u64,
     ) -> Option<i32> {
-        if self.empties() > self.probe_empties {
+        // Only where the midgame search would go nearly to the end anyway: an exact solve
+        // in place of a shallow leaf search costs far more than it brings.
+        let empties = self.empties();
+        if empties > self.probe_empties || empties as i32 > depth + PROBE_SLACK {
             return None;
         }
         let (a, b) = search_window_to_exact(alpha, beta);
@@ -323,7 +330,9 @@ mod tests {
         }
         assert_eq!(seen, u64::MAX);
         assert_eq!(SQUARE_ORDER[..4], [0, 7, 56, 63]);
-        assert!([9, 14, 49, 54].iter().all(|sq| SQUARE_ORDER[60..].contains(sq)));
+        assert!([9, 14, 49, 54]
+            .iter()
+            .all(|sq| SQUARE_ORDER[60..].contains(sq)));
     }
 
     #[test]
@@ -340,7 +349,10 @@ mod tests {
         }
         assert_eq!(search_to_exact(2_500), None);
         assert_eq!(search_window_to_exact(-3, 250), (-1, 1));
-        assert_eq!(search_window_to_exact(exact_to_search(10), WIN_BOUND), (10, 65));
+        assert_eq!(
+            search_window_to_exact(exact_to_search(10), WIN_BOUND),
+            (10, 65)
+        );
         assert_eq!(search_window_to_exact(-WIN_BOUND, -EXACT_BASE), (-65, 0));
     }
 

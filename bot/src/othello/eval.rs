@@ -71,9 +71,7 @@ pub fn evaluate(mover: u64, opponent: u64) -> i32 {
         0
     };
 
-    mobility_weight * mobility
-        + potential_weight * potential
-        + 350 * corners
+    mobility_weight * mobility + potential_weight * potential + 350 * corners
         - 180 * x_squares
         - 50 * c_squares
         + 60 * stable

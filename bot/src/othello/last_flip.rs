@@ -79,7 +79,8 @@ pub fn last_flip_count(mover: u64, square: usize) -> i32 {
     let row_bits = ((mover >> (8 * row)) & 0xff) as usize;
     // Column `col` moved to column a, then its 8 bits gathered into the top byte (row r of
     // the column lands on bit 56 + r).
-    let col_bits = ((((mover >> col) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as usize;
+    let col_bits =
+        ((((mover >> col) & COLUMN_A).wrapping_mul(0x0102_0408_1020_4080)) >> 56) as usize;
     // Each square of a diagonal sits in a different column: summing the bytes gathers them
     // into one byte without carries, indexed by column.
     let [diagonal, anti] = DIAGONAL_OF[square];

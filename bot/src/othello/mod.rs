@@ -26,6 +26,8 @@ pub mod eval;
 pub mod last_flip;
 pub mod solver;
 pub mod stability;
+#[cfg(test)]
+mod test_support;
 
 use std::time::{Duration, Instant};
 
@@ -34,9 +36,7 @@ use game_core::{AnyPosition, Position};
 
 use crate::engine::{self, Engine, Level, Limits, Score, SearchResult, StopFlag};
 use crate::search::{SearchBudget, Searcher};
-use board::{
-    after_move, final_score, game_over, search_to_exact, square_name, Game, PASS,
-};
+use board::{after_move, final_score, game_over, search_to_exact, square_name, Game, PASS};
 use solver::Solver;
 
 /// Table sizes (entries of 24 bytes): 12 MB for the midgame search, 24 MB for the solver,
@@ -105,17 +105,40 @@ pub fn parse_position(line: &str) -> Result<AnyPosition, String> {
         .map_err(|e| e.to_string())
 }
 
-/// Positions for `kibitz bench`, with the fixed depth to search each: openings, midgames,
-/// and one endgame that the solver finishes.
+/// Positions for `kibitz bench`, with the fixed depth to search each: from random games at
+/// 60, 52, 44, 36, 28, 22 and 18 empties; the last is solved exactly (its depth reaches the
+/// end).
 #[must_use]
 pub fn bench_positions() -> Vec<(String, u32)> {
     [
-        ("---------------------------OX------XO--------------------------- X", 9),
-        ("------------------X--------XXX-----OXO------O-O----------------- X", 8),
-        ("------------O-----OOX----OOXXXX--XOOXO-----XOO----X------------- O", 7),
-        ("--O--------OOO-----OXOOX--XXOXOOOOXXXOOO--XOOX------X----------- X", 7),
-        ("-OOOOO----OXXO--XXXOXXX-XXXXXXX-XOXXXOX--XXOXX----XOOO----OO---- X", 7),
-        ("--XXXXXO--XXXXOO-OXXOXOOOOOXOOOOOOXOXXOO-OOOXXXO--OOOOX--XXXXXX- O", 64),
+        (
+            "---------------------------OX------XO--------------------------- X",
+            9,
+        ),
+        (
+            "------------------X---X----XOX----OXX-----XOO-------O----------- X",
+            8,
+        ),
+        (
+            "----O-------OO-XOOO-O-X--OXOXXX----XOX------X--------X---------- X",
+            8,
+        ),
+        (
+            "------X-X---XX--OXXXXXX--OXXXX---XOOX----XXOOX-----OO------O---- X",
+            7,
+        ),
+        (
+            "O--------OXX-----XXXX---XXXXOOO-XXXOXOO-XXOXOXOX-O--XOO----X--O- X",
+            7,
+        ),
+        (
+            "----OOOX-----OX-X-XXOXX-XOXOXX-XXOOXXX----XOOXXXXXOOO-X--OOOOO-- X",
+            7,
+        ),
+        (
+            "O-XXXXXO-OXXXX-O--XOXXOO-OXOOXXO-XOOOOXOXOO-XXXXO-O-X-XO------X- X",
+            18,
+        ),
     ]
     .into_iter()
     .map(|(text, depth)| (text.to_string(), depth))
@@ -220,8 +243,8 @@ impl Engine for OthelloEngine {
             solver.clear();
         }
         let nodes_before = solver.nodes;
-        let result = |best: u8, score: Score, exact: bool, depth: u32, nodes: u64, pv: &[u8]| {
-            SearchResult {
+        let result =
+            |best: u8, score: Score, exact: bool, depth: u32, nodes: u64, pv: &[u8]| SearchResult {
                 best: square_name(best),
                 score,
                 exact,
@@ -229,8 +252,7 @@ impl Engine for OthelloEngine {
                 nodes,
                 ms: elapsed_ms(start),
                 pv: pv.iter().map(|&m| square_name(m)).collect(),
-            }
-        };
+            };
 
         if limits == Limits::Solve {
             solver.set_limits(stop, None);
@@ -257,6 +279,11 @@ impl Engine for OthelloEngine {
             let fits = solvable_empties(time);
             plan.solve_empties = plan.solve_empties.min(fits);
             plan.probe_empties = plan.probe_empties.min(fits.saturating_sub(4));
+        }
+        if let Limits::Depth(depth) = limits {
+            // A fixed depth solves what it would nearly reach anyway, as `probe` does.
+            let reach = depth.saturating_add(board::PROBE_SLACK as u32);
+            plan.solve_empties = plan.solve_empties.min(reach);
         }
 
         if empties <= plan.solve_empties {

@@ -49,7 +49,12 @@ fn full_lines(occupied: u64) -> (u64, u64, u64, u64) {
             .filter(|&&m| occupied & m == m)
             .fold(0, |acc, m| acc | m)
     };
-    (horizontal, vertical, full(&DIAGONALS), full(&ANTI_DIAGONALS))
+    (
+        horizontal,
+        vertical,
+        full(&DIAGONALS),
+        full(&ANTI_DIAGONALS),
+    )
 }
 
 /// The stable discs of `own` (a subset; see the module comment) with `other` the opposing
@@ -95,7 +100,10 @@ mod tests {
         assert_eq!(stable_discs(own & !1, other | 1), 0);
         assert_eq!(stable_discs(u64::MAX, 0), u64::MAX);
         assert_eq!(DIAGONALS.iter().fold(0, |a, m| a | m), u64::MAX);
-        assert_eq!(ANTI_DIAGONALS.iter().map(|m| m.count_ones()).sum::<u32>(), 64);
+        assert_eq!(
+            ANTI_DIAGONALS.iter().map(|m| m.count_ones()).sum::<u32>(),
+            64
+        );
     }
 
     /// Stable discs stay put whatever is played: follow random games and check that no
