@@ -113,27 +113,27 @@ pub fn bench_positions() -> Vec<(String, u32)> {
     [
         (
             "---------------------------OX------XO--------------------------- X",
-            9,
+            12,
         ),
         (
             "------------------X---X----XOX----OXX-----XOO-------O----------- X",
-            8,
+            11,
         ),
         (
             "----O-------OO-XOOO-O-X--OXOXXX----XOX------X--------X---------- X",
-            8,
+            10,
         ),
         (
             "------X-X---XX--OXXXXXX--OXXXX---XOOX----XXOOX-----OO------O---- X",
-            7,
+            10,
         ),
         (
             "O--------OXX-----XXXX---XXXXOOO-XXXOXOO-XXOXOXOX-O--XOO----X--O- X",
-            7,
+            10,
         ),
         (
             "----OOOX-----OX-X-XXOXX-XOXOXX-XXOOXXX----XOOXXXXXOOO-X--OOOOO-- X",
-            7,
+            11,
         ),
         (
             "O-XXXXXO-OXXXX-O--XOXXOO-OXOOXXO-XOOOOXOXOO-XXXXO-O-X-XO------X- X",
