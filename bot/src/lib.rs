@@ -13,7 +13,9 @@
 
 pub mod analyze;
 pub mod client;
+pub mod connect4;
 pub mod engine;
+pub mod gomoku;
 pub mod othello;
 pub mod pbrain;
 pub mod search;
