@@ -16,6 +16,7 @@ pub mod client;
 pub mod connect4;
 pub mod engine;
 pub mod gomoku;
+pub mod othello;
 pub mod pbrain;
 pub mod search;
 pub mod talk;
