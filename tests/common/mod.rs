@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
 
@@ -21,6 +22,14 @@ pub const WAIT: Duration = Duration::from_secs(10);
 
 /// Runs `fut` for at most [`WAIT`] of real time; panics naming `what` if it takes longer.
 pub async fn within<T>(what: &str, fut: impl Future<Output = T>) -> T {
+    match bounded(fut).await {
+        Some(value) => value,
+        None => panic!("timed out waiting for {what}"),
+    }
+}
+
+/// Runs `fut` for at most [`WAIT`] of real time; `None` if it takes longer.
+pub async fn bounded<T>(fut: impl Future<Output = T>) -> Option<T> {
     let (fire, fired) = oneshot::channel::<()>();
     let (done, cancel) = std_mpsc::channel::<()>();
     std::thread::spawn(move || {
@@ -32,9 +41,9 @@ pub async fn within<T>(what: &str, fut: impl Future<Output = T>) -> T {
         biased;
         value = fut => {
             drop(done);
-            value
+            Some(value)
         }
-        Ok(()) = fired => panic!("timed out waiting for {what}"),
+        Ok(()) = fired => None,
     }
 }
 
@@ -201,8 +210,6 @@ pub struct Client {
     pub token: String,
     /// Messages read while waiting for another one, in order.
     pub backlog: Vec<Value>,
-    /// Moves sent with [`Client::play`], for fresh request ids.
-    sent: u64,
 }
 
 impl Client {
@@ -213,7 +220,6 @@ impl Client {
             player: String::new(),
             token: String::new(),
             backlog: Vec::new(),
-            sent: 0,
         }
     }
 
@@ -236,12 +242,14 @@ impl Client {
         if !self.backlog.is_empty() {
             return self.backlog.remove(0);
         }
-        self.recv_wire().await
+        within("a message", self.recv_wire()).await
     }
 
     async fn recv_wire(&mut self) -> Value {
         loop {
-            let msg = within("a message", self.ws.next())
+            let msg = self
+                .ws
+                .next()
                 .await
                 .expect("connection closed")
                 .expect("websocket error");
@@ -264,7 +272,12 @@ impl Client {
             return self.backlog.remove(i);
         }
         loop {
-            let v = self.recv_wire().await;
+            let Some(v) = bounded(self.recv_wire()).await else {
+                panic!(
+                    "timed out; {} received meanwhile: {:#?}",
+                    self.player, self.backlog
+                );
+            };
             if pred(&v) {
                 return v;
             }
@@ -342,8 +355,9 @@ impl Client {
     /// Plays a move and waits for its own `moved` (recognised by a fresh request id, so a
     /// repeated move text such as a Connect Four column is never mistaken).
     pub async fn play(&mut self, room: &str, mv: &str) -> Value {
-        self.sent += 1;
-        let id = format!("{}-{}", self.player, self.sent);
+        // Unique in the process: a reconnected client must not reuse an earlier id.
+        static SENT: AtomicU64 = AtomicU64::new(0);
+        let id = format!("play-{}", SENT.fetch_add(1, Ordering::Relaxed));
         self.send(json!({"t":"move","room":room,"move":mv,"id":id}))
             .await;
         let moved = self
