@@ -59,8 +59,7 @@ pub async fn serve(socket: WebSocket, hub: SharedHub) {
     let metrics = hub.metrics.clone();
     let ping_every = hub.config.limits.ping_interval;
     let writer = tokio::spawn(async move {
-        let mut ping = tokio::time::interval(ping_every);
-        ping.tick().await;
+        let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
         loop {
             tokio::select! {
                 out = rx.recv() => match out {

@@ -47,17 +47,18 @@ pub async fn bounded<T>(fut: impl Future<Output = T>) -> Option<T> {
     }
 }
 
-/// Tokio's clock, paused and moved only by [`tokio::time::advance`]: no jumps while the
-/// runtime waits for the store thread or a socket. Needs a current-thread runtime (the
-/// default of `#[tokio::test]`); the server then runs on the same clock.
+/// Tokio's clock moved only by [`tokio::time::advance`]: no jumps while the runtime waits for
+/// the store thread or a socket. The test must run on a current-thread runtime started
+/// paused, `#[tokio::test(start_paused = true)]`: the server then runs on the same clock, and
+/// the clock starts on a millisecond boundary of the timer wheel, so that a timer due "now"
+/// fires without the clock moving (advance by whole milliseconds to keep it so).
 pub struct FrozenTime {
     _hold: std_mpsc::Sender<()>,
 }
 
-/// Pauses the clock and keeps it from advancing on its own: a blocking task that lives as
-/// long as the returned value inhibits tokio's auto-advance.
+/// Keeps the paused clock from advancing on its own: a blocking task that lives as long as
+/// the returned value inhibits tokio's auto-advance.
 pub fn freeze_time() -> FrozenTime {
-    tokio::time::pause();
     let (hold, released) = std_mpsc::channel::<()>();
     tokio::task::spawn_blocking(move || {
         let _ = released.recv();
