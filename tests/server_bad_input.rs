@@ -26,10 +26,7 @@ async fn refused_unchanged(c: &mut Client, room: &str, msg: Value, code: &str, a
     let before = essentials(&c.fresh_state(room, as_).await);
     let e = c.refused(msg.clone()).await;
     assert_eq!(e["code"], code, "{msg} -> {e}");
-    assert!(
-        e["message"].as_str().is_some_and(|m| !m.is_empty()),
-        "{e}"
-    );
+    assert!(e["message"].as_str().is_some_and(|m| !m.is_empty()), "{e}");
     let after = essentials(&c.fresh_state(room, as_).await);
     assert_eq!(before, after, "{msg} changed the room");
 }
@@ -38,7 +35,9 @@ async fn refused_unchanged(c: &mut Client, room: &str, msg: Value, code: &str, a
 async fn identity_errors_keep_the_connection_open() {
     let server = TestServer::start().await;
     let mut c = Client::connect(&server.url()).await;
-    let e = c.refused(json!({"t":"join","room":"x","as":"player"})).await;
+    let e = c
+        .refused(json!({"t":"join","room":"x","as":"player"}))
+        .await;
     assert_eq!(e["code"], "hello_required");
     assert_eq!(e["ref"], "join");
     let e = c.refused(json!({"t":"lobby"})).await;
@@ -46,7 +45,9 @@ async fn identity_errors_keep_the_connection_open() {
     let e = c.refused(json!({"t":"hello","name":""})).await;
     assert_eq!(e["code"], "bad_request");
     let e = c
-        .refused(json!({"t":"hello","name":"Bot","bot":{"key":"wrong","games":["gomoku"],"capacity":1}}))
+        .refused(
+            json!({"t":"hello","name":"Bot","bot":{"key":"wrong","games":["gomoku"],"capacity":1}}),
+        )
         .await;
     assert_eq!(e["code"], "bad_bot_key");
     let e = c
@@ -87,17 +88,47 @@ async fn malformed_frames_change_nothing() {
         (json!({"t":"move","room":room}), "bad_request"),
         (json!({"t":"move","room":room,"move":5}), "bad_request"),
         (json!({"t":"move","move":"h9"}), "bad_request"),
-        (json!({"t":"undo_reply","room":room,"accept":"yes"}), "bad_request"),
-        (json!({"t":"join","room":room,"as":"referee"}), "bad_request"),
+        (
+            json!({"t":"undo_reply","room":room,"accept":"yes"}),
+            "bad_request",
+        ),
+        (
+            json!({"t":"join","room":room,"as":"referee"}),
+            "bad_request",
+        ),
         (json!({"t":"create","game":{"kind":"chess"}}), "bad_request"),
-        (json!({"t":"create","game":{"kind":"gomoku","size":30}}), "bad_game"),
-        (json!({"t":"create","game":{"kind":"connect4","cols":3,"rows":6}}), "bad_game"),
-        (json!({"t":"create","game":gomoku(),"opening":["h8","h8"]}), "bad_game"),
-        (json!({"t":"create","game":gomoku(),"clock":{"initial_ms":5}}), "bad_request"),
-        (json!({"t":"create","game":gomoku(),"bots":{"green":3}}), "bad_request"),
-        (json!({"t":"create","game":gomoku(),"bots":{"white":11}}), "bad_request"),
-        (json!({"t":"join","room":"no-such-room","as":"player"}), "no_such_room"),
-        (json!({"t":"move","room":"no-such-room","move":"h8"}), "no_such_room"),
+        (
+            json!({"t":"create","game":{"kind":"gomoku","size":30}}),
+            "bad_game",
+        ),
+        (
+            json!({"t":"create","game":{"kind":"connect4","cols":3,"rows":6}}),
+            "bad_game",
+        ),
+        (
+            json!({"t":"create","game":gomoku(),"opening":["h8","h8"]}),
+            "bad_game",
+        ),
+        (
+            json!({"t":"create","game":gomoku(),"clock":{"initial_ms":5}}),
+            "bad_request",
+        ),
+        (
+            json!({"t":"create","game":gomoku(),"bots":{"green":3}}),
+            "bad_request",
+        ),
+        (
+            json!({"t":"create","game":gomoku(),"bots":{"white":11}}),
+            "bad_request",
+        ),
+        (
+            json!({"t":"join","room":"no-such-room","as":"player"}),
+            "no_such_room",
+        ),
+        (
+            json!({"t":"move","room":"no-such-room","move":"h8"}),
+            "no_such_room",
+        ),
     ] {
         let e = a.refused(msg.clone()).await;
         assert_eq!(e["code"], code, "{msg} -> {e}");
@@ -140,18 +171,42 @@ async fn illegal_moves_change_nothing() {
     refused_unchanged(&mut b, &room, undo_reply, "bad_request", "player").await;
     let draw_reply = json!({"t":"draw_reply","room":room,"accept":true});
     refused_unchanged(&mut b, &room, draw_reply, "bad_request", "player").await;
-    refused_unchanged(&mut b, &room, json!({"t":"undo","room":room}), "bad_request", "player")
-        .await;
+    refused_unchanged(
+        &mut b,
+        &room,
+        json!({"t":"undo","room":room}),
+        "bad_request",
+        "player",
+    )
+    .await;
 
     // Someone else: not seated, cannot act; cannot sit either.
     let mut s = server.client("Sam").await;
     refused_unchanged(&mut s, &room, mv("a1"), "not_a_player", "spectator").await;
-    refused_unchanged(&mut s, &room, json!({"t":"resign","room":room}), "not_a_player", "spectator")
-        .await;
-    refused_unchanged(&mut s, &room, json!({"t":"draw","room":room}), "not_a_player", "spectator")
-        .await;
-    refused_unchanged(&mut s, &room, json!({"t":"undo","room":room}), "not_a_player", "spectator")
-        .await;
+    refused_unchanged(
+        &mut s,
+        &room,
+        json!({"t":"resign","room":room}),
+        "not_a_player",
+        "spectator",
+    )
+    .await;
+    refused_unchanged(
+        &mut s,
+        &room,
+        json!({"t":"draw","room":room}),
+        "not_a_player",
+        "spectator",
+    )
+    .await;
+    refused_unchanged(
+        &mut s,
+        &room,
+        json!({"t":"undo","room":room}),
+        "not_a_player",
+        "spectator",
+    )
+    .await;
     refused_unchanged(
         &mut s,
         &room,
@@ -240,7 +295,14 @@ async fn chat_limits() {
     let me = a.player.clone();
     b.expect_where(|v| v["t"] == "chat" && v["from"] == me.as_str())
         .await;
-    refused_unchanged(&mut a, &room, chat(&"é".repeat(140)), "rate_limited", "player").await;
+    refused_unchanged(
+        &mut a,
+        &room,
+        chat(&"é".repeat(140)),
+        "rate_limited",
+        "player",
+    )
+    .await;
     for i in 0..4 {
         a.send(chat(&format!("line {i}"))).await;
         let line = b
@@ -266,7 +328,10 @@ async fn chat_limits() {
     let first = a
         .expect_where(|v| v["t"] == "chat" && v["from"] != me.as_str())
         .await;
-    assert_eq!(first["text"], "from white", "players do not see spectator chat");
+    assert_eq!(
+        first["text"], "from white",
+        "players do not see spectator chat"
+    );
     s.expect_where(|v| v["t"] == "chat" && v["text"] == "from white")
         .await;
 }
@@ -275,8 +340,7 @@ async fn chat_limits() {
 async fn binary_frames_are_refused_and_big_frames_close() {
     let server = TestServer::start().await;
     let (mut a, mut b, room) = seated_pair(&server, gomoku(), json!(null)).await;
-    a.ws
-        .send(Message::Binary(vec![1, 2, 3].into()))
+    a.ws.send(Message::Binary(vec![1, 2, 3].into()))
         .await
         .unwrap();
     let e = a.expect("error").await;
@@ -285,9 +349,13 @@ async fn binary_frames_are_refused_and_big_frames_close() {
 
     // Just under the limit is an ordinary (refused) frame; over it closes with 1009.
     let pad = "x".repeat(8 * 1024 - 40);
-    a.send_raw(&format!(r#"{{"t":"dance","pad":"{pad}"}}"#)).await;
+    a.send_raw(&format!(r#"{{"t":"dance","pad":"{pad}"}}"#))
+        .await;
     assert_eq!(a.expect_error().await, "unknown_type");
-    let big = format!(r#"{{"t":"chat","room":"{room}","text":"{}"}}"#, "x".repeat(9000));
+    let big = format!(
+        r#"{{"t":"chat","room":"{room}","text":"{}"}}"#,
+        "x".repeat(9000)
+    );
     a.send_raw(&big).await;
     assert_eq!(a.expect_close().await, 1009);
 

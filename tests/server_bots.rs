@@ -29,7 +29,8 @@ async fn invited_bot_joins_and_plays() {
         .create(json!({"t":"create","game":connect4(),"seat":"black","clock":clock}))
         .await;
     assert_eq!(st["status"], "waiting");
-    a.send(json!({"t":"invite_bot","room":room,"level":7})).await;
+    a.send(json!({"t":"invite_bot","room":room,"level":7}))
+        .await;
     let invite = bot.expect("invite").await;
     assert_eq!(invite["room"], room.as_str());
     assert_eq!(invite["seat"], "white");
@@ -67,7 +68,10 @@ async fn invited_bot_joins_and_plays() {
     assert_eq!(lobby["bots"][0]["busy"], 1);
     assert_eq!(lobby["bots"][0]["capacity"], 2);
     assert_eq!(lobby["bots"][0]["games"], json!(["connect4"]));
-    assert_eq!(lobby["bots"][0]["levels"], json!([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]));
+    assert_eq!(
+        lobby["bots"][0]["levels"],
+        json!([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])
+    );
     // The game ends: the bot is free again.
     a.send(json!({"t":"resign","room":room})).await;
     w.expect_where(|v| v["t"] == "lobby" && v["bots"][0]["busy"] == 0)
@@ -120,7 +124,11 @@ async fn a_decline_moves_on_to_the_next_bot() {
         .await;
     let (x_first, invite) = first_invited(&mut x, &mut y).await;
     assert_eq!(invite["room"], room.as_str());
-    let (first, second) = if x_first { (&mut x, &mut y) } else { (&mut y, &mut x) };
+    let (first, second) = if x_first {
+        (&mut x, &mut y)
+    } else {
+        (&mut y, &mut x)
+    };
     first.send(json!({"t":"decline","room":room})).await;
     let invite = second.expect("invite").await;
     assert_eq!(invite["room"], room.as_str());
@@ -146,7 +154,8 @@ async fn a_vanished_bot_moves_on_to_the_next() {
     let (room, _) = a
         .create(json!({"t":"create","game":connect4(),"seat":"black"}))
         .await;
-    a.send(json!({"t":"invite_bot","room":room,"level":4})).await;
+    a.send(json!({"t":"invite_bot","room":room,"level":4}))
+        .await;
     let (x_first, _) = first_invited(&mut x, &mut y).await;
     let mut second = if x_first {
         x.close().await;

@@ -68,7 +68,9 @@ async fn sigkill_loses_no_acknowledged_move_clock_or_seat() {
     let mut b = client(&p, "Bob").await;
     let clock = json!({"initial_ms":300000,"increment_ms":2000});
     let (room, _) = a
-        .create(json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black","clock":clock}))
+        .create(
+            json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black","clock":clock}),
+        )
         .await;
     b.send(json!({"t":"join","room":room,"as":"player"})).await;
     a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")

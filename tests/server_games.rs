@@ -27,11 +27,9 @@ async fn gomoku_to_five_with_a_spectator() {
     }
     a.play(&room, "h12").await;
     let mut seq = st["seq"].as_u64().unwrap();
-    for (ply, mv) in [
-        "h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12",
-    ]
-    .iter()
-    .enumerate()
+    for (ply, mv) in ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12"]
+        .iter()
+        .enumerate()
     {
         let moved = s.saw_ply(&room, ply as u64 + 1).await;
         assert_eq!(moved["move"], *mv);
@@ -217,9 +215,7 @@ async fn connect_four_with_a_blocked_cell_to_a_win() {
     let (mut a, mut b, room) = seated_pair(&server, game, json!(null)).await;
     // Row 1: c1 (black), d1 (white), e1 blocked, f1 (black), g1 (white).
     // Then black builds c2 d2 e2 f2, where e2 is what column 5 gives over the blocked e1.
-    let moves = [
-        "3", "4", "6", "7", "3", "1", "4", "1", "5", "1", "6",
-    ];
+    let moves = ["3", "4", "6", "7", "3", "1", "4", "1", "5", "1", "6"];
     for (i, m) in moves.iter().enumerate() {
         let (mover, other) = if i % 2 == 0 {
             (&mut a, &mut b)

@@ -14,7 +14,10 @@ async fn health_web_client_and_metrics() {
     assert_eq!((status, body.trim()), (200, "ok"));
     let (status, body) = http_get(server.addr, "/").await;
     assert_eq!(status, 200);
-    assert!(body.contains("<html") || body.contains("<!doctype"), "{body}");
+    assert!(
+        body.contains("<html") || body.contains("<!doctype"),
+        "{body}"
+    );
 
     let (mut a, mut b, room) =
         seated_pair(&server, json!({"kind":"gomoku","size":15}), json!(null)).await;
@@ -75,13 +78,19 @@ async fn finished_games_as_json_sgf_and_psq() {
         .iter()
         .map(|m| m["mv"].as_str().unwrap())
         .collect();
-    assert_eq!(moves, ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12"]);
+    assert_eq!(
+        moves,
+        ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12"]
+    );
     assert_eq!(v["chat"][0]["text"], "gg");
     assert!(v["move_string"].as_str().is_some_and(|s| !s.is_empty()));
 
     let (status, sgf) = http_get(server.addr, &format!("/api/games/{room}/sgf")).await;
     assert_eq!(status, 200);
-    assert!(sgf.starts_with("(;") && sgf.contains("GM[4]") && sgf.contains("SZ[15]"), "{sgf}");
+    assert!(
+        sgf.starts_with("(;") && sgf.contains("GM[4]") && sgf.contains("SZ[15]"),
+        "{sgf}"
+    );
     let (status, psq) = http_get(server.addr, &format!("/api/games/{room}/psq")).await;
     assert_eq!(status, 200);
     assert!(psq.lines().count() >= 10, "{psq}");
@@ -97,7 +106,11 @@ async fn an_unusable_data_directory_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("plain-file");
     std::fs::write(&file, b"not a directory").unwrap();
-    for path in [file.join("data"), file.clone(), dir.path().join("missing/parent/data")] {
+    for path in [
+        file.join("data"),
+        file.clone(),
+        dir.path().join("missing/parent/data"),
+    ] {
         let config = kibitz_server::Config::new(&path);
         let Err(e) = kibitz_server::Server::open(config).await else {
             panic!("{} should not open", path.display());

@@ -52,7 +52,10 @@ async fn undo_accepted_then_declined() {
     let line = b
         .expect_where(|v| v["t"] == "chat" && v["from"] == "")
         .await;
-    assert!(line["text"].as_str().unwrap().contains("declines"), "{line}");
+    assert!(
+        line["text"].as_str().unwrap().contains("declines"),
+        "{line}"
+    );
     let st = b.fresh_state(&room, "player").await;
     assert_eq!(st["moves"], json!(["h8", "a1", "j9"]));
     assert_eq!(st["to_move"], "white");
@@ -133,9 +136,7 @@ async fn rematch_swaps_colours_and_seats_both() {
     assert_eq!(sa["you"], "white");
     assert_eq!(sb["you"], "black");
     // The new game is played by the new colours.
-    let e = a
-        .refused(json!({"t":"move","room":next,"move":"h8"}))
-        .await;
+    let e = a.refused(json!({"t":"move","room":next,"move":"h8"})).await;
     assert_eq!(e["code"], "not_your_turn");
     b.play(&next, "h8").await;
     a.saw_ply(&next, 1).await;
@@ -231,9 +232,7 @@ async fn lobby_lists_follow_rooms_bots_and_seeks() {
     let (hidden, _) = a
         .create(json!({"t":"create","game":gomoku(),"seat":"black","private":true}))
         .await;
-    let lobby = watcher
-        .expect_where(|v| lists_have(v, "open", &room))
-        .await;
+    let lobby = watcher.expect_where(|v| lists_have(v, "open", &room)).await;
     let open = lobby["open"]
         .as_array()
         .unwrap()
@@ -243,14 +242,15 @@ async fn lobby_lists_follow_rooms_bots_and_seeks() {
     assert_eq!(open["clock"], clock);
     assert_eq!(open["seats"]["black"]["name"], "Alice");
     assert!(open["seats"]["white"].is_null());
-    assert!(!lists_have(&lobby, "open", &hidden), "private rooms are not listed");
+    assert!(
+        !lists_have(&lobby, "open", &hidden),
+        "private rooms are not listed"
+    );
 
     // The game starts: the room moves from open to live.
     let mut b = server.client("Bob").await;
     b.join(&room, "player").await;
-    let lobby = watcher
-        .expect_where(|v| lists_have(v, "live", &room))
-        .await;
+    let lobby = watcher.expect_where(|v| lists_have(v, "live", &room)).await;
     assert!(!lists_have(&lobby, "open", &room));
 
     // A bot and a seek show up.
@@ -309,7 +309,10 @@ async fn quick_pairing_pairs_equal_seeks_only() {
         assert_eq!(st["clock"]["black_ms"], 60000);
     }
     let you = [sa["you"].as_str().unwrap(), sb["you"].as_str().unwrap()];
-    assert!(you == ["black", "white"] || you == ["white", "black"], "{you:?}");
+    assert!(
+        you == ["black", "white"] || you == ["white", "black"],
+        "{you:?}"
+    );
     let (black, white) = if you[0] == "black" {
         (&mut a, &mut b)
     } else {

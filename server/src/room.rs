@@ -811,7 +811,12 @@ impl Room {
                 let refusal = if self.status == RoomStatus::Over {
                     err(ErrorCode::GameOver, "the game is over", "join", &self.id)
                 } else {
-                    err(ErrorCode::RoomFull, "both seats are taken", "join", &self.id)
+                    err(
+                        ErrorCode::RoomFull,
+                        "both seats are taken",
+                        "join",
+                        &self.id,
+                    )
                 };
                 self.reply(&who, refusal);
                 return;

@@ -895,12 +895,7 @@ impl Session {
                 // Its invitations will never be answered: the rooms ask the next bot now.
                 for room in vanished {
                     if let Some(handle) = self.hub.rooms.get(&room).map(|h| h.clone()) {
-                        let _ = handle
-                            .tx
-                            .send(RoomCmd::Decline {
-                                bot: p.id.clone(),
-                            })
-                            .await;
+                        let _ = handle.tx.send(RoomCmd::Decline { bot: p.id.clone() }).await;
                     }
                 }
                 self.hub.lobby_changed();

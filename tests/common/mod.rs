@@ -92,8 +92,14 @@ pub async fn http_get(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
         .and_then(|code| code.parse().ok())
         .unwrap_or(0);
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let chunked = head.to_ascii_lowercase().contains("transfer-encoding: chunked");
-    let body = if chunked { dechunk(body) } else { body.to_string() };
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
     (status, body)
 }
 
@@ -325,7 +331,7 @@ impl Client {
     pub async fn hello_bot(&mut self, name: &str, games: &[&str], capacity: u32) -> Value {
         self.send(json!({"t":"hello","name":name,
             "bot":{"key":BOT_KEY,"games":games,"capacity":capacity}}))
-        .await;
+            .await;
         let w = self.expect("welcome").await;
         self.player = w["player"].as_str().unwrap().to_string();
         self.token = w["token"].as_str().unwrap().to_string();
