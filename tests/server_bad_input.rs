@@ -405,3 +405,29 @@ async fn flooding_is_refused_then_closed() {
         "{metrics}"
     );
 }
+
+#[tokio::test]
+async fn open_rooms_per_player_are_limited() {
+    let server = TestServer::start().await;
+    let mut a = server.client("Alice").await;
+    let mut rooms = Vec::new();
+    for _ in 0..10 {
+        let (room, _) = a
+            .create(json!({"t":"create","game":gomoku(),"seat":"black"}))
+            .await;
+        rooms.push(room);
+    }
+    let e = a
+        .refused(json!({"t":"create","game":gomoku(),"seat":"black"}))
+        .await;
+    assert_eq!(e["code"], "bad_request");
+    assert!(e["message"].as_str().unwrap().contains("10"), "{e}");
+    // Leaving a waiting room gives the seat up and closes the room: a slot is free again.
+    a.send(json!({"t":"leave","room":rooms[0]})).await;
+    let mut s = server.client("Sam").await;
+    let st = s.join(&rooms[0], "spectator").await;
+    assert_eq!(st["status"], "over");
+    assert_eq!(st["result"], json!(null));
+    a.create(json!({"t":"create","game":gomoku(),"seat":"black"}))
+        .await;
+}

@@ -137,3 +137,41 @@ async fn coming_back_in_time_keeps_the_game() {
     let st = b.fresh_state(&room, "player").await;
     assert_eq!(st["status"], "playing");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_silent_connection_is_dropped() {
+    let _frozen = freeze_time();
+    let server = TestServer::start().await;
+    let mut quiet = server.client("Quiet").await;
+    // The server pings every 20 s; a client that never answers (this one reads nothing
+    // while the clock moves) has sent nothing for 60 s and is dropped.
+    advance(Duration::from_secs(61)).await;
+    assert_eq!(quiet.expect_close().await, 1008);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_unanswered_invitation_moves_on() {
+    let _frozen = freeze_time();
+    let server = TestServer::start_with(|c| {
+        no_idle(c);
+        c.invite_timeout = Duration::from_secs(10);
+    })
+    .await;
+    let mut x = server.bot("BotX", &["gomoku"], 1).await;
+    let mut y = server.bot("BotY", &["gomoku"], 1).await;
+    let mut a = server.client("Alice").await;
+    let (room, _) = a
+        .create(json!({"t":"create","game":gomoku(),"seat":"black","bots":{"white":6}}))
+        .await;
+    let x_first = tokio::select! {
+        _ = x.expect("invite") => true,
+        _ = y.expect("invite") => false,
+    };
+    let second = if x_first { &mut y } else { &mut x };
+    advance(Duration::from_secs(10)).await;
+    let invite = second.expect("invite").await;
+    assert_eq!(invite["room"], room.as_str());
+    second.join(&room, "player").await;
+    a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+}

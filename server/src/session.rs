@@ -42,6 +42,8 @@ struct Session {
     /// Joined a room as a player, created, or sought a game: the player rate limit applies.
     acts_as_player: bool,
     rate: RateWindow,
+    /// The server has queued a close frame for this connection.
+    closing: bool,
 }
 
 /// Serves one upgraded WebSocket until it closes or the server shuts down.
@@ -120,6 +122,7 @@ pub async fn serve(socket: WebSocket, hub: SharedHub) {
         conn: conn.clone(),
         player: None,
         acts_as_player: false,
+        closing: false,
         rate: RateWindow {
             start: Instant::now(),
             count: 0,
@@ -157,22 +160,40 @@ pub async fn serve(socket: WebSocket, hub: SharedHub) {
             }
         }
     }
+    let closing = session.closing;
     session.finish().await;
     drop(session);
     drop(conn);
     let _ = reader_done.send(());
+    if closing {
+        // Complete the closing handshake: read until the client's close answers ours, so
+        // that frames still in flight from the client do not reset the connection and
+        // lose our close frame on the way.
+        let _ = timeout(CLOSE_GRACE, async {
+            while let Some(Ok(frame)) = stream.next().await {
+                if matches!(frame, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
     // A client that does not read cannot hold the writer (and shutdown) forever.
     let _ = tokio::time::timeout(WRITER_GRACE, writer).await;
     hub.metrics.connection_closed();
     hub.session_ended();
 }
 
+/// How long the server waits for a client to answer its close frame.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
 /// How long a closing connection may take to flush its last frames.
 const WRITER_GRACE: Duration = Duration::from_secs(5);
 
 impl Session {
     /// Closes after whatever is queued, so it goes through the same queue.
-    async fn close(&self, code: u16, reason: &'static str) {
+    async fn close(&mut self, code: u16, reason: &'static str) {
+        self.closing = true;
         self.conn.close(code, reason).await;
     }
 

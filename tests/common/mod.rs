@@ -301,11 +301,17 @@ impl Client {
     /// Waits for the close frame; returns its code.
     pub async fn expect_close(&mut self) -> u16 {
         loop {
-            match within("a close frame", self.ws.next()).await {
-                Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
-                Some(Ok(Message::Close(None))) | None | Some(Err(_)) => return 0,
-                _ => {}
-            }
+            let code = match within("a close frame", self.ws.next()).await {
+                Some(Ok(Message::Close(Some(frame)))) => u16::from(frame.code),
+                Some(Ok(Message::Close(None))) | None | Some(Err(_)) => 0,
+                _ => continue,
+            };
+            // Reading on sends our answer to the close, as a real client does at once.
+            within("the end of the connection", async {
+                while let Some(Ok(_)) = self.ws.next().await {}
+            })
+            .await;
+            return code;
         }
     }
 
