@@ -66,6 +66,11 @@ struct BotArgs {
     /// File that keeps the bot's identity and games across restarts.
     #[arg(long, env = "KIBITZ_BOT_STATE")]
     state: Option<PathBuf>,
+    /// Shortest time in milliseconds from the bot's turn to its move (never more than half
+    /// the move's time). Without it: 250 ms against people, 900 ms between bots, so that
+    /// games are natural to play and to watch. Tests set it low to play games quickly.
+    #[arg(long, env = "KIBITZ_BOT_PACE_MS")]
+    pace_ms: Option<u64>,
 }
 
 /// What to analyse and how hard.
@@ -258,6 +263,7 @@ fn main() -> anyhow::Result<()> {
                 capacity: args.capacity,
                 games: vec![GameKind::Gomoku, GameKind::Othello, GameKind::Connect4],
                 state_file: args.state,
+                pace: args.pace_ms.map(Duration::from_millis),
             };
             let engines: kibitz_bot::client::EngineFactory =
                 Arc::new(|kind| Some(kibitz_bot::engines::engine_for(kind)));

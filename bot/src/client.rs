@@ -42,6 +42,9 @@ pub struct BotOptions {
     pub games: Vec<GameKind>,
     /// Where the token and the rooms in play are kept across restarts.
     pub state_file: Option<PathBuf>,
+    /// Shortest time from the bot's turn to its move, for every game; `None` keeps the
+    /// natural pace ([`pace`]). Tests set it near zero to play whole games quickly.
+    pub pace: Option<Duration>,
 }
 
 /// What survives a restart of the bot.
@@ -105,11 +108,27 @@ struct Table {
 
 /// Shortest time between the bot's turn and its move: a game between bots is for watching,
 /// and an instant reply to a person feels mechanical. Never more than half the move's budget.
-fn pace(bots_only: bool) -> Duration {
-    if bots_only {
+/// A pace `chosen` by the operator (`--pace-ms`) replaces both.
+fn pace(bots_only: bool, chosen: Option<Duration>) -> Duration {
+    if let Some(pace) = chosen {
+        pace
+    } else if bots_only {
         Duration::from_millis(900)
     } else {
         Duration::from_millis(250)
+    }
+}
+
+/// The cells a game can fill (Othello's four starting discs are not moves).
+fn cells(spec: &GameSpec) -> usize {
+    match spec {
+        GameSpec::Gomoku { size, .. } => (*size as usize).pow(2),
+        GameSpec::Othello => 60,
+        GameSpec::Connect4 {
+            cols,
+            rows,
+            blocked,
+        } => (*cols as usize * *rows as usize).saturating_sub(blocked.len()),
     }
 }
 
@@ -130,9 +149,11 @@ pub async fn run(
 ) {
     let mut state = BotState::load(options.state_file.as_ref());
     tokio::pin!(shutdown);
-    let mut backoff = Duration::from_millis(250);
+    const FIRST_BACKOFF: Duration = Duration::from_millis(250);
+    let mut backoff = FIRST_BACKOFF;
     loop {
-        let session = session(&options, &engines, &think_time, &mut state);
+        let mut welcomed = false;
+        let session = session(&options, &engines, &think_time, &mut state, &mut welcomed);
         tokio::select! {
             outcome = session => {
                 match outcome {
@@ -141,6 +162,11 @@ pub async fn run(
                 }
             }
             () = &mut shutdown => return,
+        }
+        if welcomed {
+            // The server was there: a restart of it is likely over in a moment, so start
+            // the backoff again from the beginning.
+            backoff = FIRST_BACKOFF;
         }
         // Jitter keeps many bots from reconnecting in lockstep.
         let jitter = Duration::from_millis(rand::random::<u64>() % 250);
@@ -167,6 +193,7 @@ async fn session(
     engines: &EngineFactory,
     think_time: &ThinkTime,
     state: &mut BotState,
+    welcomed: &mut bool,
 ) -> Result<(), String> {
     let (mut ws, _) =
         tokio_tungstenite::connect_async_with_config(options.server.as_str(), None, true)
@@ -202,6 +229,7 @@ async fn session(
                 let mut bot = Bot { options, engines, think_time, state, tables: &mut tables, me: &mut me, thoughts: &thoughts_tx, out: Vec::new() };
                 bot.on_message(msg);
                 let out = std::mem::take(&mut bot.out);
+                *welcomed = !me.is_empty();
                 for m in out {
                     if let Some(m) = m {
                         send(&mut ws, &m).await?;
@@ -418,9 +446,13 @@ impl Bot<'_> {
                 };
                 table.seq = seq;
                 if Some(by) != table.you {
+                    // Drawn when proven, or when the evaluation is level with most of the
+                    // board filled (earlier, a level evaluation says little).
+                    let filled = table.opening.len() + table.moves.len();
+                    let late = filled * 4 >= cells(&table.spec) * 3;
                     let drawn = match table.last_score {
                         Some(Score::Exact(0)) => true,
-                        Some(Score::Heuristic(s)) => s.abs() <= 20 && table.moves.len() >= 20,
+                        Some(Score::Heuristic(s)) => s.abs() <= 20 && late,
                         _ => false,
                     };
                     if drawn {
@@ -433,13 +465,12 @@ impl Bot<'_> {
                     }
                 }
             }
-            ServerMsg::Chat {
-                room, seq, seat, ..
-            } => {
+            ServerMsg::Chat { room, seq, .. } => {
+                // Players' lines and the room's own lines (a declined offer, a rematch
+                // request) take a number; a bot, being a player, never receives spectators'
+                // lines, which do not.
                 if let Some(table) = self.tables.get_mut(&room) {
-                    if seat.is_some() {
-                        table.seq = seq;
-                    }
+                    table.seq = table.seq.max(seq);
                 }
             }
             ServerMsg::Rematch { room, seq, .. } => {
@@ -573,7 +604,7 @@ impl Bot<'_> {
         let started = std::time::Instant::now();
         let budget = crate::engine::deadline(limits, started)
             .map_or(Duration::from_secs(1), |d| d.duration_since(started));
-        let pace = pace(table.bots_only).min(budget / 2);
+        let pace = pace(table.bots_only, self.options.pace).min(budget / 2);
         tokio::task::spawn_blocking(move || {
             let mut slot = engine_slot.lock().unwrap_or_else(|e| e.into_inner());
             if slot.is_none() {
@@ -609,7 +640,9 @@ impl Bot<'_> {
         };
         table.last_score = Some(result.score);
         let line = table.talk.on_score(result.score);
-        let id = format!("{}-{}", thought.room, thought.ply);
+        // Unique per search: after an undo the same ply is played again, and the server
+        // answers a repeated id with the first move instead of playing the new one.
+        let id = format!("{}-{}-{:08x}", thought.room, thought.ply, rand::random::<u32>());
         self.send(ClientMsg::Move {
             room: thought.room.clone(),
             mv: result.best,

@@ -214,7 +214,8 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
         let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
         let number = value.trim().parse::<i64>().ok();
         match (key.to_ascii_lowercase().as_str(), number) {
-            ("timeout_turn", Some(ms)) if ms > 0 => {
+            // 0 asks for moves as fast as possible: the shortest search.
+            ("timeout_turn", Some(ms)) if ms >= 0 => {
                 self.timeout_turn = Duration::from_millis(ms as u64)
             }
             ("time_left", Some(ms)) if ms >= 0 => {
