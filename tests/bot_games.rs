@@ -25,7 +25,9 @@ async fn person_against_the_bot(game: Value, my_seat: &str, bot_seat: &str, leve
     // The bot may still be connecting: ask until it is there.
     let room = create_with_bot(&mut me, &game, my_seat, bot_seat, level, Value::Null).await;
     let state = me
-        .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str() && v["status"] == "playing")
+        .expect_where(|v| {
+            v["t"] == "state" && v["room"] == room.as_str() && v["status"] == "playing"
+        })
         .await;
     assert_eq!(state["seats"][bot_seat]["bot"], true);
     assert_eq!(state["seats"][bot_seat]["name"], "Kibot");
@@ -34,7 +36,8 @@ async fn person_against_the_bot(game: Value, my_seat: &str, bot_seat: &str, leve
     played.follow.check_board_result(&played.over);
     let chat = &played.their_chat;
     assert!(
-        chat.first().is_some_and(|l| l.starts_with("Hi, Kibot here")),
+        chat.first()
+            .is_some_and(|l| l.starts_with("Hi, Kibot here")),
         "a greeting first: {chat:?}"
     );
     assert!(
@@ -56,9 +59,11 @@ async fn create_with_bot(
 ) -> String {
     let started = Instant::now();
     loop {
-        c.send(json!({"t":"create","game":game,"seat":my_seat,"clock":clock,
-            "bots":{bot_seat: level}}))
-            .await;
+        c.send(
+            json!({"t":"create","game":game,"seat":my_seat,"clock":clock,
+            "bots":{bot_seat: level}}),
+        )
+        .await;
         let room = c.expect("created").await["room"]
             .as_str()
             .unwrap()
@@ -81,8 +86,10 @@ async fn create_with_bot(
         c.send(json!({"t":"leave","room":room})).await;
         // A bot that is starting connects within moments; wait for the lobby to show it.
         c.send(json!({"t":"lobby"})).await;
-        c.expect_where(|v| v["t"] == "lobby" && v["bots"].as_array().is_some_and(|b| !b.is_empty()))
-            .await;
+        c.expect_where(|v| {
+            v["t"] == "lobby" && v["bots"].as_array().is_some_and(|b| !b.is_empty())
+        })
+        .await;
         c.send(json!({"t":"unlobby"})).await;
     }
 }
@@ -256,15 +263,27 @@ async fn the_bot_takes_moves_back_only_without_a_clock() {
 
     // Untimed: the bot agrees, and plays on from the earlier position.
     let room = create_with_bot(&mut me, &c4, "black", "white", 2, Value::Null).await;
-    let state = me.expect_where(|v| v["t"] == "state" && v["room"] == room.as_str()).await;
+    let state = me
+        .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str())
+        .await;
     let mut seat = Seat::new(&state);
     seat.play(&mut me, |_| "4".to_string(), |f| f.moves.len() >= 2)
         .await;
     me.send(json!({"t":"undo","room":room})).await;
-    let undone = me.expect_where(|v| v["t"] == "undone" || v["t"] == "chat" && v["seat"].is_null()).await;
+    let offer = me
+        .expect_where(|v| v["t"] == "undo_offer" && v["room"] == room.as_str())
+        .await;
+    assert_eq!(offer["by"], "black");
+    seat.follow.numbered(&offer);
+    let undone = me
+        .expect_where(|v| {
+            v["room"] == room.as_str()
+                && (v["t"] == "undone" || (v["t"] == "chat" && v["seat"].is_null()))
+        })
+        .await;
     assert_eq!(undone["t"], "undone", "the bot refused: {undone}");
     assert_eq!(undone["ply"], 0);
-    seat.follow.undone(&undone);
+    seat.undone(&undone);
     // The game goes on from the start: the bot answers a different first move.
     seat.play(&mut me, |_| "1".to_string(), |f| f.moves.len() >= 2)
         .await;
@@ -273,12 +292,16 @@ async fn the_bot_takes_moves_back_only_without_a_clock() {
     // With a clock: the bot declines (the room says so), the game goes on.
     let clock = json!({"initial_ms":60000,"increment_ms":0});
     let room = create_with_bot(&mut me, &c4, "black", "white", 2, clock).await;
-    let state = me.expect_where(|v| v["t"] == "state" && v["room"] == room.as_str()).await;
+    let state = me
+        .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str())
+        .await;
     let mut seat = Seat::new(&state);
     seat.play(&mut me, |_| "4".to_string(), |f| f.moves.len() >= 2)
         .await;
     me.send(json!({"t":"undo","room":room})).await;
-    let offer = me.expect_where(|v| v["t"] == "undo_offer" && v["room"] == room.as_str()).await;
+    let offer = me
+        .expect_where(|v| v["t"] == "undo_offer" && v["room"] == room.as_str())
+        .await;
     seat.follow.numbered(&offer);
     let answer = me
         .expect_where(|v| {
@@ -286,9 +309,15 @@ async fn the_bot_takes_moves_back_only_without_a_clock() {
                 && (v["t"] == "undone" || (v["t"] == "chat" && v["seat"].is_null()))
         })
         .await;
-    assert_eq!(answer["t"], "chat", "the bot took back in a timed game: {answer}");
+    assert_eq!(
+        answer["t"], "chat",
+        "the bot took back in a timed game: {answer}"
+    );
     assert!(
-        answer["text"].as_str().unwrap_or_default().contains("declines"),
+        answer["text"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("declines"),
         "{answer}"
     );
     seat.follow.numbered(&answer);
@@ -302,7 +331,10 @@ fn drawn_connect4_opening() -> Vec<String> {
     // Column heights fill up evenly from a fixed sequence; check every candidate.
     let mut rng = Lcg(7);
     for _ in 0..2000 {
-        let mut pos = AnyPosition::new(&serde_json::from_value(json!({"kind":"connect4","cols":7,"rows":6})).unwrap()).unwrap();
+        let mut pos = AnyPosition::new(
+            &serde_json::from_value(json!({"kind":"connect4","cols":7,"rows":6})).unwrap(),
+        )
+        .unwrap();
         let mut moves = Vec::new();
         while moves.len() < 32 && !pos.is_over() {
             let m = rng.pick(&pos);
@@ -344,29 +376,47 @@ async fn the_bot_accepts_a_draw_only_when_it_is_drawn() {
     // Early in a Gomoku game nothing is decided: declined, and the room says so.
     let gomoku = json!({"kind":"gomoku","size":15,"rule":"freestyle"});
     let room = create_with_bot(&mut me, &gomoku, "black", "white", 3, Value::Null).await;
-    let state = me.expect_where(|v| v["t"] == "state" && v["room"] == room.as_str()).await;
+    let state = me
+        .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str())
+        .await;
     let mut seat = Seat::new(&state);
     let mut rng = Lcg(11);
-    seat.play(&mut me, |p| rng.pick(p), |f| f.moves.len() >= 4).await;
+    seat.play(&mut me, |p| rng.pick(p), |f| f.moves.len() >= 4)
+        .await;
     me.send(json!({"t":"draw","room":room})).await;
     let answer = me
         .expect_where(|v| {
-            v["room"] == room.as_str() && (v["t"] == "over" || (v["t"] == "chat" && v["seat"].is_null()))
+            v["room"] == room.as_str()
+                && (v["t"] == "over" || (v["t"] == "chat" && v["seat"].is_null()))
         })
         .await;
-    assert_eq!(answer["t"], "chat", "the bot agreed to a draw at move 4: {answer}");
-    assert!(answer["text"].as_str().unwrap_or_default().contains("declines the draw"));
+    assert_eq!(
+        answer["t"], "chat",
+        "the bot agreed to a draw at move 4: {answer}"
+    );
+    assert!(answer["text"]
+        .as_str()
+        .unwrap_or_default()
+        .contains("declines the draw"));
     me.send(json!({"t":"resign","room":room})).await;
-    me.expect_where(|v| v["t"] == "over" && v["room"] == room.as_str()).await;
+    me.expect_where(|v| v["t"] == "over" && v["room"] == room.as_str())
+        .await;
 
     // A Connect Four endgame the test proved drawn: the bot (black, to move) sees it too.
     let opening = drawn_connect4_opening();
-    me.send(json!({"t":"create","game":{"kind":"connect4","cols":7,"rows":6},"seat":"white",
-        "opening":opening,"bots":{"black":9}}))
-        .await;
-    let room = me.expect("created").await["room"].as_str().unwrap().to_string();
+    me.send(
+        json!({"t":"create","game":{"kind":"connect4","cols":7,"rows":6},"seat":"white",
+        "opening":opening,"bots":{"black":9}}),
+    )
+    .await;
+    let room = me.expect("created").await["room"]
+        .as_str()
+        .unwrap()
+        .to_string();
     let state = me
-        .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str() && v["status"] == "playing")
+        .expect_where(|v| {
+            v["t"] == "state" && v["room"] == room.as_str() && v["status"] == "playing"
+        })
         .await;
     let mut seat = Seat::new(&state);
     // Our reply keeps the draw (the test's own negamax picks it).
@@ -380,16 +430,20 @@ async fn the_bot_accepts_a_draw_only_when_it_is_drawn() {
             })
             .expect("a drawing reply")
     };
-    seat.play(&mut me, keep_draw, |f| f.moves.len() >= 1).await;
+    seat.play(&mut me, keep_draw, |f| !f.moves.is_empty()).await;
     assert_eq!(connect4_value(&seat.follow.pos), 0);
     seat.play(&mut me, keep_draw, |f| f.moves.len() >= 2).await;
     me.send(json!({"t":"draw","room":room})).await;
     let over = me
         .expect_where(|v| {
-            v["room"] == room.as_str() && (v["t"] == "over" || (v["t"] == "chat" && v["seat"].is_null()))
+            v["room"] == room.as_str()
+                && (v["t"] == "over" || (v["t"] == "chat" && v["seat"].is_null()))
         })
         .await;
-    assert_eq!(over["t"], "over", "the bot declined a drawn position: {over}");
+    assert_eq!(
+        over["t"], "over",
+        "the bot declined a drawn position: {over}"
+    );
     assert_eq!(over["result"], "draw");
     assert_eq!(over["reason"], "agreement");
 }
@@ -406,16 +460,22 @@ async fn the_bot_takes_no_game_past_its_capacity() {
     let (second, _) = b
         .create(json!({"t":"create","game":c4,"seat":"black"}))
         .await;
-    b.send(json!({"t":"invite_bot","room":second,"level":1})).await;
+    b.send(json!({"t":"invite_bot","room":second,"level":1}))
+        .await;
     assert_eq!(b.expect_error().await, "no_bot_available");
     // The first game ends: the bot has room again.
     a.send(json!({"t":"resign","room":first})).await;
-    a.expect_where(|v| v["t"] == "over" && v["room"] == first.as_str()).await;
+    a.expect_where(|v| v["t"] == "over" && v["room"] == first.as_str())
+        .await;
     b.send(json!({"t":"lobby"})).await;
-    b.expect_where(|v| v["t"] == "lobby" && v["bots"][0]["busy"] == 0).await;
-    b.send(json!({"t":"invite_bot","room":second,"level":1})).await;
+    b.expect_where(|v| v["t"] == "lobby" && v["bots"][0]["busy"] == 0)
+        .await;
+    b.send(json!({"t":"invite_bot","room":second,"level":1}))
+        .await;
     let state = b
-        .expect_where(|v| v["t"] == "state" && v["room"] == second.as_str() && v["status"] == "playing")
+        .expect_where(|v| {
+            v["t"] == "state" && v["room"] == second.as_str() && v["status"] == "playing"
+        })
         .await;
     assert_eq!(state["seats"]["white"]["name"], "Kibot");
 }
@@ -433,14 +493,20 @@ async fn the_bot_answers_pings_while_it_thinks() {
     let mut me = server.client("Alice").await;
     let gomoku = json!({"kind":"gomoku","size":15,"rule":"freestyle"});
     let room = create_with_bot(&mut me, &gomoku, "black", "white", 10, Value::Null).await;
-    let state = me.expect_where(|v| v["t"] == "state" && v["room"] == room.as_str()).await;
+    let state = me
+        .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str())
+        .await;
     let mut seat = Seat::new(&state);
     let mut rng = Lcg(5);
     let mut asked = Instant::now();
-    seat.play(&mut me, |p| {
-        asked = Instant::now();
-        rng.pick(p)
-    }, |f| f.moves.len() >= 2)
+    seat.play(
+        &mut me,
+        |p| {
+            asked = Instant::now();
+            rng.pick(p)
+        },
+        |f| f.moves.len() >= 2,
+    )
     .await;
     let thought = asked.elapsed();
     assert!(

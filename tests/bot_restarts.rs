@@ -23,7 +23,9 @@ async fn game_with_bot(c: &mut Client, game: Value, level: u8) -> (String, Value
         .create(json!({"t":"create","game":game,"seat":"black","bots":{"white":level}}))
         .await;
     let state = c
-        .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str() && v["status"] == "playing")
+        .expect_where(|v| {
+            v["t"] == "state" && v["room"] == room.as_str() && v["status"] == "playing"
+        })
         .await;
     (room, state)
 }
@@ -44,7 +46,9 @@ async fn the_bot_finishes_its_game_after_the_server_is_killed_and_restarted() {
     let (room, state) = game_with_bot(&mut me, gomoku(), 1).await;
     let mut seat = Seat::new(&state);
     let mut rng = Lcg(21);
-    let over = seat.play(&mut me, |p| rng.pick(p), |f| f.moves.len() >= 4).await;
+    let over = seat
+        .play(&mut me, |p| rng.pick(p), |f| f.moves.len() >= 4)
+        .await;
     assert!(over.is_none(), "the game ended before the crash");
     // Our move goes in, then the server dies before (or while) the bot answers.
     let mv = rng.pick(&seat.follow.pos);
@@ -60,7 +64,10 @@ async fn the_bot_finishes_its_game_after_the_server_is_killed_and_restarted() {
     me.hello_again("Alice", &token).await;
     let state = me.fresh_state(&room, "player").await;
     let moves = strings(&state["moves"]);
-    assert!(moves.len() >= played, "an acknowledged move was lost: {moves:?}");
+    assert!(
+        moves.len() >= played,
+        "an acknowledged move was lost: {moves:?}"
+    );
     assert_eq!(state["status"], "playing");
     let mut rng = Lcg(22);
     let played = play_to_end(&mut me, &state, |p| rng.pick(p)).await;
@@ -74,9 +81,8 @@ async fn the_bot_killed_and_restarted_resumes_its_games() {
     let mut bot = BotProcess::start(&server.url(), "Kibot", 2, &dir.path().join("bot.json"));
     let mut a = server.client("Alice").await;
     let mut b = server.client("Bob").await;
-    let (room_a, state_a) = game_with_bot(&mut a, gomoku(), 1).await;
-    let (room_b, state_b) =
-        game_with_bot(&mut b, json!({"kind":"connect4","cols":7,"rows":6}), 1).await;
+    let (_, state_a) = game_with_bot(&mut a, gomoku(), 1).await;
+    let (_, state_b) = game_with_bot(&mut b, json!({"kind":"connect4","cols":7,"rows":6}), 1).await;
     let mut seat_a = Seat::new(&state_a);
     let mut seat_b = Seat::new(&state_b);
     let mut rng = Lcg(31);
@@ -89,9 +95,9 @@ async fn the_bot_killed_and_restarted_resumes_its_games() {
         .play(&mut b, |_| "1".to_string(), |f| f.moves.len() >= 2)
         .await
         .is_none());
+    // SIGKILL: no goodbye, no closing handshake; the restarted process comes back quickly
+    // enough that the room may never show it offline, so nothing waits for that.
     bot.restart().await;
-    a.expect_where(|v| v["t"] == "crowd" && v["room"] == room_a.as_str() && v["online"]["white"] == false)
-        .await;
     // We move while it is away; the restarted bot answers and plays both games out.
     let (over_a, over_b) = tokio::join!(
         seat_a.play(&mut a, |p| rng.pick(p), |_| false),
@@ -101,7 +107,6 @@ async fn the_bot_killed_and_restarted_resumes_its_games() {
     let over_b = over_b.expect("game B over");
     seat_a.follow.check_board_result(&over_a);
     seat_b.follow.check_board_result(&over_b);
-    let _ = (room_a, room_b);
     // It said gg in each, and forgot the finished games in its state file.
     seat_a.goodbye(&mut a).await;
     seat_b.goodbye(&mut b).await;
@@ -123,7 +128,10 @@ fn children_of(pid: i32) -> Vec<i32> {
         };
         // The fields after the command name (which may hold spaces) in parentheses.
         let after = stat.rsplit_once(')').map_or("", |(_, rest)| rest);
-        let parent = after.split_whitespace().nth(1).and_then(|p| p.parse::<i32>().ok());
+        let parent = after
+            .split_whitespace()
+            .nth(1)
+            .and_then(|p| p.parse::<i32>().ok());
         if parent == Some(pid) {
             found.push(child);
         }
@@ -165,7 +173,8 @@ async fn kibitz_up_serves_the_page_two_bots_and_a_live_game_and_stops_cleanly() 
     assert_eq!(live["seats"]["white"]["bot"], true, "{live}");
     // The showcase really plays: a spectator sees a move.
     let room = live["room"].as_str().unwrap().to_string();
-    c.send(json!({"t":"join","room":room,"as":"spectator"})).await;
+    c.send(json!({"t":"join","room":room,"as":"spectator"}))
+        .await;
     c.expect_where(|v| v["t"] == "moved" && v["room"] == room.as_str())
         .await;
 
@@ -178,9 +187,6 @@ async fn kibitz_up_serves_the_page_two_bots_and_a_live_game_and_stops_cleanly() 
     let status = within("kibitz up to stop", up.child.wait()).await.unwrap();
     assert!(status.success(), "{status}");
     for pid in bots {
-        assert!(
-            !is_kibitz_bot(pid),
-            "bot process {pid} outlived kibitz up"
-        );
+        assert!(!is_kibitz_bot(pid), "bot process {pid} outlived kibitz up");
     }
 }

@@ -253,7 +253,9 @@ impl Board {
         [(1, 0), (0, 1), (1, 1), (1, -1)].iter().any(|&(dc, dr)| {
             let run = |sign: i32| {
                 (1..5)
-                    .take_while(|k| self.at(col + sign * k * dc, row + sign * k * dr) == Some(Some(c)))
+                    .take_while(|k| {
+                        self.at(col + sign * k * dc, row + sign * k * dr) == Some(Some(c))
+                    })
                     .count()
             };
             1 + run(1) + run(-1) >= 5
@@ -379,7 +381,10 @@ async fn pbrain_plays_a_scripted_gomocup_session() {
         assert!(taken.insert(reply), "{reply:?} was taken");
     }
     assert!(brain.ask("TURN 0,0").await.starts_with("ERROR"), "occupied");
-    assert!(brain.ask("TURN 15,3").await.starts_with("ERROR"), "off the board");
+    assert!(
+        brain.ask("TURN 15,3").await.starts_with("ERROR"),
+        "off the board"
+    );
     assert_eq!(brain.ask("FROBNICATE").await, "UNKNOWN");
 
     // A move within timeout_turn.
@@ -440,7 +445,10 @@ async fn pbrain_plays_a_scripted_gomocup_session() {
         .iter()
         .map(|c| (u32::from(c.col), 14 - u32::from(c.row)))
         .collect();
-    assert!(expected.contains(&(7, 7)), "the test's position: {expected:?}");
+    assert!(
+        expected.contains(&(7, 7)),
+        "the test's position: {expected:?}"
+    );
     assert_eq!(listed, expected, "{forbid}");
     // Asked to move in that position, the brain never plays a forbidden point.
     brain.send("BOARD").await;
@@ -463,7 +471,9 @@ async fn bench_lines() -> Vec<String> {
     // A few seconds in the debug build, more on a busy machine.
     let out = tokio::time::timeout(
         Duration::from_secs(120),
-        Command::new(env!("CARGO_BIN_EXE_kibitz")).arg("bench").output(),
+        Command::new(env!("CARGO_BIN_EXE_kibitz"))
+            .arg("bench")
+            .output(),
     )
     .await
     .expect("kibitz bench took too long")

@@ -642,7 +642,12 @@ impl Bot<'_> {
         let line = table.talk.on_score(result.score);
         // Unique per search: after an undo the same ply is played again, and the server
         // answers a repeated id with the first move instead of playing the new one.
-        let id = format!("{}-{}-{:08x}", thought.room, thought.ply, rand::random::<u32>());
+        let id = format!(
+            "{}-{}-{:08x}",
+            thought.room,
+            thought.ply,
+            rand::random::<u32>()
+        );
         self.send(ClientMsg::Move {
             room: thought.room.clone(),
             mv: result.best,

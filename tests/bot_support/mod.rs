@@ -128,8 +128,8 @@ pub struct ServeProcess {
 impl ServeProcess {
     /// Starts `kibitz serve` on `bind` (`127.0.0.1:0` for a free port) over `data`.
     pub async fn start(bind: &str, data: &Path) -> ServeProcess {
-        let (guard, addr) = spawn_listening(&["serve", "--bind", bind, "--bot-key", BOT_KEY], data)
-            .await;
+        let (guard, addr) =
+            spawn_listening(&["serve", "--bind", bind, "--bot-key", BOT_KEY], data).await;
         ServeProcess { guard, addr }
     }
 
@@ -225,7 +225,10 @@ impl Follow {
         let by = v["by"].as_str().expect("by");
         assert_eq!(by, color_name(self.pos.turn()), "{v} by the wrong side");
         if let Err(e) = self.pos.play_str(mv) {
-            panic!("illegal move {mv} in {}: {e} (moves {:?})", self.room, self.moves);
+            panic!(
+                "illegal move {mv} in {}: {e} (moves {:?})",
+                self.room, self.moves
+            );
         }
         self.moves.push(mv.to_string());
         assert_eq!(v["ply"].as_u64(), Some(self.moves.len() as u64), "{v}");
@@ -350,14 +353,17 @@ impl Seat {
                     }
                 }
                 Some("undo_offer" | "draw_offer") => self.follow.numbered(&v),
-                Some("undone") => {
-                    self.follow.undone(&v);
-                    self.asked_for = None;
-                }
+                Some("undone") => self.undone(&v),
                 Some("error") => panic!("refused: {v}"),
                 _ => {}
             }
         }
+    }
+
+    /// Applies an `undone`: our turn may come again at a ply we already played.
+    pub fn undone(&mut self, v: &Value) {
+        self.follow.undone(v);
+        self.asked_for = None;
     }
 
     /// Waits for the opponent's "gg" after the end (unless it came already).
