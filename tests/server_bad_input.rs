@@ -272,7 +272,7 @@ async fn nothing_after_the_game_is_over() {
         &mut s,
         &room,
         json!({"t":"join","room":room,"as":"player"}),
-        "game_over",
+        "room_full",
         "spectator",
     )
     .await;
