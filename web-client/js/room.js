@@ -648,9 +648,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
         if (R.game && seqOk(msg)) applyUndone(msg);
         return true;
       case 'chat':
-        if (typeof msg.seq === 'number' && R.seq != null && msg.seq <= R.seq) return true;
-        chat.add(msg);
-        seqOk(msg);
+        onChat(msg);
         return true;
       case 'undo_offer':
       case 'draw_offer': {
@@ -679,6 +677,37 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
         return true;
       default:
         return false;
+    }
+  }
+
+  /** Three kinds of line: players' (numbered), spectators' (they carry the current seq without
+   *  taking a number, since players never see them) and the room's own (`from` empty, numbered),
+   *  which the server uses to announce a rematch offer. */
+  function onChat(msg) {
+    const numbered = typeof msg.seq === 'number' && R.seq != null;
+    if (!msg.seat && msg.from) {
+      chat.add(msg);
+      if (numbered && msg.seq > R.seq && !R.resyncing) join();
+      return;
+    }
+    if (numbered && msg.seq <= R.seq) return;
+    if (msg.from === '') systemLine(msg);
+    else chat.add(msg);
+    seqOk(msg);
+  }
+
+  function systemLine(msg) {
+    const text = String(msg.text ?? '');
+    const rematch = text.match(/^(.*) offers a rematch\.?$/);
+    if (!rematch) {
+      chat.note(text);
+      return;
+    }
+    chat.note(t('chat.rematchOffer', { name: rematch[1] }));
+    // Our own request comes back as the same line; only the opponent's is an offer to answer.
+    if (R.status === 'over' && !R.asked.rematch) {
+      R.rematchOffered = true;
+      renderOffers();
     }
   }
 
