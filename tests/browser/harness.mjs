@@ -96,13 +96,14 @@ export function launchBrowser() {
 }
 
 /**
- * Opens a page in a new context under the player name `name`, recording problems: console
+ * Opens a page in a new context under the player name `name` (`mobile`: a touch screen that
+ * lays out like a phone), recording problems: console
  * errors, uncaught page errors and dialogs (alert/confirm/prompt, dismissed at once).
  * `allowConsole` lists patterns of console errors that the browser itself logs and the page
  * cannot prevent (a refused WebSocket while the server is down).
  */
-export async function openPlayer(browser, { name, viewport = { width: 1280, height: 900 }, locale = 'en-US', allowConsole = [] }) {
-  const context = await browser.newContext({ viewport, locale });
+export async function openPlayer(browser, { name, viewport = { width: 1280, height: 900 }, locale = 'en-US', mobile = false, allowConsole = [] }) {
+  const context = await browser.newContext({ viewport, locale, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: mobile ? 2 : 1 });
   await context.addInitScript((playerName) => {
     if (!localStorage.getItem('kibitz.name')) localStorage.setItem('kibitz.name', playerName);
   }, name);
@@ -127,10 +128,12 @@ export function assertClean(...players) {
   for (const p of players) assert.deepEqual(p.problems, [], `${p.name}: the page reported problems`);
 }
 
-/** Saves a full-page screenshot as artifacts/<file>.png. */
+/** Saves a full-page screenshot as artifacts/<file>.png, with animations run to their end and
+ *  the mouse moved off the board (so no hover preview stone). */
 export async function screenshot(page, file) {
   await mkdir(ARTIFACTS, { recursive: true });
-  await page.screenshot({ path: join(ARTIFACTS, `${file}.png`), fullPage: true });
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(ARTIFACTS, `${file}.png`), fullPage: true, animations: 'disabled' });
 }
 
 /** The locator of a data-testid. */

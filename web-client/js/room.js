@@ -510,6 +510,9 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     buttons.resign.hidden = R.resignArmed && seated && p;
     buttons.resignConfirm.hidden = !(R.resignArmed && seated && p);
     buttons.rematch.disabled = !(seated && R.status === 'over');
+    // A spectator has no seat to act for: show only what they can use.
+    for (const b of [buttons.undo, buttons.draw, buttons.rematch]) b.hidden = !seated;
+    if (!seated) buttons.resign.hidden = true;
     const freeSeat = !R.seats.black || !R.seats.white;
     buttons.invite.disabled = !(freeSeat && R.status !== 'over' && R.game);
     botLevel.disabled = buttons.invite.disabled;
