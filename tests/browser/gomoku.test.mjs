@@ -135,3 +135,61 @@ test('a chat line with markup shows as text to players and spectators, and spect
   assertClean(...all);
   await closeAll(all);
 });
+
+test('a draw by agreement, then a rematch asked by both moves everyone to a new room with colours swapped', async () => {
+  const { alice, bob, carol, room, all } = await threeInRoom('5');
+  await playCell(alice, 'h8', 'black', all);
+  await playCell(bob, 'h9', 'white', all);
+  await byId(alice.page, 'btn-draw').click();
+  await byId(alice.page, 'draw-asked').waitFor({ timeout: WAIT_MS });
+  await byId(bob.page, 'draw-offer').waitFor({ timeout: WAIT_MS });
+  assert.equal(await byId(carol.page, 'draw-offer').count(), 0);
+  await byId(bob.page, 'btn-accept-draw').click();
+  for (const p of all) {
+    const over = byId(p.page, 'game-over');
+    await over.waitFor({ timeout: WAIT_MS });
+    assert.equal(await over.getAttribute('data-result'), 'draw');
+    assert.equal(await over.getAttribute('data-reason'), 'agreement');
+  }
+  await byId(alice.page, 'draw-asked').waitFor({ state: 'detached', timeout: WAIT_MS });
+
+  // Alice asks first: Bob is told in the chat and offered a button; Alice waits.
+  await byId(alice.page, 'btn-rematch').click();
+  await byId(alice.page, 'rematch-asked').waitFor({ timeout: WAIT_MS });
+  await byId(bob.page, 'rematch-offer').waitFor({ timeout: WAIT_MS });
+  const note = byId(bob.page, 'chat-note').last();
+  await note.waitFor({ timeout: WAIT_MS });
+  assert.match(await note.textContent(), new RegExp(`${alice.name} offers a rematch`));
+  assert.equal(await byId(alice.page, 'rematch-offer').count(), 0);
+  await byId(bob.page, 'btn-accept-rematch').click();
+
+  // Everyone follows to the new room, where the colours are swapped.
+  for (const p of all) {
+    await p.page.waitForURL((url) => url.searchParams.get('room') && url.searchParams.get('room') !== room, { timeout: WAIT_MS });
+    await byId(p.page, 'player-name-black').filter({ hasText: bob.name }).waitFor({ timeout: WAIT_MS });
+    await byId(p.page, 'player-name-white').filter({ hasText: alice.name }).waitFor({ timeout: WAIT_MS });
+  }
+  assert.equal(await byId(carol.page, 'move-input').isVisible(), false);
+  assert.equal(await byId(bob.page, 'move-input').isVisible(), true);
+  assertClean(...all);
+  await closeAll(all);
+});
+
+test('a resignation confirmed in two steps ends the game for everyone', async () => {
+  const { alice, bob, all } = await threeInRoom('6');
+  await playCell(alice, 'h8', 'black', all);
+  await byId(bob.page, 'btn-resign').click();
+  // The first click only arms the button: nothing is sent yet.
+  await byId(bob.page, 'btn-resign-confirm').waitFor({ timeout: WAIT_MS });
+  assert.equal(await byId(bob.page, 'game-over').isVisible(), false);
+  await byId(bob.page, 'btn-resign-confirm').click();
+  for (const p of all) {
+    const over = byId(p.page, 'game-over');
+    await over.waitFor({ timeout: WAIT_MS });
+    assert.equal(await over.getAttribute('data-result'), 'black');
+    assert.equal(await over.getAttribute('data-reason'), 'resign');
+  }
+  assert.match(await byId(alice.page, 'game-over').textContent(), /you win/i);
+  assertClean(...all);
+  await closeAll(all);
+});

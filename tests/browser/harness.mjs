@@ -116,11 +116,26 @@ export async function openPlayer(browser, { name, viewport = { width: 1280, heig
     problems.push(`console error: ${text}`);
   });
   page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  // The last WebSocket frames both ways, for diagnosing a failure (`dumpFrames`).
+  const frames = [];
+  page.on('websocket', (ws) => {
+    const keep = (dir) => (frame) => {
+      frames.push(`${dir} ${String(frame.payload).slice(0, 500)}`);
+      if (frames.length > 200) frames.shift();
+    };
+    ws.on('framesent', keep('>'));
+    ws.on('framereceived', keep('<'));
+  });
   page.on('dialog', (dialog) => {
     problems.push(`dialog ${dialog.type()}: ${dialog.message()}`);
     dialog.dismiss().catch(() => {});
   });
-  return { name, context, page, problems };
+  return { name, context, page, problems, frames };
+}
+
+/** The recorded frames of a player, one per line ('>' sent, '<' received). */
+export function dumpFrames(player) {
+  return `${player.name}:\n${player.frames.join('\n')}`;
 }
 
 /** Fails when any page logged a console error, threw, or opened a dialog. */

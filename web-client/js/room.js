@@ -46,7 +46,6 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     offers: { undo: null, draw: null },
     asked: { undo: 0, draw: 0, rematch: 0 },
     rematchOffered: false,
-    plyBase: null,
     resignArmed: false,
   };
   const forbiddenCache = new WeakMap();
@@ -569,10 +568,15 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   }
 
   function applyMoved(msg) {
+    // `ply` counts the moves after the opening, this one included: anything else means we
+    // missed something, so ask for the whole room again.
+    if (typeof msg.ply === 'number' && msg.ply !== R.moves.length + 1) {
+      join();
+      return;
+    }
     const last = R.positions[liveIndex()];
     R.moves.push(msg.move);
     R.positions.push(applyMove(R.game, last, msg.move));
-    if (typeof msg.ply === 'number') R.plyBase = msg.ply - R.moves.length;
     R.toMove = msg.to_move || other(last.toMove);
     if ('clock' in msg) R.clock = msg.clock;
     clocks.set(R.clock);
@@ -595,12 +599,12 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   }
 
   function applyUndone(msg) {
-    if (R.plyBase == null && R.opening.length) {
-      // Unsure whether ply counts the opening: ask for the truth instead of guessing.
+    // `ply` counts the moves after the opening, like `moves` in `state`.
+    if (typeof msg.ply !== 'number' || msg.ply > R.moves.length) {
       join();
       return;
     }
-    const n = Math.max(0, Math.min(R.moves.length, msg.ply - (R.plyBase || 0)));
+    const n = Math.max(0, msg.ply);
     R.moves.length = n;
     R.positions.length = R.opening.length + n + 1;
     R.toMove = R.positions[liveIndex()].toMove;
