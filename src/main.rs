@@ -5,6 +5,8 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod loadtest;
+
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use tokio::net::TcpListener;
@@ -27,6 +29,24 @@ enum Command {
     Up(ServeArgs),
     /// Run the server alone.
     Serve(ServeArgs),
+    /// Generate load (pairs of clients playing random games) and report moves per second
+    /// and move latency.
+    Loadtest(LoadtestArgs),
+}
+
+/// How much load to generate.
+#[derive(Args, Debug, Clone)]
+struct LoadtestArgs {
+    /// A running server's WebSocket URL; without it an in-process server on a temporary
+    /// store is started.
+    #[arg(long, env = "KIBITZ_SERVER")]
+    server: Option<String>,
+    /// Games played at the same time (two connections each).
+    #[arg(long, default_value_t = 50)]
+    pairs: usize,
+    /// Seconds of load.
+    #[arg(long, default_value_t = 10)]
+    seconds: u64,
 }
 
 /// Where the server listens and keeps its data.
@@ -107,5 +127,14 @@ fn main() -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new()?;
     match cli.command.unwrap_or(Command::Up(cli.up)) {
         Command::Up(args) | Command::Serve(args) => runtime.block_on(serve(args)),
+        Command::Loadtest(args) => {
+            let report = runtime.block_on(loadtest::run(loadtest::LoadOptions {
+                server: args.server,
+                pairs: args.pairs,
+                duration: Duration::from_secs(args.seconds),
+            }))?;
+            println!("{}", report.summary(args.pairs));
+            Ok(())
+        }
     }
 }

@@ -104,3 +104,48 @@ pub trait Engine: Send {
         seed: u64,
     ) -> Option<SearchResult>;
 }
+
+/// Time to spend on one move under a clock: a slice of what is left plus most of the
+/// increment, never more than a third of what is left, less a margin for the network and
+/// the server's own bookkeeping — so a bot never loses on time.
+#[must_use]
+pub fn move_time(left: Duration, increment: Duration) -> Duration {
+    let margin = Duration::from_millis(150).min(left / 4);
+    let usable = left.saturating_sub(margin);
+    let want = usable / 25 + increment * 3 / 4;
+    want.min(usable / 3)
+        .max(Duration::from_millis(5).min(usable))
+}
+
+/// The wall-clock deadline of a search that starts at `start`, if its limits have one.
+#[must_use]
+pub fn deadline(limits: Limits, start: std::time::Instant) -> Option<std::time::Instant> {
+    match limits {
+        Limits::Time(t) => Some(start + t),
+        Limits::Clock { left, increment } => Some(start + move_time(left, increment)),
+        Limits::Depth(_) | Limits::Nodes(_) | Limits::Solve | Limits::Infinite => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn move_time_stays_inside_the_clock() {
+        for left_ms in [1u64, 10, 100, 500, 1_000, 5_000, 60_000, 600_000] {
+            for inc_ms in [0u64, 100, 1_000, 5_000] {
+                let left = Duration::from_millis(left_ms);
+                let t = move_time(left, Duration::from_millis(inc_ms));
+                assert!(t <= left, "{left_ms} {inc_ms}: {t:?}");
+                assert!(
+                    t <= left / 3 + Duration::from_millis(5),
+                    "{left_ms} {inc_ms}: {t:?}"
+                );
+            }
+        }
+        assert!(move_time(Duration::from_secs(60), Duration::ZERO) >= Duration::from_secs(2));
+        assert_eq!(Level::new(0).get(), 1);
+        assert_eq!(Level::new(99), Level::MAX);
+    }
+}

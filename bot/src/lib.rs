@@ -6,5 +6,15 @@
 //! - [`search`]: the generic iterative-deepening PVS alpha-beta with a transposition table.
 //! - [`tt`]: the Zobrist-keyed transposition table.
 //! - [`connect4`], [`othello`], [`gomoku`]: one engine per game.
+//! - [`client`]: the bot as a protocol client: invitations, games, reconnects.
+//! - [`talk`]: what the bot says in a room.
+//! - [`pbrain`]: the Gomoku engine as a Gomocup (Piskvork) brain.
+//! - [`analyze`]: `kibitz analyze`, one JSON line per position.
 
+pub mod analyze;
+pub mod client;
 pub mod engine;
+pub mod pbrain;
+pub mod search;
+pub mod talk;
+pub mod tt;

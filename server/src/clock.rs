@@ -100,6 +100,7 @@ impl GameClock {
             ClockSpec::Fischer { increment_ms, .. } => left.saturating_add(increment_ms),
             ClockSpec::PerMove { move_ms } => move_ms,
         };
+        self.running = None;
         self.start_turn(mover.other(), now);
         Ok(())
     }
@@ -107,6 +108,7 @@ impl GameClock {
     /// A pass played by the server: no time charged, no increment.
     pub fn on_pass(&mut self, passer: Color, now: Instant) {
         self.remaining_ms[passer.index()] = self.left_ms(passer, now);
+        self.running = None;
         self.start_turn(passer.other(), now);
     }
 

@@ -105,6 +105,10 @@ impl Server {
         let lobby = tokio::spawn(lobby::run(hub.clone(), lobby_rx));
         let app = http::router(hub.clone());
         let mut stopped = hub.shutdown.clone();
+        // Moves are small frames that must go out at once: no Nagle delay.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
             shutdown.await;
             let _ = shutdown_tx.send(true);

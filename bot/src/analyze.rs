@@ -1,0 +1,96 @@
+//! `kibitz analyze`: reads one position a line, searches it, and writes one JSON object a line
+//! (flushed after each), as ENGINES.md fixes. A bad line gets `{"error":"..."}` and the
+//! program goes on.
+
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+use serde_json::{json, Value};
+
+use game_core::AnyPosition;
+
+use crate::engine::{Engine, Level, Limits, Score, SearchResult, StopFlag};
+
+/// The JSON line of a search result: `best`, `score`, `exact`, `depth`, `nodes`, `ms`, `pv`,
+/// and for a proven Gomoku result `win_in` (plies; positive when the side to move wins).
+#[must_use]
+pub fn result_json(r: &SearchResult) -> Value {
+    let mut v = json!({
+        "best": r.best,
+        "exact": r.exact,
+        "depth": r.depth,
+        "nodes": r.nodes,
+        "ms": r.ms,
+        "pv": r.pv,
+    });
+    match r.score {
+        Score::Heuristic(s) | Score::Exact(s) => v["score"] = json!(s),
+        Score::WinIn(n) => {
+            v["win_in"] = json!(n);
+            v["score"] = json!(if n > 0 { 100_000 - n } else { -100_000 - n });
+        }
+    }
+    v
+}
+
+/// Analyses every line of `input`. `parse` turns a line into a position; `engine` searches it.
+pub fn run<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    parse: impl Fn(&str) -> Result<AnyPosition, String>,
+    engine: &mut dyn Engine,
+    limits: Limits,
+    level: Level,
+) -> std::io::Result<()> {
+    for (i, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let value = match parse(&line) {
+            Err(e) => json!({ "error": e }),
+            Ok(pos) if pos.is_over() => json!({ "error": "the game is over in this position" }),
+            Ok(pos) => {
+                let started = Instant::now();
+                match engine.search(&pos, limits, level, &StopFlag::new(), i as u64) {
+                    Some(mut r) => {
+                        r.ms = started.elapsed().as_millis() as u64;
+                        result_json(&r)
+                    }
+                    None => json!({ "error": "no move found" }),
+                }
+            }
+        };
+        writeln!(output, "{value}")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_fields_follow_the_contract() {
+        let r = SearchResult {
+            best: "4".to_string(),
+            score: Score::Exact(-3),
+            exact: true,
+            depth: 12,
+            nodes: 99,
+            ms: 1,
+            pv: vec!["4".to_string(), "3".to_string()],
+        };
+        let v = result_json(&r);
+        assert_eq!(v["best"], "4");
+        assert_eq!(v["score"], -3);
+        assert_eq!(v["exact"], true);
+        assert_eq!(v["pv"], json!(["4", "3"]));
+        let w = result_json(&SearchResult {
+            score: Score::WinIn(5),
+            ..r
+        });
+        assert_eq!(w["win_in"], 5);
+    }
+}
