@@ -169,8 +169,10 @@ test('a draw by agreement, then a rematch asked by both moves everyone to a new 
     await byId(p.page, 'player-name-black').filter({ hasText: bob.name }).waitFor({ timeout: WAIT_MS });
     await byId(p.page, 'player-name-white').filter({ hasText: alice.name }).waitFor({ timeout: WAIT_MS });
   }
-  assert.equal(await byId(carol.page, 'move-input').isVisible(), false);
-  assert.equal(await byId(bob.page, 'move-input').isVisible(), true);
+  // Each page knows its new seat; Carol still only watches.
+  assert.match(await byId(bob.page, 'player-black').textContent(), /you/);
+  assert.match(await byId(alice.page, 'player-white').textContent(), /you/);
+  assert.doesNotMatch(await byId(carol.page, 'room').locator('.player-bar').allTextContents().then((t) => t.join(' ')), /you/);
   assertClean(...all);
   await closeAll(all);
 });

@@ -348,7 +348,8 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
       forbidden = forbiddenCache.get(pos);
     }
     if (!atEnd && R.game.kind === 'othello') legal = othelloLegal(pos.cells, stoneOf(toMove));
-    const interactive = live && playing() && isPlayer() && R.you === R.toMove && !R.pending;
+    // Offline, a click could not reach the server: the board waits for the connection.
+    const interactive = live && playing() && isPlayer() && R.you === R.toMove && !R.pending && app.net.ready;
     board.render({
       game: R.game,
       pos,
@@ -503,7 +504,9 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   function renderActions() {
     const seated = isPlayer();
     const p = playing();
-    buttons.undo.disabled = !(seated && p && R.moves.length > 0);
+    // The server takes back the asker's own last move, so there must be one (a pass is not).
+    const myMove = R.moves.some((m, k) => m !== 'pass' && R.positions[R.opening.length + k]?.toMove === R.you);
+    buttons.undo.disabled = !(seated && p && myMove);
     buttons.draw.disabled = !(seated && p);
     buttons.resign.disabled = !(seated && p);
     buttons.resign.hidden = R.resignArmed && seated && p;
@@ -515,7 +518,8 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     const freeSeat = !R.seats.black || !R.seats.white;
     buttons.invite.disabled = !(freeSeat && R.status !== 'over' && R.game);
     botLevel.disabled = buttons.invite.disabled;
-    moveForm.hidden = !seated;
+    // Typed moves only make sense while the game runs.
+    moveForm.hidden = !(seated && p);
   }
 
   function renderHead() {
@@ -753,6 +757,9 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
       join(R.you ? 'player' : R.joinAs);
     },
     onMessage,
+    onStatus() {
+      renderBoard(false);
+    },
     onLang() {
       renderAll(false);
     },
