@@ -67,6 +67,8 @@ test('two players play to five and a spectator sees every move and the winning l
   assert.match(await byId(bob.page, 'game-over').textContent(), /you lose/i);
   assert.match(await byId(carol.page, 'game-over').textContent(), /black wins/i);
   await screenshot(carol.page, 'gomoku-game-over-spectator');
+  await carol.page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(carol.page, 'gomoku-game-over-dark');
   await screenshot(alice.page, 'gomoku-game-over-winner');
   assertClean(...all);
   await closeAll(all);

@@ -518,6 +518,8 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     const freeSeat = !R.seats.black || !R.seats.white;
     buttons.invite.disabled = !(freeSeat && R.status !== 'over' && R.game);
     botLevel.disabled = buttons.invite.disabled;
+    // Once both seats are taken there is nobody to invite: keep the panel short.
+    inviteGroup.hidden = !!R.game && !freeSeat;
     // Typed moves only make sense while the game runs.
     moveForm.hidden = !(seated && p);
   }
