@@ -6,9 +6,14 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 mod loadtest;
+mod showcase;
+mod up;
+
+use std::sync::Arc;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
+use game_core::{Cell, GameKind, GomokuRule};
 use tokio::net::TcpListener;
 
 /// Kibitz — an online board-game hall for Gomoku, Othello and Connect Four.
@@ -25,13 +30,76 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Start everything on one address: the server with its store (the default command).
+    /// Start everything on one address: the server with its store, two bots and a live
+    /// bot-vs-bot showcase game (the default command).
     Up(ServeArgs),
     /// Run the server alone.
     Serve(ServeArgs),
+    /// Run a bot: a client that accepts invitations and plays its games.
+    Bot(BotArgs),
+    /// Analyse positions read from standard input, one JSON line each (ENGINES.md).
+    Analyze(AnalyzeArgs),
+    /// Run the Gomoku engine as a Gomocup (Piskvork) brain on standard input and output.
+    Pbrain,
+    /// Search fixed positions of every game at fixed depth; the node total is a signature.
+    Bench,
     /// Generate load (pairs of clients playing random games) and report moves per second
     /// and move latency.
     Loadtest(LoadtestArgs),
+}
+
+/// How a bot connects and how much it plays.
+#[derive(Args, Debug, Clone)]
+struct BotArgs {
+    /// The server's WebSocket URL.
+    #[arg(long, env = "KIBITZ_SERVER", default_value = "ws://127.0.0.1:8080/ws")]
+    server: String,
+    /// The server's bot key.
+    #[arg(long, env = "KIBITZ_BOT_KEY", hide_env_values = true)]
+    key: String,
+    /// The name players see.
+    #[arg(long, env = "KIBITZ_BOT_NAME", default_value = "Kibot")]
+    name: String,
+    /// Games played at once; invitations beyond it are declined.
+    #[arg(long, env = "KIBITZ_BOT_CAPACITY", default_value_t = 8)]
+    capacity: u32,
+    /// File that keeps the bot's identity and games across restarts.
+    #[arg(long, env = "KIBITZ_BOT_STATE")]
+    state: Option<PathBuf>,
+}
+
+/// What to analyse and how hard.
+#[derive(Args, Debug, Clone)]
+struct AnalyzeArgs {
+    #[arg(long, value_parser = ["gomoku", "othello", "connect4"])]
+    game: String,
+    /// Gomoku board size.
+    #[arg(long, default_value_t = 15)]
+    size: u8,
+    /// Gomoku rule.
+    #[arg(long, default_value = "freestyle", value_parser = ["freestyle", "standard", "renju"])]
+    rule: String,
+    /// Connect Four columns (for move strings).
+    #[arg(long, default_value_t = 7)]
+    cols: u8,
+    /// Connect Four rows (for move strings).
+    #[arg(long, default_value_t = 6)]
+    rows: u8,
+    /// A blocked Connect Four cell `column,row`, 1-based from the bottom left; repeatable.
+    #[arg(long)]
+    blocked: Vec<String>,
+    /// Playing strength 1..=10.
+    #[arg(long, default_value_t = 10)]
+    level: u8,
+    /// Think this many milliseconds a position.
+    #[arg(long, conflicts_with_all = ["depth", "solve"])]
+    time_ms: Option<u64>,
+    /// Search to this depth (deterministic).
+    #[arg(long, conflicts_with = "solve")]
+    depth: Option<u32>,
+    /// Prove the result: exact score (Connect Four, Othello) or forced win (Gomoku).
+    #[arg(long)]
+    solve: bool,
 }
 
 /// How much load to generate.
@@ -112,6 +180,57 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
+    use kibitz_bot::engine::{Level, Limits};
+    let kind = match args.game.as_str() {
+        "gomoku" => GameKind::Gomoku,
+        "othello" => GameKind::Othello,
+        _ => GameKind::Connect4,
+    };
+    let rule = match args.rule.as_str() {
+        "standard" => GomokuRule::Standard,
+        "renju" => GomokuRule::Renju,
+        _ => GomokuRule::Freestyle,
+    };
+    let mut blocked = Vec::new();
+    for b in &args.blocked {
+        let (c, r) = b
+            .split_once(',')
+            .and_then(|(c, r)| Some((c.trim().parse::<u8>().ok()?, r.trim().parse::<u8>().ok()?)))
+            .filter(|(c, r)| *c >= 1 && *r >= 1)
+            .with_context(|| format!("--blocked {b:?}: expected column,row from 1"))?;
+        blocked.push(Cell::new(c - 1, r - 1));
+    }
+    let options = kibitz_bot::engines::PositionOptions {
+        size: args.size,
+        rule,
+        cols: args.cols,
+        rows: args.rows,
+        blocked,
+    };
+    let level = Level::new(args.level);
+    let limits = if args.solve {
+        Limits::Solve
+    } else if let Some(d) = args.depth {
+        Limits::Depth(d)
+    } else if let Some(ms) = args.time_ms {
+        Limits::Time(Duration::from_millis(ms))
+    } else {
+        Limits::Time(kibitz_bot::engines::think_time(kind, level))
+    };
+    let mut engine = kibitz_bot::engines::engine_for(kind);
+    let stdin = std::io::stdin();
+    kibitz_bot::analyze::run(
+        stdin.lock(),
+        std::io::stdout(),
+        |line| kibitz_bot::engines::parse_position(kind, line, &options),
+        engine.as_mut(),
+        limits,
+        level,
+    )?;
+    Ok(())
+}
+
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -126,7 +245,43 @@ fn main() -> anyhow::Result<()> {
     init_logging();
     let runtime = tokio::runtime::Runtime::new()?;
     match cli.command.unwrap_or(Command::Up(cli.up)) {
-        Command::Up(args) | Command::Serve(args) => runtime.block_on(serve(args)),
+        Command::Up(args) => {
+            let config = args.config();
+            runtime.block_on(up::up(config, args.bind, shutdown_signal()))
+        }
+        Command::Serve(args) => runtime.block_on(serve(args)),
+        Command::Bot(args) => {
+            let options = kibitz_bot::client::BotOptions {
+                server: args.server,
+                key: args.key,
+                name: args.name,
+                capacity: args.capacity,
+                games: vec![GameKind::Gomoku, GameKind::Othello, GameKind::Connect4],
+                state_file: args.state,
+            };
+            let engines: kibitz_bot::client::EngineFactory =
+                Arc::new(|kind| Some(kibitz_bot::engines::engine_for(kind)));
+            let think: kibitz_bot::client::ThinkTime = Arc::new(kibitz_bot::engines::think_time);
+            runtime.block_on(kibitz_bot::client::run(
+                options,
+                engines,
+                think,
+                shutdown_signal(),
+            ));
+            Ok(())
+        }
+        Command::Analyze(args) => analyze(args),
+        Command::Pbrain => {
+            let stdin = std::io::stdin();
+            kibitz_bot::pbrain::run(stdin.lock(), std::io::stdout(), || {
+                kibitz_bot::engines::engine_for(GameKind::Gomoku)
+            })?;
+            Ok(())
+        }
+        Command::Bench => {
+            kibitz_bot::engines::bench(&mut std::io::stdout())?;
+            Ok(())
+        }
         Command::Loadtest(args) => {
             let report = runtime.block_on(loadtest::run(loadtest::LoadOptions {
                 server: args.server,

@@ -99,6 +99,18 @@ struct Table {
     talk: Talk,
     greeted: bool,
     last_score: Option<Score>,
+    /// Both seats are bots: a game people watch, so moves come at a watchable pace.
+    bots_only: bool,
+}
+
+/// Shortest time between the bot's turn and its move: a game between bots is for watching,
+/// and an instant reply to a person feels mechanical. Never more than half the move's budget.
+fn pace(bots_only: bool) -> Duration {
+    if bots_only {
+        Duration::from_millis(900)
+    } else {
+        Duration::from_millis(250)
+    }
 }
 
 /// A finished search.
@@ -305,7 +317,10 @@ impl Bot<'_> {
                     talk: Talk::default(),
                     greeted: false,
                     last_score: None,
+                    bots_only: false,
                 });
+                table.bots_only = s.seats.black.as_ref().is_some_and(|p| p.bot)
+                    && s.seats.white.as_ref().is_some_and(|p| p.bot);
                 if let Some((_, stop)) = table.thinking.take() {
                     stop.stop();
                 }
@@ -555,6 +570,10 @@ impl Bot<'_> {
         let thoughts = self.thoughts.clone();
         let room = room.to_string();
         let seed = rand::random::<u64>();
+        let started = std::time::Instant::now();
+        let budget = crate::engine::deadline(limits, started)
+            .map_or(Duration::from_secs(1), |d| d.duration_since(started));
+        let pace = pace(table.bots_only).min(budget / 2);
         tokio::task::spawn_blocking(move || {
             let mut slot = engine_slot.lock().unwrap_or_else(|e| e.into_inner());
             if slot.is_none() {
@@ -563,6 +582,11 @@ impl Bot<'_> {
             let result = slot
                 .as_mut()
                 .and_then(|engine| engine.search(&position, limits, level, &stop, seed));
+            drop(slot);
+            // A deliberate pause on this blocking thread, within the move's budget.
+            if let Some(rest) = pace.checked_sub(started.elapsed()) {
+                std::thread::sleep(rest);
+            }
             let _ = thoughts.send(Thought { room, ply, result });
         });
     }

@@ -10,10 +10,15 @@
 //! - [`talk`]: what the bot says in a room.
 //! - [`pbrain`]: the Gomoku engine as a Gomocup (Piskvork) brain.
 //! - [`analyze`]: `kibitz analyze`, one JSON line per position.
+//! - [`engines`]: which engine plays which game; position parsing and `kibitz bench`.
 
 pub mod analyze;
 pub mod client;
+pub mod connect4;
 pub mod engine;
+pub mod engines;
+pub mod gomoku;
+pub mod othello;
 pub mod pbrain;
 pub mod search;
 pub mod talk;

@@ -100,6 +100,9 @@ pub struct Searcher<M> {
     budget: SearchBudget,
     stop: StopFlag,
     aborted: bool,
+    /// Node count at which the clock and the stop flag are read next. A counter rather than
+    /// `nodes % 1024`, because probes add many nodes at once and could step over a multiple.
+    next_check: u64,
 }
 
 fn noise_of(key: u64, seed: u64, noise: i32) -> i32 {
@@ -127,6 +130,7 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
             budget: SearchBudget::default(),
             stop: StopFlag::new(),
             aborted: false,
+            next_check: 0,
         }
     }
 
@@ -147,7 +151,8 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
         if self.aborted {
             return true;
         }
-        if self.nodes & 1023 == 0 {
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 1024;
             let late = self.budget.deadline.is_some_and(|d| Instant::now() >= d);
             let spent = self.budget.max_nodes.is_some_and(|n| self.nodes >= n);
             if late || spent || self.stop.is_stopped() {
@@ -170,6 +175,7 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
         self.budget = budget;
         self.stop = stop.clone();
         self.nodes = 0;
+        self.next_check = 0;
         self.aborted = false;
         let mut root_moves = Vec::new();
         game.generate(&mut root_moves);

@@ -100,14 +100,18 @@ impl GameClock {
             ClockSpec::Fischer { increment_ms, .. } => left.saturating_add(increment_ms),
             ClockSpec::PerMove { move_ms } => move_ms,
         };
+        // The mover's time is settled above; `start_turn` must not charge it again.
         self.running = None;
         self.start_turn(mover.other(), now);
         Ok(())
     }
 
-    /// A pass played by the server: no time charged, no increment.
+    /// A pass played by the server: it takes no thinking, so the passer keeps the time it
+    /// had when its turn began (no increment), and the other side's time starts.
     pub fn on_pass(&mut self, passer: Color, now: Instant) {
-        self.remaining_ms[passer.index()] = self.left_ms(passer, now);
+        if let ClockSpec::PerMove { move_ms } = self.spec {
+            self.remaining_ms[passer.index()] = move_ms;
+        }
         self.running = None;
         self.start_turn(passer.other(), now);
     }

@@ -1,7 +1,8 @@
 //! The sending half of a client connection as the rest of the server sees it: a bounded queue
 //! of frames, and a way to drop a client that cannot keep up instead of slowing anyone else.
 
-use std::sync::Arc;
+use std::collections::HashSet;
+use std::sync::{Arc, Mutex};
 
 use tokio::sync::{mpsc, Notify};
 
@@ -23,12 +24,56 @@ pub struct Conn {
     tx: mpsc::Sender<Out>,
     /// Notified when the queue overflowed: the writer then closes the socket.
     overflow: Arc<Notify>,
+    /// Rooms that count this connection as a member. Rooms write it (a connection can be
+    /// seated by someone else's request: quick pairing, rematch), the session reads it when
+    /// the connection closes so that every such room learns it. Held only for a set update.
+    rooms: Arc<Mutex<HashSet<String>>>,
 }
 
 impl Conn {
     #[must_use]
     pub fn new(id: u64, tx: mpsc::Sender<Out>, overflow: Arc<Notify>) -> Conn {
-        Conn { id, tx, overflow }
+        Conn {
+            id,
+            tx,
+            overflow,
+            rooms: Arc::default(),
+        }
+    }
+
+    /// A room counts this connection as a member now.
+    pub fn entered(&self, room: &str) {
+        self.rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .insert(room.to_string());
+    }
+
+    /// A room no longer counts this connection as a member.
+    pub fn left(&self, room: &str) {
+        self.rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .remove(room);
+    }
+
+    /// The rooms this connection is a member of, emptied (the connection is closing).
+    #[must_use]
+    pub fn take_rooms(&self) -> Vec<String> {
+        self.rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .drain()
+            .collect()
+    }
+
+    /// Whether a room counts this connection as a member.
+    #[must_use]
+    pub fn is_in(&self, room: &str) -> bool {
+        self.rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .contains(room)
     }
 
     /// Queues a frame; a full queue marks the client as too slow (it will be disconnected).

@@ -2,12 +2,12 @@
 //! connected bots, and the quick-pairing book. Maps hold handles and small records only; room
 //! state lives in each room's task. No map guard or lock is ever held across an `.await`.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::collections::{HashMap, HashSet};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use dashmap::DashMap;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, watch, Notify};
 
 use game_core::protocol::{BotInfo, ClockSpec, SeekInfo};
 use game_core::{GameKind, GameSpec};
@@ -38,6 +38,8 @@ pub struct BotEntry {
     pub busy: u32,
     /// Its live connections.
     pub conns: Vec<Conn>,
+    /// Rooms waiting for its answer to an invitation (told if its last connection closes).
+    pub invited: HashSet<String>,
 }
 
 /// One player waiting for quick pairing.
@@ -73,6 +75,9 @@ pub struct Hub {
     /// Flips to true once when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
     next_conn: AtomicU64,
+    /// Sessions still running; shutdown waits for them to send their close frames.
+    live_sessions: AtomicUsize,
+    sessions_ended: Notify,
 }
 
 impl Hub {
@@ -95,6 +100,30 @@ impl Hub {
             lobby,
             shutdown,
             next_conn: AtomicU64::new(1),
+            live_sessions: AtomicUsize::new(0),
+            sessions_ended: Notify::new(),
+        }
+    }
+
+    /// A session started.
+    pub fn session_started(&self) {
+        self.live_sessions.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// A session ended (its close frame, if any, is sent).
+    pub fn session_ended(&self) {
+        self.live_sessions.fetch_sub(1, Ordering::SeqCst);
+        self.sessions_ended.notify_waiters();
+    }
+
+    /// Resolves once every session has ended.
+    pub async fn sessions_done(&self) {
+        loop {
+            let ended = self.sessions_ended.notified();
+            if self.live_sessions.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            ended.await;
         }
     }
 
@@ -109,9 +138,14 @@ impl Hub {
     }
 
     /// Picks a connected bot that plays `kind`, has room for one more game and is not in
-    /// `tried`, and counts the invitation against its capacity.
+    /// `tried`, and counts the invitation to `room` against its capacity.
     #[must_use]
-    pub fn reserve_bot(&self, kind: GameKind, tried: &[String]) -> Option<(String, Vec<Conn>)> {
+    pub fn reserve_bot(
+        &self,
+        kind: GameKind,
+        tried: &[String],
+        room: &str,
+    ) -> Option<(String, Vec<Conn>)> {
         let mut best: Option<(u32, String)> = None;
         for entry in &self.bots {
             let bot = entry.value();
@@ -128,10 +162,18 @@ impl Hub {
         let (_, id) = best?;
         let mut bot = self.bots.get_mut(&id)?;
         bot.busy += 1;
+        bot.invited.insert(room.to_string());
         let conns = bot.conns.clone();
         drop(bot);
         self.lobby_changed();
         Some((id, conns))
+    }
+
+    /// A bot joined, declined or lost its invitation to `room`.
+    pub fn invite_resolved(&self, player: &str, room: &str) {
+        if let Some(mut bot) = self.bots.get_mut(player) {
+            bot.invited.remove(room);
+        }
     }
 
     /// A bot's game or invitation ended.
@@ -153,6 +195,7 @@ impl Hub {
                 capacity: 0,
                 busy: 0,
                 conns: Vec::new(),
+                invited: HashSet::new(),
             })
             .busy += 1;
     }

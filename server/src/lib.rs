@@ -41,6 +41,9 @@ use hub::{Hub, PlayerRecord};
 use metrics::Metrics;
 use store::{Store, StoreError};
 
+/// How long shutdown waits for connections to send their close frames.
+const SESSIONS_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// A server whose store is open and whose unfinished rooms are reloaded, ready to serve.
 pub struct Server {
     hub: Arc<Hub>,
@@ -113,9 +116,11 @@ impl Server {
             shutdown.await;
             let _ = shutdown_tx.send(true);
         });
-        // Connections end on the shutdown signal (each sends close 1001 first).
         let result = serve.await;
         let _ = stopped.changed().await;
+        // Connections end on the shutdown signal; wait (bounded) until each has sent its
+        // close 1001, so that the process does not exit under them.
+        let _ = tokio::time::timeout(SESSIONS_GRACE, hub.sessions_done()).await;
         let _ = lobby.await;
         hub.store.flush().await;
         tracing::info!("server stopped");

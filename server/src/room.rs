@@ -3,16 +3,18 @@
 //! the game. Every move, chat line and result is stored before anyone is told of it.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use dashmap::mapref::entry::Entry;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 
 use game_core::error::{IllegalMoveError, MoveError};
 use game_core::protocol::{
-    ClockSpec, ErrorCode, GameResult, ResultKind, RoomState, RoomStatus, SeatInfo, Seats,
-    SeatsOnline, ServerMsg,
+    ClockSpec, ClockState, ErrorCode, GameResult, ResultKind, RoomState, RoomStatus, SeatInfo,
+    Seats, SeatsOnline, ServerMsg,
 };
 use game_core::{AnyPosition, Color, EndReason, GameSpec};
 
@@ -21,6 +23,9 @@ use crate::conn::Conn;
 use crate::hub::{PlayerRecord, SharedHub};
 use crate::lobby::{LobbyEvent, RoomSummary};
 use crate::store::{StoredChat, StoredMove, StoredRoom, StoredRoomHead, StoredSeat, Write};
+
+/// Commands a room task may have queued before it blocks its senders.
+const ROOM_QUEUE: usize = 1024;
 
 /// Milliseconds since the Unix epoch.
 #[must_use]
@@ -38,6 +43,16 @@ pub struct RoomHandle {
     /// The player who created it (counts against their open-room limit).
     pub creator: Option<String>,
     pub tx: mpsc::Sender<RoomCmd>,
+    /// True until the game is over (or the room cancelled): what the open-room limit counts.
+    pub unfinished: Arc<AtomicBool>,
+}
+
+impl RoomHandle {
+    /// Whether the room still counts as open for its creator.
+    #[must_use]
+    pub fn is_unfinished(&self) -> bool {
+        self.unfinished.load(Ordering::Relaxed)
+    }
 }
 
 /// Who sent a command: the connection to answer and the player behind it.
@@ -62,7 +77,9 @@ pub enum Action {
 }
 
 impl Action {
-    fn type_name(&self) -> &'static str {
+    /// The `t` of the request, for the `ref` of an error.
+    #[must_use]
+    pub fn type_name(&self) -> &'static str {
         match self {
             Action::Move { .. } => "move",
             Action::Resign => "resign",
@@ -96,8 +113,15 @@ pub enum RoomCmd {
         action: Action,
         received: Instant,
     },
+    /// A bot declined its invitation, or its last connection closed.
     Decline {
         bot: String,
+    },
+    /// Find a bot for a seat promised to one in `create`; `requester` hears if none is free.
+    InviteSeat {
+        seat: Color,
+        level: u8,
+        requester: Option<Conn>,
     },
 }
 
@@ -132,7 +156,8 @@ impl From<&Seat> for StoredSeat {
     }
 }
 
-/// A new room to set up: its facts, who sits where, which seats want a bot.
+/// A new room to set up: its facts and who sits where. Seats promised to bots are asked for
+/// afterwards with [`RoomCmd::InviteSeat`], once the creator is in the room to hear the answer.
 #[derive(Clone, Debug)]
 pub struct NewRoom {
     pub game: GameSpec,
@@ -141,7 +166,6 @@ pub struct NewRoom {
     pub private: bool,
     pub creator: Option<String>,
     pub seats: [Option<Seat>; 2],
-    pub bots: [Option<u8>; 2],
 }
 
 struct Member {
@@ -153,8 +177,8 @@ struct Invite {
     bot: String,
     level: u8,
     deadline: Instant,
-    /// Told `no_bot_available` if every bot declines.
-    requester: Option<Conn>,
+    /// Told `no_bot_available` if every bot declines, with the `ref` of its request.
+    requester: Option<(Conn, &'static str)>,
 }
 
 const ANSWERS_KEPT: usize = 256;
@@ -162,6 +186,8 @@ const ANSWERS_KEPT: usize = 256;
 struct Room {
     hub: SharedHub,
     id: String,
+    /// This task's own handle, to leave the hub only if it is still the registered one.
+    handle: RoomHandle,
     game: GameSpec,
     clock_spec: Option<ClockSpec>,
     opening: Vec<String>,
@@ -269,38 +295,34 @@ pub async fn create_room(hub: &SharedHub, new: NewRoom) -> Result<RoomHandle, Se
         white: new.seats[1].as_ref().map(Into::into),
         moves: Vec::new(),
     };
-    let handle =
-        spawn_room(hub, stored, false).map_err(|e| ServerMsg::error(ErrorCode::BadGame, e))?;
-    // Seats that want a bot are asked for through the room task (it owns the invitations).
-    for (i, level) in new.bots.iter().enumerate() {
-        if let Some(level) = level {
-            let _ = handle
-                .tx
-                .send(RoomCmd::Act {
-                    who: Actor {
-                        conn: dead_conn(),
-                        player: PlayerRecord {
-                            id: String::new(),
-                            name: String::new(),
-                            bot: false,
-                        },
-                    },
-                    action: Action::InviteBot(*level | ((i as u8) << 7)),
-                    received: Instant::now(),
-                })
-                .await;
-        }
+    spawn_room(hub, stored, false).map_err(|e| ServerMsg::error(ErrorCode::BadGame, e))
+}
+
+/// The answer a stored move gave its mover, so a resend after a restart gets the same one.
+fn stored_answer(room: &str, m: &StoredMove, id: &str) -> ServerMsg {
+    let clock = match (m.black_ms, m.white_ms) {
+        (Some(black_ms), Some(white_ms)) => Some(ClockState {
+            black_ms,
+            white_ms,
+            running: Some(m.by.other()),
+        }),
+        _ => None,
+    };
+    ServerMsg::Moved {
+        room: room.to_string(),
+        seq: m.seq,
+        ply: (m.ply + 1) as u32,
+        mv: m.mv.clone(),
+        by: m.by,
+        to_move: m.by.other(),
+        clock,
+        id: Some(id.to_string()),
     }
-    Ok(handle)
 }
 
-/// A connection handle whose messages go nowhere (for requests the server makes itself).
-fn dead_conn() -> Conn {
-    let (tx, _) = mpsc::channel(1);
-    Conn::new(0, tx, Arc::new(tokio::sync::Notify::new()))
-}
-
-/// Starts the task of a stored room (new, or reloaded at start when `reloaded`).
+/// Starts the task of a stored room (new, or reloaded at start when `reloaded`). If a task
+/// for that room is already registered, returns its handle and starts nothing: a room has
+/// exactly one writer.
 pub fn spawn_room(
     hub: &SharedHub,
     stored: StoredRoom,
@@ -334,23 +356,17 @@ pub fn spawn_room(
     for m in &stored.moves {
         if let (Some(id), Some(seat)) = (&m.req_id, &seats[seat_index(m.by)]) {
             let key = (seat.player.clone(), id.clone());
-            answers.insert(
-                key.clone(),
-                ServerMsg::Moved {
-                    room: stored.head.id.clone(),
-                    seq: stored.seq,
-                    ply: (m.ply + 1) as u32,
-                    mv: m.mv.clone(),
-                    by: m.by,
-                    to_move: m.by.other(),
-                    clock: None,
-                    id: Some(id.clone()),
-                },
-            );
+            answers.insert(key.clone(), stored_answer(&stored.head.id, m, id));
             answer_order.push_back(key);
         }
     }
-    let offline = if reloaded && stored.status != RoomStatus::Over {
+    while answer_order.len() > ANSWERS_KEPT {
+        if let Some(old) = answer_order.pop_front() {
+            answers.remove(&old);
+        }
+    }
+    let unfinished = stored.status != RoomStatus::Over;
+    let offline = if reloaded && unfinished {
         [
             seats[0].as_ref().map(|_| now),
             seats[1].as_ref().map(|_| now),
@@ -358,18 +374,31 @@ pub fn spawn_room(
     } else {
         [None, None]
     };
-    if reloaded && stored.status != RoomStatus::Over {
+    let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+    let id = stored.head.id.clone();
+    let handle = RoomHandle {
+        id: id.clone(),
+        creator: stored.head.creator.clone(),
+        tx,
+        unfinished: Arc::new(AtomicBool::new(unfinished)),
+    };
+    match hub.rooms.entry(id.clone()) {
+        Entry::Occupied(running) => return Ok(running.get().clone()),
+        Entry::Vacant(slot) => {
+            slot.insert(handle.clone());
+        }
+    }
+    if reloaded && unfinished {
         for seat in seats.iter().flatten() {
             if seat.bot {
                 hub.hold_bot(&seat.player, &seat.name);
             }
         }
     }
-    let (tx, rx) = mpsc::channel(1024);
-    let id = stored.head.id.clone();
     let room = Room {
         hub: hub.clone(),
-        id: id.clone(),
+        id,
+        handle: handle.clone(),
         game: stored.head.game,
         clock_spec: stored.head.clock,
         opening: stored.head.opening,
@@ -397,12 +426,6 @@ pub fn spawn_room(
         last_chat: HashMap::new(),
         crowd_due: None,
     };
-    let handle = RoomHandle {
-        id: id.clone(),
-        creator: room.creator.clone(),
-        tx,
-    };
-    hub.rooms.insert(id, handle.clone());
     hub.metrics
         .room_status(None, Some(status_name(room.status)));
     tokio::spawn(room.run(rx));
@@ -411,9 +434,13 @@ pub fn spawn_room(
 
 impl Room {
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        if self.status == RoomStatus::Waiting && self.seats.iter().all(Option::is_some) {
+            // Seated by quick pairing or a rematch (or stored just before the start).
+            self.start().await;
+        }
         self.publish();
         let mut shutdown = self.hub.shutdown.clone();
-        loop {
+        'serve: loop {
             let deadline = self.next_deadline();
             tokio::select! {
                 cmd = rx.recv() => match cmd {
@@ -428,16 +455,69 @@ impl Room {
                 } => self.on_timer().await,
                 _ = shutdown.changed() => break,
             }
-            if self.status == RoomStatus::Over && self.members.is_empty() {
+            while self.status == RoomStatus::Over && self.members.is_empty() {
                 // Finished and unwatched: the store has it; a later `join` reloads it.
-                break;
+                match self.retire(rx).await {
+                    Some(fresh) => rx = fresh,
+                    None => break 'serve,
+                }
             }
         }
-        self.hub.rooms.remove(&self.id);
+        self.hub
+            .rooms
+            .remove_if(&self.id, |_, h| h.tx.same_channel(&self.handle.tx));
+        self.handle.unfinished.store(false, Ordering::Relaxed);
         self.hub
             .metrics
             .room_status(Some(status_name(self.status)), None);
         let _ = self.hub.lobby.send(LobbyEvent::Gone(self.id.clone()));
+    }
+
+    /// Leaves the hub without dropping a request that is already queued: the queue is closed
+    /// and drained, and if anything was in it the room registers again with a fresh queue
+    /// (or hands the requests to a task that reloaded the room meanwhile) and answers them.
+    /// Returns the fresh queue to go on with, or `None` to stop.
+    async fn retire(&mut self, mut rx: mpsc::Receiver<RoomCmd>) -> Option<mpsc::Receiver<RoomCmd>> {
+        self.hub
+            .rooms
+            .remove_if(&self.id, |_, h| h.tx.same_channel(&self.handle.tx));
+        rx.close();
+        let mut queued = Vec::new();
+        while let Some(cmd) = rx.recv().await {
+            queued.push(cmd);
+        }
+        if queued.is_empty() {
+            return None;
+        }
+        let (tx, fresh) = mpsc::channel(ROOM_QUEUE);
+        let handle = RoomHandle {
+            id: self.id.clone(),
+            creator: self.creator.clone(),
+            tx,
+            unfinished: self.handle.unfinished.clone(),
+        };
+        let successor = match self.hub.rooms.entry(self.id.clone()) {
+            Entry::Vacant(slot) => {
+                slot.insert(handle.clone());
+                None
+            }
+            Entry::Occupied(running) => Some(running.get().clone()),
+        };
+        match successor {
+            None => {
+                self.handle = handle;
+                for cmd in queued {
+                    self.handle(cmd).await;
+                }
+                Some(fresh)
+            }
+            Some(successor) => {
+                for cmd in queued {
+                    let _ = successor.tx.send(cmd).await;
+                }
+                None
+            }
+        }
     }
 
     // ---- helpers -------------------------------------------------------------------------
@@ -453,8 +533,40 @@ impl Room {
 
     fn online(&self, c: Color) -> bool {
         match &self.seats[seat_index(c)] {
-            Some(seat) => self.members.values().any(|m| m.player.id == seat.player),
+            Some(seat) => self
+                .members
+                .values()
+                .any(|m| m.player.id == seat.player && !m.conn.is_closed()),
             None => false,
+        }
+    }
+
+    /// Counts a connection as a member (it receives the room's events from now on).
+    fn add_member(&mut self, conn: Conn, player: PlayerRecord) {
+        if conn.is_closed() {
+            return;
+        }
+        conn.entered(&self.id);
+        self.members.insert(conn.id, Member { conn, player });
+    }
+
+    fn remove_member(&mut self, conn_id: u64) -> Option<Member> {
+        let member = self.members.remove(&conn_id)?;
+        member.conn.left(&self.id);
+        Some(member)
+    }
+
+    /// Drops members whose connection has closed without a `Gone` reaching the room (a
+    /// `join` still queued when the connection ended).
+    fn prune_closed(&mut self) {
+        let closed: Vec<u64> = self
+            .members
+            .values()
+            .filter(|m| m.conn.is_closed())
+            .map(|m| m.conn.id)
+            .collect();
+        for id in closed {
+            self.gone(id);
         }
     }
 
@@ -573,6 +685,9 @@ impl Room {
     }
 
     fn set_status(&mut self, status: RoomStatus) {
+        if status == RoomStatus::Over {
+            self.handle.unfinished.store(false, Ordering::Relaxed);
+        }
         self.hub
             .metrics
             .room_status(Some(status_name(self.status)), Some(status_name(status)));
@@ -608,12 +723,27 @@ impl Room {
                     }
                 }
             }
+            RoomCmd::InviteSeat {
+                seat,
+                level,
+                requester,
+            } => {
+                let i = seat_index(seat);
+                if self.status == RoomStatus::Waiting
+                    && self.seats[i].is_none()
+                    && self.invites[i].is_none()
+                {
+                    self.invite(i, level, requester.map(|c| (c, "create")))
+                        .await;
+                }
+            }
         }
     }
 
     async fn on_timer(&mut self) {
         let now = Instant::now();
         if self.crowd_due.is_some_and(|t| t <= now) {
+            self.prune_closed();
             self.crowd_due = None;
             let msg = ServerMsg::Crowd {
                 room: self.id.clone(),
@@ -661,6 +791,7 @@ impl Room {
     }
 
     async fn join(&mut self, who: Actor, as_player: bool) {
+        self.prune_closed();
         let player = who.player.id.clone();
         let seated = self.seat_of(&player);
         if as_player && seated.is_none() {
@@ -677,15 +808,20 @@ impl Room {
                 _ => None,
             };
             let Some(i) = target else {
-                let msg = if self.status == RoomStatus::Over {
-                    "the game is over"
+                let refusal = if self.status == RoomStatus::Over {
+                    err(ErrorCode::GameOver, "the game is over", "join", &self.id)
                 } else {
-                    "both seats are taken"
+                    err(
+                        ErrorCode::RoomFull,
+                        "both seats are taken",
+                        "join",
+                        &self.id,
+                    )
                 };
-                self.reply(&who, err(ErrorCode::RoomFull, msg, "join", &self.id));
+                self.reply(&who, refusal);
                 return;
             };
-            let level = self.invites[i].take().map(|inv| inv.level);
+            let level = self.invites[i].as_ref().map(|inv| inv.level);
             let seat = Seat {
                 player: player.clone(),
                 name: who.player.name.clone(),
@@ -711,14 +847,14 @@ impl Room {
                 );
                 return;
             }
+            match self.invites[i].take() {
+                Some(inv) => self.hub.invite_resolved(&inv.bot, &self.id),
+                // A bot that sits down uninvited is busy with this game all the same.
+                None if who.player.bot => self.hub.hold_bot(&player, &who.player.name),
+                None => {}
+            }
             self.seats[i] = Some(seat);
-            self.members.insert(
-                who.conn.id,
-                Member {
-                    conn: who.conn,
-                    player: who.player,
-                },
-            );
+            self.add_member(who.conn, who.player);
             if self.seats.iter().all(Option::is_some) && self.status == RoomStatus::Waiting {
                 self.start().await;
             } else {
@@ -731,13 +867,7 @@ impl Room {
             self.offline_since[seat_index(c)] = None;
         }
         let was_online = seated.map(|c| self.online(c));
-        self.members.insert(
-            who.conn.id,
-            Member {
-                conn: who.conn.clone(),
-                player: who.player,
-            },
-        );
+        self.add_member(who.conn.clone(), who.player);
         self.send_state(&who.conn, &player);
         if seated.is_none() || was_online == Some(false) {
             self.crowd_changed();
@@ -745,7 +875,7 @@ impl Room {
     }
 
     async fn leave(&mut self, who: Actor) {
-        self.members.remove(&who.conn.id);
+        self.remove_member(who.conn.id);
         if let Some(c) = self.seat_of(&who.player.id) {
             let i = seat_index(c);
             if self.status == RoomStatus::Waiting && !self.online(c) {
@@ -776,7 +906,7 @@ impl Room {
     }
 
     fn gone(&mut self, conn_id: u64) {
-        let Some(member) = self.members.remove(&conn_id) else {
+        let Some(member) = self.remove_member(conn_id) else {
             return;
         };
         if let Some(c) = self.seat_of(&member.player.id) {
@@ -811,14 +941,17 @@ impl Room {
 
     async fn act(&mut self, who: Actor, action: Action, received: Instant) {
         let reference = action.type_name();
-        // Requests the server makes itself (bots asked for in `create`).
-        if who.player.id.is_empty() {
-            if let Action::InviteBot(code) = action {
-                let i = usize::from(code >> 7);
-                let level = code & 0x7f;
-                self.invite(i, level, None).await;
+        if let Some(c) = self.seat_of(&who.player.id) {
+            if !self.members.contains_key(&who.conn.id) {
+                // A seated player acting from a connection that has not joined (yet) is
+                // present all the same: it hears the room from now on and is not abandoned.
+                let was_online = self.online(c);
+                self.offline_since[seat_index(c)] = None;
+                self.add_member(who.conn.clone(), who.player.clone());
+                if !was_online {
+                    self.crowd_changed();
+                }
             }
-            return;
         }
         if let Action::Chat(text) = action {
             self.chat(who, text).await;
@@ -1000,6 +1133,7 @@ impl Room {
             white_ms: readings.as_ref().map(|c| c.white_ms),
             at_ms: now_ms(),
             req_id: id.clone(),
+            seq: self.seq + 1,
         };
         let ok = self
             .store(Write::Move {
@@ -1089,6 +1223,7 @@ impl Room {
                 white_ms: readings.as_ref().map(|c| c.white_ms),
                 at_ms: now_ms(),
                 req_id: None,
+                seq: self.seq + 1,
             };
             self.store(Write::Move {
                 room: self.id.clone(),
@@ -1158,6 +1293,7 @@ impl Room {
     fn release_bots(&mut self) {
         for i in 0..2 {
             if let Some(inv) = self.invites[i].take() {
+                self.hub.invite_resolved(&inv.bot, &self.id);
                 self.hub.release_bot(&inv.bot);
             }
             if let Some(seat) = &self.seats[i] {
@@ -1248,6 +1384,8 @@ impl Room {
         }
         self.undo_offer = None;
         if !accept {
+            let text = format!("{} declines the take-back", self.seat_name(seat));
+            self.system_chat(&text).await;
             return;
         }
         let Ok(position) = AnyPosition::with_moves(
@@ -1329,6 +1467,9 @@ impl Room {
                 self.draw_offer = None;
                 if accept {
                     self.finish(None, EndReason::Agreement, None).await;
+                } else {
+                    let text = format!("{} declines the draw", self.seat_name(seat));
+                    self.system_chat(&text).await;
                 }
             }
             _ => self.reply(
@@ -1365,15 +1506,16 @@ impl Room {
             who.conn.send(&msg);
             return;
         }
+        let asked_before = self.rematch_asks[seat_index(seat)];
         self.rematch_asks[seat_index(seat)] = true;
         let other = &self.seats[seat_index(seat.other())];
         let bot_opponent = other.as_ref().is_some_and(|s| s.bot);
         if !(bot_opponent || self.rematch_asks[0] && self.rematch_asks[1]) {
-            // Tell the room; the opponent answers with its own `rematch`.
-            let name = self.seats[seat_index(seat)]
-                .as_ref()
-                .map_or_else(String::new, |s| s.name.clone());
-            self.system_chat(&format!("{name} offers a rematch")).await;
+            // Tell the room once; the opponent answers with its own `rematch`.
+            if !asked_before {
+                let text = format!("{} offers a rematch", self.seat_name(seat));
+                self.system_chat(&text).await;
+            }
             return;
         }
         // Colours swapped: black of this game plays white in the next.
@@ -1390,7 +1532,6 @@ impl Room {
             private: self.private,
             creator: self.creator.clone(),
             seats,
-            bots: [None, None],
         };
         match create_room(&self.hub, new).await {
             Ok(handle) => {
@@ -1418,6 +1559,13 @@ impl Room {
             }
             Err(e) => self.reply(&who, e),
         }
+    }
+
+    /// The name of whoever sits on `seat`, for lines from the room itself.
+    fn seat_name(&self, seat: Color) -> String {
+        self.seats[seat_index(seat)]
+            .as_ref()
+            .map_or_else(|| seat.as_str().to_string(), |s| s.name.clone())
     }
 
     /// A line from the room itself (offers without a message of their own).
@@ -1588,11 +1736,11 @@ impl Room {
             );
             return;
         };
-        self.invite(i, level, Some(who.conn)).await;
+        self.invite(i, level, Some((who.conn, "invite_bot"))).await;
     }
 
     /// Asks the next untried bot to take seat `i`; tells `requester` if none is left.
-    async fn invite(&mut self, i: usize, level: u8, requester: Option<Conn>) {
+    async fn invite(&mut self, i: usize, level: u8, requester: Option<(Conn, &'static str)>) {
         let mut tried = self.tried[i].clone();
         // A bot never plays itself: exclude whoever sits or is invited on the other seat.
         if let Some(s) = &self.seats[1 - i] {
@@ -1601,7 +1749,7 @@ impl Room {
         if let Some(inv) = &self.invites[1 - i] {
             tried.push(inv.bot.clone());
         }
-        match self.hub.reserve_bot(self.game.kind(), &tried) {
+        match self.hub.reserve_bot(self.game.kind(), &tried, &self.id) {
             Some((bot, conns)) => {
                 let invite = ServerMsg::Invite {
                     room: self.id.clone(),
@@ -1623,24 +1771,14 @@ impl Room {
             }
             None => {
                 self.tried[i].clear();
-                if let Some(conn) = requester {
+                if let Some((conn, reference)) = requester {
                     self.hub.metrics.error(ErrorCode::NoBotAvailable.as_str());
                     conn.send(&err(
                         ErrorCode::NoBotAvailable,
                         "no bot is free to play this game",
-                        "invite_bot",
+                        reference,
                         &self.id,
                     ));
-                } else {
-                    let creator = self.creator.clone().unwrap_or_default();
-                    for m in self.members.values().filter(|m| m.player.id == creator) {
-                        m.conn.send(&err(
-                            ErrorCode::NoBotAvailable,
-                            "no bot is free to play this game",
-                            "create",
-                            &self.id,
-                        ));
-                    }
                 }
                 self.publish();
             }
@@ -1652,6 +1790,7 @@ impl Room {
         let Some(inv) = self.invites[i].take() else {
             return;
         };
+        self.hub.invite_resolved(&inv.bot, &self.id);
         self.hub.release_bot(&inv.bot);
         self.tried[i].push(inv.bot);
         self.invite(i, inv.level, inv.requester).await;

@@ -4,10 +4,11 @@
 
 use std::collections::HashSet;
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures::{SinkExt, StreamExt};
-use tokio::sync::{mpsc, Notify};
+use tokio::sync::{mpsc, oneshot, Notify};
 use tokio::time::{timeout, Instant};
 
 use game_core::protocol::{
@@ -38,10 +39,11 @@ struct Session {
     hub: SharedHub,
     conn: Conn,
     player: Option<PlayerRecord>,
-    rooms: HashSet<String>,
     /// Joined a room as a player, created, or sought a game: the player rate limit applies.
     acts_as_player: bool,
     rate: RateWindow,
+    /// The server has queued a close frame for this connection.
+    closing: bool,
 }
 
 /// Serves one upgraded WebSocket until it closes or the server shuts down.
@@ -51,12 +53,15 @@ pub async fn serve(socket: WebSocket, hub: SharedHub) {
     let overflow = Arc::new(Notify::new());
     let conn = Conn::new(hub.next_conn_id(), tx, overflow.clone());
     hub.metrics.connection_opened();
+    hub.session_started();
+    // Tells the writer that the reader is done: it sends what is queued and stops, even if a
+    // room or the lobby still holds a clone of the connection's queue.
+    let (reader_done, mut reader_done_rx) = oneshot::channel::<()>();
 
     let metrics = hub.metrics.clone();
     let ping_every = hub.config.limits.ping_interval;
     let writer = tokio::spawn(async move {
-        let mut ping = tokio::time::interval(ping_every);
-        ping.tick().await;
+        let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
         loop {
             tokio::select! {
                 out = rx.recv() => match out {
@@ -74,6 +79,25 @@ pub async fn serve(socket: WebSocket, hub: SharedHub) {
                     }
                     None => break,
                 },
+                _ = &mut reader_done_rx => {
+                    while let Ok(out) = rx.try_recv() {
+                        let frame = match out {
+                            Out::Text(text) => {
+                                metrics.message_out();
+                                Message::Text(Utf8Bytes::from(&*text))
+                            }
+                            Out::Close(code, reason) => Message::Close(Some(CloseFrame {
+                                code,
+                                reason: Utf8Bytes::from(reason),
+                            })),
+                        };
+                        let closing = matches!(frame, Message::Close(_));
+                        if sink.send(frame).await.is_err() || closing {
+                            break;
+                        }
+                    }
+                    break;
+                }
                 () = overflow.notified() => {
                     let _ = sink
                         .send(Message::Close(Some(CloseFrame {
@@ -97,8 +121,8 @@ pub async fn serve(socket: WebSocket, hub: SharedHub) {
         hub: hub.clone(),
         conn: conn.clone(),
         player: None,
-        rooms: HashSet::new(),
         acts_as_player: false,
+        closing: false,
         rate: RateWindow {
             start: Instant::now(),
             count: 0,
@@ -136,16 +160,40 @@ pub async fn serve(socket: WebSocket, hub: SharedHub) {
             }
         }
     }
+    let closing = session.closing;
     session.finish().await;
     drop(session);
     drop(conn);
-    let _ = writer.await;
+    let _ = reader_done.send(());
+    if closing {
+        // Complete the closing handshake: read until the client's close answers ours, so
+        // that frames still in flight from the client do not reset the connection and
+        // lose our close frame on the way.
+        let _ = timeout(CLOSE_GRACE, async {
+            while let Some(Ok(frame)) = stream.next().await {
+                if matches!(frame, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
+    // A client that does not read cannot hold the writer (and shutdown) forever.
+    let _ = tokio::time::timeout(WRITER_GRACE, writer).await;
     hub.metrics.connection_closed();
+    hub.session_ended();
 }
+
+/// How long the server waits for a client to answer its close frame.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// How long a closing connection may take to flush its last frames.
+const WRITER_GRACE: Duration = Duration::from_secs(5);
 
 impl Session {
     /// Closes after whatever is queued, so it goes through the same queue.
-    async fn close(&self, code: u16, reason: &'static str) {
+    async fn close(&mut self, code: u16, reason: &'static str) {
+        self.closing = true;
         self.conn.close(code, reason).await;
     }
 
@@ -401,6 +449,7 @@ impl Session {
                     capacity: 0,
                     busy: 0,
                     conns: Vec::new(),
+                    invited: HashSet::new(),
                 });
             entry.name = record.name.clone();
             entry.games = b.games;
@@ -445,32 +494,26 @@ impl Session {
         spawn_room(&self.hub, stored, false).ok()
     }
 
-    async fn to_room(&self, id: &str, cmd: RoomCmd, reference: &str) -> bool {
-        match self.room(id).await {
-            Some(handle) => {
-                if handle.tx.send(cmd).await.is_err() {
-                    self.error(
-                        ErrorCode::NoSuchRoom,
-                        "the room has closed",
-                        Some(reference),
-                        Some(id),
-                        None,
-                    );
-                    return false;
-                }
-                true
-            }
-            None => {
-                self.error(
-                    ErrorCode::NoSuchRoom,
-                    format!("no room {id:?}"),
-                    Some(reference),
-                    Some(id),
-                    None,
-                );
-                false
+    async fn to_room(&self, id: &str, mut cmd: RoomCmd, reference: &str) -> bool {
+        // A finished room may retire between the lookup and the send; the next lookup then
+        // reloads it from the store.
+        for _ in 0..3 {
+            let Some(handle) = self.room(id).await else {
+                break;
+            };
+            match handle.tx.send(cmd).await {
+                Ok(()) => return true,
+                Err(mpsc::error::SendError(back)) => cmd = back,
             }
         }
+        self.error(
+            ErrorCode::NoSuchRoom,
+            format!("no room {id:?}"),
+            Some(reference),
+            Some(id),
+            None,
+        );
+        false
     }
 
     async fn act(&self, room: &str, action: Action, received: Instant) {
@@ -521,9 +564,7 @@ impl Session {
                     who: self.actor(),
                     as_player,
                 };
-                if self.to_room(&room, cmd, "join").await {
-                    self.rooms.insert(room);
-                }
+                self.to_room(&room, cmd, "join").await;
             }
             ClientMsg::Move { room, mv, id } => {
                 if mv.len() > 16 {
@@ -566,18 +607,10 @@ impl Session {
                 self.act(&room, Action::InviteBot(level), received).await
             }
             ClientMsg::Leave { room } => {
+                // Also for a seated player who has not joined on this connection: leaving a
+                // waiting room gives the seat up.
                 let cmd = RoomCmd::Leave { who: self.actor() };
-                if self.rooms.remove(&room) {
-                    self.to_room(&room, cmd, "leave").await;
-                } else {
-                    self.error(
-                        ErrorCode::NoSuchRoom,
-                        "you are not in that room",
-                        Some("leave"),
-                        Some(&room),
-                        None,
-                    );
-                }
+                self.to_room(&room, cmd, "leave").await;
             }
             ClientMsg::Seek { game, clock } => self.seek(game, clock).await,
             ClientMsg::Unseek => {
@@ -631,7 +664,7 @@ impl Session {
         self.hub
             .rooms
             .iter()
-            .filter(|r| r.creator.as_deref() == Some(me.as_str()) && !r.tx.is_closed())
+            .filter(|r| r.creator.as_deref() == Some(me.as_str()) && r.is_unfinished())
             .count()
     }
 
@@ -734,7 +767,6 @@ impl Session {
             private,
             creator: Some(me.id.clone()),
             seats,
-            bots: levels,
         };
         match create_room(&self.hub, new).await {
             Ok(handle) => {
@@ -748,7 +780,20 @@ impl Session {
                         as_player: my_seat.is_some(),
                     })
                     .await;
-                self.rooms.insert(handle.id);
+                // After the creator is in, so that it hears `no_bot_available`.
+                for (i, level) in levels.iter().enumerate() {
+                    if let Some(level) = *level {
+                        let seat = if i == 0 { Color::Black } else { Color::White };
+                        let _ = handle
+                            .tx
+                            .send(RoomCmd::InviteSeat {
+                                seat,
+                                level,
+                                requester: Some(self.conn.clone()),
+                            })
+                            .await;
+                    }
+                }
             }
             Err(e) => {
                 if let ServerMsg::Error { code, .. } = &e {
@@ -814,7 +859,6 @@ impl Session {
             private: false,
             creator: None,
             seats,
-            bots: [None, None],
         };
         match create_room(&self.hub, new).await {
             Ok(handle) => {
@@ -836,7 +880,6 @@ impl Session {
                         })
                         .await;
                 }
-                self.rooms.insert(handle.id);
             }
             Err(e) => self.send(&e),
         }
@@ -844,7 +887,7 @@ impl Session {
 
     /// The connection is gone: rooms learn it, seeks and lobby subscriptions end.
     async fn finish(&mut self) {
-        for room in self.rooms.drain() {
+        for room in self.conn.take_rooms() {
             if let Some(handle) = self.hub.rooms.get(&room).map(|h| h.clone()) {
                 let _ = handle
                     .tx
@@ -858,9 +901,23 @@ impl Session {
         let _ = self.hub.lobby.send(LobbyEvent::Unsubscribe(self.conn.id));
         if let Some(p) = &self.player {
             if p.bot {
-                if let Some(mut bot) = self.hub.bots.get_mut(&p.id) {
-                    let id = self.conn.id;
-                    bot.conns.retain(|c| c.id != id && !c.is_closed());
+                let vanished: Vec<String> = match self.hub.bots.get_mut(&p.id) {
+                    Some(mut bot) => {
+                        let id = self.conn.id;
+                        bot.conns.retain(|c| c.id != id && !c.is_closed());
+                        if bot.conns.is_empty() {
+                            bot.invited.iter().cloned().collect()
+                        } else {
+                            Vec::new()
+                        }
+                    }
+                    None => Vec::new(),
+                };
+                // Its invitations will never be answered: the rooms ask the next bot now.
+                for room in vanished {
+                    if let Some(handle) = self.hub.rooms.get(&room).map(|h| h.clone()) {
+                        let _ = handle.tx.send(RoomCmd::Decline { bot: p.id.clone() }).await;
+                    }
                 }
                 self.hub.lobby_changed();
             }

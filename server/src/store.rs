@@ -104,6 +104,9 @@ pub struct StoredMove {
     pub at_ms: u64,
     /// The mover's request id, so a resend after a restart is still answered, not replayed.
     pub req_id: Option<String>,
+    /// The room's event number of the `moved` that announced it.
+    #[serde(default)]
+    pub seq: u64,
 }
 
 /// One chat line.
@@ -165,7 +168,7 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE TABLE IF NOT EXISTS moves (
   room TEXT NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL, by TEXT NOT NULL,
   black_ms INTEGER, white_ms INTEGER, at_ms INTEGER NOT NULL, req_id TEXT,
-  PRIMARY KEY (room, ply));
+  seq INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (room, ply));
 CREATE TABLE IF NOT EXISTS chat (
   id INTEGER PRIMARY KEY AUTOINCREMENT, room TEXT NOT NULL, player TEXT NOT NULL,
   name TEXT NOT NULL, text TEXT NOT NULL, seat TEXT, bot INTEGER NOT NULL, at_ms INTEGER NOT NULL);
@@ -256,8 +259,8 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
         },
         Write::Move { room, mv, seq } => {
             tx.execute(
-                "INSERT INTO moves (room, ply, mv, by, black_ms, white_ms, at_ms, req_id)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO moves (room, ply, mv, by, black_ms, white_ms, at_ms, req_id, seq)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 params![
                     room,
                     mv.ply as i64,
@@ -266,7 +269,8 @@ fn apply(tx: &rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError
                     mv.black_ms.map(|v| v as i64),
                     mv.white_ms.map(|v| v as i64),
                     mv.at_ms as i64,
-                    mv.req_id
+                    mv.req_id,
+                    mv.seq as i64
                 ],
             )?;
             tx.execute(
@@ -568,7 +572,7 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
         }
     }
     let mut stmt = conn.prepare(
-        "SELECT ply, mv, by, black_ms, white_ms, at_ms, req_id FROM moves WHERE room = ?1
+        "SELECT ply, mv, by, black_ms, white_ms, at_ms, req_id, seq FROM moves WHERE room = ?1
          ORDER BY ply",
     )?;
     let moves = stmt.query_map([id], |r| {
@@ -581,6 +585,7 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
             white_ms: r.get::<_, Option<i64>>(4)?.map(|v| v as u64),
             at_ms: r.get::<_, i64>(5)? as u64,
             req_id: r.get(6)?,
+            seq: r.get::<_, i64>(7)? as u64,
         })
     })?;
     room.moves = moves.collect::<Result<_, _>>()?;

@@ -2,6 +2,9 @@
 //! WebSocket client that speaks the protocol and waits for events (never for fixed times).
 #![allow(dead_code)]
 
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::mpsc as std_mpsc;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
@@ -13,8 +16,108 @@ use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
 
 pub const BOT_KEY: &str = "test-bot-key";
 
-/// How long a test waits for an expected event before failing (a bound, not a sleep).
+/// How long a test waits for an expected event before failing (a bound, not a sleep). Real
+/// time, so that it holds in tests that pause tokio's clock.
 pub const WAIT: Duration = Duration::from_secs(10);
+
+/// Runs `fut` for at most [`WAIT`] of real time; panics naming `what` if it takes longer.
+pub async fn within<T>(what: &str, fut: impl Future<Output = T>) -> T {
+    match bounded(fut).await {
+        Some(value) => value,
+        None => panic!("timed out waiting for {what}"),
+    }
+}
+
+/// Runs `fut` for at most [`WAIT`] of real time; `None` if it takes longer.
+pub async fn bounded<T>(fut: impl Future<Output = T>) -> Option<T> {
+    let (fire, fired) = oneshot::channel::<()>();
+    let (done, cancel) = std_mpsc::channel::<()>();
+    std::thread::spawn(move || {
+        if let Err(std_mpsc::RecvTimeoutError::Timeout) = cancel.recv_timeout(WAIT) {
+            let _ = fire.send(());
+        }
+    });
+    tokio::select! {
+        biased;
+        value = fut => {
+            drop(done);
+            Some(value)
+        }
+        Ok(()) = fired => None,
+    }
+}
+
+/// Tokio's clock moved only by [`tokio::time::advance`]: no jumps while the runtime waits for
+/// the store thread or a socket. The test must run on a current-thread runtime started
+/// paused, `#[tokio::test(start_paused = true)]`: the server then runs on the same clock, and
+/// the clock starts on a millisecond boundary of the timer wheel, so that a timer due "now"
+/// fires without the clock moving (advance by whole milliseconds to keep it so).
+pub struct FrozenTime {
+    _hold: std_mpsc::Sender<()>,
+}
+
+/// Keeps the paused clock from advancing on its own: a blocking task that lives as long as
+/// the returned value inhibits tokio's auto-advance.
+pub fn freeze_time() -> FrozenTime {
+    let (hold, released) = std_mpsc::channel::<()>();
+    tokio::task::spawn_blocking(move || {
+        let _ = released.recv();
+    });
+    FrozenTime { _hold: hold }
+}
+
+/// Server settings for tests that move the clock by minutes: no idle drops, no pings.
+pub fn no_idle(config: &mut kibitz_server::Config) {
+    config.limits.idle_timeout = Duration::from_secs(24 * 3600);
+    config.limits.ping_interval = Duration::from_secs(24 * 3600);
+}
+
+/// A minimal HTTP GET over a raw socket: the status code and the body.
+pub async fn http_get(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut s = TcpStream::connect(addr).await.expect("connect for HTTP");
+    s.write_all(
+        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
+    )
+    .await
+    .expect("send HTTP request");
+    let mut buf = Vec::new();
+    within("an HTTP response", s.read_to_end(&mut buf))
+        .await
+        .expect("read HTTP response");
+    let text = String::from_utf8_lossy(&buf).to_string();
+    let status = text
+        .split_whitespace()
+        .nth(1)
+        .and_then(|code| code.parse().ok())
+        .unwrap_or(0);
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let chunked = head
+        .to_ascii_lowercase()
+        .contains("transfer-encoding: chunked");
+    let body = if chunked {
+        dechunk(body)
+    } else {
+        body.to_string()
+    };
+    (status, body)
+}
+
+/// The payload of a chunked HTTP body.
+fn dechunk(mut body: &str) -> String {
+    let mut out = String::new();
+    while let Some((size, rest)) = body.split_once("\r\n") {
+        let Ok(size) = usize::from_str_radix(size.trim(), 16) else {
+            break;
+        };
+        if size == 0 || rest.len() < size {
+            break;
+        }
+        out.push_str(&rest[..size]);
+        body = rest[size..].trim_start_matches("\r\n");
+    }
+    out
+}
 
 /// A server running in this process.
 pub struct TestServer {
@@ -91,6 +194,20 @@ impl TestServer {
         c.hello(name).await;
         c
     }
+
+    /// A connected bot client that has said hello with the bot key.
+    pub async fn bot(&self, name: &str, games: &[&str], capacity: u32) -> Client {
+        let mut c = Client::connect(&self.url()).await;
+        c.hello_bot(name, games, capacity).await;
+        c
+    }
+
+    /// The `/metrics` text.
+    pub async fn metrics(&self) -> String {
+        let (status, body) = http_get(self.addr, "/metrics").await;
+        assert_eq!(status, 200);
+        body
+    }
 }
 
 /// A protocol client over a real WebSocket.
@@ -132,14 +249,15 @@ impl Client {
         if !self.backlog.is_empty() {
             return self.backlog.remove(0);
         }
-        self.recv_wire().await
+        within("a message", self.recv_wire()).await
     }
 
     async fn recv_wire(&mut self) -> Value {
         loop {
-            let msg = tokio::time::timeout(WAIT, self.ws.next())
+            let msg = self
+                .ws
+                .next()
                 .await
-                .expect("timed out waiting for a message")
                 .expect("connection closed")
                 .expect("websocket error");
             match msg {
@@ -161,7 +279,12 @@ impl Client {
             return self.backlog.remove(i);
         }
         loop {
-            let v = self.recv_wire().await;
+            let Some(v) = bounded(self.recv_wire()).await else {
+                panic!(
+                    "timed out; {} received meanwhile: {:#?}",
+                    self.player, self.backlog
+                );
+            };
             if pred(&v) {
                 return v;
             }
@@ -178,14 +301,17 @@ impl Client {
     /// Waits for the close frame; returns its code.
     pub async fn expect_close(&mut self) -> u16 {
         loop {
-            let msg = tokio::time::timeout(WAIT, self.ws.next())
-                .await
-                .expect("timed out waiting for close");
-            match msg {
-                Some(Ok(Message::Close(Some(frame)))) => return u16::from(frame.code),
-                Some(Ok(Message::Close(None))) | None | Some(Err(_)) => return 0,
-                _ => {}
-            }
+            let code = match within("a close frame", self.ws.next()).await {
+                Some(Ok(Message::Close(Some(frame)))) => u16::from(frame.code),
+                Some(Ok(Message::Close(None))) | None | Some(Err(_)) => 0,
+                _ => continue,
+            };
+            // Reading on sends our answer to the close, as a real client does at once.
+            within("the end of the connection", async {
+                while let Some(Ok(_)) = self.ws.next().await {}
+            })
+            .await;
+            return code;
         }
     }
 
@@ -195,6 +321,34 @@ impl Client {
         self.player = w["player"].as_str().unwrap().to_string();
         self.token = w["token"].as_str().unwrap().to_string();
         w
+    }
+
+    /// Says hello with a token (resuming an identity).
+    pub async fn hello_again(&mut self, name: &str, token: &str) -> Value {
+        self.send(json!({"t":"hello","name":name,"token":token}))
+            .await;
+        let w = self.expect("welcome").await;
+        self.player = w["player"].as_str().unwrap().to_string();
+        self.token = w["token"].as_str().unwrap().to_string();
+        w
+    }
+
+    /// Says hello as a bot with the test bot key.
+    pub async fn hello_bot(&mut self, name: &str, games: &[&str], capacity: u32) -> Value {
+        self.send(json!({"t":"hello","name":name,
+            "bot":{"key":BOT_KEY,"games":games,"capacity":capacity}}))
+            .await;
+        let w = self.expect("welcome").await;
+        self.player = w["player"].as_str().unwrap().to_string();
+        self.token = w["token"].as_str().unwrap().to_string();
+        w
+    }
+
+    /// Closes the connection from the client side.
+    pub async fn close(mut self) {
+        let _ = self.ws.close(None).await;
+        // Read until the server's answer so the server has seen the close.
+        while let Some(Ok(_)) = within("the end of the connection", self.ws.next()).await {}
     }
 
     /// Creates a room and returns its id (after `created` and the first `state`).
@@ -211,10 +365,37 @@ impl Client {
         self.expect("state").await
     }
 
-    /// Plays a move and waits for its `moved`.
+    /// Plays a move and waits for its own `moved` (recognised by a fresh request id, so a
+    /// repeated move text such as a Connect Four column is never mistaken).
     pub async fn play(&mut self, room: &str, mv: &str) -> Value {
-        self.send(json!({"t":"move","room":room,"move":mv})).await;
-        self.expect_where(|v| v["t"] == "moved" && v["move"] == mv)
+        // Unique in the process: a reconnected client must not reuse an earlier id.
+        static SENT: AtomicU64 = AtomicU64::new(0);
+        let id = format!("play-{}", SENT.fetch_add(1, Ordering::Relaxed));
+        self.send(json!({"t":"move","room":room,"move":mv,"id":id}))
+            .await;
+        let moved = self
+            .expect_where(|v| (v["t"] == "moved" && v["id"] == id) || v["t"] == "error")
+            .await;
+        assert_eq!(moved["t"], "moved", "{mv} was refused: {moved}");
+        moved
+    }
+
+    /// Waits for the `moved` that makes the game `ply` moves long (after the opening).
+    pub async fn saw_ply(&mut self, room: &str, ply: u64) -> Value {
+        self.expect_where(|v| v["t"] == "moved" && v["room"] == room && v["ply"] == ply)
+            .await
+    }
+
+    /// Sends a request and waits for the error it draws; returns the error.
+    pub async fn refused(&mut self, msg: Value) -> Value {
+        self.send(msg).await;
+        self.expect("error").await
+    }
+
+    /// A fresh `state` of `room` (re-joining changes nothing for a member).
+    pub async fn fresh_state(&mut self, room: &str, as_: &str) -> Value {
+        self.send(json!({"t":"join","room":room,"as":as_})).await;
+        self.expect_where(|v| v["t"] == "state" && v["room"] == room)
             .await
     }
 

@@ -1,0 +1,73 @@
+//! What each level 1..=10 may do (ENGINES.md "Levels"), and how long it thinks when the game
+//! has no clock.
+
+use std::time::Duration;
+
+use crate::engine::Level;
+
+/// The knobs of one level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LevelSettings {
+    /// Deepest iteration of the heuristic search.
+    pub max_depth: u32,
+    /// Evaluation noise (points; a well-placed threat is about 90).
+    pub noise: i32,
+    /// Search only forced moves when there are some: win now, block, never under a threat.
+    /// Off at levels 1–2, which may overlook a threat, as beginners do.
+    pub forced_moves: bool,
+    /// The exact solver takes over inside the search at nodes with at most this many empty
+    /// cells (0: never).
+    pub solve_below: u32,
+    /// Before searching, try to solve the root exactly if it has at most this many empty
+    /// cells (with half the time; the search gets what is left).
+    pub root_solve_below: u32,
+}
+
+impl LevelSettings {
+    #[must_use]
+    pub fn of(level: Level) -> LevelSettings {
+        let (max_depth, noise, solve_below, root_solve_below) = match level.get() {
+            1 => (1, 400, 0, 0),
+            2 => (2, 250, 0, 0),
+            3 => (3, 150, 0, 0),
+            4 => (4, 100, 0, 0),
+            5 => (6, 60, 0, 0),
+            6 => (8, 35, 8, 0),
+            7 => (10, 20, 10, 0),
+            8 => (14, 8, 12, 16),
+            9 => (24, 0, 14, 22),
+            _ => (crate::search::MAX_PLY as u32 - 2, 0, 16, 30),
+        };
+        LevelSettings {
+            max_depth,
+            noise,
+            forced_moves: level.get() >= 3,
+            solve_below,
+            root_solve_below,
+        }
+    }
+}
+
+/// Thinking time without a clock: 0.3 s at level 1 up to 3 s at level 10.
+#[must_use]
+pub fn think_time(level: Level) -> Duration {
+    Duration::from_millis(300 * u64::from(level.get()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_grow_stronger() {
+        let all: Vec<LevelSettings> = (1..=10).map(|l| LevelSettings::of(Level::new(l))).collect();
+        for pair in all.windows(2) {
+            assert!(pair[0].max_depth <= pair[1].max_depth);
+            assert!(pair[0].noise >= pair[1].noise);
+            assert!(pair[0].solve_below <= pair[1].solve_below);
+        }
+        assert!(!all[1].forced_moves && all[2].forced_moves);
+        assert_eq!(think_time(Level::new(1)), Duration::from_millis(300));
+        assert_eq!(think_time(Level::MAX), Duration::from_secs(3));
+    }
+}

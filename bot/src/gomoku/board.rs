@@ -1,0 +1,672 @@
+//! The engine's board: a padded 1-D array with, for every point, direction and colour, the
+//! line key of [`super::pattern`] and the pattern it gives, all updated incrementally.
+//!
+//! A move touches only the five cells each way along its four lines (forty points): their
+//! keys gain one digit, their patterns are looked up again, and the running totals follow —
+//! pattern counts, the per-point values of [`super::eval`], and the sets of points where a
+//! colour makes a five, a four, an open four or an open three. Unmaking subtracts the same
+//! digits, so make/unmake is exact and cheap; [`Board::recount`] recomputes everything from
+//! scratch for the tests.
+//!
+//! The padding is five wall cells on every side (one shared between the end of a row and the
+//! start of the next), so every key update and line walk needs no coordinate test.
+
+use std::cell::RefCell;
+
+use game_core::gomoku::Gomoku;
+use game_core::renju::RenjuBoard;
+use game_core::{Cell, Color, GomokuRule};
+
+use super::eval;
+use super::pattern::{
+    slot, LineKey, Pattern, PatternTable, BLOCKED_DIGIT, OWN_DIGIT, PATTERNS, POW3, REACH,
+};
+
+/// A point: an index into the padded array.
+pub type Point = u16;
+
+const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+const PAD: usize = REACH;
+
+/// Index of a colour in per-colour tables: black 0, white 1.
+#[must_use]
+pub fn side(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// The colour of a side index.
+#[must_use]
+pub fn color_of(side: usize) -> Color {
+    if side == 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// A set of points, one bit each.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PointSet(Vec<u64>);
+
+impl PointSet {
+    fn new(points: usize) -> PointSet {
+        PointSet(vec![0; points.div_ceil(64)])
+    }
+
+    fn assign(&mut self, p: Point, on: bool) {
+        let (word, bit) = (usize::from(p) / 64, p % 64);
+        if on {
+            self.0[word] |= 1 << bit;
+        } else {
+            self.0[word] &= !(1 << bit);
+        }
+    }
+
+    #[must_use]
+    pub fn contains(&self, p: Point) -> bool {
+        self.0[usize::from(p) / 64] >> (p % 64) & 1 == 1
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&w| w == 0)
+    }
+
+    /// The points in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
+        self.0.iter().enumerate().flat_map(|(i, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let bit = w.trailing_zeros();
+                    w &= w - 1;
+                    (i * 64) as Point + bit as Point
+                })
+            })
+        })
+    }
+
+    /// The first two points, in increasing order.
+    #[must_use]
+    pub fn first_two(&self) -> (Option<Point>, Option<Point>) {
+        let mut it = self.iter();
+        let first = it.next();
+        (first, it.next())
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.iter().map(|w| w.count_ones() as usize).sum()
+    }
+}
+
+/// The four line directions as steps in the padded array: across, up, up-right, up-left.
+fn directions(stride: usize) -> [isize; 4] {
+    let s = stride as isize;
+    [1, s, s + 1, s - 1]
+}
+
+/// SplitMix64: a fixed, well-spread sequence for the Zobrist keys.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The key of white to move.
+const SIDE_KEY: u64 = 0x5A17_C0DE_D15C_0BB1;
+
+/// Per-colour summaries of the empty points, kept in step with the patterns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// (point, direction) pairs of each pattern, empty points only.
+    pub counts: [u32; PATTERNS],
+    /// Sum of [`eval::point_value`] over the empty points.
+    pub total: i32,
+    /// Points where a stone makes five.
+    pub fives: PointSet,
+    /// Points where a stone makes a four (simple or open) in some direction.
+    pub fours: PointSet,
+    /// Points where a stone makes an open four.
+    pub flex4s: PointSet,
+    /// Points where a stone makes an open three.
+    pub threes: PointSet,
+}
+
+impl Summary {
+    fn new(points: usize) -> Summary {
+        Summary {
+            counts: [0; PATTERNS],
+            total: 0,
+            fives: PointSet::new(points),
+            fours: PointSet::new(points),
+            flex4s: PointSet::new(points),
+            threes: PointSet::new(points),
+        }
+    }
+}
+
+/// A Gomoku board for searching: make/unmake with incremental patterns and Zobrist hashing.
+#[derive(Clone, Debug)]
+pub struct Board {
+    size: usize,
+    stride: usize,
+    rule: GomokuRule,
+    dirs: [isize; 4],
+    cells: Vec<u8>,
+    keys: Vec<[[LineKey; 4]; 2]>,
+    patterns: Vec<[[Pattern; 4]; 2]>,
+    values: Vec<[i32; 2]>,
+    /// Per point and colour: the [`eval::combo_index`] of its patterns and its threat flags.
+    combos: Vec<[u16; 2]>,
+    flags: Vec<[u8; 2]>,
+    points_table: &'static eval::PointTable,
+    summary: [Summary; 2],
+    /// Stones within two points (a 5x5 square): the candidate moves are the empty points
+    /// with some.
+    near: Vec<u8>,
+    zobrist: Vec<[u64; 2]>,
+    hash: u64,
+    stones: usize,
+    /// Passes in force (see [`Board::pass`]).
+    passes: usize,
+    /// Moves made with `make`, and whether each made a five.
+    history: Vec<(Point, bool)>,
+    /// The renju referee's view, for the exact forbidden-point test; a `RefCell` because its
+    /// test tries stones on it.
+    renju: RefCell<RenjuBoard>,
+    tables: [&'static PatternTable; 2],
+    /// The real points in row-major order from a1.
+    points: Vec<Point>,
+}
+
+impl Board {
+    /// An empty board (`size` 5..=26 as game-core checks).
+    #[must_use]
+    pub fn new(size: u8, rule: GomokuRule) -> Board {
+        let n = usize::from(size);
+        let stride = n + PAD;
+        let len = (n + 2 * PAD + 1) * stride;
+        let exact_black = rule != GomokuRule::Freestyle;
+        let exact_white = rule == GomokuRule::Standard;
+        let mut seed = 0x6B69_6269_747A_0001 ^ n as u64;
+        let zobrist = (0..len)
+            .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
+            .collect();
+        let mut cells = vec![WALL; len];
+        let mut points = Vec::with_capacity(n * n);
+        for row in 0..n {
+            for col in 0..n {
+                let p = (row + PAD) * stride + col + PAD;
+                cells[p] = EMPTY;
+                points.push(p as Point);
+            }
+        }
+        let mut board = Board {
+            size: n,
+            stride,
+            rule,
+            dirs: directions(stride),
+            cells,
+            keys: vec![[[0; 4]; 2]; len],
+            patterns: vec![[[Pattern::None; 4]; 2]; len],
+            values: vec![[0; 2]; len],
+            combos: vec![[0; 2]; len],
+            flags: vec![[0; 2]; len],
+            points_table: eval::PointTable::shared(),
+            summary: [Summary::new(len), Summary::new(len)],
+            near: vec![0; len],
+            zobrist,
+            hash: 0,
+            stones: 0,
+            passes: 0,
+            history: Vec::new(),
+            renju: RefCell::new(RenjuBoard::new(size)),
+            tables: [
+                PatternTable::shared(exact_black),
+                PatternTable::shared(exact_white),
+            ],
+            points,
+        };
+        board.rebuild();
+        board
+    }
+
+    /// The engine board of a game-core position.
+    #[must_use]
+    pub fn from_position(pos: &Gomoku) -> Board {
+        let mut board = Board::new(pos.size(), pos.rule());
+        for (cell, color) in pos.stones() {
+            let p = board.point(cell);
+            board.put(p, color);
+        }
+        board.history.clear();
+        board
+    }
+
+    /// Recomputes keys, patterns and summaries from the stones.
+    fn rebuild(&mut self) {
+        let len = self.cells.len();
+        for q in 0..len {
+            for v in 0..2 {
+                for d in 0..4 {
+                    self.keys[q][v][d] = self.fresh_key(q, v, d);
+                }
+            }
+        }
+        self.summary = [Summary::new(len), Summary::new(len)];
+        self.values.fill([0; 2]);
+        self.flags.fill([0; 2]);
+        for i in 0..self.points.len() {
+            let p = self.points[i];
+            if self.cells[usize::from(p)] == EMPTY {
+                self.attach(p);
+            }
+        }
+    }
+
+    /// The key of point `q`, colour `v`, direction `d`, read off the cells.
+    fn fresh_key(&self, q: usize, v: usize, d: usize) -> LineKey {
+        let own = v as u8 + 1;
+        let mut key = 0;
+        for offset in -(REACH as isize)..=REACH as isize {
+            if offset == 0 {
+                continue;
+            }
+            let at = q as isize + offset * self.dirs[d];
+            let cell = usize::try_from(at)
+                .ok()
+                .and_then(|i| self.cells.get(i).copied())
+                .unwrap_or(WALL);
+            let digit = if cell == EMPTY {
+                0
+            } else if cell == own {
+                OWN_DIGIT
+            } else {
+                BLOCKED_DIGIT
+            };
+            key += digit * POW3[slot(offset as i32)];
+        }
+        key
+    }
+
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+    #[must_use]
+    pub fn rule(&self) -> GomokuRule {
+        self.rule
+    }
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Stones on the board.
+    #[must_use]
+    pub fn stones(&self) -> usize {
+        self.stones
+    }
+    /// The side to move (0 black, 1 white): black moves when the stones (and passes) are even.
+    #[must_use]
+    pub fn turn(&self) -> usize {
+        (self.stones + self.passes) % 2
+    }
+
+    /// Gives the move to the other side without a stone (to ask what the opponent threatens).
+    pub fn pass(&mut self) {
+        self.passes += 1;
+        self.hash ^= SIDE_KEY;
+    }
+
+    /// Takes back a [`Board::pass`].
+    pub fn unpass(&mut self) {
+        if self.passes > 0 {
+            self.passes -= 1;
+            self.hash ^= SIDE_KEY;
+        }
+    }
+    /// The real points, row-major from a1.
+    #[must_use]
+    pub fn points(&self) -> &[Point] {
+        &self.points
+    }
+    /// Line direction steps.
+    #[must_use]
+    pub fn dirs(&self) -> [isize; 4] {
+        self.dirs
+    }
+
+    /// The point of a cell (which must be on the board).
+    #[must_use]
+    pub fn point(&self, cell: Cell) -> Point {
+        ((usize::from(cell.row) + PAD) * self.stride + usize::from(cell.col) + PAD) as Point
+    }
+
+    /// The cell of a real point.
+    #[must_use]
+    pub fn cell(&self, p: Point) -> Cell {
+        let p = usize::from(p);
+        Cell::new((p % self.stride - PAD) as u8, (p / self.stride - PAD) as u8)
+    }
+
+    /// The cell of `p` if it is a real point (not padding).
+    #[must_use]
+    pub fn cell_checked(&self, p: isize) -> Option<Cell> {
+        let i = usize::try_from(p).ok()?;
+        (self.cells.get(i).is_some_and(|&c| c != WALL)).then(|| self.cell(i as Point))
+    }
+
+    /// Row-major index `row * size + col` (the move code).
+    #[must_use]
+    pub fn code(&self, p: Point) -> u32 {
+        let c = self.cell(p);
+        u32::from(c.row) * self.size as u32 + u32::from(c.col)
+    }
+
+    #[must_use]
+    pub fn is_empty(&self, p: Point) -> bool {
+        self.cells[usize::from(p)] == EMPTY
+    }
+
+    /// The stone on a point: Some(0) black, Some(1) white.
+    #[must_use]
+    pub fn stone(&self, p: Point) -> Option<usize> {
+        match self.cells[usize::from(p)] {
+            1 => Some(0),
+            2 => Some(1),
+            _ => None,
+        }
+    }
+
+    /// Stones within two points of `p`.
+    #[must_use]
+    pub fn near(&self, p: Point) -> u8 {
+        self.near[usize::from(p)]
+    }
+
+    /// What colour `v` makes on `p` in each direction.
+    #[must_use]
+    pub fn patterns(&self, p: Point, v: usize) -> &[Pattern; 4] {
+        &self.patterns[usize::from(p)][v]
+    }
+
+    /// The line key of `p` for colour `v` in direction `d`.
+    #[must_use]
+    pub fn key(&self, p: Point, v: usize, d: usize) -> LineKey {
+        self.keys[usize::from(p)][v][d]
+    }
+
+    /// The pattern table of colour `v`.
+    #[must_use]
+    pub fn table(&self, v: usize) -> &'static PatternTable {
+        self.tables[v]
+    }
+
+    /// The value of empty point `p` for colour `v` ([`eval::point_value`]).
+    #[must_use]
+    pub fn value(&self, p: Point, v: usize) -> i32 {
+        self.values[usize::from(p)][v]
+    }
+
+    #[must_use]
+    pub fn summary(&self, v: usize) -> &Summary {
+        &self.summary[v]
+    }
+
+    /// Whether the last move made a five.
+    #[must_use]
+    pub fn last_made_five(&self) -> bool {
+        self.history.last().is_some_and(|&(_, five)| five)
+    }
+
+    /// The last move made with [`Board::make`].
+    #[must_use]
+    pub fn last_move(&self) -> Option<Point> {
+        self.history.last().map(|&(p, _)| p)
+    }
+
+    /// Whether black on the empty point `p` is forbidden (renju only). Most points are
+    /// cleared by their patterns alone: a forbidden point needs an overline, an open four
+    /// (which may be two fours on one line) or two lines holding a three or a four, and no
+    /// five. The rest go to game-core's exact recursive test.
+    #[must_use]
+    pub fn is_forbidden(&self, p: Point) -> bool {
+        if self.rule != GomokuRule::Renju || !self.is_empty(p) {
+            return false;
+        }
+        let pats = &self.patterns[usize::from(p)][0];
+        if pats.contains(&Pattern::Five) {
+            return false;
+        }
+        let strong = pats.iter().filter(|&&x| x >= Pattern::Flex3).count();
+        if strong < 2 && !pats.contains(&Pattern::Overline) && !pats.contains(&Pattern::Flex4) {
+            return false;
+        }
+        let cell = self.cell(p);
+        self.renju.borrow_mut().forbidden(cell).is_some()
+    }
+
+    /// Whether colour `v` may play the point: empty and, for black in renju, not forbidden.
+    #[must_use]
+    pub fn is_legal(&self, p: Point, v: usize) -> bool {
+        self.is_empty(p) && !(v == 0 && self.is_forbidden(p))
+    }
+
+    /// Plays the side to move on the empty point `p`.
+    pub fn make(&mut self, p: Point) {
+        let v = self.turn();
+        let five = self.patterns[usize::from(p)][v].contains(&Pattern::Five);
+        self.put(p, color_of(v));
+        self.history.push((p, five));
+    }
+
+    /// Takes back the last move made with [`Board::make`].
+    pub fn unmake(&mut self) {
+        if let Some((p, _)) = self.history.pop() {
+            self.take(p);
+        }
+    }
+
+    /// Puts a stone on the empty point `p`.
+    fn put(&mut self, p: Point, color: Color) {
+        let v = side(color);
+        let pi = usize::from(p);
+        self.detach(p);
+        self.cells[pi] = v as u8 + 1;
+        self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
+        self.stones += 1;
+        self.renju.borrow_mut().set(self.cell(p), Some(color));
+        self.update_near(pi, true);
+        self.update_lines(pi, v, true);
+    }
+
+    /// Removes the stone on `p`.
+    fn take(&mut self, p: Point) {
+        let pi = usize::from(p);
+        let v = usize::from(self.cells[pi]) - 1;
+        self.cells[pi] = EMPTY;
+        self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
+        self.stones -= 1;
+        self.renju.borrow_mut().set(self.cell(p), None);
+        self.update_near(pi, false);
+        self.update_lines(pi, v, false);
+        self.attach(p);
+    }
+
+    fn update_near(&mut self, pi: usize, add: bool) {
+        let s = self.stride as isize;
+        for dr in -2..=2 {
+            for dc in -2..=2 {
+                let q = (pi as isize + dr * s + dc) as usize;
+                if add {
+                    self.near[q] += 1;
+                } else {
+                    self.near[q] -= 1;
+                }
+            }
+        }
+    }
+
+    /// Adds or removes colour `v`'s stone on `pi` in the keys of the forty points around it.
+    fn update_lines(&mut self, pi: usize, v: usize, add: bool) {
+        for d in 0..4 {
+            let step = self.dirs[d];
+            for k in 1..=REACH as isize {
+                for (q, offset) in [(pi as isize - k * step, k), (pi as isize + k * step, -k)] {
+                    let q = q as usize;
+                    let w = POW3[slot(offset as i32)];
+                    let key = &mut self.keys[q];
+                    if add {
+                        key[v][d] += OWN_DIGIT * w;
+                        key[1 - v][d] += BLOCKED_DIGIT * w;
+                    } else {
+                        key[v][d] -= OWN_DIGIT * w;
+                        key[1 - v][d] -= BLOCKED_DIGIT * w;
+                    }
+                    if self.cells[q] == EMPTY {
+                        self.repattern(q, d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Looks up again the patterns of empty point `q` in direction `d`.
+    fn repattern(&mut self, q: usize, d: usize) {
+        for v in 0..2 {
+            let new = self.tables[v].get(self.keys[q][v][d]);
+            let old = std::mem::replace(&mut self.patterns[q][v][d], new);
+            if old != new {
+                self.summary[v].counts[old as usize] -= 1;
+                self.summary[v].counts[new as usize] += 1;
+                let digit = eval::COMBO_DIGIT[d] * (new as i32 - old as i32);
+                self.combos[q][v] = (i32::from(self.combos[q][v]) + digit) as u16;
+                self.summarise(q as Point, v);
+            }
+        }
+    }
+
+    /// Takes the empty point `p` out of the summaries (a stone goes there).
+    fn detach(&mut self, p: Point) {
+        let pi = usize::from(p);
+        for v in 0..2 {
+            let s = &mut self.summary[v];
+            for pat in self.patterns[pi][v] {
+                s.counts[pat as usize] -= 1;
+            }
+            s.total -= self.values[pi][v];
+            self.values[pi][v] = 0;
+            self.set_flags(p, v, 0);
+        }
+    }
+
+    /// Puts the (now empty) point `p` into the summaries, its patterns read off its keys.
+    fn attach(&mut self, p: Point) {
+        let pi = usize::from(p);
+        for v in 0..2 {
+            for d in 0..4 {
+                let pat = self.tables[v].get(self.keys[pi][v][d]);
+                self.patterns[pi][v][d] = pat;
+                self.summary[v].counts[pat as usize] += 1;
+            }
+            self.combos[pi][v] = eval::combo_index(&self.patterns[pi][v]);
+            self.summarise(p, v);
+        }
+    }
+
+    /// Recomputes the value and threat-set memberships of the empty point `p` for colour `v`.
+    fn summarise(&mut self, p: Point, v: usize) {
+        let pi = usize::from(p);
+        let index = self.combos[pi][v];
+        let renju_black = v == 0 && self.rule == GomokuRule::Renju;
+        let value = self.points_table.value(index, renju_black);
+        self.summary[v].total += value - self.values[pi][v];
+        self.values[pi][v] = value;
+        self.set_flags(p, v, self.points_table.flags(index));
+    }
+
+    fn set_flags(&mut self, p: Point, v: usize, flags: u8) {
+        let pi = usize::from(p);
+        let changed = self.flags[pi][v] ^ flags;
+        if changed == 0 {
+            return;
+        }
+        self.flags[pi][v] = flags;
+        let s = &mut self.summary[v];
+        for (bit, set) in [
+            (eval::MAKES_FIVE, &mut s.fives),
+            (eval::MAKES_FOUR, &mut s.fours),
+            (eval::MAKES_FLEX4, &mut s.flex4s),
+            (eval::MAKES_FLEX3, &mut s.threes),
+        ] {
+            if changed & bit != 0 {
+                set.assign(p, flags & bit != 0);
+            }
+        }
+    }
+
+    /// A copy of this board rebuilt from its stones alone, for checking the incremental
+    /// state (tests, debugging).
+    #[must_use]
+    pub fn recount(&self) -> Board {
+        let mut fresh = self.clone();
+        fresh.rebuild();
+        fresh
+    }
+
+    /// Whether the incremental state equals a from-scratch one.
+    #[must_use]
+    pub fn agrees_with(&self, other: &Board) -> bool {
+        let empty_points = self
+            .points
+            .iter()
+            .filter(|&&p| self.is_empty(p))
+            .map(|&p| usize::from(p));
+        self.summary == other.summary
+            && self.cells == other.cells
+            && self.near == other.near
+            && empty_points.into_iter().all(|p| {
+                self.keys[p] == other.keys[p]
+                    && self.patterns[p] == other.patterns[p]
+                    && self.combos[p] == other.combos[p]
+                    && self.flags[p] == other.flags[p]
+                    && self.values[p] == other.values[p]
+            })
+    }
+
+    /// The stones as game-core sees them.
+    #[must_use]
+    pub fn to_position(&self) -> Gomoku {
+        let mut black = Vec::new();
+        let mut white = Vec::new();
+        for &p in &self.points {
+            match self.stone(p) {
+                Some(0) => black.push(self.cell(p)),
+                Some(_) => white.push(self.cell(p)),
+                None => {}
+            }
+        }
+        // The cells come from the board itself, so they are on it and distinct.
+        Gomoku::from_stones(self.size as u8, self.rule, &black, &white)
+            .unwrap_or_else(|_| unreachable!("a board's own stones are valid"))
+    }
+
+    /// The Zobrist key recomputed from the stones.
+    #[must_use]
+    pub fn fresh_hash(&self) -> u64 {
+        let mut h = if self.turn() == 1 { SIDE_KEY } else { 0 };
+        for &p in &self.points {
+            if let Some(v) = self.stone(p) {
+                h ^= self.zobrist[usize::from(p)][v];
+            }
+        }
+        h
+    }
+}

@@ -1,0 +1,266 @@
+//! Threat-space search: VCF (victory by continuous fours) and VCT (by threes and fours).
+//!
+//! An AND/OR search where the attacker only makes threats and the defender only answers
+//! them, so the tree stays narrow and a win it finds is proven:
+//! - after an attacker's four the defender has one move, the five-point (two five-points, or
+//!   in renju a five-point forbidden to a black defender, and the attacker wins);
+//! - after an open three (VCT only) the defender may take any defence point or make a four of
+//!   his own; any other move lets the attacker make an open four. Every reply must lose;
+//! - a defender's four must be blocked, and in VCF the block must itself be a four.
+//!
+//! Renju: black's threats never stand on forbidden points, and an open three whose open-four
+//! point is forbidden is no threat.
+//!
+//! A failure cache remembers positions where no win was found within a depth. It is a small
+//! array of its own rather than the search's TT: it stores one bit of information per
+//! position, needs no move or bound, and must not evict the main search's entries.
+
+use std::time::Instant;
+
+use super::board::{Board, Point};
+use super::movegen::{defence_points, four_moves, open_four_points, sort_by_score};
+use crate::engine::StopFlag;
+
+/// A proven win: the moves from the position (attacker first, the defender's forced or first
+/// answer between) and how many plies it takes to the five.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ThreatWin {
+    pub line: Vec<Point>,
+    pub plies: u32,
+}
+
+/// The threat searcher: budget, node count and failure cache.
+pub struct ThreatSearch {
+    nodes: u64,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    stop: Option<StopFlag>,
+    aborted: bool,
+    failed: Vec<(u64, u8)>,
+}
+
+/// Salt that keeps VCF and VCT failures apart in the cache.
+const VCT_SALT: u64 = 0x7C7C_1357_9BDF_2468;
+
+impl ThreatSearch {
+    /// A searcher with a failure cache of `2^cache_bits` entries.
+    #[must_use]
+    pub fn new(cache_bits: u32) -> ThreatSearch {
+        ThreatSearch {
+            nodes: 0,
+            max_nodes: u64::MAX,
+            deadline: None,
+            stop: None,
+            aborted: false,
+            failed: vec![(0, 0); 1 << cache_bits.min(24)],
+        }
+    }
+
+    /// Limits the next searches: at most `max_nodes` nodes each, until `deadline`, or until
+    /// `stop` is raised.
+    pub fn set_budget(
+        &mut self,
+        max_nodes: u64,
+        deadline: Option<Instant>,
+        stop: Option<StopFlag>,
+    ) {
+        self.max_nodes = max_nodes;
+        self.deadline = deadline;
+        self.stop = stop;
+    }
+
+    /// Forgets the failures (for deterministic searches).
+    pub fn clear(&mut self) {
+        self.failed.fill((0, 0));
+    }
+
+    /// Nodes of the last search.
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the last search stopped on its budget (so a failure is not a proof).
+    #[must_use]
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    /// A win for the side to move by fours alone, within `max_plies`.
+    pub fn vcf(&mut self, board: &mut Board, max_plies: u32) -> Option<ThreatWin> {
+        self.run(board, max_plies, false)
+    }
+
+    /// A win for the side to move by threes and fours, within `max_plies`.
+    pub fn vct(&mut self, board: &mut Board, max_plies: u32) -> Option<ThreatWin> {
+        self.run(board, max_plies, true)
+    }
+
+    fn run(&mut self, board: &mut Board, max_plies: u32, threes: bool) -> Option<ThreatWin> {
+        self.nodes = 0;
+        self.aborted = false;
+        let mut line = Vec::new();
+        let plies = self.attack(board, max_plies, threes, &mut line)?;
+        Some(ThreatWin { line, plies })
+    }
+
+    fn out_of_budget(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        self.nodes += 1;
+        if self.nodes >= self.max_nodes {
+            self.aborted = true;
+        } else if self.nodes & 255 == 0 {
+            let late = self.deadline.is_some_and(|d| Instant::now() >= d);
+            if late || self.stop.as_ref().is_some_and(StopFlag::is_stopped) {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    fn cache_slot(&self, key: u64) -> usize {
+        (key as usize) & (self.failed.len() - 1)
+    }
+
+    /// The attacker (side to move) threatens; on success `line` holds the winning line from
+    /// here and the result is its length in plies.
+    fn attack(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        threes: bool,
+        line: &mut Vec<Point>,
+    ) -> Option<u32> {
+        if self.out_of_budget() {
+            return None;
+        }
+        let a = board.turn();
+        let d = 1 - a;
+        if let Some(p) = board.summary(a).fives.iter().next() {
+            line.push(p);
+            return Some(1);
+        }
+        // A threat, its answer and the five.
+        if depth < 3 {
+            return None;
+        }
+        let (block, second) = board.summary(d).fives.first_two();
+        if second.is_some() {
+            return None;
+        }
+        let key = board.hash() ^ if threes { VCT_SALT } else { 0 };
+        let slot = self.cache_slot(key);
+        if self.failed[slot].0 == key && u32::from(self.failed[slot].1) >= depth {
+            return None;
+        }
+        let mut moves = Vec::new();
+        match block {
+            Some(x) => {
+                // Their four first: the block is forced, and in VCF it must be a four too.
+                if board.is_legal(x, a) && (threes || board.summary(a).fours.contains(x)) {
+                    moves.push(x);
+                }
+            }
+            None => {
+                four_moves(board, a, &mut moves);
+                sort_by_score(board, a, &mut moves);
+                if threes {
+                    let fours = moves.len();
+                    for p in board.summary(a).threes.iter() {
+                        if !moves.contains(&p) && board.is_legal(p, a) {
+                            moves.push(p);
+                        }
+                    }
+                    sort_by_score(board, a, &mut moves[fours..]);
+                }
+            }
+        }
+        for m in moves {
+            let mark = line.len();
+            line.push(m);
+            board.make(m);
+            let result = self.defend(board, depth - 1, threes, line);
+            board.unmake();
+            if let Some(plies) = result {
+                return Some(plies + 1);
+            }
+            line.truncate(mark);
+            if self.aborted {
+                return None;
+            }
+        }
+        if !self.aborted {
+            self.failed[slot] = (key, depth.min(255) as u8);
+        }
+        None
+    }
+
+    /// The defender (side to move) answers the attacker's threat; `Some` when every answer
+    /// loses, with the plies of the longest.
+    fn defend(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        threes: bool,
+        line: &mut Vec<Point>,
+    ) -> Option<u32> {
+        if self.out_of_budget() {
+            return None;
+        }
+        let d = board.turn();
+        let a = 1 - d;
+        if !board.summary(d).fives.is_empty() {
+            return None;
+        }
+        let (first, second) = board.summary(a).fives.first_two();
+        if let Some(x) = first {
+            if let Some(y) = second {
+                line.extend([x, y]);
+                return Some(2);
+            }
+            if !board.is_legal(x, d) {
+                // Black cannot block on a forbidden point: whatever he plays, five follows.
+                return Some(2);
+            }
+            let mark = line.len();
+            line.push(x);
+            board.make(x);
+            let result = self.attack(board, depth.saturating_sub(1), threes, line);
+            board.unmake();
+            if result.is_none() {
+                line.truncate(mark);
+            }
+            return result.map(|plies| plies + 1);
+        }
+        if !threes {
+            return None;
+        }
+        let threats = open_four_points(board, a);
+        if threats.is_empty() {
+            return None;
+        }
+        let mut replies = Vec::new();
+        defence_points(board, d, &threats, &mut replies);
+        four_moves(board, d, &mut replies);
+        if replies.is_empty() {
+            // Any move, then the open four, a block and the five.
+            return Some(4);
+        }
+        sort_by_score(board, d, &mut replies);
+        let mut longest = 0;
+        let mut first_line = None;
+        for r in replies {
+            let mut sub = vec![r];
+            board.make(r);
+            let result = self.attack(board, depth.saturating_sub(1), threes, &mut sub);
+            board.unmake();
+            let plies = result?;
+            longest = longest.max(plies + 1);
+            first_line.get_or_insert(sub);
+        }
+        line.extend(first_line.unwrap_or_default());
+        Some(longest)
+    }
+}

@@ -1,0 +1,498 @@
+//! The Gomoku engine against game-core: incremental patterns, move generation, wins and
+//! renju forbidden points on random games; threat-search claims replayed move by move; forced
+//! replies, levels and determinism on constructed positions.
+
+use game_core::gomoku::Gomoku;
+use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
+use kibitz_bot::engine::{Engine, Level, Limits, Score, StopFlag};
+use kibitz_bot::gomoku::board::{side, Board, Point};
+use kibitz_bot::gomoku::threat::{ThreatSearch, ThreatWin};
+use kibitz_bot::gomoku::{movegen, parse_position, GomokuEngine};
+use proptest::prelude::*;
+
+const RULES: [GomokuRule; 3] = [
+    GomokuRule::Freestyle,
+    GomokuRule::Standard,
+    GomokuRule::Renju,
+];
+
+fn cells(text: &str) -> Vec<Cell> {
+    text.split_whitespace()
+        .map(|m| m.parse().expect("a cell"))
+        .collect()
+}
+
+fn position(rule: GomokuRule, black: &str, white: &str) -> Gomoku {
+    Gomoku::from_stones(15, rule, &cells(black), &cells(white)).expect("a position")
+}
+
+fn engine_move(pos: &Gomoku, limits: Limits, level: u8, seed: u64) -> (Cell, Score) {
+    let mut engine = GomokuEngine::with_tt_bits(16);
+    let r = engine
+        .search(
+            &AnyPosition::Gomoku(pos.clone()),
+            limits,
+            Level::new(level),
+            &StopFlag::new(),
+            seed,
+        )
+        .expect("a move");
+    (r.best.parse().expect("a cell"), r.score)
+}
+
+/// `pos` with one more stone of `color` on `cell` (whoever is to move).
+fn with_stone(pos: &Gomoku, cell: Cell, color: Color) -> Gomoku {
+    let mut black = Vec::new();
+    let mut white = Vec::new();
+    for (c, col) in pos.stones() {
+        if col == Color::Black {
+            black.push(c);
+        } else {
+            white.push(c);
+        }
+    }
+    if color == Color::Black {
+        black.push(cell);
+    } else {
+        white.push(cell);
+    }
+    Gomoku::from_stones(pos.size(), pos.rule(), &black, &white).expect("a position")
+}
+
+/// The empty cells where a stone of `color` wins at once, by game-core's rules.
+fn winning_cells(pos: &Gomoku, color: Color) -> Vec<Cell> {
+    let n = pos.size();
+    (0..n)
+        .flat_map(|row| (0..n).map(move |col| Cell::new(col, row)))
+        .filter(|&c| pos.stone(c).is_none())
+        .filter(|&c| {
+            with_stone(pos, c, color)
+                .outcome()
+                .is_some_and(|o| o.winner == Some(color))
+        })
+        .collect()
+}
+
+/// Replays a VCF claim with game-core: every attacker move is legal and makes a four (or
+/// wins), the defender never has a five of his own, his reply is a five-point of the
+/// attacker's (forced), and the line ends in the attacker's five — or, in renju, on a four
+/// whose five-points are all forbidden to a black defender.
+fn check_vcf_line(pos: &Gomoku, board: &Board, win: &ThreatWin) {
+    let attacker = pos.turn();
+    let mut pos = pos.clone();
+    let line: Vec<Cell> = win.line.iter().map(|&p| board.cell(p)).collect();
+    assert!(!line.is_empty());
+    for (i, &m) in line.iter().enumerate() {
+        pos.is_legal(m)
+            .unwrap_or_else(|e| panic!("move {i} {m} of {line:?}: {e}"));
+        let mover = pos.turn();
+        pos.play_unchecked(m);
+        if mover == attacker {
+            if i + 1 == line.len() {
+                if pos.outcome().is_some_and(|o| o.winner == Some(attacker)) {
+                    return;
+                }
+                // No five: only a four the black defender may not block.
+                assert_eq!(
+                    pos.rule(),
+                    GomokuRule::Renju,
+                    "{line:?} ends without a five"
+                );
+                let fives = winning_cells(&pos, attacker);
+                assert!(!fives.is_empty(), "{line:?} ends without a four");
+                assert!(
+                    fives.iter().all(|&f| pos.forbidden_kind(f).is_some()),
+                    "{line:?}: black can block"
+                );
+                return;
+            }
+            assert!(pos.outcome().is_none(), "{line:?}: over early");
+            assert!(
+                !winning_cells(&pos, attacker).is_empty(),
+                "{line:?}: move {i} {m} is not a four"
+            );
+            assert!(
+                winning_cells(&pos, attacker.other()).is_empty(),
+                "{line:?}: the defender has a five after move {i}"
+            );
+        }
+    }
+    panic!("{line:?} does not end with the attacker");
+}
+
+/// Checks that each defender reply in a VCF line was forced (the attacker's five-point).
+fn check_replies_forced(pos: &Gomoku, board: &Board, win: &ThreatWin) {
+    let attacker = pos.turn();
+    let mut pos = pos.clone();
+    for &p in &win.line {
+        let m = board.cell(p);
+        if pos.turn() != attacker {
+            assert!(
+                winning_cells(&pos, attacker).contains(&m),
+                "the reply {m} is not forced"
+            );
+        }
+        pos.play_unchecked(m);
+    }
+}
+
+fn random_game(
+    size: u8,
+    rule: GomokuRule,
+    picks: &[usize],
+    mut each: impl FnMut(&Gomoku, &mut Board),
+) -> (Gomoku, Board) {
+    let mut pos = Gomoku::new(size, rule).expect("a size");
+    let mut board = Board::from_position(&pos);
+    for (i, &pick) in picks.iter().enumerate() {
+        if pos.outcome().is_some() {
+            break;
+        }
+        // Half the moves near the stones (where patterns form), half anywhere legal.
+        let choices: Vec<Cell> = if i % 2 == 0 {
+            let mut near = Vec::new();
+            movegen::generate(&board, false, usize::MAX, &mut near);
+            near.iter().map(|&p| board.cell(p)).collect()
+        } else {
+            pos.legal_moves()
+        };
+        if choices.is_empty() {
+            break;
+        }
+        let m = choices[pick % choices.len()];
+        pos.is_legal(m).expect("a legal choice");
+        pos.play_unchecked(m);
+        board.make(board.point(m));
+        each(&pos, &mut board);
+    }
+    (pos, board)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(32))]
+
+    #[test]
+    fn incremental_patterns_match_a_recount(
+        size in 5u8..=19,
+        rule in 0usize..3,
+        ops in proptest::collection::vec((0u8..4, any::<usize>()), 1..50),
+    ) {
+        let mut board = Board::new(size, RULES[rule]);
+        for (op, pick) in ops {
+            let empty: Vec<Point> = board.points().iter().copied().filter(|&p| board.is_empty(p)).collect();
+            if op == 0 && board.stones() > 0 {
+                board.unmake();
+            } else if !empty.is_empty() {
+                board.make(empty[pick % empty.len()]);
+            }
+            let fresh = board.recount();
+            prop_assert!(board.agrees_with(&fresh));
+            prop_assert_eq!(board.hash(), board.fresh_hash());
+        }
+        // Unmaking everything gives back the empty board exactly.
+        while board.stones() > 0 {
+            board.unmake();
+        }
+        prop_assert!(board.agrees_with(&Board::new(size, RULES[rule])));
+        prop_assert_eq!(board.hash(), 0);
+    }
+
+    #[test]
+    fn moves_wins_and_forbidden_points_agree_with_game_core(
+        size in 7u8..=12,
+        rule in 0usize..3,
+        picks in proptest::collection::vec(any::<usize>(), 10..70),
+    ) {
+        random_game(size, RULES[rule], &picks, |pos, board| {
+            let mover = pos.turn().other();
+            let won = pos.outcome().is_some_and(|o| o.winner == Some(mover));
+            assert_eq!(board.last_made_five(), won, "{pos:?}");
+            assert_eq!(board.hash(), board.fresh_hash());
+            if pos.outcome().is_some() {
+                return;
+            }
+            if pos.rule() == GomokuRule::Renju {
+                let forbidden = pos.forbidden_points();
+                for &p in board.points() {
+                    let cell = board.cell(p);
+                    assert_eq!(board.is_forbidden(p), forbidden.contains(&cell), "{cell} in {pos:?}");
+                }
+            }
+            let me = side(pos.turn());
+            let five_points = winning_cells(pos, pos.turn());
+            let engine_fives: Vec<Cell> = board.summary(me).fives.iter().map(|p| board.cell(p)).collect();
+            let mut sorted = engine_fives.clone();
+            sorted.sort_by_key(|c| (c.row, c.col));
+            assert_eq!(sorted, five_points, "five-points in {pos:?}");
+            for tactics in [false, true] {
+                let mut moves = Vec::new();
+                movegen::generate(board, tactics, usize::MAX, &mut moves);
+                assert!(!moves.is_empty() || pos.legal_moves().is_empty());
+                for m in moves {
+                    let cell = board.cell(m);
+                    assert!(pos.is_legal(cell).is_ok(), "{cell} generated in {pos:?}");
+                }
+            }
+        });
+    }
+
+    #[test]
+    fn threat_search_claims_replay_as_wins(
+        size in 9u8..=15,
+        rule in 0usize..3,
+        picks in proptest::collection::vec(any::<usize>(), 12..45),
+    ) {
+        let (pos, mut board) = random_game(size, RULES[rule], &picks, |_, _| {});
+        prop_assume!(pos.outcome().is_none());
+        let mut threats = ThreatSearch::new(12);
+        threats.set_budget(5_000, None, None);
+        if let Some(win) = threats.vcf(&mut board, 25) {
+            check_vcf_line(&pos, &board, &win);
+            check_replies_forced(&pos, &board, &win);
+            prop_assert!(win.plies as usize >= win.line.len());
+        }
+        prop_assert!(board.agrees_with(&board.recount()), "the search restores the board");
+        if let Some(win) = threats.vct(&mut board, 9) {
+            // The first move is legal, and a VCT that is all fours is a VCF.
+            prop_assert!(pos.is_legal(board.cell(win.line[0])).is_ok());
+        }
+    }
+}
+
+#[test]
+fn vcf_finds_a_four_three() {
+    for rule in RULES {
+        let pos = position(rule, "h8 i8 j8 k9 k10", "g8 a1 d1 g1 m1");
+        let mut board = Board::from_position(&pos);
+        let win = ThreatSearch::new(12).vcf(&mut board, 21).expect("a VCF");
+        assert_eq!(board.cell(win.line[0]), "k8".parse().unwrap());
+        assert_eq!(win.plies, 5);
+        check_vcf_line(&pos, &board, &win);
+        check_replies_forced(&pos, &board, &win);
+    }
+}
+
+#[test]
+fn vcf_finds_chains_of_four_and_six_fours() {
+    // Found by a random search; the shortest wins take 9 and 13 plies.
+    for (black, white, plies) in [
+        (
+            "e5 h6 n6 e7 g7 i7 h8 k8 n8 e10 f11 g11",
+            "d4 i4 l6 c8 l8 e9 h9 f10 g10 h11 d12 f12",
+            9,
+        ),
+        (
+            "f6 i6 h8 l8 j10 l10 m10 o11",
+            "n6 h10 n10 f11 k11 h12 i13 k13",
+            13,
+        ),
+    ] {
+        let pos = position(GomokuRule::Freestyle, black, white);
+        let mut board = Board::from_position(&pos);
+        let mut threats = ThreatSearch::new(12);
+        assert_eq!(threats.vcf(&mut board, plies - 2), None, "nothing shorter");
+        threats.clear();
+        let win = threats.vcf(&mut board, plies).expect("a VCF");
+        assert_eq!(win.plies, plies, "{:?}", win.line);
+        check_vcf_line(&pos, &board, &win);
+        check_replies_forced(&pos, &board, &win);
+        threats.clear();
+        let deep = threats.vcf(&mut board, 41).expect("a VCF");
+        check_vcf_line(&pos, &board, &deep);
+        // The engine plays a winning four with a proven score.
+        let (best, score) = engine_move(&pos, Limits::Depth(3), 10, 0);
+        assert!(
+            matches!(score, Score::WinIn(n) if n >= plies as i32),
+            "{score:?}"
+        );
+        assert!(board.summary(0).fours.contains(board.point(best)));
+    }
+}
+
+#[test]
+fn vcf_claims_nothing_without_fours_and_vct_finds_a_double_three() {
+    let pos = position(GomokuRule::Freestyle, "h8 h9 i7 j7", "a1 d1 g1 o15");
+    let mut board = Board::from_position(&pos);
+    let mut threats = ThreatSearch::new(12);
+    assert_eq!(threats.vcf(&mut board, 41), None);
+    let win = threats.vct(&mut board, 9).expect("a VCT");
+    assert!(pos.is_legal(board.cell(win.line[0])).is_ok());
+    // Black's open two lines cross at h7: the double three wins.
+    let solved = GomokuEngine::new()
+        .search(
+            &AnyPosition::Gomoku(pos),
+            Limits::Solve,
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a result");
+    assert!(solved.exact);
+    assert!(matches!(solved.score, Score::WinIn(n) if n > 0));
+}
+
+#[test]
+fn renju_white_wins_through_a_forbidden_block() {
+    // White f12 makes a four whose only five-point f8 is an overline for black.
+    let pos = position(
+        GomokuRule::Renju,
+        "c8 d8 e8 g8 h8 f13 f7",
+        "f9 f10 f11 a1 o1 a15",
+    );
+    assert_eq!(pos.turn(), Color::White);
+    assert!(pos.forbidden_kind("f8".parse().unwrap()).is_some());
+    let mut board = Board::from_position(&pos);
+    let win = ThreatSearch::new(12).vcf(&mut board, 21).expect("a VCF");
+    assert_eq!(board.cell(win.line[0]), "f12".parse().unwrap());
+    assert_eq!(win.plies, 3);
+    check_vcf_line(&pos, &board, &win);
+    let (best, score) = engine_move(&pos, Limits::Depth(2), 10, 0);
+    assert_eq!(best, "f12".parse().unwrap());
+    assert_eq!(score, Score::WinIn(3));
+    // In freestyle black just blocks: no win there.
+    let free = position(
+        GomokuRule::Freestyle,
+        "c8 d8 e8 g8 h8 f13 f7",
+        "f9 f10 f11 a1 o1 a15",
+    );
+    let mut board = Board::from_position(&free);
+    assert_eq!(ThreatSearch::new(12).vcf(&mut board, 21), None);
+}
+
+#[test]
+fn renju_black_never_plays_a_forbidden_point() {
+    // A lattice of black stones two apart: its gaps are double threes and double fours.
+    let mut black = Vec::new();
+    for col in [4u8, 6, 8, 10] {
+        for row in [4u8, 6, 8, 10] {
+            black.push(Cell::new(col, row));
+        }
+    }
+    let white: Vec<Cell> = (0..8u8)
+        .flat_map(|k| [Cell::new(2 * k, 0), Cell::new(2 * k, 14)])
+        .collect();
+    let pos = Gomoku::from_stones(15, GomokuRule::Renju, &black, &white).expect("a position");
+    assert_eq!(pos.turn(), Color::Black);
+    let forbidden = pos.forbidden_points();
+    assert!(forbidden.len() >= 8, "{forbidden:?}");
+    for level in 1..=10 {
+        for seed in 0..3 {
+            let (best, _) = engine_move(&pos, Limits::Depth(2), level, seed);
+            assert!(
+                pos.is_legal(best).is_ok(),
+                "level {level} seed {seed}: {best}"
+            );
+        }
+    }
+    let (best, _) = engine_move(&pos, Limits::Solve, 10, 0);
+    assert!(pos.is_legal(best).is_ok());
+}
+
+#[test]
+fn forced_replies_block_a_four_and_answer_an_open_three() {
+    // White to move against black's closed four h8-k8 (g8 white): l8 only.
+    let four = position(GomokuRule::Freestyle, "h8 i8 j8 k8", "g8 a1 o15");
+    // White to move against black's open three h8-j8: g8 or k8.
+    let three = position(GomokuRule::Freestyle, "h8 i8 j8", "a1 o15");
+    for level in 3..=10 {
+        let (best, _) = engine_move(&four, Limits::Depth(3), level, 7);
+        assert_eq!(best, "l8".parse().unwrap(), "level {level}");
+        let (best, _) = engine_move(&three, Limits::Depth(3), level, 7);
+        assert!(
+            ["g8", "k8"].contains(&best.to_string().as_str()),
+            "level {level}: {best}"
+        );
+    }
+    let board = Board::from_position(&three);
+    let mut moves = Vec::new();
+    movegen::generate(&board, true, usize::MAX, &mut moves);
+    let mut replies: Vec<String> = moves.iter().map(|&p| board.cell(p).to_string()).collect();
+    replies.sort();
+    assert_eq!(replies, ["g8", "k8"]);
+}
+
+#[test]
+fn defends_against_a_four_three_threat_and_keeps_the_clock() {
+    // White threatens k8 (a four on row 8 and an open three on column k); black has no four.
+    let pos = position(GomokuRule::Freestyle, "g8 a1 d1 g1 m1", "h8 i8 j8 k9 k10");
+    assert_eq!(pos.turn(), Color::Black);
+    for (level, limits) in [
+        (10, Limits::Depth(4)),
+        (5, Limits::Depth(4)),
+        (10, Limits::Time(std::time::Duration::from_millis(40))),
+    ] {
+        let start = std::time::Instant::now();
+        let (best, _) = engine_move(&pos, limits, level, 1);
+        assert!(start.elapsed() < std::time::Duration::from_secs(2));
+        let after = with_stone(&pos, best, Color::Black);
+        let mut board = Board::from_position(&after);
+        assert_eq!(
+            ThreatSearch::new(12).vcf(&mut board, 21),
+            None,
+            "level {level}: {best} leaves white a VCF"
+        );
+    }
+}
+
+#[test]
+fn levels_from_3_take_a_five_before_blocking() {
+    // Both sides have a four; black to move wins at g8 or l8 rather than blocking a5.
+    let pos = position(GomokuRule::Standard, "h8 i8 j8 k8 c3", "a1 a2 a3 a4 o15");
+    for level in 3..=10 {
+        for limits in [
+            Limits::Depth(1),
+            Limits::Time(std::time::Duration::from_millis(30)),
+        ] {
+            let (best, score) = engine_move(&pos, limits, level, 3);
+            assert!(
+                ["g8", "l8"].contains(&best.to_string().as_str()),
+                "level {level}: {best}"
+            );
+            assert_eq!(score, Score::WinIn(1));
+        }
+    }
+}
+
+#[test]
+fn fixed_depth_and_node_searches_are_deterministic() {
+    let pos = parse_position("h8 i9 h10 j8 g9 h9 i10", 15, GomokuRule::Renju).expect("a position");
+    for limits in [Limits::Depth(4), Limits::Nodes(3_000)] {
+        for level in [2, 10] {
+            let mut engine = GomokuEngine::with_tt_bits(16);
+            let stop = StopFlag::new();
+            let a = engine
+                .search(&pos, limits, Level::new(level), &stop, 5)
+                .expect("a move");
+            let b = engine
+                .search(&pos, limits, Level::new(level), &stop, 5)
+                .expect("a move");
+            let c = GomokuEngine::with_tt_bits(16)
+                .search(&pos, limits, Level::new(level), &stop, 5)
+                .expect("a move");
+            assert_eq!(
+                (&a.best, a.score, a.nodes, &a.pv),
+                (&b.best, b.score, b.nodes, &b.pv)
+            );
+            assert_eq!((&a.best, a.score, a.nodes), (&c.best, c.score, c.nodes));
+        }
+    }
+}
+
+#[test]
+fn parses_moves_with_and_without_spaces() {
+    let spaced = parse_position("h8 i9 j10", 15, GomokuRule::Freestyle).unwrap();
+    let joined = parse_position("h8i9j10", 15, GomokuRule::Freestyle).unwrap();
+    assert_eq!(spaced, joined);
+    assert_eq!(spaced.ply(), 3);
+    assert_eq!(parse_position("", 9, GomokuRule::Renju).unwrap().ply(), 0);
+    assert!(parse_position("h8 h8", 15, GomokuRule::Freestyle).is_err());
+    assert!(parse_position("h8 q20", 15, GomokuRule::Freestyle).is_err());
+    assert!(parse_position("8h", 15, GomokuRule::Freestyle).is_err());
+    assert!(parse_position("h8 i", 15, GomokuRule::Freestyle).is_err());
+    assert!(parse_position("a1", 4, GomokuRule::Freestyle).is_err());
+    // Finished games and other games get no move.
+    let won = parse_position("a1 b1 a2 b2 a3 b3 a4 b4 a5", 9, GomokuRule::Freestyle).unwrap();
+    assert!(GomokuEngine::new()
+        .search(&won, Limits::Depth(2), Level::MAX, &StopFlag::new(), 0)
+        .is_none());
+}

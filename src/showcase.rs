@@ -1,0 +1,124 @@
+//! The showcase: a client inside `kibitz up` that keeps a bot-vs-bot game running, so that
+//! a newcomer who opens the page sees a live game at once. When a game ends it starts the
+//! next, alternating Gomoku, Othello and Connect Four.
+
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use game_core::protocol::{parse_server, BotSeats, ClientMsg, ClockSpec, SeatChoice, ServerMsg};
+use game_core::{GameSpec, GomokuRule};
+use tokio_tungstenite::tungstenite::Message;
+
+/// The games the showcase cycles through.
+fn games() -> [GameSpec; 3] {
+    [
+        GameSpec::gomoku(15, GomokuRule::Freestyle),
+        GameSpec::Othello,
+        GameSpec::connect4(7, 6),
+    ]
+}
+
+/// Level of both showcase bots: strong, but quick enough to watch.
+const LEVEL: u8 = 7;
+
+/// Runs the showcase against `url` until the task is dropped; reconnects on errors.
+pub async fn run(url: String) {
+    let mut next = 0usize;
+    loop {
+        if let Err(e) = session(&url, &mut next).await {
+            tracing::debug!(error = %e, "showcase connection ended");
+        }
+        tokio::time::sleep(Duration::from_secs(2)).await;
+    }
+}
+
+type Ws =
+    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn send(ws: &mut Ws, m: ClientMsg) -> Result<(), String> {
+    ws.send(Message::Text(m.to_json().into()))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+async fn session(url: &str, next: &mut usize) -> Result<(), String> {
+    let (mut ws, _) = tokio_tungstenite::connect_async(url)
+        .await
+        .map_err(|e| e.to_string())?;
+    send(
+        &mut ws,
+        ClientMsg::Hello {
+            name: "Showcase".to_string(),
+            token: None,
+            bot: None,
+        },
+    )
+    .await?;
+    let mut create_at = Some(tokio::time::Instant::now() + Duration::from_secs(1));
+    let mut current: Option<String> = None;
+    loop {
+        let wait = async {
+            match create_at {
+                Some(t) => tokio::time::sleep_until(t).await,
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = wait => {
+                create_at = None;
+                let game = games()[*next % 3].clone();
+                *next += 1;
+                send(&mut ws, ClientMsg::Create {
+                    game,
+                    seat: SeatChoice::None,
+                    clock: Some(ClockSpec::PerMove { move_ms: 4_000 }),
+                    opening: Vec::new(),
+                    bots: Some(BotSeats { black: Some(LEVEL), white: Some(LEVEL) }),
+                    private: false,
+                }).await?;
+            }
+            frame = ws.next() => {
+                let text = match frame {
+                    Some(Ok(Message::Text(t))) => t,
+                    Some(Ok(Message::Close(_))) | None => return Ok(()),
+                    Some(Err(e)) => return Err(e.to_string()),
+                    Some(Ok(_)) => continue,
+                };
+                let Ok(msg) = parse_server(&text) else { continue };
+                match msg {
+                    ServerMsg::Created { room } => {
+                        tracing::info!(%room, "showcase game created");
+                        current = Some(room);
+                    }
+                    ServerMsg::Over { room, .. } if current.as_deref() == Some(room.as_str()) => {
+                        // Let the audience see the end, then start the next game.
+                        send(&mut ws, ClientMsg::Leave { room }).await?;
+                        current = None;
+                        create_at = Some(tokio::time::Instant::now() + Duration::from_secs(6));
+                    }
+                    ServerMsg::State(s) if current.as_deref() == Some(s.room.as_str())
+                        && s.status == game_core::protocol::RoomStatus::Over =>
+                    {
+                        send(&mut ws, ClientMsg::Leave { room: s.room }).await?;
+                        current = None;
+                        create_at = Some(tokio::time::Instant::now() + Duration::from_secs(2));
+                    }
+                    ServerMsg::Error { code, .. } => {
+                        tracing::debug!(?code, "showcase refused");
+                        // No bot free yet (they are still starting): give the room up and
+                        // try again soon.
+                        if code == game_core::protocol::ErrorCode::NoBotAvailable {
+                            if let Some(room) = current.take() {
+                                send(&mut ws, ClientMsg::Leave { room }).await?;
+                            }
+                        }
+                        if current.is_none() && create_at.is_none() {
+                            create_at = Some(tokio::time::Instant::now() + Duration::from_secs(2));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+//! The HTTP side of the port: `/healthz`, `/metrics` with every series the operators rely on,
+//! finished games as JSON, SGF and PSQ, the web client at `/`, and a clear error when the data
+//! directory cannot be used.
+
+mod common;
+
+use common::*;
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn health_web_client_and_metrics() {
+    let server = TestServer::start().await;
+    let (status, body) = http_get(server.addr, "/healthz").await;
+    assert_eq!((status, body.trim()), (200, "ok"));
+    let (status, body) = http_get(server.addr, "/").await;
+    assert_eq!(status, 200);
+    assert!(
+        body.contains("<html") || body.contains("<!doctype"),
+        "{body}"
+    );
+
+    let (mut a, mut b, room) =
+        seated_pair(&server, json!({"kind":"gomoku","size":15}), json!(null)).await;
+    a.play(&room, "h8").await;
+    let e = b.refused(json!({"t":"move","room":room,"move":"h8"})).await;
+    assert_eq!(e["code"], "illegal_move");
+    b.play(&room, "a1").await;
+
+    let m = server.metrics().await;
+    for series in [
+        "kibitz_connections 2",
+        r#"kibitz_rooms{status="playing"} 1"#,
+        "kibitz_moves_total 2",
+        "kibitz_messages_in_total",
+        "kibitz_messages_out_total",
+        r#"kibitz_errors_total{code="illegal_move"} 1"#,
+        "kibitz_move_latency_seconds_bucket",
+        "kibitz_move_latency_seconds_count 2",
+        "kibitz_store_write_seconds_bucket",
+        "kibitz_store_batch_writes_bucket",
+    ] {
+        assert!(m.contains(series), "{series} missing in:\n{m}");
+    }
+    b.send(json!({"t":"resign","room":room})).await;
+    a.expect("over").await;
+    let m = server.metrics().await;
+    assert!(m.contains(r#"kibitz_rooms{status="over"} 1"#), "{m}");
+    assert!(m.contains(r#"kibitz_rooms{status="playing"} 0"#), "{m}");
+}
+
+#[tokio::test]
+async fn finished_games_as_json_sgf_and_psq() {
+    let server = TestServer::start().await;
+    let (mut a, mut b, room) =
+        seated_pair(&server, json!({"kind":"gomoku","size":15}), json!(null)).await;
+    for (i, m) in ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12"]
+        .iter()
+        .enumerate()
+    {
+        let mover = if i % 2 == 0 { &mut a } else { &mut b };
+        mover.play(&room, m).await;
+    }
+    a.expect("over").await;
+    a.send(json!({"t":"chat","room":room,"text":"gg"})).await;
+    b.expect("chat").await;
+
+    let (status, body) = http_get(server.addr, &format!("/api/games/{room}")).await;
+    assert_eq!(status, 200);
+    let v: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v["id"], room.as_str());
+    assert_eq!(v["status"], "over");
+    assert_eq!(v["result"]["result"], "black");
+    assert_eq!(v["black"]["name"], "Alice");
+    assert_eq!(v["white"]["name"], "Bob");
+    let moves: Vec<&str> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["mv"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        moves,
+        ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12"]
+    );
+    assert_eq!(v["chat"][0]["text"], "gg");
+    assert!(v["move_string"].as_str().is_some_and(|s| !s.is_empty()));
+
+    let (status, sgf) = http_get(server.addr, &format!("/api/games/{room}/sgf")).await;
+    assert_eq!(status, 200);
+    assert!(
+        sgf.starts_with("(;") && sgf.contains("GM[4]") && sgf.contains("SZ[15]"),
+        "{sgf}"
+    );
+    let (status, psq) = http_get(server.addr, &format!("/api/games/{room}/psq")).await;
+    assert_eq!(status, 200);
+    assert!(psq.lines().count() >= 10, "{psq}");
+
+    let (status, _) = http_get(server.addr, "/api/games/nosuchroom").await;
+    assert_eq!(status, 404);
+    let (status, _) = http_get(server.addr, "/api/games/nosuchroom/sgf").await;
+    assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn an_unusable_data_directory_is_a_clear_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("plain-file");
+    std::fs::write(&file, b"not a directory").unwrap();
+    for path in [
+        file.join("data"),
+        file.clone(),
+        dir.path().join("missing/parent/data"),
+    ] {
+        let config = kibitz_server::Config::new(&path);
+        let Err(e) = kibitz_server::Server::open(config).await else {
+            panic!("{} should not open", path.display());
+        };
+        let text = e.to_string();
+        assert!(text.contains(&path.display().to_string()), "{text}");
+    }
+    // A missing directory whose parent exists is created.
+    let config = kibitz_server::Config::new(dir.path().join("fresh"));
+    assert!(kibitz_server::Server::open(config).await.is_ok());
+}
