@@ -138,7 +138,7 @@ test('a chat line with markup shows as text to players and spectators, and spect
   await closeAll(all);
 });
 
-test('a draw by agreement, then a rematch asked by both moves everyone to a new room with colours swapped', async () => {
+test('a draw by agreement, then a rematch asked by both moves everyone to a new game with colours swapped', async () => {
   const { alice, bob, carol, room, all } = await threeInRoom('5');
   await playCell(alice, 'h8', 'black', all);
   await playCell(bob, 'h9', 'white', all);
@@ -175,6 +175,10 @@ test('a draw by agreement, then a rematch asked by both moves everyone to a new 
   assert.match(await byId(bob.page, 'player-black').textContent(), /you/);
   assert.match(await byId(alice.page, 'player-white').textContent(), /you/);
   assert.doesNotMatch(await byId(carol.page, 'room').locator('.player-bar').allTextContents().then((t) => t.join(' ')), /you/);
+  // The new game starts at once: Bob, now black, moves first.
+  await playCell(bob, 'h8', 'black', all);
+  await playCell(alice, 'g7', 'white', all);
+  assert.deepEqual(await moveTexts(carol.page), ['h8', 'g7']);
   assertClean(...all);
   await closeAll(all);
 });

@@ -59,6 +59,41 @@ test('a room created by one player shows in another lobby within a second', asyn
   await host.context.close();
 });
 
+test('two players who ask to play now with the same game and clock are paired into a running game', async () => {
+  const ann = await openPlayer(browser, { name: 'Ann' });
+  const ben = await openPlayer(browser, { name: 'Ben' });
+  await gotoLobby(ann, server);
+  await gotoLobby(ben, server);
+  await byId(ann.page, 'btn-play-now-connect4-1-0').click();
+  await byId(ann.page, 'seek-status').waitFor({ timeout: WAIT_MS });
+  // Ben's lobby counts Ann as waiting on that button.
+  await byId(ben.page, 'btn-play-now-connect4-1-0').filter({ hasText: /1/ }).waitFor({ timeout: WAIT_MS });
+  await byId(ben.page, 'btn-play-now-connect4-1-0').click();
+  const both = [ann, ben];
+  for (const p of both) {
+    await byId(p.page, 'room').waitFor({ timeout: WAIT_MS });
+    await byId(p.page, 'player-name-black').filter({ hasText: /Ann|Ben/ }).waitFor({ timeout: WAIT_MS });
+    await byId(p.page, 'player-name-white').filter({ hasText: /Ann|Ben/ }).waitFor({ timeout: WAIT_MS });
+  }
+  const blackName = await byId(ann.page, 'player-name-black').textContent();
+  const [black, white] = blackName === 'Ann' ? [ann, ben] : [ben, ann];
+  // A 1+0 clock: a minute each, and black's is running from the start of the game.
+  assert.equal(await byId(black.page, 'clock-white').getAttribute('data-ms'), '60000');
+  const blackMs = Number(await byId(white.page, 'clock-black').getAttribute('data-ms'));
+  assert.ok(blackMs > 50_000 && blackMs <= 60_000, `black has ${blackMs} ms`);
+  assert.match(await byId(black.page, 'clock-black').textContent(), /^0?[01]:[0-5]\d/);
+  await waitMyTurn(black);
+  await byId(black.page, 'col-4').click();
+  await waitStone(both, 'd1', 'black');
+  await waitMyTurn(white);
+  await byId(white.page, 'col-3').click();
+  await waitStone(both, 'c1', 'white');
+  assert.deepEqual(await moveTexts(black.page), ['4', '3']);
+  assertClean(ann, ben);
+  await ann.context.close();
+  await ben.context.close();
+});
+
 test('on a phone-size touch screen the lobby and a room fit, and a Gomoku point is played with two taps', async () => {
   const desk = await openPlayer(browser, { name: 'Dora' });
   const phone = await openPlayer(browser, { name: 'Pat', viewport: PHONE, mobile: true });
