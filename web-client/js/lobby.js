@@ -420,7 +420,7 @@ export function mountLobby(root, app) {
     }
   }
 
-  const card = (titleKey, ...children) => h('section', { class: 'card' }, h('h2', { 'data-i18n': titleKey }, t(titleKey)), ...children);
+  const card = (titleKey, ...children) => h('section', { class: `card card-${titleKey.split('.').pop()}` }, h('h2', { 'data-i18n': titleKey }, t(titleKey)), ...children);
 
   clear(root);
   root.append(h('div', { class: 'lobby' },
