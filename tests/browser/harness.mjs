@@ -86,6 +86,38 @@ export function startServer({ dataDir, bind = '127.0.0.1:0' }) {
 }
 
 /**
+ * Starts a bot process (`kibitz bot`) that connects to `server` with the server's bot key, under
+ * `name`, playing at most `capacity` games, keeping its identity in `stateFile`. Returns
+ * { name, log(), stop(signal) }; `stop` resolves when the process has exited. The caller waits
+ * for the bot to show in a lobby (`waitBots`): that is when it can be invited.
+ */
+export function startBot(server, { name, stateFile, capacity = 4 }) {
+  const child = spawn(KIBITZ_BIN, [
+    'bot', '--server', `ws://${server.bind}/ws`, '--key', BOT_KEY, '--name', name,
+    '--capacity', String(capacity), '--state', stateFile,
+  ], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+  });
+  const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  let log = '';
+  child.stderr.on('data', (chunk) => {
+    log = (log + chunk).slice(-8000);
+  });
+  child.once('error', (e) => {
+    log += `\ncannot start ${KIBITZ_BIN}: ${e.message}`;
+  });
+  return {
+    name,
+    log: () => log,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode == null && child.signalCode == null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/**
  * Launches Chromium. Plain `launch` gives the browser a new temporary profile directory every
  * time (playwright passes its own fresh --user-data-dir and deletes it on close), and every
  * `newContext` inside it is a separate incognito-like context with its own storage, so two
@@ -106,6 +138,15 @@ export async function openPlayer(browser, { name, viewport = { width: 1280, heig
   const context = await browser.newContext({ viewport, locale, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: mobile ? 2 : 1 });
   await context.addInitScript((playerName) => {
     if (!localStorage.getItem('kibitz.name')) localStorage.setItem('kibitz.name', playerName);
+    // Keeps the page's latest WebSocket reachable, so a test can send a message the page has no
+    // control for (`sendRaw`); the page itself never looks at it.
+    const PageSocket = window.WebSocket;
+    window.WebSocket = class extends PageSocket {
+      constructor(...args) {
+        super(...args);
+        window.__kibitzTestSocket = this;
+      }
+    };
   }, name);
   const page = await context.newPage();
   const problems = [];
@@ -172,9 +213,9 @@ export async function gotoLobby(player, server) {
 /**
  * Creates a room through the lobby's new-game form. `game` is 'gomoku' | 'othello' |
  * 'connect4'; `rule` for Gomoku; `blocked` a list of [col,row] cells for Connect Four;
- * `seat` the creator's seat. Resolves with the room id once the room view shows its state.
+ * `seat` the creator's seat; `botLevel` (1..10) makes the opponent a bot of that level. Resolves with the room id once the room view shows its state.
  */
-export async function createRoom(player, server, { game = 'gomoku', rule = 'freestyle', size = 15, blocked = [], seat = 'black', clock = 'none' } = {}) {
+export async function createRoom(player, server, { game = 'gomoku', rule = 'freestyle', size = 15, blocked = [], seat = 'black', clock = 'none', botLevel = null } = {}) {
   const { page } = player;
   await gotoLobby(player, server);
   await byId(page, 'new-game-kind').selectOption(game);
@@ -186,7 +227,12 @@ export async function createRoom(player, server, { game = 'gomoku', rule = 'free
     for (const [c, r] of blocked) await byId(page, `blocked-${c}-${r}`).click();
   }
   await byId(page, 'new-game-clock').selectOption(clock);
-  await byId(page, 'new-game-opp-person').check();
+  if (botLevel == null) {
+    await byId(page, 'new-game-opp-person').check();
+  } else {
+    await byId(page, 'new-game-opp-bot').check();
+    await byId(page, 'new-game-level').selectOption(String(botLevel));
+  }
   await byId(page, 'new-game-seat').selectOption(seat);
   await byId(page, 'btn-new-game').click();
   const room = byId(page, 'room');
@@ -224,4 +270,25 @@ export async function playCell(player, cell, stone, everyone) {
 /** The texts of the move-list buttons, in order. */
 export function moveTexts(page) {
   return page.locator('[data-testid="move-list"] button.mv').allTextContents();
+}
+
+/**
+ * Sends `msg` on the page's own connection, as if the page had sent it (for what the page has no
+ * control for, such as an Othello opening); the page handles the answer as usual.
+ */
+export async function sendRaw(player, msg) {
+  const sent = await player.page.evaluate((m) => {
+    const ws = window.__kibitzTestSocket;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(m));
+    return true;
+  }, msg);
+  assert.ok(sent, `${player.name}: the page has no open WebSocket`);
+}
+
+/** Waits until the lobby on `page` lists every bot named in `names`. */
+export async function waitBots(page, names) {
+  for (const name of names) {
+    await byId(page, 'bots-list').locator('li.bot-item').filter({ hasText: name }).waitFor({ timeout: WAIT_MS });
+  }
 }
