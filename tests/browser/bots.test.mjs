@@ -93,6 +93,8 @@ test('a level-3 bot invited from the new-game form plays Connect Four: badge, gr
   assert.equal(await page.locator('[data-testid^="cell-"][data-stone="white"]').count(), 3);
   assert.equal(await byId(page, 'game-over').isHidden(), true);
   await screenshot(page, 'bot-game-connect4');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, 'bot-game-connect4-dark');
   assertClean(human);
   await human.context.close();
 });

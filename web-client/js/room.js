@@ -447,7 +447,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     clear(moveList);
     const shown = shownIndex();
     const item = (k, move) => {
-      const b = h('button', { type: 'button', class: `mv${k === shown ? ' current' : ''}`, 'data-ply': k, 'data-testid': `move-${k}`, onclick: () => goTo(k) }, moveLabel(move));
+      const b = h('button', { type: 'button', class: `mv${move === 'pass' ? ' pass' : ''}${k === shown ? ' current' : ''}`, 'data-ply': k, 'data-testid': `move-${k}`, onclick: () => goTo(k) }, moveLabel(move));
       if (k === shown) b.setAttribute('aria-current', 'step');
       return b;
     };
