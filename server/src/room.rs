@@ -610,6 +610,7 @@ impl Room {
             clock: self.clock_state(),
             spectators: self.spectators(),
             you: self.seat_of(player),
+            control: self.clock_spec,
         })
     }
 

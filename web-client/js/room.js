@@ -528,8 +528,10 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     if (!R.game) return;
     moveInput.placeholder = t('room.moveInputPh', { ex: R.game.kind === 'connect4' ? '4' : R.game.kind === 'othello' ? 'f5' : 'h8' });
     titleEl.textContent = gameLabel(R.game);
-    // `state` carries clock readings, not the spec; the lobby hands the spec over when it knows it.
-    clockSpecEl.textContent = clockSpec !== undefined ? clockLabel(clockSpec) : '';
+    // `state.control` is the time control (absent when untimed); before the first state the
+    // lobby's copy stands in.
+    const control = R.game && R.hasState ? (R.control ?? null) : clockSpec;
+    clockSpecEl.textContent = control !== undefined ? clockLabel(control) : '';
   }
 
   function renderAll(animate = false) {
@@ -547,6 +549,8 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   // ---------- events from the server ----------
   function applyState(msg) {
     R.game = msg.game;
+    R.control = msg.control ?? null;
+    R.hasState = true;
     R.opening = Array.isArray(msg.opening) ? msg.opening : [];
     R.moves = Array.isArray(msg.moves) ? msg.moves : [];
     R.positions = replay(R.game, [...R.opening, ...R.moves]);
