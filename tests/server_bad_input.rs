@@ -272,7 +272,7 @@ async fn nothing_after_the_game_is_over() {
         &mut s,
         &room,
         json!({"t":"join","room":room,"as":"player"}),
-        "game_over",
+        "room_full",
         "spectator",
     )
     .await;
@@ -358,6 +358,10 @@ async fn binary_frames_are_refused_and_big_frames_close() {
     );
     a.send_raw(&big).await;
     assert_eq!(a.expect_close().await, 1009);
+    // A much larger frame (200 KiB) gets the same clear close, not a transport error.
+    let mut c = server.client("Huge").await;
+    c.send_raw(&"y".repeat(200 * 1024)).await;
+    assert_eq!(c.expect_close().await, 1009);
 
     // The opponent and the room are fine; the seat waits for its owner.
     let st = b.fresh_state(&room, "player").await;

@@ -373,6 +373,10 @@ pub struct RoomState {
     pub spectators: u32,
     /// The receiver's seat, `null` for a spectator.
     pub you: Option<Color>,
+    /// The room's time control (an addition to the contract; absent when untimed), so a
+    /// client that arrives by a link can show it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub control: Option<ClockSpec>,
 }
 
 // ---------------------------------------------------------------------------------------------

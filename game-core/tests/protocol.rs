@@ -245,7 +245,7 @@ fn golden_state_with_and_without_seats() {
             "seats":{"black":{"player":"p1","name":"Alice","bot":false,"online":true},
                      "white":{"player":"b1","name":"Kibot","bot":true,"online":true}},
             "clock":{"black_ms":299000,"white_ms":301000,"running":"black"},
-            "spectators":3,"you":"black"}"#,
+            "spectators":3,"you":"black","control":{"initial_ms":300000,"increment_ms":2000}}"#,
     );
     let over = server_golden(
         r#"{"t":"state","room":"r2","seq":70,"game":{"kind":"othello"},"opening":[],

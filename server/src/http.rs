@@ -28,11 +28,12 @@ pub fn router(hub: SharedHub) -> Router {
 }
 
 async fn ws(upgrade: WebSocketUpgrade, State(hub): State<SharedHub>) -> Response {
-    // Frames above the protocol's 8 KiB still arrive (up to 64 KiB) so the session can close
-    // them with 1009 and a reason instead of a bare transport error.
+    // Frames above the protocol's 8 KiB still arrive (up to 1 MiB) so the session can close
+    // them with 1009 and a reason instead of a bare transport error; only a frame beyond that
+    // ends the connection at the transport.
     upgrade
-        .max_message_size(64 * 1024)
-        .max_frame_size(64 * 1024)
+        .max_message_size(1024 * 1024)
+        .max_frame_size(1024 * 1024)
         .on_upgrade(move |socket| crate::session::serve(socket, hub))
 }
 

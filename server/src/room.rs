@@ -610,6 +610,7 @@ impl Room {
             clock: self.clock_state(),
             spectators: self.spectators(),
             you: self.seat_of(player),
+            control: self.clock_spec,
         })
     }
 
@@ -808,17 +809,13 @@ impl Room {
                 _ => None,
             };
             let Some(i) = target else {
-                let refusal = if self.status == RoomStatus::Over {
-                    err(ErrorCode::GameOver, "the game is over", "join", &self.id)
+                // `room_full` also for a finished game: a client then watches instead.
+                let msg = if self.status == RoomStatus::Over {
+                    "the game is over"
                 } else {
-                    err(
-                        ErrorCode::RoomFull,
-                        "both seats are taken",
-                        "join",
-                        &self.id,
-                    )
+                    "both seats are taken"
                 };
-                self.reply(&who, refusal);
+                self.reply(&who, err(ErrorCode::RoomFull, msg, "join", &self.id));
                 return;
             };
             let level = self.invites[i].as_ref().map(|inv| inv.level);

@@ -517,17 +517,7 @@ impl Session {
     }
 
     async fn act(&self, room: &str, action: Action, received: Instant) {
-        let reference = match &action {
-            Action::Move { .. } => "move",
-            Action::Resign => "resign",
-            Action::Undo => "undo",
-            Action::UndoReply(_) => "undo_reply",
-            Action::Draw => "draw",
-            Action::DrawReply(_) => "draw_reply",
-            Action::Rematch => "rematch",
-            Action::Chat(_) => "chat",
-            Action::InviteBot(_) => "invite_bot",
-        };
+        let reference = action.type_name();
         let cmd = RoomCmd::Act {
             who: self.actor(),
             action,

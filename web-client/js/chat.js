@@ -108,9 +108,10 @@ export function createChat(root, { onSend, me }) {
       line.append(h('span', { class: 'chat-text' }, String(msg.text ?? '')));
       addLine(key, line);
     },
-    /** A line from the page itself (e.g. "rematch offered"), styled apart. */
+    /** A line from the room itself (e.g. "rematch offered"), styled apart, in the players' tab
+     *  since it concerns the game. */
     note(text) {
-      addLine(active, h('li', { class: 'chat-line note' }, text));
+      addLine('game', h('li', { class: 'chat-line note', 'data-testid': 'chat-note' }, text));
     },
     /** Spectators see their tab; players never receive spectator lines, so theirs is hidden. */
     setSpectator(isSpectator) {

@@ -169,6 +169,7 @@ export const STRINGS = {
     'chat.placeholder': 'Say something…',
     'chat.input': 'Chat message',
     'chat.send': 'Send',
+    'chat.rematchOffer': '{name} offers a rematch.',
 
     'err.bad_json': 'The server could not read a message.',
     'err.unknown_type': 'The server did not understand a request.',
@@ -349,6 +350,7 @@ export const STRINGS = {
     'chat.placeholder': '说点什么…',
     'chat.input': '聊天消息',
     'chat.send': '发送',
+    'chat.rematchOffer': '{name} 想再来一局。',
 
     'err.bad_json': '服务器无法读取消息。',
     'err.unknown_type': '服务器无法理解请求。',

@@ -7,7 +7,15 @@ import { createBoard } from './board.js';
 import { replay, other } from './rules.js';
 
 const FORM_KEY = 'kibitz.newGame';
-const BOT_OFFER_MS = 10000;
+/** How long a seek waits before a bot is offered. Browser tests shorten it with the page
+ *  address `?bot_offer_ms=N` (the page itself never sets it). */
+const BOT_OFFER_MS = botOfferDelay();
+
+function botOfferDelay() {
+  const param = new URLSearchParams(globalThis.location?.search ?? '').get('bot_offer_ms');
+  const ms = param == null ? NaN : Number(param);
+  return Number.isFinite(ms) && ms >= 0 ? ms : 10000;
+}
 
 const GOMOKU15 = { kind: 'gomoku', size: 15, rule: 'freestyle' };
 const RENJU15 = { kind: 'gomoku', size: 15, rule: 'renju' };
@@ -420,7 +428,7 @@ export function mountLobby(root, app) {
     }
   }
 
-  const card = (titleKey, ...children) => h('section', { class: 'card' }, h('h2', { 'data-i18n': titleKey }, t(titleKey)), ...children);
+  const card = (titleKey, ...children) => h('section', { class: `card card-${titleKey.split('.').pop()}` }, h('h2', { 'data-i18n': titleKey }, t(titleKey)), ...children);
 
   clear(root);
   root.append(h('div', { class: 'lobby' },

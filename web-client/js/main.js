@@ -123,7 +123,10 @@ function roomFromUrl() {
 
 window.addEventListener('popstate', () => mount(roomFromUrl(), { as: 'player' }));
 
-net.onStatus(renderBanner);
+net.onStatus(() => {
+  renderBanner();
+  view?.onStatus?.(net.status);
+});
 net.onReady(() => view?.onReady());
 net.onMessage((msg) => {
   const handled = view ? view.onMessage(msg) : false;

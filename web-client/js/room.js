@@ -46,7 +46,6 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     offers: { undo: null, draw: null },
     asked: { undo: 0, draw: 0, rematch: 0 },
     rematchOffered: false,
-    plyBase: null,
     resignArmed: false,
   };
   const forbiddenCache = new WeakMap();
@@ -349,7 +348,8 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
       forbidden = forbiddenCache.get(pos);
     }
     if (!atEnd && R.game.kind === 'othello') legal = othelloLegal(pos.cells, stoneOf(toMove));
-    const interactive = live && playing() && isPlayer() && R.you === R.toMove && !R.pending;
+    // Offline, a click could not reach the server: the board waits for the connection.
+    const interactive = live && playing() && isPlayer() && R.you === R.toMove && !R.pending && app.net.ready;
     board.render({
       game: R.game,
       pos,
@@ -447,7 +447,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     clear(moveList);
     const shown = shownIndex();
     const item = (k, move) => {
-      const b = h('button', { type: 'button', class: `mv${k === shown ? ' current' : ''}`, 'data-ply': k, 'data-testid': `move-${k}`, onclick: () => goTo(k) }, moveLabel(move));
+      const b = h('button', { type: 'button', class: `mv${move === 'pass' ? ' pass' : ''}${k === shown ? ' current' : ''}`, 'data-ply': k, 'data-testid': `move-${k}`, onclick: () => goTo(k) }, moveLabel(move));
       if (k === shown) b.setAttribute('aria-current', 'step');
       return b;
     };
@@ -504,24 +504,34 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   function renderActions() {
     const seated = isPlayer();
     const p = playing();
-    buttons.undo.disabled = !(seated && p && R.moves.length > 0);
+    // The server takes back the asker's own last move, so there must be one (a pass is not).
+    const myMove = R.moves.some((m, k) => m !== 'pass' && R.positions[R.opening.length + k]?.toMove === R.you);
+    buttons.undo.disabled = !(seated && p && myMove);
     buttons.draw.disabled = !(seated && p);
     buttons.resign.disabled = !(seated && p);
     buttons.resign.hidden = R.resignArmed && seated && p;
     buttons.resignConfirm.hidden = !(R.resignArmed && seated && p);
     buttons.rematch.disabled = !(seated && R.status === 'over');
+    // A spectator has no seat to act for: show only what they can use.
+    for (const b of [buttons.undo, buttons.draw, buttons.rematch]) b.hidden = !seated;
+    if (!seated) buttons.resign.hidden = true;
     const freeSeat = !R.seats.black || !R.seats.white;
     buttons.invite.disabled = !(freeSeat && R.status !== 'over' && R.game);
     botLevel.disabled = buttons.invite.disabled;
-    moveForm.hidden = !seated;
+    // Once both seats are taken there is nobody to invite: keep the panel short.
+    inviteGroup.hidden = !!R.game && !freeSeat;
+    // Typed moves only make sense while the game runs.
+    moveForm.hidden = !(seated && p);
   }
 
   function renderHead() {
     if (!R.game) return;
     moveInput.placeholder = t('room.moveInputPh', { ex: R.game.kind === 'connect4' ? '4' : R.game.kind === 'othello' ? 'f5' : 'h8' });
     titleEl.textContent = gameLabel(R.game);
-    // `state` carries clock readings, not the spec; the lobby hands the spec over when it knows it.
-    clockSpecEl.textContent = clockSpec !== undefined ? clockLabel(clockSpec) : '';
+    // `state.control` is the time control (absent when untimed); before the first state the
+    // lobby's copy stands in.
+    const control = R.game && R.hasState ? (R.control ?? null) : clockSpec;
+    clockSpecEl.textContent = control !== undefined ? clockLabel(control) : '';
   }
 
   function renderAll(animate = false) {
@@ -539,6 +549,8 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   // ---------- events from the server ----------
   function applyState(msg) {
     R.game = msg.game;
+    R.control = msg.control ?? null;
+    R.hasState = true;
     R.opening = Array.isArray(msg.opening) ? msg.opening : [];
     R.moves = Array.isArray(msg.moves) ? msg.moves : [];
     R.positions = replay(R.game, [...R.opening, ...R.moves]);
@@ -566,10 +578,15 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   }
 
   function applyMoved(msg) {
+    // `ply` counts the moves after the opening, this one included: anything else means we
+    // missed something, so ask for the whole room again.
+    if (typeof msg.ply === 'number' && msg.ply !== R.moves.length + 1) {
+      join();
+      return;
+    }
     const last = R.positions[liveIndex()];
     R.moves.push(msg.move);
     R.positions.push(applyMove(R.game, last, msg.move));
-    if (typeof msg.ply === 'number') R.plyBase = msg.ply - R.moves.length;
     R.toMove = msg.to_move || other(last.toMove);
     if ('clock' in msg) R.clock = msg.clock;
     clocks.set(R.clock);
@@ -592,12 +609,12 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   }
 
   function applyUndone(msg) {
-    if (R.plyBase == null && R.opening.length) {
-      // Unsure whether ply counts the opening: ask for the truth instead of guessing.
+    // `ply` counts the moves after the opening, like `moves` in `state`.
+    if (typeof msg.ply !== 'number' || msg.ply > R.moves.length) {
       join();
       return;
     }
-    const n = Math.max(0, Math.min(R.moves.length, msg.ply - (R.plyBase || 0)));
+    const n = Math.max(0, msg.ply);
     R.moves.length = n;
     R.positions.length = R.opening.length + n + 1;
     R.toMove = R.positions[liveIndex()].toMove;
@@ -648,9 +665,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
         if (R.game && seqOk(msg)) applyUndone(msg);
         return true;
       case 'chat':
-        if (typeof msg.seq === 'number' && R.seq != null && msg.seq <= R.seq) return true;
-        chat.add(msg);
-        seqOk(msg);
+        onChat(msg);
         return true;
       case 'undo_offer':
       case 'draw_offer': {
@@ -679,6 +694,37 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
         return true;
       default:
         return false;
+    }
+  }
+
+  /** Three kinds of line: players' (numbered), spectators' (they carry the current seq without
+   *  taking a number, since players never see them) and the room's own (`from` empty, numbered),
+   *  which the server uses to announce a rematch offer. */
+  function onChat(msg) {
+    const numbered = typeof msg.seq === 'number' && R.seq != null;
+    if (!msg.seat && msg.from) {
+      chat.add(msg);
+      if (numbered && msg.seq > R.seq && !R.resyncing) join();
+      return;
+    }
+    if (numbered && msg.seq <= R.seq) return;
+    if (msg.from === '') systemLine(msg);
+    else chat.add(msg);
+    seqOk(msg);
+  }
+
+  function systemLine(msg) {
+    const text = String(msg.text ?? '');
+    const rematch = text.match(/^(.*) offers a rematch\.?$/);
+    if (!rematch) {
+      chat.note(text);
+      return;
+    }
+    chat.note(t('chat.rematchOffer', { name: rematch[1] }));
+    // Our own request comes back as the same line; only the opponent's is an offer to answer.
+    if (R.status === 'over' && !R.asked.rematch) {
+      R.rematchOffered = true;
+      renderOffers();
     }
   }
 
@@ -717,6 +763,9 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
       join(R.you ? 'player' : R.joinAs);
     },
     onMessage,
+    onStatus() {
+      renderBoard(false);
+    },
     onLang() {
       renderAll(false);
     },

@@ -1,0 +1,107 @@
+// Browser tests of the rules on screen: a renju forbidden point marked and refused, Othello legal-move dots, and a Connect Four drop past a blocked cell.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
+  createRoom, openRoom, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
+} from './harness.mjs';
+
+let dataDir;
+let server;
+let browser;
+
+before(async () => {
+  dataDir = await freshDir('kibitz-browser-games-');
+  server = await startServer({ dataDir });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await removeDir(dataDir);
+});
+
+/** Alice creates a room of `spec` as black and Bob joins as white. */
+async function twoInRoom(tag, spec) {
+  const alice = await openPlayer(browser, { name: `Alice${tag}` });
+  const bob = await openPlayer(browser, { name: `Bob${tag}` });
+  const room = await createRoom(alice, server, { ...spec, seat: 'black' });
+  await openRoom(bob, server, room);
+  await byId(alice.page, 'player-name-white').filter({ hasText: bob.name }).waitFor({ timeout: WAIT_MS });
+  return { alice, bob, both: [alice, bob] };
+}
+
+test('a renju double-three is marked for black and refused when played anyway', async () => {
+  const { alice, bob, both } = await twoInRoom('R', { game: 'gomoku', rule: 'renju' });
+  // Black builds h8 i8 and j9 j10; j8 would then make two open threes at once.
+  const black = ['h8', 'i8', 'j10', 'j9'];
+  const white = ['a1', 'a3', 'a5', 'a7'];
+  for (let i = 0; i < black.length; i++) {
+    await playCell(alice, black[i], 'black', both);
+    await playCell(bob, white[i], 'white', both);
+  }
+  await waitMyTurn(alice);
+  const mark = byId(alice.page, 'forbidden-j8');
+  await mark.waitFor({ timeout: WAIT_MS });
+  assert.equal(await mark.getAttribute('data-kind'), 'double-three');
+  // White's page marks it too (everyone may see black's forbidden points).
+  await byId(bob.page, 'forbidden-j8').waitFor({ timeout: WAIT_MS });
+  const before = await moveTexts(alice.page);
+  await byId(alice.page, 'cell-j8').click();
+  const error = byId(alice.page, 'error-msg');
+  await error.waitFor({ timeout: WAIT_MS });
+  assert.match(await error.textContent(), /forbidden/i);
+  await screenshot(alice.page, 'renju-forbidden-refused');
+  assert.deepEqual(await moveTexts(alice.page), before);
+  assert.equal(await byId(alice.page, 'cell-j8').getAttribute('data-stone'), '');
+  // The game goes on: black may still play elsewhere.
+  await playCell(alice, 'c3', 'black', both);
+  assert.deepEqual(await moveTexts(bob.page), [...before, 'c3']);
+  assertClean(...both);
+  for (const p of both) await p.context.close();
+});
+
+test('othello shows legal-move dots for the side to move and flips on a move', async () => {
+  const { alice, bob, both } = await twoInRoom('O', { game: 'othello' });
+  const firstMoves = ['d3', 'c4', 'f5', 'e6'];
+  for (const p of both) {
+    for (const cell of firstMoves) await byId(p.page, `legal-${cell}`).waitFor({ timeout: WAIT_MS });
+    assert.equal(await p.page.locator('[data-testid^="legal-"]').count(), 4);
+  }
+  await screenshot(alice.page, 'othello-legal-dots');
+  await playCell(alice, 'f5', 'black', both);
+  // e5 was white and is now black; white's four replies are offered.
+  await waitStone(both, 'e5', 'black');
+  for (const cell of ['f4', 'd6', 'f6']) await byId(bob.page, `legal-${cell}`).waitFor({ timeout: WAIT_MS });
+  assert.equal(await byId(bob.page, 'legal-d3').count(), 0);
+  assert.match(await byId(bob.page, 'discs-black').textContent(), /4/);
+  assert.match(await byId(bob.page, 'discs-white').textContent(), /1/);
+  await playCell(bob, 'f6', 'white', both);
+  assert.deepEqual(await moveTexts(alice.page), ['f5', 'f6']);
+  assertClean(...both);
+  for (const p of both) await p.context.close();
+});
+
+test('connect four: a column click drops a stone, over a blocked cell', async () => {
+  const { alice, bob, both } = await twoInRoom('C', { game: 'connect4', blocked: [[4, 1]] });
+  for (const p of both) {
+    assert.equal(await byId(p.page, 'cell-d1').getAttribute('data-blocked'), 'true');
+  }
+  await waitMyTurn(alice);
+  await byId(alice.page, 'col-4').click();
+  // The blocked cell d1 is never filled: the stone lands on d2.
+  await waitStone(both, 'd2', 'black');
+  await waitMyTurn(bob);
+  await byId(bob.page, 'col-4').click();
+  await waitStone(both, 'd3', 'white');
+  await waitMyTurn(alice);
+  await byId(alice.page, 'col-1').click();
+  await waitStone(both, 'a1', 'black');
+  assert.deepEqual(await moveTexts(bob.page), ['4', '4', '1']);
+  assert.equal(await byId(bob.page, 'cell-d1').getAttribute('data-blocked'), 'true');
+  await screenshot(bob.page, 'connect4-blocked');
+  assertClean(...both);
+  for (const p of both) await p.context.close();
+});

@@ -1,0 +1,294 @@
+// Shared harness of the browser tests: starts the real `kibitz serve` binary, launches Debian's Chromium through playwright-core, opens isolated pages that record console errors, page errors and dialogs, and keeps screenshots in artifacts/.
+
+import { spawn } from 'node:child_process';
+import { mkdtemp, mkdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '..', '..');
+export const ARTIFACTS = join(HERE, 'artifacts');
+
+/** The server binary: $KIBITZ_BIN, else the debug build in $CARGO_TARGET_DIR (or ./target). */
+export const KIBITZ_BIN = process.env.KIBITZ_BIN
+  || join(process.env.CARGO_TARGET_DIR || join(REPO, 'target'), 'debug', 'kibitz');
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const BOT_KEY = 'browser-test-bot-key';
+
+/** How long any single expectation may take before the test fails (a bound, never a sleep). */
+export const WAIT_MS = 10_000;
+
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/** A fresh temporary directory, removed by `removeDir`. */
+export function freshDir(prefix) {
+  return mkdtemp(join(tmpdir(), prefix));
+}
+
+export async function removeDir(dir) {
+  if (dir) await rm(dir, { recursive: true, force: true });
+}
+
+/**
+ * Starts `kibitz serve` on `bind` (port 0 by default) with the data directory `dataDir` and
+ * resolves once it prints its address. Returns { url, bind, dataDir, stop(signal) }; `stop`
+ * resolves when the process has exited.
+ */
+export function startServer({ dataDir, bind = '127.0.0.1:0' }) {
+  const child = spawn(KIBITZ_BIN, ['serve', '--bind', bind, '--data', dataDir, '--bot-key', BOT_KEY], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+  });
+  const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  let log = '';
+  child.stderr.on('data', (chunk) => {
+    log = (log + chunk).slice(-8000);
+  });
+  return new Promise((resolveStart, rejectStart) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      rejectStart(new Error(`kibitz did not print its address within ${WAIT_MS} ms\n${out}\n${log}`));
+    }, WAIT_MS);
+    child.once('error', (e) => {
+      clearTimeout(timer);
+      rejectStart(new Error(`cannot start ${KIBITZ_BIN} (build it with cargo build --bin kibitz): ${e.message}`));
+    });
+    exited.then(({ code, signal }) => {
+      clearTimeout(timer);
+      rejectStart(new Error(`kibitz exited early (code ${code}, signal ${signal})\n${out}\n${log}`));
+    });
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const m = out.match(/Kibitz is listening on (http:\/\/([^/\s]+)\/)/);
+      if (!m) return;
+      clearTimeout(timer);
+      child.stdout.removeAllListeners('data');
+      child.stdout.resume();
+      resolveStart({
+        url: m[1],
+        bind: m[2],
+        dataDir,
+        log: () => log,
+        async stop(signal = 'SIGTERM') {
+          if (child.exitCode == null && child.signalCode == null) child.kill(signal);
+          return exited;
+        },
+      });
+    });
+  });
+}
+
+/**
+ * Starts a bot process (`kibitz bot`) that connects to `server` with the server's bot key, under
+ * `name`, playing at most `capacity` games, keeping its identity in `stateFile`. Returns
+ * { name, log(), stop(signal) }; `stop` resolves when the process has exited. The caller waits
+ * for the bot to show in a lobby (`waitBots`): that is when it can be invited.
+ */
+export function startBot(server, { name, stateFile, capacity = 4 }) {
+  const child = spawn(KIBITZ_BIN, [
+    'bot', '--server', `ws://${server.bind}/ws`, '--key', BOT_KEY, '--name', name,
+    '--capacity', String(capacity), '--state', stateFile,
+  ], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn' },
+  });
+  const exited = new Promise((done) => child.once('exit', (code, signal) => done({ code, signal })));
+  let log = '';
+  child.stderr.on('data', (chunk) => {
+    log = (log + chunk).slice(-8000);
+  });
+  child.once('error', (e) => {
+    log += `\ncannot start ${KIBITZ_BIN}: ${e.message}`;
+  });
+  return {
+    name,
+    log: () => log,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode == null && child.signalCode == null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/**
+ * Launches Chromium. Plain `launch` gives the browser a new temporary profile directory every
+ * time (playwright passes its own fresh --user-data-dir and deletes it on close), and every
+ * `newContext` inside it is a separate incognito-like context with its own storage, so two
+ * contexts are two different players (their tokens live in their own localStorage).
+ */
+export function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+}
+
+/**
+ * Opens a page in a new context under the player name `name` (`mobile`: a touch screen that
+ * lays out like a phone), recording problems: console
+ * errors, uncaught page errors and dialogs (alert/confirm/prompt, dismissed at once).
+ * `allowConsole` lists patterns of console errors that the browser itself logs and the page
+ * cannot prevent (a refused WebSocket while the server is down).
+ */
+export async function openPlayer(browser, { name, viewport = { width: 1280, height: 900 }, locale = 'en-US', mobile = false, allowConsole = [] }) {
+  const context = await browser.newContext({ viewport, locale, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: mobile ? 2 : 1 });
+  await context.addInitScript((playerName) => {
+    if (!localStorage.getItem('kibitz.name')) localStorage.setItem('kibitz.name', playerName);
+    // Keeps the page's latest WebSocket reachable, so a test can send a message the page has no
+    // control for (`sendRaw`); the page itself never looks at it.
+    const PageSocket = window.WebSocket;
+    window.WebSocket = class extends PageSocket {
+      constructor(...args) {
+        super(...args);
+        window.__kibitzTestSocket = this;
+      }
+    };
+  }, name);
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() !== 'error') return;
+    const text = msg.text();
+    if (allowConsole.some((re) => re.test(text))) return;
+    problems.push(`console error: ${text}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.message}`));
+  // The last WebSocket frames both ways, for diagnosing a failure (`dumpFrames`).
+  const frames = [];
+  page.on('websocket', (ws) => {
+    const keep = (dir) => (frame) => {
+      frames.push(`${dir} ${String(frame.payload).slice(0, 500)}`);
+      if (frames.length > 200) frames.shift();
+    };
+    ws.on('framesent', keep('>'));
+    ws.on('framereceived', keep('<'));
+  });
+  page.on('dialog', (dialog) => {
+    problems.push(`dialog ${dialog.type()}: ${dialog.message()}`);
+    dialog.dismiss().catch(() => {});
+  });
+  return { name, context, page, problems, frames };
+}
+
+/** The recorded frames of a player, one per line ('>' sent, '<' received). */
+export function dumpFrames(player) {
+  return `${player.name}:\n${player.frames.join('\n')}`;
+}
+
+/** Fails when any page logged a console error, threw, or opened a dialog. */
+export function assertClean(...players) {
+  for (const p of players) assert.deepEqual(p.problems, [], `${p.name}: the page reported problems`);
+}
+
+/** Saves a full-page screenshot as artifacts/<file>.png, with animations run to their end and
+ *  the mouse moved off the board (so no hover preview stone). */
+export async function screenshot(page, file) {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.mouse.move(0, 0);
+  await page.screenshot({ path: join(ARTIFACTS, `${file}.png`), fullPage: true, animations: 'disabled' });
+}
+
+/** The locator of a data-testid. */
+export function byId(page, testid) {
+  return page.locator(`[data-testid="${testid}"]`);
+}
+
+/** Waits until the page is connected (the header dot says online and the banner is gone). */
+export async function waitOnline(page) {
+  await page.locator('[data-testid="net-status"].online').waitFor({ timeout: WAIT_MS });
+  await byId(page, 'offline-banner').waitFor({ state: 'hidden', timeout: WAIT_MS });
+}
+
+/** Opens the lobby and waits for the first lobby lists. */
+export async function gotoLobby(player, server) {
+  await player.page.goto(server.url);
+  await waitOnline(player.page);
+  await byId(player.page, 'open-rooms').locator('li').first().waitFor({ timeout: WAIT_MS });
+}
+
+/**
+ * Creates a room through the lobby's new-game form. `game` is 'gomoku' | 'othello' |
+ * 'connect4'; `rule` for Gomoku; `blocked` a list of [col,row] cells for Connect Four;
+ * `seat` the creator's seat; `botLevel` (1..10) makes the opponent a bot of that level. Resolves with the room id once the room view shows its state.
+ */
+export async function createRoom(player, server, { game = 'gomoku', rule = 'freestyle', size = 15, blocked = [], seat = 'black', clock = 'none', botLevel = null } = {}) {
+  const { page } = player;
+  await gotoLobby(player, server);
+  await byId(page, 'new-game-kind').selectOption(game);
+  if (game === 'gomoku') {
+    await byId(page, 'new-game-size').selectOption(String(size));
+    await byId(page, 'new-game-rule').selectOption(rule);
+  }
+  if (game === 'connect4') {
+    for (const [c, r] of blocked) await byId(page, `blocked-${c}-${r}`).click();
+  }
+  await byId(page, 'new-game-clock').selectOption(clock);
+  if (botLevel == null) {
+    await byId(page, 'new-game-opp-person').check();
+  } else {
+    await byId(page, 'new-game-opp-bot').check();
+    await byId(page, 'new-game-level').selectOption(String(botLevel));
+  }
+  await byId(page, 'new-game-seat').selectOption(seat);
+  await byId(page, 'btn-new-game').click();
+  const room = byId(page, 'room');
+  await room.waitFor({ timeout: WAIT_MS });
+  await byId(page, `player-name-${seat}`).filter({ hasText: player.name }).waitFor({ timeout: WAIT_MS });
+  return room.getAttribute('data-room');
+}
+
+/** Opens a room by its link; the page takes the free seat, or watches when both are taken. */
+export async function openRoom(player, server, room) {
+  await player.page.goto(`${server.url}?room=${encodeURIComponent(room)}`);
+  await waitOnline(player.page);
+  await byId(player.page, 'board').waitFor({ timeout: WAIT_MS });
+}
+
+/** Waits until `player`'s board accepts input (it is their turn). */
+export function waitMyTurn(player) {
+  return player.page.locator('svg.board.interactive[data-testid="board"]').waitFor({ timeout: WAIT_MS });
+}
+
+/** Waits until the cell `cell` shows a stone of `stone` ('black' | 'white' | '') on every page. */
+export async function waitStone(players, cell, stone) {
+  for (const p of players) {
+    await p.page.locator(`[data-testid="cell-${cell}"][data-stone="${stone}"]`).waitFor({ state: 'attached', timeout: WAIT_MS });
+  }
+}
+
+/** Plays `cell` by clicking it when it is `player`'s turn, and waits until `everyone` sees it. */
+export async function playCell(player, cell, stone, everyone) {
+  await waitMyTurn(player);
+  await byId(player.page, `cell-${cell}`).click();
+  await waitStone(everyone, cell, stone);
+}
+
+/** The texts of the move-list buttons, in order. */
+export function moveTexts(page) {
+  return page.locator('[data-testid="move-list"] button.mv').allTextContents();
+}
+
+/**
+ * Sends `msg` on the page's own connection, as if the page had sent it (for what the page has no
+ * control for, such as an Othello opening); the page handles the answer as usual.
+ */
+export async function sendRaw(player, msg) {
+  const sent = await player.page.evaluate((m) => {
+    const ws = window.__kibitzTestSocket;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    ws.send(JSON.stringify(m));
+    return true;
+  }, msg);
+  assert.ok(sent, `${player.name}: the page has no open WebSocket`);
+}
+
+/** Waits until the lobby on `page` lists every bot named in `names`. */
+export async function waitBots(page, names) {
+  for (const name of names) {
+    await byId(page, 'bots-list').locator('li.bot-item').filter({ hasText: name }).waitFor({ timeout: WAIT_MS });
+  }
+}

@@ -1,0 +1,149 @@
+// Browser tests of the lobby: a new room listed within a second, joining from the list on a phone-size touch screen, and the Chinese UI.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
+  gotoLobby, createRoom, openRoom, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
+} from './harness.mjs';
+
+const PHONE = { width: 390, height: 844 };
+
+let dataDir;
+let server;
+let browser;
+
+before(async () => {
+  dataDir = await freshDir('kibitz-browser-lobby-');
+  server = await startServer({ dataDir });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await removeDir(dataDir);
+});
+
+test('a room created by one player shows in another lobby within a second', async () => {
+  const watcher = await openPlayer(browser, { name: 'Wendy' });
+  const host = await openPlayer(browser, { name: 'Hank' });
+  await gotoLobby(watcher, server);
+  await gotoLobby(host, server);
+  assert.equal(await watcher.page.locator('[data-testid^="btn-join-"]').count(), 0);
+  await byId(host.page, 'new-game-kind').selectOption('othello');
+  await byId(host.page, 'new-game-clock').selectOption('3+2');
+  await byId(host.page, 'new-game-seat').selectOption('white');
+  const started = Date.now();
+  await byId(host.page, 'btn-new-game').click();
+  const join = watcher.page.locator('[data-testid^="btn-join-"]');
+  await join.first().waitFor({ timeout: WAIT_MS });
+  const elapsed = Date.now() - started;
+  assert.ok(elapsed < 1000, `the room took ${elapsed} ms to reach the other lobby`);
+  const item = byId(watcher.page, 'open-rooms').locator('li.room-item');
+  assert.match(await item.textContent(), /Othello/);
+  assert.match(await item.textContent(), /3\+2/);
+  assert.match(await item.textContent(), /Hank/);
+  await screenshot(watcher.page, 'lobby');
+
+  // Joining from the list seats Wendy on the free (black) seat and starts the game.
+  await join.first().click();
+  await byId(watcher.page, 'player-name-black').filter({ hasText: 'Wendy' }).waitFor({ timeout: WAIT_MS });
+  await byId(host.page, 'player-name-black').filter({ hasText: 'Wendy' }).waitFor({ timeout: WAIT_MS });
+  // The room left the open list and is now a live game.
+  await byId(host.page, 'btn-lobby').click();
+  await byId(host.page, 'live-games').locator('li.room-item').waitFor({ timeout: WAIT_MS });
+  assert.equal(await host.page.locator('[data-testid^="btn-join-"]').count(), 0);
+  assertClean(watcher, host);
+  await watcher.context.close();
+  await host.context.close();
+});
+
+test('two players who ask to play now with the same game and clock are paired into a running game', async () => {
+  const ann = await openPlayer(browser, { name: 'Ann' });
+  const ben = await openPlayer(browser, { name: 'Ben' });
+  await gotoLobby(ann, server);
+  await gotoLobby(ben, server);
+  await byId(ann.page, 'btn-play-now-connect4-1-0').click();
+  await byId(ann.page, 'seek-status').waitFor({ timeout: WAIT_MS });
+  // Ben's lobby counts Ann as waiting on that button.
+  await byId(ben.page, 'btn-play-now-connect4-1-0').filter({ hasText: /1/ }).waitFor({ timeout: WAIT_MS });
+  await byId(ben.page, 'btn-play-now-connect4-1-0').click();
+  const both = [ann, ben];
+  for (const p of both) {
+    await byId(p.page, 'room').waitFor({ timeout: WAIT_MS });
+    await byId(p.page, 'player-name-black').filter({ hasText: /Ann|Ben/ }).waitFor({ timeout: WAIT_MS });
+    await byId(p.page, 'player-name-white').filter({ hasText: /Ann|Ben/ }).waitFor({ timeout: WAIT_MS });
+  }
+  const blackName = await byId(ann.page, 'player-name-black').textContent();
+  const [black, white] = blackName === 'Ann' ? [ann, ben] : [ben, ann];
+  // A 1+0 clock: a minute each, and black's is running from the start of the game.
+  assert.equal(await byId(black.page, 'clock-white').getAttribute('data-ms'), '60000');
+  const blackMs = Number(await byId(white.page, 'clock-black').getAttribute('data-ms'));
+  assert.ok(blackMs > 50_000 && blackMs <= 60_000, `black has ${blackMs} ms`);
+  assert.match(await byId(black.page, 'clock-black').textContent(), /^0?[01]:[0-5]\d/);
+  await waitMyTurn(black);
+  await byId(black.page, 'col-4').click();
+  await waitStone(both, 'd1', 'black');
+  await waitMyTurn(white);
+  await byId(white.page, 'col-3').click();
+  await waitStone(both, 'c1', 'white');
+  assert.deepEqual(await moveTexts(black.page), ['4', '3']);
+  assertClean(ann, ben);
+  await ann.context.close();
+  await ben.context.close();
+});
+
+test('on a phone-size touch screen the lobby and a room fit, and a Gomoku point is played with two taps', async () => {
+  const desk = await openPlayer(browser, { name: 'Dora' });
+  const phone = await openPlayer(browser, { name: 'Pat', viewport: PHONE, mobile: true });
+  await gotoLobby(phone, server);
+  await screenshot(phone.page, 'phone-lobby');
+  const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= PHONE.width, `the phone lobby is ${width} px wide`);
+  const room = await createRoom(desk, server, { game: 'gomoku', seat: 'black' });
+  await byId(phone.page, `btn-join-${room}`).tap();
+  await byId(phone.page, 'player-name-white').filter({ hasText: 'Pat' }).waitFor({ timeout: WAIT_MS });
+  const both = [desk, phone];
+  await playCell(desk, 'h8', 'black', both);
+  await waitMyTurn(phone);
+  // The first tap only previews (small points are easy to miss); the second plays.
+  await byId(phone.page, 'cell-i9').tap();
+  await phone.page.locator('.layer-preview .stone.preview').waitFor({ timeout: WAIT_MS });
+  assert.equal(await byId(phone.page, 'cell-i9').getAttribute('data-stone'), '');
+  await byId(phone.page, 'cell-i9').tap();
+  await waitStone(both, 'i9', 'white');
+  await playCell(desk, 'j10', 'black', both);
+  assert.deepEqual(await moveTexts(phone.page), ['h8', 'i9', 'j10']);
+  const roomWidth = await phone.page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(roomWidth <= PHONE.width, `the phone room is ${roomWidth} px wide`);
+  await screenshot(phone.page, 'phone-room');
+  assertClean(desk, phone);
+  await desk.context.close();
+  await phone.context.close();
+});
+
+test('the page speaks Chinese for a Chinese browser and switches languages on demand', async () => {
+  const li = await openPlayer(browser, { name: 'Li', locale: 'zh-CN' });
+  await gotoLobby(li, server);
+  assert.equal(await li.page.locator('html').getAttribute('lang'), 'zh-CN');
+  assert.equal(await byId(li.page, 'btn-new-game').textContent(), '创建对局');
+  await screenshot(li.page, 'lobby-zh');
+  const room = await createRoom(li, server, { game: 'gomoku', rule: 'renju', seat: 'black' });
+  const wang = await openPlayer(browser, { name: 'Wang', locale: 'zh-CN' });
+  await openRoom(wang, server, room);
+  await playCell(li, 'h8', 'black', [li, wang]);
+  await playCell(wang, 'i9', 'white', [li, wang]);
+  assert.match(await byId(li.page, 'room-title').textContent(), /连珠/);
+  assert.match(await byId(li.page, 'status').textContent(), /轮到/);
+  await screenshot(li.page, 'room-zh');
+  await wang.context.close();
+  // Switching to English retranslates the page in place and is remembered.
+  await byId(li.page, 'lang-select').selectOption('en');
+  await byId(li.page, 'btn-lobby').filter({ hasText: 'Lobby' }).waitFor({ timeout: WAIT_MS });
+  await li.page.reload();
+  await byId(li.page, 'btn-lobby').filter({ hasText: 'Lobby' }).waitFor({ timeout: WAIT_MS });
+  assert.equal(await li.page.locator('html').getAttribute('lang'), 'en');
+  assertClean(li);
+  await li.context.close();
+});
