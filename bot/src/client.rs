@@ -361,6 +361,11 @@ impl Bot<'_> {
                 table.clock = s.clock;
                 table.clock_at = Instant::now();
                 table.seq = s.seq;
+                if s.control.is_some() {
+                    // The room's own word on its time control beats what the invitation
+                    // said (or a memo lost with the state file).
+                    table.memo.clock = s.control;
+                }
                 if s.status == RoomStatus::Over {
                     self.finished(&room, None);
                     return;

@@ -17,6 +17,12 @@ use crate::common::{within, Client, BOT_KEY};
 /// The pace the test bots keep (`--pace-ms`): low, so that whole games fit in a test.
 pub const TEST_PACE_MS: &str = "20";
 
+/// The children's log level: errors only, unless `KIBITZ_TEST_LOG` asks for more (say
+/// `KIBITZ_TEST_LOG=info` to see what the bots did in a failing test).
+fn log_level() -> String {
+    std::env::var("KIBITZ_TEST_LOG").unwrap_or_else(|_| "error".to_string())
+}
+
 /// A child process killed when the guard is dropped (the test ended or failed).
 pub struct Guard {
     pub child: Child,
@@ -106,7 +112,7 @@ fn spawn_bot(url: &str, name: &str, capacity: u32, state: &Path, pace_ms: &str) 
         .arg(state)
         // The key through the environment, as `kibitz up` passes it.
         .env("KIBITZ_BOT_KEY", BOT_KEY)
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", log_level())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
@@ -145,7 +151,7 @@ pub async fn spawn_listening(args: &[&str], data: &Path) -> (Guard, String) {
         .args(args)
         .arg("--data")
         .arg(data)
-        .env("RUST_LOG", "warn")
+        .env("RUST_LOG", log_level())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .kill_on_drop(true)
