@@ -79,16 +79,14 @@ impl BotProcess {
         state: &Path,
         pace_ms: &str,
     ) -> BotProcess {
-        let mut bot = BotProcess {
+        BotProcess {
             guard: spawn_bot(url, name, capacity, state, pace_ms),
             state: state.to_path_buf(),
             url: url.to_string(),
             name: name.to_string(),
             capacity,
             pace_ms: pace_ms.to_string(),
-        };
-        bot.state = state.to_path_buf();
-        bot
+        }
     }
 
     /// SIGKILL, then the same command again (same state file).
