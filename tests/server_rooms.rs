@@ -334,3 +334,25 @@ async fn quick_pairing_pairs_equal_seeks_only() {
     w.expect_where(|v| v["t"] == "lobby" && v["seeks"] == json!([]))
         .await;
 }
+
+#[tokio::test]
+async fn a_taken_back_moves_id_can_be_used_again() {
+    let server = TestServer::start().await;
+    let (mut a, mut b, room) = seated_pair(&server, gomoku(), json!(null)).await;
+    a.send(json!({"t":"move","room":room,"move":"h8","id":"x1"}))
+        .await;
+    a.saw_move("h8").await;
+    b.play(&room, "a1").await;
+    a.send(json!({"t":"undo","room":room})).await;
+    b.expect("undo_offer").await;
+    b.send(json!({"t":"undo_reply","room":room,"accept":true}))
+        .await;
+    a.expect("undone").await;
+    // The id of the taken-back h8 now names a new move, which is played.
+    a.send(json!({"t":"move","room":room,"move":"h9","id":"x1"}))
+        .await;
+    let moved = a.saw_move("h9").await;
+    assert_eq!(moved["id"], "x1");
+    assert_eq!(moved["ply"], 1);
+    b.saw_move("h9").await;
+}

@@ -534,7 +534,7 @@ pub enum ServerMsg {
     Created {
         room: String,
     },
-    State(RoomState),
+    State(Box<RoomState>),
     Moved {
         room: String,
         seq: u64,

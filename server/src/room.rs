@@ -597,7 +597,7 @@ impl Room {
     }
 
     fn state_for(&self, player: &str) -> ServerMsg {
-        ServerMsg::State(RoomState {
+        ServerMsg::State(Box::new(RoomState {
             room: self.id.clone(),
             seq: self.seq,
             game: self.game.clone(),
@@ -611,7 +611,7 @@ impl Room {
             spectators: self.spectators(),
             you: self.seat_of(player),
             control: self.clock_spec,
-        })
+        }))
     }
 
     fn send_state(&self, conn: &Conn, player: &str) {
@@ -1415,6 +1415,15 @@ impl Room {
             return;
         }
         self.position = position;
+        // The taken-back moves' request ids are free again: a client may reuse one for a new
+        // move, which must then be played, not answered from the old one.
+        for m in &self.moves[target..] {
+            if let (Some(id), Some(seat)) = (&m.req_id, &self.seats[seat_index(m.by)]) {
+                let key = (seat.player.clone(), id.clone());
+                self.answers.remove(&key);
+                self.answer_order.retain(|k| *k != key);
+            }
+        }
         self.moves.truncate(target);
         self.draw_offer = None;
         self.seq += 1;
