@@ -348,94 +348,63 @@ impl Session {
                 return;
             }
         }
-        let (record, token) = match token {
-            Some(token) => {
-                let hash = token::token_hash(&token);
-                let Some(id) = self.hub.tokens.get(&hash).map(|e| e.value().clone()) else {
-                    self.error(
-                        ErrorCode::BadToken,
-                        "unknown token",
-                        Some("hello"),
-                        None,
-                        None,
-                    );
-                    return;
-                };
-                let mut record = match self.hub.players.get(&id) {
-                    Some(p) => p.clone(),
-                    None => {
-                        self.error(
-                            ErrorCode::BadToken,
-                            "unknown token",
-                            Some("hello"),
-                            None,
-                            None,
-                        );
-                        return;
-                    }
-                };
-                record.bot = bot.is_some();
-                if record.name != name {
-                    record.name = name.clone();
-                }
-                if self
-                    .hub
-                    .store
-                    .write(Write::Player {
-                        id: record.id.clone(),
-                        name: name.clone(),
-                        token_hash: hash,
-                        bot: record.bot,
-                    })
-                    .await
-                    .is_err()
-                {
-                    self.error(
-                        ErrorCode::BadRequest,
-                        "could not store the player",
-                        Some("hello"),
-                        None,
-                        None,
-                    );
-                    return;
-                }
-                self.hub.players.insert(record.id.clone(), record.clone());
-                (record, token)
+        // A known token resumes its player under the name given now; no token makes a new one.
+        let known = token.as_ref().map(|t| {
+            let hash = token::token_hash(t);
+            let player = self
+                .hub
+                .tokens
+                .get(&hash)
+                .and_then(|id| self.hub.players.get(id.value()).map(|p| p.clone()));
+            (hash, player)
+        });
+        let (mut record, token, hash) = match (known, token) {
+            (Some((hash, Some(record))), Some(token)) => (record, token, hash),
+            (Some(_), _) => {
+                self.error(
+                    ErrorCode::BadToken,
+                    "unknown token",
+                    Some("hello"),
+                    None,
+                    None,
+                );
+                return;
             }
-            None => {
+            (None, _) => {
                 let token = token::new_token();
                 let hash = token::token_hash(&token);
                 let record = PlayerRecord {
                     id: token::random_id(10),
                     name: name.clone(),
-                    bot: bot.is_some(),
+                    bot: false,
                 };
-                if self
-                    .hub
-                    .store
-                    .write(Write::Player {
-                        id: record.id.clone(),
-                        name: name.clone(),
-                        token_hash: hash.clone(),
-                        bot: record.bot,
-                    })
-                    .await
-                    .is_err()
-                {
-                    self.error(
-                        ErrorCode::BadRequest,
-                        "could not store the player",
-                        Some("hello"),
-                        None,
-                        None,
-                    );
-                    return;
-                }
-                self.hub.players.insert(record.id.clone(), record.clone());
-                self.hub.tokens.insert(hash, record.id.clone());
-                (record, token)
+                (record, token, hash)
             }
         };
+        record.name.clone_from(&name);
+        record.bot = bot.is_some();
+        let stored = self
+            .hub
+            .store
+            .write(Write::Player {
+                id: record.id.clone(),
+                name: name.clone(),
+                token_hash: hash.clone(),
+                bot: record.bot,
+            })
+            .await;
+        if stored.is_err() {
+            self.error(
+                ErrorCode::BadRequest,
+                "could not store the player",
+                Some("hello"),
+                None,
+                None,
+            );
+            return;
+        }
+        self.hub.players.insert(record.id.clone(), record.clone());
+        self.hub.tokens.insert(hash, record.id.clone());
         if let Some(b) = bot {
             let conn = self.conn.clone();
             let mut entry = self
