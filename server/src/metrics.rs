@@ -1,9 +1,10 @@
-//! Prometheus metrics (`GET /metrics`): connections, rooms by status, moves, messages in and
+//! Prometheus metrics (`GET /metrics`): connections (open and refused), rooms by status, moves, messages in and
 //! out, errors by code, move latency (frame received → broadcast) and store write latency.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use game_core::protocol::RoomStatus;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -16,6 +17,7 @@ type Labels = Vec<(&'static str, String)>;
 struct Inner {
     registry: Registry,
     connections: Gauge,
+    connections_refused: Counter,
     rooms: Family<Labels, Gauge>,
     moves: Counter,
     messages_in: Counter,
@@ -46,6 +48,12 @@ impl Metrics {
             "connections",
             "Open WebSocket connections",
             connections.clone(),
+        );
+        let connections_refused = Counter::default();
+        registry.register(
+            "connections_refused",
+            "WebSocket upgrades refused: too many connections from one address",
+            connections_refused.clone(),
         );
         let rooms = Family::<Labels, Gauge>::default();
         registry.register("rooms", "Rooms in memory by status", rooms.clone());
@@ -83,6 +91,7 @@ impl Metrics {
         Metrics(Arc::new(Inner {
             registry,
             connections,
+            connections_refused,
             rooms,
             moves,
             messages_in,
@@ -100,19 +109,26 @@ impl Metrics {
     pub fn connection_closed(&self) {
         self.0.connections.dec();
     }
+    pub fn connection_refused(&self) {
+        self.0.connections_refused.inc();
+    }
     /// A room moved from one status to another (`None` for created or dropped).
-    pub fn room_status(&self, from: Option<&'static str>, to: Option<&'static str>) {
-        if let Some(from) = from {
+    pub fn room_status(&self, from: Option<RoomStatus>, to: Option<RoomStatus>) {
+        let gauge = |status: RoomStatus| {
+            let name = match status {
+                RoomStatus::Waiting => "waiting",
+                RoomStatus::Playing => "playing",
+                RoomStatus::Over => "over",
+            };
             self.0
                 .rooms
-                .get_or_create(&vec![("status", from.to_string())])
-                .dec();
+                .get_or_create(&vec![("status", name.to_string())])
+        };
+        if let Some(from) = from {
+            gauge(from).dec();
         }
         if let Some(to) = to {
-            self.0
-                .rooms
-                .get_or_create(&vec![("status", to.to_string())])
-                .inc();
+            gauge(to).inc();
         }
     }
     pub fn move_played(&self, latency: Option<Duration>) {
