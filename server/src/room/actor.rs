@@ -278,6 +278,16 @@ impl RoomActor {
         }
     }
 
+    /// Carries out what the rules answered a request: a change is stored and committed, a
+    /// refusal handed back.
+    async fn settle(
+        &mut self,
+        proposal: Result<Change, RoomError>,
+        what: &'static str,
+    ) -> Result<(), RoomError> {
+        self.carry_out(proposal?, None, what).await
+    }
+
     /// An ending decided by a timer. If it cannot be stored, nothing is announced and the
     /// timer tries again a little later.
     async fn timed_ending(&mut self, change: Change) {
@@ -566,29 +576,25 @@ impl RoomActor {
                 self.play(&who, seat, &mv, move_id.as_deref(), received, now)
                     .await
             }
-            (Action::Resign, Some(seat)) => match self.game.resign(seat, now) {
-                Ok(change) => self.carry_out(change, None, "the resignation").await,
-                Err(e) => Err(e),
-            },
-            (Action::Undo, Some(seat)) => match self.game.offer_undo(seat) {
-                Ok(change) => self.carry_out(change, None, "the request").await,
-                Err(e) => Err(e),
-            },
-            (Action::UndoReply(accept), Some(seat)) => {
-                match self.game.answer_undo(seat, accept, now) {
-                    Ok(change) => self.carry_out(change, None, "the undo").await,
-                    Err(e) => Err(e),
-                }
+            (Action::Resign, Some(seat)) => {
+                let proposal = self.game.resign(seat, now);
+                self.settle(proposal, "the resignation").await
             }
-            (Action::Draw, Some(seat)) => match self.game.offer_draw(seat, now) {
-                Ok(change) => self.carry_out(change, None, "the offer").await,
-                Err(e) => Err(e),
-            },
+            (Action::Undo, Some(seat)) => {
+                let proposal = self.game.offer_undo(seat);
+                self.settle(proposal, "the request").await
+            }
+            (Action::UndoReply(accept), Some(seat)) => {
+                let proposal = self.game.answer_undo(seat, accept, now);
+                self.settle(proposal, "the undo").await
+            }
+            (Action::Draw, Some(seat)) => {
+                let proposal = self.game.offer_draw(seat, now);
+                self.settle(proposal, "the offer").await
+            }
             (Action::DrawReply(accept), Some(seat)) => {
-                match self.game.answer_draw(seat, accept, now) {
-                    Ok(change) => self.carry_out(change, None, "the answer").await,
-                    Err(e) => Err(e),
-                }
+                let proposal = self.game.answer_draw(seat, accept, now);
+                self.settle(proposal, "the answer").await
             }
             (Action::Rematch, Some(seat)) => self.rematch(&who, seat).await,
         };

@@ -562,15 +562,10 @@ impl RoomGame {
         if let Some(clock) = clock.as_mut() {
             clock.stop(now.at);
         }
-        let seq = change.next_seq();
         change.record.status = Some((RoomStatus::Over, Some(result.clone())));
         change.offers.undo = None;
         change.offers.draw = None;
-        change.events.push(Event::All(ServerMsg::Over {
-            room: self.head.id.clone(),
-            seq,
-            result,
-        }));
+        self.announce(change, |room, seq| ServerMsg::Over { room, seq, result });
     }
 
     /// An end decided off the board: resignation, time, agreement, abandonment.
@@ -627,12 +622,11 @@ impl RoomGame {
         }
         let mut change = self.change();
         change.offers.undo = Some((seat, keep));
-        let seq = change.next_seq();
-        change.events.push(Event::All(ServerMsg::UndoOffer {
-            room: self.head.id.clone(),
+        self.announce(&mut change, |room, seq| ServerMsg::UndoOffer {
+            room,
             seq,
             by: seat,
-        }));
+        });
         Ok(change)
     }
 
@@ -661,17 +655,17 @@ impl RoomGame {
         }
         change.offers.draw = None;
         change.record.truncate = Some(keep);
-        let seq = change.next_seq();
         if let Some(mut clock) = self.clock.clone() {
             clock.start_turn(position.turn(), now.at);
             change.clock = Some(clock);
         }
         change.position = Some(position);
-        change.events.push(Event::All(ServerMsg::Undone {
-            room: self.head.id.clone(),
+        let ply = keep as u32;
+        self.announce(&mut change, |room, seq| ServerMsg::Undone {
+            room,
             seq,
-            ply: keep as u32,
-        }));
+            ply,
+        });
         Ok(change)
     }
 
@@ -684,12 +678,11 @@ impl RoomGame {
             None => {
                 let mut change = self.change();
                 change.offers.draw = Some(seat);
-                let seq = change.next_seq();
-                change.events.push(Event::All(ServerMsg::DrawOffer {
-                    room: self.head.id.clone(),
+                self.announce(&mut change, |room, seq| ServerMsg::DrawOffer {
+                    room,
                     seq,
                     by: seat,
-                }));
+                });
                 Ok(change)
             }
         }
@@ -758,12 +751,12 @@ impl RoomGame {
     pub fn rematch_made(&self, next: &str) -> Change {
         let mut change = self.change();
         change.rematch_next = Some(next.to_string());
-        let seq = change.next_seq();
-        change.events.push(Event::All(ServerMsg::Rematch {
-            room: self.head.id.clone(),
+        let next = next.to_string();
+        self.announce(&mut change, |room, seq| ServerMsg::Rematch {
+            room,
             seq,
-            next: next.to_string(),
-        }));
+            next,
+        });
         change
     }
 
@@ -803,18 +796,25 @@ impl RoomGame {
         change
     }
 
+    /// Announces an event to everyone; it takes the room's next number.
+    fn announce(&self, change: &mut Change, event: impl FnOnce(String, u64) -> ServerMsg) {
+        let seq = change.next_seq();
+        change
+            .events
+            .push(Event::All(event(self.head.id.clone(), seq)));
+    }
+
     /// A line from the room itself, with a number of its own.
     fn say_into(&self, change: &mut Change, text: String) {
-        let seq = change.next_seq();
-        change.events.push(Event::All(ServerMsg::Chat {
-            room: self.head.id.clone(),
+        self.announce(change, |room, seq| ServerMsg::Chat {
+            room,
             seq,
             from: String::new(),
             name: ROOM_VOICE.to_string(),
             text,
             bot: false,
             seat: None,
-        }));
+        });
     }
 
     /// A kept answer as sent again: a `moved` kept without clocks shows the current ones.

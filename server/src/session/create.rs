@@ -30,17 +30,14 @@ pub async fn create(
     reference: &'static str,
     request: CreateRequest,
 ) -> Result<bool, RoomError> {
-    let CreateRequest {
-        game,
-        seat,
-        clock,
-        opening,
-        bots,
-        private,
-    } = request;
     let limits = &hub.config.limits;
-    let plan = RoomPlan::new(game, clock, opening, limits.opening_max_moves)?;
-    let bots = bots.unwrap_or_default();
+    let plan = RoomPlan::new(
+        request.game,
+        request.clock,
+        request.opening,
+        limits.opening_max_moves,
+    )?;
+    let bots = request.bots.unwrap_or_default();
     let levels = [bots.black, bots.white];
     if levels.iter().flatten().any(|l| !BOT_LEVELS.contains(l)) {
         return Err(RoomError::BadBotLevel);
@@ -48,7 +45,7 @@ pub async fn create(
     if hub.open_rooms_of(&me.player.id) >= limits.open_rooms_per_player {
         return Err(RoomError::TooManyRooms(limits.open_rooms_per_player));
     }
-    let my_seat = creator_seat(seat, levels)?;
+    let my_seat = creator_seat(request.seat, levels)?;
     let mut seats: [Option<StoredSeat>; 2] = [None, None];
     if let Some(c) = my_seat {
         seats[c.index()] = Some(StoredSeat {
@@ -58,7 +55,9 @@ pub async fn create(
             level: None,
         });
     }
-    let plan = plan.created_by(&me.player.id, private).seated(seats);
+    let plan = plan
+        .created_by(&me.player.id, request.private)
+        .seated(seats);
     let handle = create_room(hub, plan).await?;
     me.link.send(&ServerMsg::Created {
         room: handle.id.clone(),
