@@ -1,29 +1,31 @@
 //! The task of one room, the room's only writer. It owns the room's queue and timers, asks the
 //! rules ([`RoomGame`]) what each request changes, stores the change, and only once it is
 //! stored commits it and tells the members. Around the rules it keeps who is present, the chat
-//! limits, the bot invitations and the lobby's summary of the room.
+//! limits, the bot invitations and the lobby's summary of the room. Here: making, reloading
+//! and retiring rooms, the loop, timers, seats and presence; the players' requests are in
+//! `requests.rs`.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use dashmap::mapref::entry::Entry;
-use game_core::protocol::{RoomStatus, SeatsOnline, ServerMsg, BOT_LEVELS};
+use game_core::protocol::{RoomStatus, SeatsOnline, ServerMsg};
 use game_core::Color;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Duration, Instant};
 
 use super::change::{Change, Event, Moment};
-use super::chat::{checked_line, ChatGate};
+use super::chat::ChatGate;
 use super::error::RoomError;
-use super::game::{Played, RematchStep, RoomGame};
-use super::invites::{send_seated_bot, Invitations};
+use super::game::RoomGame;
+use super::invites::Invitations;
 use super::members::Members;
 use super::plan::RoomPlan;
 use crate::hub::SharedHub;
 use crate::lobby_feed::RoomSummary;
 use crate::member::MemberLink;
 use crate::refusal::{error_reply, About};
-use crate::room_handle::{Action, Actor, RoomCmd, RoomHandle};
+use crate::room_handle::{Actor, RoomCmd, RoomHandle};
 use crate::store::{StoredSeat, Write};
 
 /// How long a timed ending (flag fall, abandonment) whose write failed waits for its next try.
@@ -116,14 +118,15 @@ pub fn spawn_room(hub: &SharedHub, game: RoomGame, reloaded: bool) -> RoomHandle
     handle
 }
 
-struct RoomActor {
-    hub: SharedHub,
+/// The state of a room's task; its requests are handled in `requests.rs`.
+pub(super) struct RoomActor {
+    pub(super) hub: SharedHub,
     /// This task's own handle, to leave the hub only if it is still the registered one.
     handle: RoomHandle,
-    game: RoomGame,
-    members: Members,
-    invites: Invitations,
-    chat: ChatGate,
+    pub(super) game: RoomGame,
+    pub(super) members: Members,
+    pub(super) invites: Invitations,
+    pub(super) chat: ChatGate,
     crowd_due: Option<Instant>,
     /// After a failed write of a timed ending, endings wait until then to try again.
     retry_endings_at: Option<Instant>,
@@ -265,7 +268,7 @@ impl RoomActor {
     }
 
     /// Stores and commits what a request changes; `what` names it if the write fails.
-    async fn carry_out(
+    pub(super) async fn carry_out(
         &mut self,
         change: Change,
         mover: Option<&MemberLink>,
@@ -280,7 +283,7 @@ impl RoomActor {
 
     /// Carries out what the rules answered a request: a change is stored and committed, a
     /// refusal handed back.
-    async fn settle(
+    pub(super) async fn settle(
         &mut self,
         proposal: Result<Change, RoomError>,
         what: &'static str,
@@ -290,7 +293,7 @@ impl RoomActor {
 
     /// An ending decided by a timer. If it cannot be stored, nothing is announced and the
     /// timer tries again a little later.
-    async fn timed_ending(&mut self, change: Change) {
+    pub(super) async fn timed_ending(&mut self, change: Change) {
         if !self.store_and_commit(change, None).await {
             self.retry_endings_at = Some(Instant::now() + ENDING_RETRY);
         }
@@ -328,7 +331,13 @@ impl RoomActor {
     }
 
     /// The one answer to a refused request.
-    fn refuse(&self, to: &MemberLink, reference: &str, id: Option<&str>, why: &RoomError) {
+    pub(super) fn refuse(
+        &self,
+        to: &MemberLink,
+        reference: &str,
+        id: Option<&str>,
+        why: &RoomError,
+    ) {
         let about = About::room(reference, self.game.id()).with_id(id);
         to.send(&error_reply(&self.hub.metrics, why, about));
     }
@@ -349,11 +358,11 @@ impl RoomActor {
         }
     }
 
-    fn publish(&self) {
+    pub(super) fn publish(&self) {
         self.hub.lobby.room(self.summary());
     }
 
-    fn crowd_changed(&mut self) {
+    pub(super) fn crowd_changed(&mut self) {
         if self.crowd_due.is_none() {
             self.crowd_due = Some(Instant::now() + self.hub.config.crowd_interval);
         }
@@ -537,165 +546,5 @@ impl RoomActor {
             }
         }
         self.crowd_changed();
-    }
-
-    async fn act(
-        &mut self,
-        who: Actor,
-        action: Action,
-        reference: &'static str,
-        received: Instant,
-    ) {
-        let seat = self.game.seat_of(&who.player.id);
-        if let Some(seat) = seat {
-            if !self.members.contains(who.link.id()) {
-                // A seated player acting from a connection that has not joined (yet) is
-                // present all the same: it hears the room from now on and is not abandoned.
-                let was_online = self.members.online(&who.player.id);
-                self.members.back(seat);
-                self.members
-                    .add(self.game.id(), who.link.clone(), &who.player.id);
-                if !was_online {
-                    self.crowd_changed();
-                }
-            }
-        }
-        let now = Moment::now();
-        let mut move_id = None;
-        let done = match (action, seat) {
-            (Action::Chat(text), _) => self.chat(&who, &text, now).await,
-            (Action::InviteBot(level), Some(_)) => self.invite_bot(&who, level, reference),
-            (Action::InviteBot(level), None)
-                if self.game.head().creator.as_deref() == Some(who.player.id.as_str()) =>
-            {
-                self.invite_bot(&who, level, reference)
-            }
-            (_, None) => Err(RoomError::NotSeated),
-            (Action::Move { mv, id }, Some(seat)) => {
-                move_id = id;
-                self.play(&who, seat, &mv, move_id.as_deref(), received, now)
-                    .await
-            }
-            (Action::Resign, Some(seat)) => {
-                let proposal = self.game.resign(seat, now);
-                self.settle(proposal, "the resignation").await
-            }
-            (Action::Undo, Some(seat)) => {
-                let proposal = self.game.offer_undo(seat);
-                self.settle(proposal, "the request").await
-            }
-            (Action::UndoReply(accept), Some(seat)) => {
-                let proposal = self.game.answer_undo(seat, accept, now);
-                self.settle(proposal, "the undo").await
-            }
-            (Action::Draw, Some(seat)) => {
-                let proposal = self.game.offer_draw(seat, now);
-                self.settle(proposal, "the offer").await
-            }
-            (Action::DrawReply(accept), Some(seat)) => {
-                let proposal = self.game.answer_draw(seat, accept, now);
-                self.settle(proposal, "the answer").await
-            }
-            (Action::Rematch, Some(seat)) => self.rematch(&who, seat).await,
-        };
-        if let Err(e) = done {
-            self.refuse(&who.link, reference, move_id.as_deref(), &e);
-            if e == RoomError::TimeRanOut {
-                if let Some(change) = self.game.flag_fall(now) {
-                    self.timed_ending(change).await;
-                }
-            }
-        }
-    }
-
-    async fn play(
-        &mut self,
-        who: &Actor,
-        seat: Color,
-        mv: &str,
-        id: Option<&str>,
-        received: Instant,
-        now: Moment,
-    ) -> Result<(), RoomError> {
-        match self.game.play(seat, mv, id, now)? {
-            Played::Again(answer) => {
-                // A resend: answered as the first time, nothing played.
-                who.link.send(&answer);
-                Ok(())
-            }
-            Played::Move(change) => {
-                let moves = change.record().moves.len();
-                self.carry_out(change, Some(&who.link), "the move").await?;
-                self.hub.metrics.move_played(Some(received.elapsed()));
-                for _pass in 1..moves {
-                    self.hub.metrics.move_played(None);
-                }
-                Ok(())
-            }
-        }
-    }
-
-    async fn chat(&mut self, who: &Actor, text: &str, now: Moment) -> Result<(), RoomError> {
-        let limits = &self.hub.config.limits;
-        let line = checked_line(text, limits.chat_max_chars)?;
-        let player = who.player.id.as_str();
-        if !self.members.contains(who.link.id()) && self.game.seat_of(player).is_none() {
-            return Err(RoomError::NotInRoom);
-        }
-        let rate = limits.chat_rate();
-        self.chat.admit(player, &line, rate, now.at)?;
-        let change = self.game.chat(&who.player, line.clone(), now);
-        self.carry_out(change, None, "the line").await?;
-        self.chat.said(player, line);
-        Ok(())
-    }
-
-    fn invite_bot(
-        &mut self,
-        who: &Actor,
-        level: u8,
-        reference: &'static str,
-    ) -> Result<(), RoomError> {
-        if !BOT_LEVELS.contains(&level) {
-            return Err(RoomError::BadBotLevel);
-        }
-        let seat = self
-            .game
-            .free_seat(self.invites.reserved())
-            .map_err(|_| RoomError::NoFreeSeat)?;
-        let requester = Some((who.link.clone(), reference));
-        self.invites
-            .ask(&self.hub, &self.game, seat, level, requester);
-        self.publish();
-        Ok(())
-    }
-
-    async fn rematch(&mut self, who: &Actor, seat: Color) -> Result<(), RoomError> {
-        match self.game.ask_rematch(seat)? {
-            RematchStep::Made(announcement) => {
-                who.link.send(&announcement);
-                Ok(())
-            }
-            RematchStep::AlreadyAsked => Ok(()),
-            RematchStep::Asked(change) => self.carry_out(change, None, "the rematch").await,
-            RematchStep::Create(plan) => {
-                let bots: Vec<(Color, StoredSeat)> = [Color::Black, Color::White]
-                    .into_iter()
-                    .filter_map(|c| {
-                        plan.seats[c.index()]
-                            .clone()
-                            .filter(|s| s.bot)
-                            .map(|s| (c, s))
-                    })
-                    .collect();
-                let next = create_room(&self.hub, plan).await?;
-                for (seat, bot) in &bots {
-                    // The bot already sits there; the invitation tells it where to go.
-                    send_seated_bot(&self.hub, &next.id, &self.game, *seat, bot);
-                }
-                let change = self.game.rematch_made(&next.id);
-                self.carry_out(change, None, "the rematch").await
-            }
-        }
     }
 }

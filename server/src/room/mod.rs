@@ -10,7 +10,8 @@
 //! - [`members`]: who is in the room and who is away; one serialisation per broadcast.
 //! - [`chat`]: the chat rules.
 //! - [`invites`]: bot invitations.
-//! - [`actor`]: the task: queue, timers, store, broadcast.
+//! - [`actor`]: the task: queue, timers, store, broadcast, seats and presence.
+//! - [`requests`]: a player's requests as the task carries them out.
 
 pub mod actor;
 pub mod answers;
@@ -21,3 +22,4 @@ pub mod game;
 pub mod invites;
 pub mod members;
 pub mod plan;
+pub mod requests;
