@@ -1,5 +1,5 @@
 //! `kibitz analyze`: reads one position a line, searches it, and writes one JSON object a line
-//! (flushed after each), as ENGINES.md fixes. A bad line gets `{"error":"..."}` and the
+//! (flushed after each), as docs/engines.md fixes. A bad line gets `{"error":"..."}` and the
 //! program goes on.
 
 use std::io::{BufRead, Write};
