@@ -23,7 +23,9 @@ use std::future::Future;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use game_core::protocol::{BotHello, ClientMsg, ErrorCode, JoinAs, ResultKind, ServerMsg};
+use game_core::protocol::{
+    BotHello, ClientMsg, ErrorCode, JoinAs, ResultKind, RoomState, RoomStatus, ServerMsg,
+};
 use game_core::GameKind;
 use tokio::sync::mpsc;
 
@@ -315,7 +317,7 @@ impl Bot<'_> {
     }
 
     /// A room's `state`: the whole room, on joining it, after a gap or a take-back.
-    fn on_state(&mut self, state: game_core::protocol::RoomState) {
+    fn on_state(&mut self, state: RoomState) {
         let room = state.room.clone();
         if state.you.is_none() {
             // Not (or no longer) seated here: forget the room.
@@ -344,11 +346,11 @@ impl Bot<'_> {
             }
         };
         match seat.table.status {
-            game_core::protocol::RoomStatus::Over => {
+            RoomStatus::Over => {
                 self.finished(&room, None);
                 return;
             }
-            game_core::protocol::RoomStatus::Playing if !seat.greeted => {
+            RoomStatus::Playing if !seat.greeted => {
                 seat.greeted = true;
                 let line = policy::greeting(
                     &mut seat.talk,

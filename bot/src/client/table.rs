@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use game_core::protocol::{ClockSpec, ClockState, RoomState, RoomStatus};
+use game_core::protocol::{ClockSpec, ClockState, RoomState, RoomStatus, SeatInfo};
 use game_core::{AnyPosition, Color, GameSpec};
 use tokio::time::Instant;
 
@@ -33,8 +33,7 @@ impl Table {
     /// room's own word in the `state` beats it).
     #[must_use]
     pub fn from_state(state: RoomState, control: Option<ClockSpec>) -> Table {
-        let bot =
-            |seat: &Option<game_core::protocol::SeatInfo>| seat.as_ref().is_some_and(|p| p.bot);
+        let bot = |seat: &Option<SeatInfo>| seat.as_ref().is_some_and(|p| p.bot);
         Table {
             bots_only: bot(&state.seats.black) && bot(&state.seats.white),
             spec: state.game,
@@ -136,5 +135,70 @@ impl Table {
             } => (*cols as usize * *rows as usize).saturating_sub(blocked.len()),
         };
         (self.opening.len() + self.moves.len(), cells)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use game_core::protocol::Seats;
+
+    use super::*;
+
+    fn seat(bot: bool) -> Option<SeatInfo> {
+        Some(SeatInfo {
+            player: "p".into(),
+            name: "n".into(),
+            bot,
+            online: true,
+        })
+    }
+
+    fn connect4_state() -> RoomState {
+        RoomState {
+            room: "r1".into(),
+            seq: 4,
+            game: GameSpec::connect4(7, 6),
+            opening: Vec::new(),
+            moves: vec!["4".into(), "4".into()],
+            to_move: Color::Black,
+            status: RoomStatus::Playing,
+            result: None,
+            seats: Seats {
+                black: seat(true),
+                white: seat(false),
+            },
+            clock: None,
+            spectators: 0,
+            you: Some(Color::Black),
+            control: None,
+        }
+    }
+
+    #[test]
+    fn follows_moves_and_notices_a_missed_event() {
+        let per_move = Some(ClockSpec::PerMove { move_ms: 4_000 });
+        let mut table = Table::from_state(connect4_state(), per_move);
+        assert!(table.my_turn() && !table.bots_only);
+        assert_eq!(
+            table.control, per_move,
+            "the invitation's control until the room says"
+        );
+        assert!(table.moved(5, 3, "3".into(), Color::White, None));
+        assert!(!table.my_turn());
+        assert!(
+            !table.moved(7, 4, "3".into(), Color::Black, None),
+            "event 6 is missing"
+        );
+        assert_eq!(table.moves.len(), 3, "nothing changed");
+        table.chat(5);
+        assert_eq!(table.seq, 5, "a spectator's line takes no number");
+        assert_eq!(table.filled(), (3, 42));
+        assert!(table.position().is_ok());
+        table.undone(6, 1);
+        assert_eq!((table.seq, table.moves.len()), (6, 1));
+        table.refresh(connect4_state());
+        assert_eq!(table.control, per_move, "kept across a state without one");
+        table.over(5);
+        assert_eq!(table.status, RoomStatus::Over);
     }
 }

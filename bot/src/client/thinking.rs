@@ -5,7 +5,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use game_core::protocol::ClockSpec;
+use game_core::protocol::{ClockSpec, RoomStatus};
 use game_core::GameKind;
 use tokio::sync::mpsc;
 
@@ -172,10 +172,7 @@ impl Thinking {
             .running
             .as_ref()
             .is_some_and(|(p, _)| *p == thought.ply);
-        if !current
-            || table.moves.len() != thought.ply
-            || table.status != game_core::protocol::RoomStatus::Playing
-        {
+        if !current || table.moves.len() != thought.ply || table.status != RoomStatus::Playing {
             return false;
         }
         self.running = None;
