@@ -7,15 +7,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use futures::{SinkExt, StreamExt};
-use game_core::protocol::{parse_server, ClientMsg, JoinAs, SeatChoice, ServerMsg};
+use game_core::protocol::{ClientMsg, JoinAs, RoomStatus, SeatChoice, ServerMsg};
 use game_core::{AnyPosition, GameSpec, GomokuRule};
+use kibitz_bot::wire::{Connection, Hello, Received};
 use rand::{Rng, SeedableRng};
 use tokio::sync::Mutex;
-use tokio_tungstenite::tungstenite::Message;
-
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
 
 /// What to run.
 #[derive(Clone, Debug)]
@@ -65,48 +61,33 @@ impl LoadReport {
     }
 }
 
-async fn send(ws: &mut Ws, m: &ClientMsg) -> anyhow::Result<()> {
-    ws.send(Message::Text(m.to_json().into())).await?;
-    Ok(())
+/// The next message, within 30 s.
+async fn recv(connection: &mut Connection) -> anyhow::Result<Received> {
+    tokio::time::timeout(Duration::from_secs(30), connection.recv())
+        .await
+        .context("no answer from the server in 30 s")??
+        .context("connection closed")
 }
 
-async fn recv(ws: &mut Ws) -> anyhow::Result<ServerMsg> {
+/// The first message that `what` accepts; an `error` before it fails the run.
+async fn expect(
+    connection: &mut Connection,
+    what: impl Fn(&ServerMsg) -> bool,
+) -> anyhow::Result<Received> {
     loop {
-        let frame = tokio::time::timeout(Duration::from_secs(30), ws.next())
-            .await
-            .context("no answer from the server in 30 s")?
-            .context("connection closed")??;
-        if let Message::Text(t) = frame {
-            return parse_server(&t).context("unreadable server message");
-        }
-    }
-}
-
-async fn expect(ws: &mut Ws, what: impl Fn(&ServerMsg) -> bool) -> anyhow::Result<ServerMsg> {
-    loop {
-        let m = recv(ws).await?;
-        if let ServerMsg::Error { code, message, .. } = &m {
+        let received = recv(connection).await?;
+        if let ServerMsg::Error { code, message, .. } = &received.msg {
             anyhow::bail!("server error {code:?}: {message}");
         }
-        if what(&m) {
-            return Ok(m);
+        if what(&received.msg) {
+            return Ok(received);
         }
     }
 }
 
-async fn connect(url: &str, name: &str) -> anyhow::Result<Ws> {
-    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(url, None, true).await?;
-    send(
-        &mut ws,
-        &ClientMsg::Hello {
-            name: name.to_string(),
-            token: None,
-            bot: None,
-        },
-    )
-    .await?;
-    expect(&mut ws, |m| matches!(m, ServerMsg::Welcome { .. })).await?;
-    Ok(ws)
+async fn connect(url: &str, name: &str) -> anyhow::Result<Connection> {
+    let (connection, _) = Connection::open_welcomed(url, &Hello::player(name)).await?;
+    Ok(connection)
 }
 
 /// One pair of players, game after game, until `until`.
@@ -121,32 +102,32 @@ async fn pair(
     let mut b = connect(&url, &format!("load-b{seed}")).await?;
     let spec = GameSpec::gomoku(15, GomokuRule::Freestyle);
     while Instant::now() < until {
-        send(
-            &mut a,
-            &ClientMsg::Create {
-                game: spec.clone(),
-                seat: SeatChoice::Black,
-                clock: None,
-                opening: Vec::new(),
-                bots: None,
-                private: true,
-            },
-        )
+        a.send(&ClientMsg::Create {
+            game: spec.clone(),
+            seat: SeatChoice::Black,
+            clock: None,
+            opening: Vec::new(),
+            bots: None,
+            private: true,
+        })
         .await?;
         let ServerMsg::Created { room } =
-            expect(&mut a, |m| matches!(m, ServerMsg::Created { .. })).await?
+            expect(&mut a, |m| matches!(m, ServerMsg::Created { .. }))
+                .await?
+                .msg
         else {
             unreachable!("expect returned another message");
         };
-        send(
+        b.send(&ClientMsg::Join {
+            room: room.clone(),
+            join_as: JoinAs::Player,
+        })
+        .await?;
+        expect(
             &mut b,
-            &ClientMsg::Join {
-                room: room.clone(),
-                join_as: JoinAs::Player,
-            },
+            |m| matches!(m, ServerMsg::State(s) if s.status == RoomStatus::Playing),
         )
         .await?;
-        expect(&mut b, |m| matches!(m, ServerMsg::State(s) if s.status == game_core::protocol::RoomStatus::Playing)).await?;
         let mut position = AnyPosition::new(&spec)?;
         let mut latencies = Vec::new();
         let mut turn = 0usize;
@@ -160,21 +141,19 @@ async fn pair(
                 (&mut b, &mut a)
             };
             let sent = Instant::now();
-            send(
-                mover,
-                &ClientMsg::Move {
+            mover
+                .send(&ClientMsg::Move {
                     room: room.clone(),
                     mv: mv.clone(),
                     id: None,
-                },
-            )
-            .await?;
-            expect(
+                })
+                .await?;
+            let moved = expect(
                 mover,
                 |m| matches!(m, ServerMsg::Moved { mv: x, .. } if *x == mv),
             )
             .await?;
-            latencies.push(sent.elapsed().as_micros() as u64);
+            latencies.push(moved.at.duration_since(sent).as_micros() as u64);
             expect(
                 other,
                 |m| matches!(m, ServerMsg::Moved { mv: x, .. } if *x == mv),
@@ -184,12 +163,14 @@ async fn pair(
         }
         let finished = position.is_over();
         if !finished {
-            send(&mut a, &ClientMsg::Resign { room: room.clone() }).await?;
+            a.send(&ClientMsg::Resign { room: room.clone() }).await?;
         }
         expect(&mut a, |m| matches!(m, ServerMsg::Over { .. })).await?;
         expect(&mut b, |m| matches!(m, ServerMsg::Over { .. })).await?;
-        for ws in [&mut a, &mut b] {
-            send(ws, &ClientMsg::Leave { room: room.clone() }).await?;
+        for connection in [&mut a, &mut b] {
+            connection
+                .send(&ClientMsg::Leave { room: room.clone() })
+                .await?;
         }
         let mut r = report.lock().await;
         r.moves += latencies.len() as u64;

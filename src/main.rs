@@ -37,7 +37,7 @@ enum Command {
     Serve(ServeArgs),
     /// Run a bot: a client that accepts invitations and plays its games.
     Bot(BotArgs),
-    /// Analyse positions read from standard input, one JSON line each (ENGINES.md).
+    /// Analyse positions read from standard input, one JSON line each (docs/engines.md).
     Analyze(AnalyzeArgs),
     /// Run the Gomoku engine as a Gomocup (Piskvork) brain on standard input and output.
     Pbrain,
@@ -296,7 +296,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
 }
 
 fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
-    use kibitz_bot::engine::{Level, Limits};
+    use kibitz_bot::engine::{Level, SearchLimits};
+    use kibitz_bot::registry;
     let kind = match args.game.as_str() {
         "gomoku" => GameKind::Gomoku,
         "othello" => GameKind::Othello,
@@ -316,29 +317,31 @@ fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
             .with_context(|| format!("--blocked {b:?}: expected column,row from 1"))?;
         blocked.push(Cell::new(c - 1, r - 1));
     }
-    let options = kibitz_bot::engines::PositionOptions {
+    let options = registry::PositionOptions {
         size: args.size,
         rule,
-        cols: args.cols,
-        rows: args.rows,
-        blocked,
+        connect4: kibitz_bot::connect4::BoardOptions {
+            cols: args.cols,
+            rows: args.rows,
+            blocked,
+        },
     };
     let level = Level::new(args.level);
+    let mut engine = registry::engine_for(kind);
     let limits = if args.solve {
-        Limits::Solve
+        SearchLimits::Solve
     } else if let Some(d) = args.depth {
-        Limits::Depth(d)
+        SearchLimits::Depth(d)
     } else if let Some(ms) = args.time_ms {
-        Limits::Time(Duration::from_millis(ms))
+        SearchLimits::Time(Duration::from_millis(ms))
     } else {
-        Limits::Time(kibitz_bot::engines::think_time(kind, level))
+        SearchLimits::Time(engine.think_time(level))
     };
-    let mut engine = kibitz_bot::engines::engine_for(kind);
     let stdin = std::io::stdin();
     kibitz_bot::analyze::run(
         stdin.lock(),
         std::io::stdout(),
-        |line| kibitz_bot::engines::parse_position(kind, line, &options),
+        |line| registry::parse_position(kind, line, &options),
         engine.as_mut(),
         limits,
         level,
@@ -376,26 +379,20 @@ fn main() -> anyhow::Result<()> {
                 pace: args.pace_ms.map(Duration::from_millis),
             };
             let engines: kibitz_bot::client::EngineFactory =
-                Arc::new(|kind| Some(kibitz_bot::engines::engine_for(kind)));
-            let think: kibitz_bot::client::ThinkTime = Arc::new(kibitz_bot::engines::think_time);
-            runtime.block_on(kibitz_bot::client::run(
-                options,
-                engines,
-                think,
-                shutdown_signal(),
-            ));
+                Arc::new(|kind| Some(kibitz_bot::registry::engine_for(kind)));
+            runtime.block_on(kibitz_bot::client::run(options, engines, shutdown_signal()));
             Ok(())
         }
         Command::Analyze(args) => analyze(args),
         Command::Pbrain => {
             let stdin = std::io::stdin();
             kibitz_bot::pbrain::run(stdin.lock(), std::io::stdout(), || {
-                kibitz_bot::engines::engine_for(GameKind::Gomoku)
+                kibitz_bot::registry::engine_for(GameKind::Gomoku)
             })?;
             Ok(())
         }
         Command::Bench => {
-            kibitz_bot::engines::bench(&mut std::io::stdout())?;
+            kibitz_bot::bench::run(&mut std::io::stdout())?;
             Ok(())
         }
         Command::Loadtest(args) => {

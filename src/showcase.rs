@@ -4,10 +4,12 @@
 
 use std::time::Duration;
 
-use futures::{SinkExt, StreamExt};
-use game_core::protocol::{parse_server, BotSeats, ClientMsg, ClockSpec, SeatChoice, ServerMsg};
+use game_core::protocol::{
+    BotSeats, ClientMsg, ClockSpec, ErrorCode, RoomStatus, SeatChoice, ServerMsg,
+};
 use game_core::{GameSpec, GomokuRule};
-use tokio_tungstenite::tungstenite::Message;
+use kibitz_bot::error::BotError;
+use kibitz_bot::wire::{Connection, Hello};
 
 /// The games the showcase cycles through.
 fn games() -> [GameSpec; 3] {
@@ -32,28 +34,8 @@ pub async fn run(url: String) {
     }
 }
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn send(ws: &mut Ws, m: ClientMsg) -> Result<(), String> {
-    ws.send(Message::Text(m.to_json().into()))
-        .await
-        .map_err(|e| e.to_string())
-}
-
-async fn session(url: &str, next: &mut usize) -> Result<(), String> {
-    let (mut ws, _) = tokio_tungstenite::connect_async(url)
-        .await
-        .map_err(|e| e.to_string())?;
-    send(
-        &mut ws,
-        ClientMsg::Hello {
-            name: "Showcase".to_string(),
-            token: None,
-            bot: None,
-        },
-    )
-    .await?;
+async fn session(url: &str, next: &mut usize) -> Result<(), BotError> {
+    let mut connection = Connection::open(url, &Hello::player("Showcase")).await?;
     let mut create_at = Some(tokio::time::Instant::now() + Duration::from_secs(1));
     let mut current: Option<String> = None;
     loop {
@@ -68,7 +50,7 @@ async fn session(url: &str, next: &mut usize) -> Result<(), String> {
                 create_at = None;
                 let game = games()[*next % 3].clone();
                 *next += 1;
-                send(&mut ws, ClientMsg::Create {
+                connection.send(&ClientMsg::Create {
                     game,
                     seat: SeatChoice::None,
                     clock: Some(ClockSpec::PerMove { move_ms: 4_000 }),
@@ -77,14 +59,13 @@ async fn session(url: &str, next: &mut usize) -> Result<(), String> {
                     private: false,
                 }).await?;
             }
-            frame = ws.next() => {
-                let text = match frame {
-                    Some(Ok(Message::Text(t))) => t,
-                    Some(Ok(Message::Close(_))) | None => return Ok(()),
-                    Some(Err(e)) => return Err(e.to_string()),
-                    Some(Ok(_)) => continue,
+            received = connection.recv() => {
+                let msg = match received {
+                    Ok(Some(received)) => received.msg,
+                    Ok(None) => return Ok(()),
+                    Err(BotError::Unreadable { .. }) => continue,
+                    Err(e) => return Err(e),
                 };
-                let Ok(msg) = parse_server(&text) else { continue };
                 match msg {
                     ServerMsg::Created { room } => {
                         tracing::info!(%room, "showcase game created");
@@ -92,14 +73,14 @@ async fn session(url: &str, next: &mut usize) -> Result<(), String> {
                     }
                     ServerMsg::Over { room, .. } if current.as_deref() == Some(room.as_str()) => {
                         // Let the audience see the end, then start the next game.
-                        send(&mut ws, ClientMsg::Leave { room }).await?;
+                        connection.send(&ClientMsg::Leave { room }).await?;
                         current = None;
                         create_at = Some(tokio::time::Instant::now() + Duration::from_secs(6));
                     }
                     ServerMsg::State(s) if current.as_deref() == Some(s.room.as_str())
-                        && s.status == game_core::protocol::RoomStatus::Over =>
+                        && s.status == RoomStatus::Over =>
                     {
-                        send(&mut ws, ClientMsg::Leave { room: s.room }).await?;
+                        connection.send(&ClientMsg::Leave { room: s.room }).await?;
                         current = None;
                         create_at = Some(tokio::time::Instant::now() + Duration::from_secs(2));
                     }
@@ -107,9 +88,9 @@ async fn session(url: &str, next: &mut usize) -> Result<(), String> {
                         tracing::debug!(?code, "showcase refused");
                         // No bot free yet (they are still starting): give the room up and
                         // try again soon.
-                        if code == game_core::protocol::ErrorCode::NoBotAvailable {
+                        if code == ErrorCode::NoBotAvailable {
                             if let Some(room) = current.take() {
-                                send(&mut ws, ClientMsg::Leave { room }).await?;
+                                connection.send(&ClientMsg::Leave { room }).await?;
                             }
                         }
                         if current.is_none() && create_at.is_none() {

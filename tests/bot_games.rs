@@ -349,7 +349,7 @@ fn drawn_connect4_opening() -> Vec<String> {
 }
 
 /// Naive negamax of a Connect Four position: 0 for a draw, else ±(cells + 1 − n) / 2 as
-/// ENGINES.md defines the score (n stones before the winning one).
+/// docs/engines.md defines the score (n stones before the winning one).
 pub fn connect4_value(pos: &AnyPosition) -> i32 {
     let n = pos.ply() as i32;
     let mut best = i32::MIN;

@@ -1,4 +1,4 @@
-//! The engine tools of the `kibitz` executable as ENGINES.md fixes them: `analyze` against
+//! The engine tools of the `kibitz` executable as docs/engines.md fixes them: `analyze` against
 //! answers the test proves itself by brute force (Connect Four and Othello endgames, Gomoku
 //! fives and four-threes), `pbrain` on a scripted Gomocup session, and `bench`'s signature.
 
@@ -79,7 +79,7 @@ fn spec(text: &str) -> GameSpec {
     serde_json::from_str(text).unwrap()
 }
 
-/// Naive negamax of a Connect Four position, in the score convention of ENGINES.md.
+/// Naive negamax of a Connect Four position, in the score convention of docs/engines.md.
 fn connect4_value(pos: &AnyPosition, cells: i32) -> i32 {
     let n = pos.ply() as i32;
     let mut best = i32::MIN;

@@ -8,7 +8,7 @@
 use std::time::Instant;
 
 use kibitz_bot::connect4::{bench_positions, parse_position, BoardOptions, Connect4Engine};
-use kibitz_bot::engine::{Engine, Level, Limits, StopFlag};
+use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 
 fn main() {
     let mut engine = Connect4Engine::new();
@@ -24,7 +24,7 @@ fn main() {
         let start = Instant::now();
         let result = engine.search(
             &position,
-            Limits::Depth(depth),
+            SearchLimits::Depth(depth),
             Level::MAX,
             &StopFlag::new(),
             0,

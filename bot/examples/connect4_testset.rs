@@ -19,7 +19,7 @@ use kibitz_bot::connect4::bitboard::{Board, Geometry};
 use kibitz_bot::connect4::solver::Solver;
 use kibitz_bot::connect4::table::DEFAULT_BITS;
 use kibitz_bot::connect4::{parse_position, BoardOptions, Connect4Engine};
-use kibitz_bot::engine::{Engine, Level, Limits, StopFlag};
+use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -115,7 +115,7 @@ fn play(text: &str, options: &BoardOptions, limit: usize, ms: u64, level: u8) {
         let clock = Instant::now();
         let Some(result) = engine.search(
             &AnyPosition::Connect4(position.clone()),
-            Limits::Time(Duration::from_millis(ms)),
+            SearchLimits::Time(Duration::from_millis(ms)),
             Level::new(level),
             &StopFlag::new(),
             i as u64,

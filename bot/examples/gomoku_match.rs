@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
-use kibitz_bot::engine::{Engine, Level, Limits, StopFlag};
+use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 use kibitz_bot::gomoku::GomokuEngine;
 
 /// Short openings (offsets from the centre), each played once with each colour.
@@ -59,7 +59,7 @@ fn main() {
             let result = engine
                 .search(
                     &AnyPosition::Gomoku(pos.clone()),
-                    Limits::Time(Duration::from_millis(ms)),
+                    SearchLimits::Time(Duration::from_millis(ms)),
                     Level::new(level),
                     &StopFlag::new(),
                     game as u64 * 1000 + pos.ply() as u64,

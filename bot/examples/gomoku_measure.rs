@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use game_core::gomoku::Gomoku;
 use game_core::{Cell, GomokuRule};
-use kibitz_bot::engine::{Engine, Level, Limits, StopFlag};
+use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 use kibitz_bot::gomoku::board::Board;
 use kibitz_bot::gomoku::threat::ThreatSearch;
 use kibitz_bot::gomoku::{bench_positions, parse_position, GomokuEngine};
@@ -42,7 +42,13 @@ fn main() {
         let mut engine = GomokuEngine::new();
         let start = Instant::now();
         let r = engine
-            .search(&pos, Limits::Depth(depth), Level::MAX, &StopFlag::new(), 0)
+            .search(
+                &pos,
+                SearchLimits::Depth(depth),
+                Level::MAX,
+                &StopFlag::new(),
+                0,
+            )
             .expect("a move");
         let ms = start.elapsed().as_millis() as u64;
         total_nodes += r.nodes;
@@ -96,7 +102,7 @@ fn main() {
         let r = engine
             .search(
                 &pos,
-                Limits::Time(std::time::Duration::from_millis(ms)),
+                SearchLimits::Time(std::time::Duration::from_millis(ms)),
                 Level::MAX,
                 &StopFlag::new(),
                 0,

@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use kibitz_bot::engine::{Engine, Level, Limits, Score, StopFlag};
+use kibitz_bot::engine::{Engine, Level, Score, SearchLimits, StopFlag};
 use kibitz_bot::othello::{parse_position, OthelloEngine};
 
 fn main() {
@@ -63,7 +63,13 @@ fn main() {
             .filter(|&c| c == '-' || c == '.')
             .count();
         let started = Instant::now();
-        let result = engine.search(&position, Limits::Solve, Level::MAX, &StopFlag::new(), 0);
+        let result = engine.search(
+            &position,
+            SearchLimits::Solve,
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        );
         let wall = started.elapsed();
         let Some(r) = result else {
             eprintln!("#{number}: no result");

@@ -1,5 +1,5 @@
 //! `kibitz analyze`: reads one position a line, searches it, and writes one JSON object a line
-//! (flushed after each), as ENGINES.md fixes. A bad line gets `{"error":"..."}` and the
+//! (flushed after each), as docs/engines.md fixes. A bad line gets `{"error":"..."}` and the
 //! program goes on.
 
 use std::io::{BufRead, Write};
@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 
 use game_core::AnyPosition;
 
-use crate::engine::{Engine, Level, Limits, Score, SearchResult, StopFlag};
+use crate::engine::{Engine, Level, Score, SearchLimits, SearchResult, StopFlag};
 
 /// The JSON line of a search result: `best`, `score`, `exact`, `depth`, `nodes`, `ms`, `pv`,
 /// and for a proven Gomoku result `win_in` (plies; positive when the side to move wins).
@@ -39,7 +39,7 @@ pub fn run<R: BufRead, W: Write>(
     mut output: W,
     parse: impl Fn(&str) -> Result<AnyPosition, String>,
     engine: &mut dyn Engine,
-    limits: Limits,
+    limits: SearchLimits,
     level: Level,
 ) -> std::io::Result<()> {
     for (i, line) in input.lines().enumerate() {

@@ -1,16 +1,16 @@
-//! What every engine shares: search limits, the result of a search, levels 1–10 and the stop
-//! flag that links a search to its caller.
+//! What every engine shares: the [`Engine`] trait, search limits and requests, the result of
+//! a search, levels 1–10 and the stop flag that links a search to its caller.
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use game_core::AnyPosition;
 use serde::Serialize;
 
 /// How long or how deep to search.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Limits {
+pub enum SearchLimits {
     /// Up to this depth (plies), then stop. Deterministic.
     Depth(u32),
     /// Up to about this many nodes. Deterministic.
@@ -23,6 +23,50 @@ pub enum Limits {
     Solve,
     /// Until stopped.
     Infinite,
+}
+
+impl SearchLimits {
+    /// The wall-clock deadline of a search that starts at `start`, if these limits have one.
+    #[must_use]
+    pub fn deadline(self, start: Instant) -> Option<Instant> {
+        match self {
+            SearchLimits::Time(t) => Some(start + t),
+            SearchLimits::Clock { left, increment } => Some(start + move_time(left, increment)),
+            SearchLimits::Depth(_)
+            | SearchLimits::Nodes(_)
+            | SearchLimits::Solve
+            | SearchLimits::Infinite => None,
+        }
+    }
+
+    /// The deepest iteration to search: the depth asked for, never beyond `level_cap`.
+    #[must_use]
+    pub fn max_depth(self, level_cap: u32) -> u32 {
+        match self {
+            SearchLimits::Depth(d) => d.min(level_cap),
+            _ => level_cap,
+        }
+    }
+
+    /// The node budget, if these limits are one.
+    #[must_use]
+    pub fn max_nodes(self) -> Option<u64> {
+        match self {
+            SearchLimits::Nodes(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// Everything a search is asked besides the position.
+#[derive(Clone, Debug)]
+pub struct SearchRequest {
+    pub limits: SearchLimits,
+    pub level: Level,
+    /// Stops the search from another thread.
+    pub stop: StopFlag,
+    /// Feeds the level's randomness, so that a run can be repeated.
+    pub seed: u64,
 }
 
 /// A score as the engines report it.
@@ -71,7 +115,7 @@ impl StopFlag {
     }
 }
 
-/// A playing strength 1..=10 (ENGINES.md "Levels"): 10 is full strength within the time
+/// A playing strength 1..=10 (docs/engines.md, "Levels"): 10 is full strength within the time
 /// given; lower levels search less and add controlled randomness. From level 3 up an engine
 /// always takes an immediate win and blocks an immediate loss.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -89,20 +133,48 @@ impl Level {
     pub fn get(self) -> u8 {
         self.0
     }
+
+    /// This level's row of a table that has one for each level, 1 first.
+    #[must_use]
+    pub fn pick<T: Copy>(self, rows: [T; 10]) -> T {
+        // A level is 1..=10 by construction, so the index is always in the table.
+        rows[usize::from(self.0 - 1)]
+    }
 }
 
 /// An engine for one game: searches a position within limits.
 pub trait Engine: Send {
-    /// Searches `position` (which must not be over) and returns the best move found.
-    /// `seed` feeds the level's randomness so a run can be repeated.
+    /// Searches `position` as `request` asks and returns the best move found; `None` when
+    /// the game is over or is not this engine's.
+    fn search_with(
+        &mut self,
+        position: &AnyPosition,
+        request: &SearchRequest,
+    ) -> Option<SearchResult>;
+
+    /// [`Engine::search_with`], the request spelled out.
     fn search(
         &mut self,
         position: &AnyPosition,
-        limits: Limits,
+        limits: SearchLimits,
         level: Level,
         stop: &StopFlag,
         seed: u64,
-    ) -> Option<SearchResult>;
+    ) -> Option<SearchResult> {
+        let request = SearchRequest {
+            limits,
+            level,
+            stop: stop.clone(),
+            seed,
+        };
+        self.search_with(position, &request)
+    }
+
+    /// How long `level` thinks about a move of an untimed game: 0.3 s at level 1 up to 3 s
+    /// at level 10.
+    fn think_time(&self, level: Level) -> Duration {
+        Duration::from_millis(300 * u64::from(level.get()))
+    }
 }
 
 /// Time to spend on one move under a clock: a slice of what is left plus most of the
@@ -115,16 +187,6 @@ pub fn move_time(left: Duration, increment: Duration) -> Duration {
     let want = usable / 25 + increment * 3 / 4;
     want.min(usable / 3)
         .max(Duration::from_millis(5).min(usable))
-}
-
-/// The wall-clock deadline of a search that starts at `start`, if its limits have one.
-#[must_use]
-pub fn deadline(limits: Limits, start: std::time::Instant) -> Option<std::time::Instant> {
-    match limits {
-        Limits::Time(t) => Some(start + t),
-        Limits::Clock { left, increment } => Some(start + move_time(left, increment)),
-        Limits::Depth(_) | Limits::Nodes(_) | Limits::Solve | Limits::Infinite => None,
-    }
 }
 
 #[cfg(test)]
@@ -147,5 +209,33 @@ mod tests {
         assert!(move_time(Duration::from_secs(60), Duration::ZERO) >= Duration::from_secs(2));
         assert_eq!(Level::new(0).get(), 1);
         assert_eq!(Level::new(99), Level::MAX);
+        let rows = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];
+        assert_eq!(Level::new(1).pick(rows), 1);
+        assert_eq!(Level::MAX.pick(rows), 10);
+    }
+
+    /// An engine that never finds a move: what the trait provides, alone.
+    struct Resigns;
+
+    impl Engine for Resigns {
+        fn search_with(&mut self, _: &AnyPosition, _: &SearchRequest) -> Option<SearchResult> {
+            None
+        }
+    }
+
+    #[test]
+    fn untimed_games_get_more_time_at_higher_levels() {
+        assert_eq!(
+            Resigns.think_time(Level::new(1)),
+            Duration::from_millis(300)
+        );
+        assert_eq!(Resigns.think_time(Level::MAX), Duration::from_secs(3));
+        let clock = SearchLimits::Clock {
+            left: Duration::from_secs(60),
+            increment: Duration::ZERO,
+        };
+        let start = Instant::now();
+        assert!(clock.deadline(start) > Some(start));
+        assert_eq!(SearchLimits::Depth(3).deadline(start), None);
     }
 }

@@ -1,25 +1,31 @@
 //! The Kibitz bot: the engines that search Gomoku, Othello and Connect Four positions, and
-//! (later) the protocol client that joins rooms and plays them like any other player.
+//! the protocol client that joins rooms and plays them like any other player.
 //!
 //! # Layout
-//! - [`engine`]: what every engine shares — search limits, results, levels, the stop flag.
-//! - [`search`]: the generic iterative-deepening PVS alpha-beta with a transposition table.
+//! - [`engine`]: the `Engine` trait and what every engine shares — search limits and
+//!   requests, results, levels, the stop flag.
+//! - [`value`]: the shared search's value scale (proven wins by distance) and its scores.
 //! - [`tt`]: the Zobrist-keyed transposition table.
-//! - [`connect4`], [`othello`], [`gomoku`]: one engine per game.
+//! - [`search`]: the generic iterative-deepening PVS alpha-beta over a `SearchGame`.
+//! - [`connect4`], [`othello`], [`gomoku`]: one engine per game, each with its level table.
+//! - [`registry`]: which engine plays which game; position parsing for analyze and bench.
+//! - [`analyze`], [`bench`], [`pbrain`]: the engine command line (docs/engines.md).
+//! - [`wire`]: the WebSocket client of the protocol, shared with the showcase and the load
+//!   generator.
 //! - [`client`]: the bot as a protocol client: invitations, games, reconnects.
-//! - [`talk`]: what the bot says in a room.
-//! - [`pbrain`]: the Gomoku engine as a Gomocup (Piskvork) brain.
-//! - [`analyze`]: `kibitz analyze`, one JSON line per position.
-//! - [`engines`]: which engine plays which game; position parsing and `kibitz bench`.
+//! - [`error`]: what can go wrong on the wire.
 
 pub mod analyze;
+pub mod bench;
 pub mod client;
 pub mod connect4;
 pub mod engine;
-pub mod engines;
+pub mod error;
 pub mod gomoku;
 pub mod othello;
 pub mod pbrain;
+pub mod registry;
 pub mod search;
-pub mod talk;
 pub mod tt;
+pub mod value;
+pub mod wire;

@@ -14,7 +14,7 @@ use std::time::Duration;
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, GomokuRule, Position};
 
-use crate::engine::{Engine, Level, Limits, StopFlag};
+use crate::engine::{Engine, Level, SearchLimits, StopFlag};
 
 /// Time kept in hand on every move for the manager's own overhead.
 const MARGIN: Duration = Duration::from_millis(120);
@@ -90,7 +90,7 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
         let position = AnyPosition::Gomoku(pos.clone());
         let result = engine.search(
             &position,
-            Limits::Time(budget),
+            SearchLimits::Time(budget),
             Level::MAX,
             &StopFlag::new(),
             self.seed,

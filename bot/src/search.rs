@@ -9,19 +9,16 @@
 //! - if `v >= beta`, some value `>= beta` (a lower bound; "fail high").
 //!
 //! Wins are `WIN - plies` from the root (a quicker win scores higher), losses the negative;
-//! anything beyond [`WIN_BOUND`] in absolute value is a proven result. At a fixed depth the
-//! search is deterministic: the same position, depth and seed give the same nodes and move.
+//! anything beyond [`WIN_BOUND`] in absolute value is a proven result (the scale of
+//! [`crate::value`]). At a fixed depth the search is deterministic: the same position, depth
+//! and seed give the same nodes and move.
 
 use std::fmt::Debug;
 use std::time::Instant;
 
 use crate::engine::StopFlag;
 use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, TranspositionTable};
-
-/// A win at the root, minus the plies it takes.
-pub const WIN: i32 = 1_000_000;
-/// Scores at or beyond this (in absolute value) are proven wins or losses.
-pub const WIN_BOUND: i32 = WIN - 10_000;
+use crate::value::{WIN, WIN_BOUND};
 /// Deepest ply the searcher keeps per-ply tables for.
 pub const MAX_PLY: usize = 256;
 /// History table size; `move_code` must stay below it.

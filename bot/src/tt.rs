@@ -5,7 +5,7 @@
 //! node, not from the root), and converted back on probe, so a win found through different
 //! paths keeps the right distance: see [`score_to_tt`] and [`score_from_tt`].
 
-use crate::search::WIN_BOUND;
+use crate::value::WIN_BOUND;
 
 /// What a stored score means relative to the window it was searched with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -96,7 +96,7 @@ pub fn score_from_tt(score: i32, ply: u32) -> i32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::WIN;
+    use crate::value::WIN;
 
     #[test]
     fn stores_probes_and_adjusts_wins() {

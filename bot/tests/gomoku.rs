@@ -4,7 +4,7 @@
 
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
-use kibitz_bot::engine::{Engine, Level, Limits, Score, StopFlag};
+use kibitz_bot::engine::{Engine, Level, Score, SearchLimits as Limits, StopFlag};
 use kibitz_bot::gomoku::board::{side, Board, Point};
 use kibitz_bot::gomoku::threat::{ThreatSearch, ThreatWin};
 use kibitz_bot::gomoku::{movegen, parse_position, GomokuEngine};

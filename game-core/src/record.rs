@@ -14,7 +14,7 @@
 //!   Othello transcripts: a pass is forced, so the importer inserts one whenever the side to
 //!   move has no move. An explicit `pass` is accepted on import too.
 //! - Connect Four: one digit a move, `4453`, as in the public test sets; for boards of more than
-//!   9 columns the column numbers separated by commas, `10,3,4` (as in ENGINES.md).
+//!   9 columns the column numbers separated by commas, `10,3,4` (as in docs/engines.md).
 //!
 //! **SGF** ([`GameRecord::to_sgf`], [`GameRecord::from_sgf`]), FF[4], Gomoku (GM[4], SZ up to 26)
 //! and Othello (GM[2], SZ[8]) only:

@@ -6,7 +6,8 @@
 use super::bitboard::{mix64, Bits, Board, Geometry};
 use super::eval::{evaluate, EvalTables};
 use super::solver::Solver;
-use crate::search::{SearchGame, WIN};
+use crate::search::SearchGame;
+use crate::value::WIN;
 
 /// A game being searched.
 pub struct SearchedGame<'a, B> {

@@ -7,7 +7,7 @@
 //! - [`eval`]: threats weighed by zugzwang parity, centre control.
 //! - [`game`]: the [`SearchGame`](crate::search::SearchGame) for the shared search, with the
 //!   solver as its probe.
-//! - [`level`]: what each level may do; think time.
+//! - [`levels`]: what each level may do.
 //! - [`position`]: the `kibitz analyze` input formats.
 //!
 //! # Determinism
@@ -17,7 +17,7 @@
 pub mod bitboard;
 pub mod eval;
 pub mod game;
-pub mod level;
+pub mod levels;
 pub mod position;
 pub mod solver;
 pub mod table;
@@ -27,15 +27,15 @@ use std::time::Instant;
 use game_core::connect4::{ConnectFour, WideBits};
 use game_core::{AnyPosition, Position};
 
-use crate::engine::{self, Engine, Level, Limits, Score, SearchResult, StopFlag};
-use crate::search::{SearchBudget, Searcher, WIN, WIN_BOUND};
+use crate::engine::{Engine, Score, SearchLimits, SearchRequest, SearchResult};
+use crate::search::{SearchBudget, Searcher};
+use crate::value::{score_of, WIN_BOUND};
 use bitboard::{bits_needed, column_of_cell, Bits, Board, Geometry};
 use eval::EvalTables;
 use game::{search_to_exact, SearchedGame};
-use level::LevelSettings;
+use levels::LevelSettings;
 use solver::{SolveBudget, Solver};
 
-pub use level::think_time;
 pub use position::{parse_position, BoardOptions};
 
 /// Longest principal variation a solve reports (each move costs a few null-window searches).
@@ -107,20 +107,37 @@ impl Connect4Engine {
         }
     }
 
+    /// Searches a game-core position; `None` if the game is over.
+    pub fn search_connect4(
+        &mut self,
+        position: &ConnectFour,
+        request: &SearchRequest,
+    ) -> Option<SearchResult> {
+        if position.is_over() {
+            return None;
+        }
+        let bits = bits_needed(position.cols(), position.rows());
+        if bits <= u64::BITS {
+            self.search_in::<u64>(position, request)
+        } else if bits <= u128::BITS {
+            self.search_in::<u128>(position, request)
+        } else {
+            self.search_in::<WideBits>(position, request)
+        }
+    }
+
     fn search_in<B: EngineBits>(
         &mut self,
         position: &ConnectFour,
-        limits: Limits,
-        level: Level,
-        stop: &StopFlag,
-        seed: u64,
+        request: &SearchRequest,
     ) -> Option<SearchResult> {
+        let (limits, stop) = (request.limits, &request.stop);
         let start = Instant::now();
         let g: Geometry<B> = Geometry::of(position);
         let board: Board<B> = Board::of(position);
-        let settings = LevelSettings::of(level);
-        let deadline = engine::deadline(limits, start);
-        let deterministic = matches!(limits, Limits::Depth(_) | Limits::Nodes(_));
+        let settings = LevelSettings::of(request.level);
+        let deadline = limits.deadline(start);
+        let deterministic = matches!(limits, SearchLimits::Depth(_) | SearchLimits::Nodes(_));
         let solver_bits = self.solver_bits;
         let solver =
             B::slot(&mut self.solvers).get_or_insert_with(|| Solver::new(g.clone(), solver_bits));
@@ -148,15 +165,15 @@ impl Connect4Engine {
 
         // A win on the board is taken without a search from level 3 up (and when solving).
         let wins = board.winning_cells(&g) & board.possible(&g);
-        if !wins.is_zero() && (level.get() >= 3 || limits == Limits::Solve) {
+        if !wins.is_zero() && (request.level.get() >= 3 || limits == SearchLimits::Solve) {
             let col = column_of_cell(&g, B::bit(wins.trailing_zeros()));
             let score = Score::Exact((playable as i32 + 1 - moves as i32) / 2);
             return Some(result(col, score, 1, 1, &[col]));
         }
 
         let solve_first = match limits {
-            Limits::Solve => true,
-            Limits::Depth(_) | Limits::Nodes(_) => false,
+            SearchLimits::Solve => true,
+            SearchLimits::Depth(_) | SearchLimits::Nodes(_) => false,
             _ => empties <= settings.root_solve_below,
         };
         if solve_first {
@@ -175,7 +192,7 @@ impl Connect4Engine {
                     return Some(result(best, Score::Exact(score), empties, nodes, &pv));
                 }
             }
-            if limits == Limits::Solve {
+            if limits == SearchLimits::Solve {
                 // Stopped before the proof: a sensible move, no claim.
                 let safe = board.non_losing_moves(&g);
                 let pick = if safe.is_zero() {
@@ -198,19 +215,13 @@ impl Connect4Engine {
             }
         }
 
-        let max_nodes = match limits {
-            Limits::Nodes(n) => Some(n),
-            _ => None,
-        };
+        let max_nodes = limits.max_nodes();
         solver.set_budget(SolveBudget {
             deadline,
             max_nodes: max_nodes.map(|n| solver.nodes() + n),
             stop: stop.clone(),
         });
-        let depth_cap = match limits {
-            Limits::Depth(d) => d.min(settings.max_depth),
-            _ => settings.max_depth,
-        };
+        let depth_cap = limits.max_depth(settings.max_depth);
         let tables = EvalTables::of(&g);
         let mut game = SearchedGame::new(
             &g,
@@ -225,47 +236,29 @@ impl Connect4Engine {
             deadline,
             max_nodes,
             noise: settings.noise,
-            seed,
+            seed: request.seed,
         };
         let it = self.searcher.search(&mut game, budget, stop, |_| {})?;
-        let score = if it.score.abs() >= WIN_BOUND {
-            let plies = WIN - it.score.abs();
-            debug_assert_eq!(
-                search_to_exact(it.score, moves, playable).signum(),
-                it.score.signum()
-            );
-            Score::WinIn(plies * it.score.signum())
-        } else {
-            Score::Heuristic(it.score)
-        };
+        debug_assert!(
+            it.score.abs() < WIN_BOUND
+                || search_to_exact(it.score, moves, playable).signum() == it.score.signum()
+        );
+        let score = score_of(it.score);
         let pv: Vec<u32> = it.pv.iter().map(|&c| u32::from(c)).collect();
         Some(result(u32::from(it.best), score, it.depth, it.nodes, &pv))
     }
 }
 
 impl Engine for Connect4Engine {
-    fn search(
+    fn search_with(
         &mut self,
         position: &AnyPosition,
-        limits: Limits,
-        level: Level,
-        stop: &StopFlag,
-        seed: u64,
+        request: &SearchRequest,
     ) -> Option<SearchResult> {
         let AnyPosition::Connect4(p) = position else {
             return None;
         };
-        if p.is_over() {
-            return None;
-        }
-        let bits = bits_needed(p.cols(), p.rows());
-        if bits <= u64::BITS {
-            self.search_in::<u64>(p, limits, level, stop, seed)
-        } else if bits <= u128::BITS {
-            self.search_in::<u128>(p, limits, level, stop, seed)
-        } else {
-            self.search_in::<WideBits>(p, limits, level, stop, seed)
-        }
+        self.search_connect4(p, request)
     }
 }
 

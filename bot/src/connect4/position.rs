@@ -1,4 +1,4 @@
-//! Reading Connect Four positions in the `kibitz analyze` formats (ENGINES.md): a move string
+//! Reading Connect Four positions in the `kibitz analyze` formats (docs/engines.md): a move string
 //! with the board size given apart, or a board text with `/` between rows.
 
 use game_core::connect4::{parse_move_string, ConnectFour};

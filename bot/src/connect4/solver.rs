@@ -4,7 +4,7 @@
 //! wins seen one move ahead, and only non-losing moves searched.
 //!
 //! # Scores
-//! The convention of the public test sets (ENGINES.md): 0 for a draw; a win whose last stone
+//! The convention of the public test sets (docs/engines.md): 0 for a draw; a win whose last stone
 //! is played when `n` stones are down scores `(playable + 1 - n) / 2` for the winner, the
 //! negative for the loser — a quicker win scores more. `playable` counts the cells that are
 //! not blocked.

@@ -3,7 +3,7 @@
 //!
 //! A move touches only the five cells each way along its four lines (forty points): their
 //! keys gain one digit, their patterns are looked up again, and the running totals follow —
-//! pattern counts, the per-point values of [`super::eval`], and the sets of points where a
+//! pattern counts, the per-point values of [`super::points`], and the sets of points where a
 //! colour makes a five, a four, an open four or an open three. Unmaking subtracts the same
 //! digits, so make/unmake is exact and cheap; [`Board::recount`] recomputes everything from
 //! scratch for the tests.
@@ -17,10 +17,10 @@ use game_core::gomoku::Gomoku;
 use game_core::renju::RenjuBoard;
 use game_core::{Cell, Color, GomokuRule};
 
-use super::eval;
 use super::pattern::{
     slot, LineKey, Pattern, PatternTable, BLOCKED_DIGIT, OWN_DIGIT, PATTERNS, POW3, REACH,
 };
+use super::points;
 
 /// A point: an index into the padded array.
 pub type Point = u16;
@@ -127,7 +127,7 @@ const SIDE_KEY: u64 = 0x5A17_C0DE_D15C_0BB1;
 pub struct Summary {
     /// (point, direction) pairs of each pattern, empty points only.
     pub counts: [u32; PATTERNS],
-    /// Sum of [`eval::point_value`] over the empty points.
+    /// Sum of [`points::point_value`] over the empty points.
     pub total: i32,
     /// Points where a stone makes five.
     pub fives: PointSet,
@@ -163,10 +163,10 @@ pub struct Board {
     keys: Vec<[[LineKey; 4]; 2]>,
     patterns: Vec<[[Pattern; 4]; 2]>,
     values: Vec<[i32; 2]>,
-    /// Per point and colour: the [`eval::combo_index`] of its patterns and its threat flags.
+    /// Per point and colour: the [`points::combo_index`] of its patterns and its threat flags.
     combos: Vec<[u16; 2]>,
     flags: Vec<[u8; 2]>,
-    points_table: &'static eval::PointTable,
+    points_table: &'static points::PointTable,
     summary: [Summary; 2],
     /// Stones within two points (a 5x5 square): the candidate moves are the empty points
     /// with some.
@@ -219,7 +219,7 @@ impl Board {
             values: vec![[0; 2]; len],
             combos: vec![[0; 2]; len],
             flags: vec![[0; 2]; len],
-            points_table: eval::PointTable::shared(),
+            points_table: points::PointTable::shared(),
             summary: [Summary::new(len), Summary::new(len)],
             near: vec![0; len],
             zobrist,
@@ -409,7 +409,7 @@ impl Board {
         self.tables[v]
     }
 
-    /// The value of empty point `p` for colour `v` ([`eval::point_value`]).
+    /// The value of empty point `p` for colour `v` ([`points::point_value`]).
     #[must_use]
     pub fn value(&self, p: Point, v: usize) -> i32 {
         self.values[usize::from(p)][v]
@@ -546,7 +546,7 @@ impl Board {
             if old != new {
                 self.summary[v].counts[old as usize] -= 1;
                 self.summary[v].counts[new as usize] += 1;
-                let digit = eval::COMBO_DIGIT[d] * (new as i32 - old as i32);
+                let digit = points::COMBO_DIGIT[d] * (new as i32 - old as i32);
                 self.combos[q][v] = (i32::from(self.combos[q][v]) + digit) as u16;
                 self.summarise(q as Point, v);
             }
@@ -576,7 +576,7 @@ impl Board {
                 self.patterns[pi][v][d] = pat;
                 self.summary[v].counts[pat as usize] += 1;
             }
-            self.combos[pi][v] = eval::combo_index(&self.patterns[pi][v]);
+            self.combos[pi][v] = points::combo_index(&self.patterns[pi][v]);
             self.summarise(p, v);
         }
     }
@@ -601,10 +601,10 @@ impl Board {
         self.flags[pi][v] = flags;
         let s = &mut self.summary[v];
         for (bit, set) in [
-            (eval::MAKES_FIVE, &mut s.fives),
-            (eval::MAKES_FOUR, &mut s.fours),
-            (eval::MAKES_FLEX4, &mut s.flex4s),
-            (eval::MAKES_FLEX3, &mut s.threes),
+            (points::MAKES_FIVE, &mut s.fives),
+            (points::MAKES_FOUR, &mut s.fours),
+            (points::MAKES_FLEX4, &mut s.flex4s),
+            (points::MAKES_FLEX3, &mut s.threes),
         ] {
             if changed & bit != 0 {
                 set.assign(p, flags & bit != 0);

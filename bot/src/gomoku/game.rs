@@ -7,7 +7,8 @@ use super::board::{Board, Point};
 use super::threat::ThreatSearch;
 use super::{eval, movegen};
 use crate::engine::StopFlag;
-use crate::search::{SearchGame, WIN};
+use crate::search::SearchGame;
+use crate::value::WIN;
 
 /// Remaining depth at or below which `probe` looks for a VCF.
 const PROBE_VCF_DEPTH: i32 = 1;

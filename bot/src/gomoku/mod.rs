@@ -11,17 +11,21 @@
 //!
 //! # Layout
 //! - [`pattern`]: line patterns and their table.
+//! - [`points`]: what a point is worth to a colour, and the threats it makes.
 //! - [`board`]: the padded board with incremental patterns and Zobrist keys.
-//! - [`eval`]: point values and the evaluation.
+//! - [`eval`]: the evaluation.
 //! - [`movegen`]: candidates and forced replies.
 //! - [`threat`]: VCF and VCT.
 //! - [`game`]: the board as a `SearchGame`.
+//! - [`levels`]: what each level may do.
 
 pub mod board;
 pub mod eval;
 pub mod game;
+pub mod levels;
 pub mod movegen;
 pub mod pattern;
+pub mod points;
 pub mod threat;
 
 use std::time::{Duration, Instant};
@@ -29,70 +33,19 @@ use std::time::{Duration, Instant};
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, GomokuRule, Position};
 
-use crate::engine::{self, Engine, Level, Limits, Score, SearchResult, StopFlag};
-use crate::search::{SearchBudget, Searcher, WIN, WIN_BOUND};
+use crate::engine::{Engine, Score, SearchLimits, SearchRequest, SearchResult, StopFlag};
+use crate::search::{SearchBudget, Searcher};
+use crate::value::score_of;
 use board::{Board, Point};
 use game::GomokuGame;
+use levels::LevelSettings;
 use threat::{ThreatSearch, ThreatWin};
-
-/// What a level may do.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct LevelConfig {
-    /// Deepest iteration of the alpha-beta search.
-    pub max_depth: u32,
-    /// Evaluation noise (centi-stones) at the leaves.
-    pub noise: i32,
-    /// Forced answers to open threes, open fours seen as won, fives taken and fours blocked
-    /// before searching.
-    pub tactics: bool,
-    /// VCF near the leaves of the search.
-    pub probe_vcf: bool,
-    /// VCF at the root.
-    pub root_vcf: bool,
-    /// VCT at the root.
-    pub root_vct: bool,
-}
-
-impl LevelConfig {
-    /// Level 1 looks one move ahead through heavy noise and may ignore an open three; level
-    /// 3 answers threes; level 5 finds VCFs; level 8 and up search at full strength.
-    #[must_use]
-    pub fn of(level: Level) -> LevelConfig {
-        let l = level.get();
-        let (max_depth, noise) = match l {
-            1 => (1, 300),
-            2 => (2, 160),
-            3 => (2, 80),
-            4 => (3, 45),
-            5 => (4, 25),
-            6 => (5, 12),
-            7 => (6, 5),
-            8 => (8, 0),
-            9 => (12, 0),
-            _ => (64, 0),
-        };
-        LevelConfig {
-            max_depth,
-            noise,
-            tactics: l >= 3,
-            probe_vcf: l >= 6,
-            root_vcf: l >= 5,
-            root_vct: l >= 8,
-        }
-    }
-}
-
-/// Thinking time for untimed games: 0.3 s at level 1 up to 3 s at level 10.
-#[must_use]
-pub fn think_time(level: Level) -> Duration {
-    Duration::from_millis(300 * u64::from(level.get()))
-}
 
 /// Plies a root VCF and VCT may look ahead.
 const ROOT_VCF_PLIES: u32 = 41;
 const ROOT_VCT_PLIES: u32 = 13;
 /// Node budgets of the root threat searches under Depth/Nodes limits (deterministic), and
-/// under `Limits::Solve`.
+/// under `SearchLimits::Solve`.
 const ROOT_VCF_NODES: u64 = 20_000;
 const ROOT_VCT_NODES: u64 = 20_000;
 const SOLVE_NODES: u64 = 3_000_000;
@@ -126,37 +79,38 @@ impl GomokuEngine {
     }
 
     /// Searches a game-core position; `None` if the game is over.
-    pub fn search_gomoku(
-        &mut self,
-        pos: &Gomoku,
-        limits: Limits,
-        level: Level,
-        stop: &StopFlag,
-        seed: u64,
-    ) -> Option<SearchResult> {
+    pub fn search_gomoku(&mut self, pos: &Gomoku, request: &SearchRequest) -> Option<SearchResult> {
         if pos.outcome().is_some() {
             return None;
         }
+        let (limits, stop) = (request.limits, &request.stop);
         let start = Instant::now();
-        let config = LevelConfig::of(level);
+        let settings = LevelSettings::of(request.level);
         // Aim a little short of the caller's limit: the clock is only read every few nodes.
-        let deadline = engine::deadline(limits, start).map(|d| {
+        let deadline = limits.deadline(start).map(|d| {
             let span = d.saturating_duration_since(start);
             d - (span / 20).min(Duration::from_millis(30))
         });
-        let deterministic = matches!(limits, Limits::Depth(_) | Limits::Nodes(_) | Limits::Solve);
+        let deterministic = matches!(
+            limits,
+            SearchLimits::Depth(_) | SearchLimits::Nodes(_) | SearchLimits::Solve
+        );
         if deterministic {
             self.searcher.clear();
         }
-        let mut game = GomokuGame::new(Board::from_position(pos), config.tactics, config.probe_vcf);
+        let mut game = GomokuGame::new(
+            Board::from_position(pos),
+            settings.tactics,
+            settings.probe_vcf,
+        );
         game.watch(deadline, stop.clone());
         let me = game.board.turn();
-        if limits == Limits::Solve {
+        if limits == SearchLimits::Solve {
             return Some(solve(&mut game, stop, start));
         }
 
         let mut root: Vec<Point> = Vec::new();
-        movegen::generate(&game.board, config.tactics, usize::MAX, &mut root);
+        movegen::generate(&game.board, settings.tactics, usize::MAX, &mut root);
         let first = *root.first()?;
         if game.board.summary(me).fives.contains(first) {
             return Some(threat_result(&game.board, &[first], 1, 0, start));
@@ -174,10 +128,18 @@ impl GomokuEngine {
             }
         };
         let them_four = !game.board.summary(1 - me).fives.is_empty();
-        if config.root_vcf && !them_four {
-            let (nodes, until) = threat_budget(8, ROOT_VCF_NODES);
+        // A VCF, then (strong levels) a VCT: (on, VCT rather than VCF, time share, nodes).
+        let root_threats = [
+            (settings.root_vcf, false, 8, ROOT_VCF_NODES),
+            (settings.root_vct && root.len() > 1, true, 5, ROOT_VCT_NODES),
+        ];
+        for (on, vct, share, nodes) in root_threats {
+            if !on || them_four {
+                continue;
+            }
+            let (nodes, until) = threat_budget(share, nodes);
             game.threats.set_budget(nodes, until, Some(stop.clone()));
-            let win = game.threats.vcf(&mut game.board, ROOT_VCF_PLIES);
+            let win = threat_win(&mut game.threats, &mut game.board, vct, 1);
             extra_nodes += game.threats.nodes();
             if let Some(win) = win {
                 return Some(threat_result(
@@ -189,22 +151,7 @@ impl GomokuEngine {
                 ));
             }
         }
-        if config.root_vct && !them_four && root.len() > 1 {
-            let (nodes, until) = threat_budget(5, ROOT_VCT_NODES);
-            game.threats.set_budget(nodes, until, Some(stop.clone()));
-            let win = game.threats.vct(&mut game.board, ROOT_VCT_PLIES);
-            extra_nodes += game.threats.nodes();
-            if let Some(win) = win {
-                return Some(threat_result(
-                    &game.board,
-                    &win.line,
-                    win.plies,
-                    extra_nodes,
-                    start,
-                ));
-            }
-        }
-        if config.root_vcf && !them_four && root.len() > 1 {
+        if settings.root_vcf && !them_four && root.len() > 1 {
             let (nodes, until) = threat_budget(4, ROOT_DEFENCE_NODES);
             game.threats.set_budget(nodes, until, Some(stop.clone()));
             let (defences, spent) = defend_against_vcf(&mut game, &root);
@@ -216,10 +163,7 @@ impl GomokuEngine {
         }
         game.threats.clear();
 
-        let mut max_depth = match limits {
-            Limits::Depth(d) => d.min(config.max_depth),
-            _ => config.max_depth,
-        };
+        let mut max_depth = limits.max_depth(settings.max_depth);
         if root.len() == 1 {
             // A forced move: search it only deep enough for a score.
             max_depth = max_depth.min(4);
@@ -227,19 +171,16 @@ impl GomokuEngine {
         let budget = SearchBudget {
             max_depth,
             deadline,
-            max_nodes: match limits {
-                Limits::Nodes(n) => Some(n),
-                _ => None,
-            },
-            noise: config.noise,
-            seed,
+            max_nodes: limits.max_nodes(),
+            noise: settings.noise,
+            seed: request.seed,
         };
         let it = self.searcher.search(&mut game, budget, stop, |_| {})?;
-        let (score, exact) = to_score(it.score);
+        let score = score_of(it.score);
         Some(SearchResult {
             best: game.board.cell(it.best).to_string(),
             score,
-            exact,
+            exact: !matches!(score, Score::Heuristic(_)),
             depth: it.depth,
             nodes: it.nodes + extra_nodes,
             ms: start.elapsed().as_millis() as u64,
@@ -253,18 +194,29 @@ impl GomokuEngine {
 }
 
 impl Engine for GomokuEngine {
-    fn search(
+    fn search_with(
         &mut self,
         position: &AnyPosition,
-        limits: Limits,
-        level: Level,
-        stop: &StopFlag,
-        seed: u64,
+        request: &SearchRequest,
     ) -> Option<SearchResult> {
         match position {
-            AnyPosition::Gomoku(pos) => self.search_gomoku(pos, limits, level, stop, seed),
+            AnyPosition::Gomoku(pos) => self.search_gomoku(pos, request),
             _ => None,
         }
+    }
+}
+
+/// A VCF, or with `vct` a VCT, looking `reach` times the usual number of plies ahead.
+fn threat_win(
+    threats: &mut ThreatSearch,
+    board: &mut Board,
+    vct: bool,
+    reach: u32,
+) -> Option<ThreatWin> {
+    if vct {
+        threats.vct(board, reach * ROOT_VCT_PLIES)
+    } else {
+        threats.vcf(board, reach * ROOT_VCF_PLIES)
     }
 }
 
@@ -295,17 +247,6 @@ fn defend_against_vcf(game: &mut GomokuGame, root: &[Point]) -> (Option<Vec<Poin
     ((!defences.is_empty()).then_some(defences), nodes)
 }
 
-/// A search score as the engines report it: proven wins and losses in plies.
-fn to_score(score: i32) -> (Score, bool) {
-    if score >= WIN_BOUND {
-        (Score::WinIn(WIN - score), true)
-    } else if score <= -WIN_BOUND {
-        (Score::WinIn(-(WIN + score)), true)
-    } else {
-        (Score::Heuristic(score), false)
-    }
-}
-
 fn threat_result(
     board: &Board,
     line: &[Point],
@@ -325,7 +266,7 @@ fn threat_result(
     }
 }
 
-/// `Limits::Solve`: VCF, then VCT. Without a proven win the best-ranked move is returned with
+/// `SearchLimits::Solve`: VCF, then VCT. Without a proven win the best-ranked move is returned with
 /// `exact: false`.
 fn solve(game: &mut GomokuGame, stop: &StopFlag, start: Instant) -> SearchResult {
     let board = &mut game.board;
@@ -334,11 +275,7 @@ fn solve(game: &mut GomokuGame, stop: &StopFlag, start: Instant) -> SearchResult
     let mut threats = ThreatSearch::new(20);
     threats.set_budget(SOLVE_NODES, None, Some(stop.clone()));
     for vct in [false, true] {
-        found = if vct {
-            threats.vct(board, 2 * ROOT_VCT_PLIES)
-        } else {
-            threats.vcf(board, 2 * ROOT_VCF_PLIES)
-        };
+        found = threat_win(&mut threats, board, vct, 2);
         nodes += threats.nodes();
         if found.is_some() {
             break;

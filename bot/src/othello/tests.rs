@@ -1,9 +1,12 @@
 //! Engine tests: agreement with game-core, legal moves at every level, passes, immediate
 //! wins and blocks, determinism, parsing, and a quick match of level 10 against level 1.
 
+use std::time::Duration;
+
 use proptest::prelude::*;
 
 use super::*;
+use crate::engine::{Level, StopFlag};
 use crate::othello::test_support::{random_position, Rng};
 use crate::search::SearchGame;
 use game_core::{Color, Position};
@@ -16,7 +19,7 @@ fn othello(mover: u64, opponent: u64, turn: Color) -> AnyPosition {
     AnyPosition::Othello(Othello::from_bitboards(black, white, turn).expect("disjoint"))
 }
 
-fn run(position: &AnyPosition, limits: Limits, level: u8, seed: u64) -> Option<SearchResult> {
+fn run(position: &AnyPosition, limits: SearchLimits, level: u8, seed: u64) -> Option<SearchResult> {
     OthelloEngine::new().search(position, limits, Level::new(level), &StopFlag::new(), seed)
 }
 
@@ -60,7 +63,7 @@ proptest! {
             // Every few moves, ask the engine (small depth: debug build).
             if ply % 7 == 3 {
                 let any = AnyPosition::Othello(position.clone());
-                let r = run(&any, Limits::Depth(2), level, seed).expect("a move");
+                let r = run(&any, SearchLimits::Depth(2), level, seed).expect("a move");
                 let m: game_core::othello::OthelloMove = r.best.parse().expect("notation");
                 prop_assert!(position.is_legal(m).is_ok(), "{} in {}", r.best, position.to_text());
             }
@@ -79,9 +82,9 @@ fn forced_pass_is_answered_with_pass() {
     let black = !0xf8u64 & !white;
     let position = othello(white, black, Color::White);
     for limits in [
-        Limits::Depth(3),
-        Limits::Time(Duration::from_millis(50)),
-        Limits::Solve,
+        SearchLimits::Depth(3),
+        SearchLimits::Time(Duration::from_millis(50)),
+        SearchLimits::Solve,
     ] {
         for level in [1, 5, 10] {
             let r = run(&position, limits, level, 1).expect("a move");
@@ -89,7 +92,13 @@ fn forced_pass_is_answered_with_pass() {
         }
     }
     // Black to move there wipes white out.
-    let r = run(&othello(black, white, Color::Black), Limits::Solve, 10, 0).expect("a move");
+    let r = run(
+        &othello(black, white, Color::Black),
+        SearchLimits::Solve,
+        10,
+        0,
+    )
+    .expect("a move");
     assert_eq!((r.best.as_str(), r.score), ("d1", Score::Exact(64)));
 }
 
@@ -130,7 +139,7 @@ fn levels_from_3_take_an_immediate_win() {
     for (mover, opponent) in tactical_positions(true, 6) {
         let position = othello(mover, opponent, Color::Black);
         for level in 3..=10 {
-            let r = run(&position, Limits::Depth(2), level, level.into()).expect("a move");
+            let r = run(&position, SearchLimits::Depth(2), level, level.into()).expect("a move");
             let (m, o) = after_move(mover, opponent, square_of(&r.best));
             assert!(
                 game_over(m, o) && final_score(m, o) < 0,
@@ -146,7 +155,7 @@ fn levels_from_3_block_an_immediate_loss() {
     for (mover, opponent) in tactical_positions(false, 6) {
         let position = othello(mover, opponent, Color::Black);
         for level in 3..=10 {
-            let r = run(&position, Limits::Depth(2), level, level.into()).expect("a move");
+            let r = run(&position, SearchLimits::Depth(2), level, level.into()).expect("a move");
             let (m, o) = after_move(mover, opponent, square_of(&r.best));
             assert!(
                 immediate_win(m, o).is_none(),
@@ -164,13 +173,25 @@ fn fixed_depth_is_deterministic() {
         let (mover, opponent) = random_position(&mut rng, empties);
         let position = othello(mover, opponent, Color::Black);
         for level in [2, 10] {
-            let a = run(&position, Limits::Depth(4), level, 5).expect("a move");
+            let a = run(&position, SearchLimits::Depth(4), level, 5).expect("a move");
             let mut engine = OthelloEngine::new();
             let stop = StopFlag::new();
             // The same engine twice: the tables are cleared at the start of each search.
-            let _ = engine.search(&position, Limits::Depth(3), Level::new(level), &stop, 5);
+            let _ = engine.search(
+                &position,
+                SearchLimits::Depth(3),
+                Level::new(level),
+                &stop,
+                5,
+            );
             let b = engine
-                .search(&position, Limits::Depth(4), Level::new(level), &stop, 5)
+                .search(
+                    &position,
+                    SearchLimits::Depth(4),
+                    Level::new(level),
+                    &stop,
+                    5,
+                )
                 .expect("a move");
             assert_eq!(
                 (&a.best, a.score, a.nodes, &a.pv),
@@ -192,7 +213,7 @@ fn parses_ffo_text_and_rejects_bad_lines() {
     }
     for (text, _) in bench_positions() {
         let position = parse_position(&text).expect("bench positions parse");
-        let r = run(&position, Limits::Depth(1), 10, 0).expect("not over");
+        let r = run(&position, SearchLimits::Depth(1), 10, 0).expect("not over");
         assert!(!r.best.is_empty());
     }
 }
@@ -201,12 +222,13 @@ fn parses_ffo_text_and_rejects_bad_lines() {
 fn other_games_and_finished_positions_get_no_move() {
     assert!(run(
         &AnyPosition::Othello(Othello::from_bitboards(u64::MAX, 0, Color::White).unwrap()),
-        Limits::Depth(2),
+        SearchLimits::Depth(2),
         5,
         0
     )
     .is_none());
-    assert!(think_time(Level::new(1)) < think_time(Level::MAX));
+    let engine = OthelloEngine::new();
+    assert!(engine.think_time(Level::new(1)) < engine.think_time(Level::MAX));
 }
 
 #[test]
@@ -219,7 +241,7 @@ fn exact_root_solve_reports_exact_scores() {
         }
         let position = othello(mover, opponent, Color::Black);
         let expected = crate::othello::test_support::brute_force(mover, opponent);
-        let r = run(&position, Limits::Time(Duration::from_secs(5)), 10, 0).expect("a move");
+        let r = run(&position, SearchLimits::Time(Duration::from_secs(5)), 10, 0).expect("a move");
         assert_eq!((r.score, r.exact), (Score::Exact(expected), true));
     }
 }
@@ -237,7 +259,7 @@ fn play_game(black: u8, white: u8, seed: u64) -> i32 {
         let r = engines[side]
             .search(
                 &AnyPosition::Othello(position.clone()),
-                Limits::Depth(3),
+                SearchLimits::Depth(3),
                 Level::new(level),
                 &StopFlag::new(),
                 seed + ply,

@@ -1,9 +1,7 @@
-//! What each level 1..=10 may do (ENGINES.md "Levels"), and how long it thinks when the game
-//! has no clock.
-
-use std::time::Duration;
+//! What each Connect Four level 1..=10 may do (docs/engines.md, "Levels").
 
 use crate::engine::Level;
+use crate::search::MAX_PLY;
 
 /// The knobs of one level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,18 +24,18 @@ pub struct LevelSettings {
 impl LevelSettings {
     #[must_use]
     pub fn of(level: Level) -> LevelSettings {
-        let (max_depth, noise, solve_below, root_solve_below) = match level.get() {
-            1 => (1, 400, 0, 0),
-            2 => (2, 250, 0, 0),
-            3 => (3, 150, 0, 0),
-            4 => (4, 100, 0, 0),
-            5 => (6, 60, 0, 0),
-            6 => (8, 35, 8, 0),
-            7 => (10, 20, 10, 0),
-            8 => (14, 8, 12, 16),
-            9 => (24, 0, 14, 22),
-            _ => (crate::search::MAX_PLY as u32 - 2, 0, 16, 30),
-        };
+        let (max_depth, noise, solve_below, root_solve_below) = level.pick([
+            (1, 400, 0, 0),
+            (2, 250, 0, 0),
+            (3, 150, 0, 0),
+            (4, 100, 0, 0),
+            (6, 60, 0, 0),
+            (8, 35, 8, 0),
+            (10, 20, 10, 0),
+            (14, 8, 12, 16),
+            (24, 0, 14, 22),
+            (MAX_PLY as u32 - 2, 0, 16, 30),
+        ]);
         LevelSettings {
             max_depth,
             noise,
@@ -46,12 +44,6 @@ impl LevelSettings {
             root_solve_below,
         }
     }
-}
-
-/// Thinking time without a clock: 0.3 s at level 1 up to 3 s at level 10.
-#[must_use]
-pub fn think_time(level: Level) -> Duration {
-    Duration::from_millis(300 * u64::from(level.get()))
 }
 
 #[cfg(test)]
@@ -67,7 +59,5 @@ mod tests {
             assert!(pair[0].solve_below <= pair[1].solve_below);
         }
         assert!(!all[1].forced_moves && all[2].forced_moves);
-        assert_eq!(think_time(Level::new(1)), Duration::from_millis(300));
-        assert_eq!(think_time(Level::MAX), Duration::from_secs(3));
     }
 }

@@ -1,0 +1,444 @@
+//! The bot as a client of the public protocol: it says `hello` with the bot key, accepts
+//! invitations up to its capacity, joins rooms and plays every game it is seated in, chats
+//! like a player, and reconnects with backoff, resuming its identity and its games from a
+//! small state file.
+//!
+//! # Layout
+//! - this file: the options, the reconnect loop, and the session that hands the server's
+//!   messages and the finished searches to the bot's reactions ([`Bot`]).
+//! - [`table`]: what a room is, mirrored from the server's events.
+//! - [`policy`]: what the bot decides as a player: invitations, take-backs, draws, pace, chat.
+//! - [`thinking`]: the searches, on blocking threads with deadlines and stop flags.
+//! - [`talk`]: the lines the bot says in a room.
+//! - [`state_file`]: what survives a restart.
+
+mod policy;
+mod state_file;
+mod table;
+mod talk;
+mod thinking;
+
+use std::collections::HashMap;
+use std::future::Future;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use game_core::protocol::{
+    BotHello, ClientMsg, ErrorCode, JoinAs, ResultKind, RoomState, RoomStatus, ServerMsg,
+};
+use game_core::GameKind;
+use tokio::sync::mpsc;
+
+use crate::engine::Level;
+use crate::error::BotError;
+use crate::wire::{Backoff, Connection, Hello};
+use table::Table;
+use talk::Talk;
+use thinking::{Thinking, Thought};
+
+pub use state_file::{BotState, RoomMemo};
+pub use thinking::EngineFactory;
+
+/// What the bot needs to run.
+#[derive(Clone, Debug)]
+pub struct BotOptions {
+    /// `ws://host:port/ws`
+    pub server: String,
+    pub key: String,
+    pub name: String,
+    pub capacity: u32,
+    pub games: Vec<GameKind>,
+    /// Where the token and the rooms in play are kept across restarts.
+    pub state_file: Option<PathBuf>,
+    /// Shortest time from the bot's turn to its move, for every game; `None` keeps the
+    /// natural pace (see the policy). Tests set it near zero to play whole games quickly.
+    pub pace: Option<Duration>,
+}
+
+impl BotOptions {
+    /// The bot's `hello`, with the token of an earlier `welcome` if it has one.
+    fn hello(&self, token: Option<String>) -> Hello {
+        Hello {
+            name: self.name.clone(),
+            token,
+            bot: Some(BotHello {
+                key: self.key.clone(),
+                games: self.games.clone(),
+                capacity: self.capacity,
+            }),
+        }
+    }
+}
+
+/// Runs the bot until `shutdown` completes, reconnecting with backoff whenever the connection
+/// drops or the server restarts.
+pub async fn run(options: BotOptions, engines: EngineFactory, shutdown: impl Future<Output = ()>) {
+    let mut state = BotState::load(options.state_file.as_deref());
+    tokio::pin!(shutdown);
+    let mut backoff = Backoff::new(Duration::from_millis(250), Duration::from_secs(5));
+    loop {
+        let mut welcomed = false;
+        let session = session(&options, &engines, &mut state, &mut welcomed);
+        tokio::select! {
+            outcome = session => {
+                match outcome {
+                    Ok(()) => tracing::info!("connection closed; reconnecting"),
+                    Err(e) => tracing::warn!(error = %e, "connection failed; reconnecting"),
+                }
+            }
+            () = &mut shutdown => return,
+        }
+        if welcomed {
+            // The server was there: a restart of it is likely over in a moment.
+            backoff.reset();
+        }
+        tokio::select! {
+            () = tokio::time::sleep(backoff.next_pause()) => {}
+            () = &mut shutdown => return,
+        }
+    }
+}
+
+/// One connection, from `hello` to its end.
+async fn session(
+    options: &BotOptions,
+    engines: &EngineFactory,
+    state: &mut BotState,
+    welcomed: &mut bool,
+) -> Result<(), BotError> {
+    let mut connection =
+        Connection::open(&options.server, &options.hello(state.token.clone())).await?;
+    let (thoughts_tx, mut thoughts) = mpsc::unbounded_channel::<Thought>();
+    let mut bot = Bot {
+        options,
+        engines,
+        state,
+        seats: HashMap::new(),
+        me: None,
+        thoughts: thoughts_tx,
+        outbox: Vec::new(),
+    };
+    loop {
+        tokio::select! {
+            received = connection.recv() => {
+                match received {
+                    Ok(Some(received)) => bot.on_message(received.msg),
+                    Ok(None) => return Ok(()),
+                    Err(BotError::Unreadable { text, .. }) => {
+                        tracing::debug!(%text, "unreadable server message");
+                    }
+                    Err(e) => return Err(e),
+                }
+                *welcomed = bot.me.is_some();
+            }
+            Some(thought) = thoughts.recv() => bot.on_thought(thought),
+        }
+        for msg in std::mem::take(&mut bot.outbox) {
+            connection.send(&msg).await?;
+        }
+    }
+}
+
+/// The bot's place in one room: the room as it is, and the bot's own part in it.
+struct Seat {
+    table: Table,
+    level: Level,
+    thinking: Thinking,
+    talk: Talk,
+    greeted: bool,
+}
+
+/// The bot during one connection: its reactions to the server and to its own searches,
+/// which collect the messages to send.
+struct Bot<'a> {
+    options: &'a BotOptions,
+    engines: &'a EngineFactory,
+    state: &'a mut BotState,
+    seats: HashMap<String, Seat>,
+    /// The player id, once welcomed.
+    me: Option<String>,
+    thoughts: mpsc::UnboundedSender<Thought>,
+    outbox: Vec<ClientMsg>,
+}
+
+impl Bot<'_> {
+    fn send(&mut self, msg: ClientMsg) {
+        self.outbox.push(msg);
+    }
+
+    /// Asks for the room again (a `join` as the player answers with its `state`).
+    fn rejoin(&mut self, room: String) {
+        self.send(ClientMsg::Join {
+            room,
+            join_as: JoinAs::Player,
+        });
+    }
+
+    fn chat(&mut self, room: &str, line: Option<String>) {
+        if let Some(text) = line {
+            self.send(ClientMsg::Chat {
+                room: room.to_string(),
+                text,
+            });
+        }
+    }
+
+    fn save(&self) {
+        self.state.save(self.options.state_file.as_deref());
+    }
+
+    /// Forgets a room: its seat, and its place in the state file.
+    fn forget(&mut self, room: &str) {
+        if let Some(mut seat) = self.seats.remove(room) {
+            seat.thinking.stop();
+        }
+        if self.state.forget(room) {
+            self.save();
+        }
+    }
+
+    fn on_message(&mut self, msg: ServerMsg) {
+        match msg {
+            ServerMsg::Welcome { player, token, .. } => {
+                tracing::info!(%player, "welcome");
+                self.me = Some(player);
+                self.state.token = Some(token);
+                self.save();
+                let rooms: Vec<String> = self.state.rooms.keys().cloned().collect();
+                for room in rooms {
+                    self.rejoin(room);
+                }
+            }
+            ServerMsg::Invite {
+                room,
+                game,
+                level,
+                clock,
+                ..
+            } => {
+                let options = self.options;
+                let accepted = policy::accepts_invitation(
+                    self.state,
+                    &options.games,
+                    options.capacity,
+                    &room,
+                    game.kind(),
+                );
+                if accepted {
+                    self.state
+                        .rooms
+                        .insert(room.clone(), RoomMemo { level, clock });
+                    self.save();
+                    self.rejoin(room);
+                } else {
+                    self.send(ClientMsg::Decline { room });
+                }
+            }
+            ServerMsg::State(state) => self.on_state(*state),
+            ServerMsg::Moved {
+                room,
+                seq,
+                mv,
+                to_move,
+                clock,
+                ply,
+                ..
+            } => {
+                let Some(seat) = self.seats.get_mut(&room) else {
+                    return;
+                };
+                if seat.table.moved(seq, ply, mv, to_move, clock) {
+                    self.think(&room);
+                } else {
+                    // Missed something: ask for the room again.
+                    self.rejoin(room);
+                }
+            }
+            ServerMsg::Over { room, seq, result } => {
+                if let Some(seat) = self.seats.get_mut(&room) {
+                    seat.table.over(seq);
+                }
+                self.finished(&room, Some(result.result));
+            }
+            ServerMsg::UndoOffer { room, seq, by } => {
+                let Some(seat) = self.seats.get_mut(&room) else {
+                    return;
+                };
+                seat.table.seq = seq;
+                if Some(by) != seat.table.you {
+                    let accept = policy::accepts_take_back(&seat.table);
+                    self.send(ClientMsg::UndoReply { room, accept });
+                }
+            }
+            ServerMsg::Undone { room, seq, ply } => {
+                let Some(seat) = self.seats.get_mut(&room) else {
+                    return;
+                };
+                seat.thinking.stop();
+                seat.table.undone(seq, ply);
+                // The side to move comes from the position; ask for the room to be exact
+                // about clocks too.
+                self.rejoin(room);
+            }
+            ServerMsg::DrawOffer { room, seq, by } => {
+                let Some(seat) = self.seats.get_mut(&room) else {
+                    return;
+                };
+                seat.table.seq = seq;
+                if Some(by) != seat.table.you {
+                    let accept = policy::accepts_draw(&seat.table, seat.thinking.last_score);
+                    self.send(ClientMsg::DrawReply { room, accept });
+                }
+            }
+            ServerMsg::Chat { room, seq, .. } => {
+                if let Some(seat) = self.seats.get_mut(&room) {
+                    seat.table.chat(seq);
+                }
+            }
+            ServerMsg::Rematch { room, seq, .. } => {
+                if let Some(seat) = self.seats.get_mut(&room) {
+                    seat.table.seq = seq;
+                }
+            }
+            ServerMsg::Error {
+                code,
+                message,
+                room,
+                ..
+            } => {
+                tracing::debug!(?code, %message, ?room, "server refused");
+                self.on_refusal(code, room);
+            }
+            ServerMsg::Created { .. }
+            | ServerMsg::Crowd { .. }
+            | ServerMsg::Seeking { .. }
+            | ServerMsg::Lobby(_) => {}
+        }
+    }
+
+    /// A room's `state`: the whole room, on joining it, after a gap or a take-back.
+    fn on_state(&mut self, state: RoomState) {
+        let room = state.room.clone();
+        if state.you.is_none() {
+            // Not (or no longer) seated here: forget the room.
+            self.forget(&room);
+            self.send(ClientMsg::Leave { room });
+            return;
+        }
+        let seat = match self.seats.get_mut(&room) {
+            Some(seat) => {
+                seat.thinking.stop();
+                seat.table.refresh(state);
+                seat
+            }
+            None => {
+                let memo = self.state.rooms.get(&room).cloned().unwrap_or(RoomMemo {
+                    level: 5,
+                    clock: None,
+                });
+                self.seats.entry(room.clone()).or_insert(Seat {
+                    table: Table::from_state(state, memo.clock),
+                    level: Level::new(memo.level),
+                    thinking: Thinking::new(),
+                    talk: Talk::default(),
+                    greeted: false,
+                })
+            }
+        };
+        match seat.table.status {
+            RoomStatus::Over => {
+                self.finished(&room, None);
+                return;
+            }
+            RoomStatus::Playing if !seat.greeted => {
+                seat.greeted = true;
+                let line = policy::greeting(
+                    &mut seat.talk,
+                    &seat.table,
+                    &self.options.name,
+                    seat.level.get(),
+                );
+                self.chat(&room, line);
+            }
+            _ => {}
+        }
+        self.think(&room);
+    }
+
+    /// A refusal by the server.
+    fn on_refusal(&mut self, code: ErrorCode, room: Option<String>) {
+        match (code, room) {
+            (ErrorCode::BadToken, _) => {
+                // A stale token (the server's store was reset): start a new identity.
+                self.state.token = None;
+                let hello = self.options.hello(None).message();
+                self.send(hello);
+            }
+            (ErrorCode::NoSuchRoom | ErrorCode::RoomFull, Some(room)) => self.forget(&room),
+            (
+                ErrorCode::IllegalMove | ErrorCode::Forbidden | ErrorCode::NotYourTurn,
+                Some(room),
+            ) => {
+                self.rejoin(room);
+            }
+            _ => {}
+        }
+    }
+
+    /// The game in `room` ended: say gg, leave, forget it.
+    fn finished(&mut self, room: &str, result: Option<ResultKind>) {
+        if let Some(seat) = self.seats.get_mut(room) {
+            let line = policy::goodbye(&mut seat.talk, &seat.table, result);
+            self.chat(room, line);
+        }
+        self.forget(room);
+        self.send(ClientMsg::Leave {
+            room: room.to_string(),
+        });
+    }
+
+    /// Starts a search if it is the bot's turn in `room` and none is running.
+    fn think(&mut self, room: &str) {
+        let Some(seat) = self.seats.get_mut(room) else {
+            return;
+        };
+        let pace = policy::pace(seat.table.bots_only, self.options.pace);
+        seat.thinking.start(
+            room,
+            &seat.table,
+            seat.level,
+            pace,
+            self.engines,
+            &self.thoughts,
+        );
+    }
+
+    fn on_thought(&mut self, thought: Thought) {
+        let Some(seat) = self.seats.get_mut(&thought.room) else {
+            return;
+        };
+        if !seat.thinking.finish(&thought, &seat.table) {
+            return;
+        }
+        let Some(result) = thought.result else {
+            tracing::warn!(room = %thought.room, "the engine found no move");
+            return;
+        };
+        seat.thinking.last_score = Some(result.score);
+        let line = seat.talk.on_score(result.score);
+        // Unique per search: after an undo the same ply is played again, and the server
+        // answers a repeated id with the first move instead of playing the new one.
+        let id = format!(
+            "{}-{}-{:08x}",
+            thought.room,
+            thought.ply,
+            rand::random::<u32>()
+        );
+        self.send(ClientMsg::Move {
+            room: thought.room.clone(),
+            mv: result.best,
+            id: Some(id),
+        });
+        self.chat(&thought.room, line);
+    }
+}

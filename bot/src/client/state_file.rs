@@ -1,0 +1,86 @@
+//! What survives a restart of the bot: its token and the rooms it plays in, kept in a small
+//! JSON file that is replaced whole on every change.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use game_core::protocol::ClockSpec;
+use serde::{Deserialize, Serialize};
+
+/// What survives a restart of the bot.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct BotState {
+    pub token: Option<String>,
+    /// Rooms the bot sits in, with the level and clock it was invited with.
+    pub rooms: HashMap<String, RoomMemo>,
+}
+
+/// What the bot remembers of a room it plays in.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RoomMemo {
+    pub level: u8,
+    pub clock: Option<ClockSpec>,
+}
+
+impl BotState {
+    /// The state in `path`; a missing or unreadable file is a fresh start.
+    #[must_use]
+    pub fn load(path: Option<&Path>) -> BotState {
+        path.and_then(|p| std::fs::read_to_string(p).ok())
+            .and_then(|t| serde_json::from_str(&t).ok())
+            .unwrap_or_default()
+    }
+
+    /// Writes the state to `path`, if there is one.
+    pub fn save(&self, path: Option<&Path>) {
+        let Some(path) = path else { return };
+        let Ok(text) = serde_json::to_string_pretty(self) else {
+            return;
+        };
+        // Write then rename, so a crash never leaves half a file.
+        let tmp = path.with_extension("tmp");
+        if std::fs::write(&tmp, text).is_ok() {
+            if let Err(e) = std::fs::rename(&tmp, path) {
+                tracing::warn!(error = %e, "cannot save bot state");
+            }
+        }
+    }
+
+    /// Forgets a room; true if it was remembered.
+    pub fn forget(&mut self, room: &str) -> bool {
+        self.rooms.remove(room).is_some()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saves_and_loads_through_a_real_file() {
+        let dir = std::env::temp_dir().join(format!("kibitz-bot-state-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("bot.json");
+        let mut state = BotState {
+            token: Some("t0ken".into()),
+            ..BotState::default()
+        };
+        state.rooms.insert(
+            "r1".into(),
+            RoomMemo {
+                level: 7,
+                clock: Some(ClockSpec::PerMove { move_ms: 4_000 }),
+            },
+        );
+        state.save(Some(&path));
+        let loaded = BotState::load(Some(&path));
+        assert_eq!(loaded.token.as_deref(), Some("t0ken"));
+        assert_eq!(loaded.rooms["r1"].level, 7);
+        std::fs::write(&path, "not json").unwrap();
+        assert!(
+            BotState::load(Some(&path)).rooms.is_empty(),
+            "a fresh start"
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

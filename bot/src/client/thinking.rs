@@ -1,0 +1,210 @@
+//! The bot's searches: each runs on a blocking thread, so that the connection keeps answering
+//! the server while the bot thinks, with a deadline from the clock; a stop flag ends a search
+//! the room has moved past, and a finished search comes back to the bot as a [`Thought`].
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use game_core::protocol::{ClockSpec, RoomStatus};
+use game_core::GameKind;
+use tokio::sync::mpsc;
+
+use super::table::Table;
+use crate::engine::{Engine, Level, Score, SearchLimits, SearchRequest, SearchResult, StopFlag};
+
+/// Makes a fresh engine for a game (each room keeps its own, with its own tables).
+pub type EngineFactory = Arc<dyn Fn(GameKind) -> Option<Box<dyn Engine>> + Send + Sync>;
+
+/// Time kept in hand on a clock for the network and the server's own bookkeeping.
+const CLOCK_MARGIN: Duration = Duration::from_millis(80);
+
+/// A finished search.
+#[derive(Debug)]
+pub struct Thought {
+    pub room: String,
+    pub ply: usize,
+    pub result: Option<SearchResult>,
+}
+
+/// The time the bot has for a move, as the room's clock gives it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MoveClock {
+    Untimed,
+    /// A fixed time for each move.
+    PerMove {
+        left: Duration,
+    },
+    /// What is left of the game's time, and what each move adds.
+    Game {
+        left: Duration,
+        increment: Duration,
+    },
+}
+
+impl MoveClock {
+    /// The bot's clock in the room now, with the margin already kept in hand.
+    fn of(table: &Table) -> MoveClock {
+        let Some(left) = table.my_time_left() else {
+            return MoveClock::Untimed;
+        };
+        let left = left.saturating_sub(CLOCK_MARGIN);
+        match table.control {
+            Some(ClockSpec::PerMove { .. }) => MoveClock::PerMove { left },
+            Some(ClockSpec::Fischer { increment_ms, .. }) => MoveClock::Game {
+                left,
+                increment: Duration::from_millis(increment_ms),
+            },
+            None => MoveClock::Game {
+                left,
+                increment: Duration::ZERO,
+            },
+        }
+    }
+
+    /// The limits of a search that would take `think_time` without a clock.
+    fn limits(self, think_time: Duration) -> SearchLimits {
+        match self {
+            MoveClock::Untimed => SearchLimits::Time(think_time),
+            MoveClock::PerMove { left } => SearchLimits::Time(left.mul_f64(0.6).min(think_time)),
+            MoveClock::Game { left, increment } => SearchLimits::Clock { left, increment },
+        }
+    }
+}
+
+/// The searches of one room: the one running, the room's engine, and what the last one
+/// thought of the position.
+pub struct Thinking {
+    /// The ply being searched, and how to stop it.
+    running: Option<(usize, StopFlag)>,
+    engine: Arc<Mutex<Option<Box<dyn Engine>>>>,
+    pub last_score: Option<Score>,
+}
+
+impl Thinking {
+    #[must_use]
+    pub fn new() -> Thinking {
+        Thinking {
+            running: None,
+            engine: Arc::new(Mutex::new(None)),
+            last_score: None,
+        }
+    }
+
+    /// Stops the running search, if any; its thought will be ignored.
+    pub fn stop(&mut self) {
+        if let Some((_, stop)) = self.running.take() {
+            stop.stop();
+        }
+    }
+
+    /// Starts a search of the room's position if it is the bot's turn and none runs for this
+    /// ply yet. `pace` is the shortest time from now to the move (never more than half the
+    /// move's budget); the thought comes back on `thoughts`.
+    pub fn start(
+        &mut self,
+        room: &str,
+        table: &Table,
+        level: Level,
+        pace: Duration,
+        engines: &EngineFactory,
+        thoughts: &mpsc::UnboundedSender<Thought>,
+    ) {
+        if !table.my_turn() {
+            return;
+        }
+        let ply = table.moves.len();
+        if self.running.as_ref().is_some_and(|(p, _)| *p == ply) {
+            return;
+        }
+        self.stop();
+        let position = match table.position() {
+            Ok(p) => p,
+            Err(e) => {
+                tracing::warn!(%room, error = %e, "cannot rebuild the position");
+                return;
+            }
+        };
+        if position.is_over() {
+            return;
+        }
+        let clock = MoveClock::of(table);
+        let stop = StopFlag::new();
+        self.running = Some((ply, stop.clone()));
+        let engine_slot = self.engine.clone();
+        let engines = engines.clone();
+        let thoughts = thoughts.clone();
+        let room = room.to_string();
+        let seed = rand::random::<u64>();
+        let started = Instant::now();
+        tokio::task::spawn_blocking(move || {
+            let mut slot = engine_slot.lock().unwrap_or_else(|e| e.into_inner());
+            if slot.is_none() {
+                *slot = engines(position.kind());
+            }
+            let mut wait = Duration::ZERO;
+            let result = slot.as_mut().and_then(|engine| {
+                let limits = clock.limits(engine.think_time(level));
+                let budget = limits
+                    .deadline(started)
+                    .map_or(Duration::from_secs(1), |d| d.duration_since(started));
+                wait = pace.min(budget / 2);
+                let request = SearchRequest {
+                    limits,
+                    level,
+                    stop,
+                    seed,
+                };
+                engine.search_with(&position, &request)
+            });
+            drop(slot);
+            // A deliberate pause on this blocking thread, within the move's budget.
+            if let Some(rest) = wait.checked_sub(started.elapsed()) {
+                std::thread::sleep(rest);
+            }
+            let _ = thoughts.send(Thought { room, ply, result });
+        });
+    }
+
+    /// Takes a finished search: true when it is the one running and the room still waits
+    /// for it (`ply` moves played, the game on); a stale thought is dropped.
+    pub fn finish(&mut self, thought: &Thought, table: &Table) -> bool {
+        let current = self
+            .running
+            .as_ref()
+            .is_some_and(|(p, _)| *p == thought.ply);
+        if !current || table.moves.len() != thought.ply || table.status != RoomStatus::Playing {
+            return false;
+        }
+        self.running = None;
+        true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_move_clock_bounds_the_search() {
+        let think = Duration::from_secs(3);
+        assert_eq!(MoveClock::Untimed.limits(think), SearchLimits::Time(think));
+        let per_move = MoveClock::PerMove {
+            left: Duration::from_secs(1),
+        };
+        assert_eq!(
+            per_move.limits(think),
+            SearchLimits::Time(Duration::from_millis(600))
+        );
+        let game = MoveClock::Game {
+            left: Duration::from_secs(60),
+            increment: Duration::from_secs(1),
+        };
+        assert_eq!(
+            game.limits(think),
+            SearchLimits::Clock {
+                left: Duration::from_secs(60),
+                increment: Duration::from_secs(1)
+            }
+        );
+    }
+}

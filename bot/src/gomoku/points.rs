@@ -1,0 +1,146 @@
+//! What an empty point is worth to a colour: what a stone there would make along its four
+//! line patterns, plus a bonus for combinations (four-three, double four, double three), and
+//! which threats it makes — tabulated for every combination of four patterns, so that the
+//! board can keep its sums up to date move by move and order moves by them.
+
+use super::pattern::{Pattern, PATTERNS};
+
+/// What one line pattern on a point is worth, by [`Pattern`] order.
+const WEIGHTS: [i32; PATTERNS] = [0, 0, 2, 3, 10, 12, 40, 45, 220, 1000];
+
+/// Bonus for a point that makes two threats at once: a four with a four or an open three
+/// wins by force unless the opponent has a faster threat.
+const FOUR_THREE: i32 = 400;
+/// Bonus for a point that makes two open threes (wins unless defended with a four).
+const DOUBLE_THREE: i32 = 150;
+
+/// The worth of a point to one colour, given its patterns in the four directions.
+/// `renju_black`: the shapes forbidden to black in renju are worth nothing (the exact test is
+/// too slow for every point; two "threes" that only look like threes are rare enough).
+#[must_use]
+pub fn point_value(patterns: &[Pattern; 4], renju_black: bool) -> i32 {
+    let mut value = 0;
+    let mut fours = 0;
+    let mut threes = 0;
+    for &p in patterns {
+        value += WEIGHTS[p as usize];
+        if p.is_four() {
+            fours += 1 + usize::from(p == Pattern::Flex4);
+        } else if p == Pattern::Flex3 {
+            threes += 1;
+        }
+    }
+    if patterns.contains(&Pattern::Five) {
+        return value;
+    }
+    if renju_black && (fours >= 2 || threes >= 2 || patterns.contains(&Pattern::Overline)) {
+        return 0;
+    }
+    if fours >= 2 || (fours == 1 && threes >= 1) {
+        value + FOUR_THREE
+    } else if threes >= 2 {
+        value + DOUBLE_THREE
+    } else {
+        value
+    }
+}
+
+/// A point's four patterns as one number, `Σ pattern · 10^direction`: the index of the
+/// precomputed [`PointTable`].
+#[must_use]
+pub fn combo_index(patterns: &[Pattern; 4]) -> u16 {
+    patterns
+        .iter()
+        .rev()
+        .fold(0, |acc, &p| acc * PATTERNS as u16 + p as u16)
+}
+
+/// Powers of ten, to change one direction's digit of a [`combo_index`].
+pub const COMBO_DIGIT: [i32; 4] = [1, 10, 100, 1000];
+
+/// Membership flags of a point: which threat sets of the board it belongs to.
+pub const MAKES_FIVE: u8 = 1;
+pub const MAKES_FOUR: u8 = 2;
+pub const MAKES_FLEX4: u8 = 4;
+pub const MAKES_FLEX3: u8 = 8;
+
+/// [`point_value`] and the threat flags for every combination of four patterns, so a move's
+/// forty pattern changes cost a lookup each.
+pub struct PointTable {
+    values: [Vec<i32>; 2],
+    flags: Vec<u8>,
+}
+
+impl std::fmt::Debug for PointTable {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PointTable")
+    }
+}
+
+impl PointTable {
+    /// The shared table.
+    #[must_use]
+    pub fn shared() -> &'static PointTable {
+        static TABLE: std::sync::OnceLock<PointTable> = std::sync::OnceLock::new();
+        TABLE.get_or_init(|| {
+            let combos = PATTERNS.pow(4);
+            let mut values = [Vec::with_capacity(combos), Vec::with_capacity(combos)];
+            let mut flags = Vec::with_capacity(combos);
+            for index in 0..combos {
+                let pats: [Pattern; 4] =
+                    std::array::from_fn(|d| Pattern::ALL[index / 10usize.pow(d as u32) % 10]);
+                values[0].push(point_value(&pats, false));
+                values[1].push(point_value(&pats, true));
+                let mut f = 0;
+                for p in pats {
+                    f |= match p {
+                        Pattern::Five => MAKES_FIVE,
+                        Pattern::Flex4 => MAKES_FOUR | MAKES_FLEX4,
+                        Pattern::Block4 => MAKES_FOUR,
+                        Pattern::Flex3 => MAKES_FLEX3,
+                        _ => 0,
+                    };
+                }
+                flags.push(f);
+            }
+            PointTable { values, flags }
+        })
+    }
+
+    /// The value of a combination; `renju_black` as for [`point_value`].
+    #[must_use]
+    pub fn value(&self, index: u16, renju_black: bool) -> i32 {
+        self.values[usize::from(renju_black)][usize::from(index)]
+    }
+
+    /// The threat flags of a combination.
+    #[must_use]
+    pub fn flags(&self, index: u16) -> u8 {
+        self.flags[usize::from(index)]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn combinations_are_worth_more_than_their_parts() {
+        use Pattern::*;
+        let three = point_value(&[Flex3, None, None, None], false);
+        let four = point_value(&[Block4, None, None, None], false);
+        let four_three = point_value(&[Block4, Flex3, None, None], false);
+        let double_three = point_value(&[Flex3, Flex3, None, None], false);
+        assert!(four_three > three + four + 300);
+        assert!(double_three > 2 * three + 100);
+        // Forbidden for black in renju: worth nothing there.
+        assert_eq!(point_value(&[Flex3, Flex3, None, None], true), 0);
+        assert_eq!(point_value(&[Overline, Flex3, None, None], true), 0);
+        assert!(point_value(&[Five, Flex3, Flex3, None], true) >= 1000);
+        let pats = [Block4, None, Flex3, Five];
+        let index = combo_index(&pats);
+        let table = PointTable::shared();
+        assert_eq!(table.value(index, false), point_value(&pats, false));
+        assert_eq!(table.flags(index), MAKES_FIVE | MAKES_FOUR | MAKES_FLEX3);
+    }
+}
