@@ -164,15 +164,17 @@ struct LimitArgs {
     #[arg(long, env = "KIBITZ_MAX_FRAME_BYTES", default_value_t = default_limits().max_frame_bytes)]
     max_frame_bytes: usize,
     /// Messages per rate window for a player's connection.
-    #[arg(long, env = "KIBITZ_PLAYER_MSGS", default_value_t = default_limits().player_msgs_per_window)]
-    player_msgs: u32,
+    #[arg(long, env = "KIBITZ_PLAYER_MESSAGES",
+          default_value_t = default_limits().player_msgs_per_window)]
+    player_messages: u32,
     /// Messages per rate window for a connection that only watches.
-    #[arg(long, env = "KIBITZ_SPECTATOR_MSGS",
+    #[arg(long, env = "KIBITZ_SPECTATOR_MESSAGES",
           default_value_t = default_limits().spectator_msgs_per_window)]
-    spectator_msgs: u32,
+    spectator_messages: u32,
     /// Messages per rate window for a bot's connection (one bot plays many games).
-    #[arg(long, env = "KIBITZ_BOT_MSGS", default_value_t = default_limits().bot_msgs_per_window)]
-    bot_msgs: u32,
+    #[arg(long, env = "KIBITZ_BOT_MESSAGES",
+          default_value_t = default_limits().bot_msgs_per_window)]
+    bot_messages: u32,
     /// Seconds of the message rate window.
     #[arg(long, env = "KIBITZ_RATE_WINDOW_SECS",
           default_value_t = default_limits().rate_window.as_secs())]
@@ -235,9 +237,9 @@ impl LimitArgs {
         kibitz_server::Limits {
             connections_per_address: self.connections_per_address,
             max_frame_bytes: self.max_frame_bytes,
-            player_msgs_per_window: self.player_msgs,
-            spectator_msgs_per_window: self.spectator_msgs,
-            bot_msgs_per_window: self.bot_msgs,
+            player_msgs_per_window: self.player_messages,
+            spectator_msgs_per_window: self.spectator_messages,
+            bot_msgs_per_window: self.bot_messages,
             rate_window: Duration::from_secs(self.rate_window_secs),
             max_refusals_per_window: self.max_refusals,
             chat_max_chars: self.chat_max_chars,

@@ -42,7 +42,7 @@ pub struct Limits {
     pub name_max_chars: usize,
     /// Largest capacity a bot may announce in `hello`.
     pub bot_capacity_max: u32,
-    /// Move answers a room keeps per player for resent request ids.
+    /// Answers to moves sent with a request id a room keeps, for resends; the oldest go first.
     pub answers_kept: usize,
     /// Longest opening a room may be created with, in moves.
     pub opening_max_moves: usize,
