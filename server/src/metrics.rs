@@ -1,5 +1,6 @@
-//! Prometheus metrics (`GET /metrics`): connections (open and refused), rooms by status, moves, messages in and
-//! out, errors by code, move latency (frame received → broadcast) and store write latency.
+//! Prometheus metrics (`GET /metrics`): connections (open and refused), rooms by status,
+//! moves, messages in and out, errors by code, move latency (frame received → broadcast),
+//! store write latency and failed store writes.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -26,6 +27,7 @@ struct Inner {
     move_latency: Histogram,
     store_write: Histogram,
     store_batch: Histogram,
+    store_failures: Counter,
 }
 
 /// Cheap-clone handle to the server's metrics. The metric types are atomics, so updates need
@@ -88,6 +90,12 @@ impl Metrics {
             "Writes committed together in one transaction",
             store_batch.clone(),
         );
+        let store_failures = Counter::default();
+        registry.register(
+            "store_failures",
+            "Store writes that failed (none of what they carried was stored)",
+            store_failures.clone(),
+        );
         Metrics(Arc::new(Inner {
             registry,
             connections,
@@ -100,6 +108,7 @@ impl Metrics {
             move_latency,
             store_write,
             store_batch,
+            store_failures,
         }))
     }
 
@@ -152,6 +161,9 @@ impl Metrics {
     pub fn store_write(&self, took: Duration, writes: usize) {
         self.0.store_write.observe(took.as_secs_f64());
         self.0.store_batch.observe(writes as f64);
+    }
+    pub fn store_failed(&self) {
+        self.0.store_failures.inc();
     }
 
     /// The Prometheus text exposition.

@@ -406,6 +406,7 @@ impl RoomActor {
         }
         let endings_due = self.retry_endings_at.is_none_or(|t| t <= now.at);
         if endings_due {
+            self.retry_endings_at = None;
             if let Some(change) = self.game.flag_fall(now) {
                 self.timed_ending(change).await;
                 return;

@@ -264,6 +264,7 @@ fn writer(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, metrics: Metrics)
             Ok(results) => {
                 for (job, r) in batch.drain(..).zip(results) {
                     if let Err(e) = &r {
+                        metrics.store_failed();
                         tracing::error!(error = %e, "store write failed");
                     }
                     let _ = job.done.send(r);
@@ -272,6 +273,7 @@ fn writer(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, metrics: Metrics)
             Err(e) => {
                 tracing::error!(error = %e, "store commit failed");
                 for job in batch.drain(..) {
+                    metrics.store_failed();
                     let _ = job.done.send(Err(e.to_string()));
                 }
             }
