@@ -133,6 +133,8 @@ pub(super) struct RoomActor {
 }
 
 impl RoomActor {
+    /// Serves the room's queue and timers until shutdown, or until the game is over and
+    /// nobody is left to watch it.
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
         if let Some(change) = self.game.start_if_full(Moment::now()) {
             self.store_and_commit(change, None).await;
@@ -168,6 +170,7 @@ impl RoomActor {
         self.hub.lobby.gone(self.game.id());
     }
 
+    /// Unregisters this task, unless another has taken the room's place.
     fn leave_hub(&self) {
         let tx = &self.handle.tx;
         self.hub

@@ -113,12 +113,6 @@ impl Change {
         &self.record
     }
 
-    /// What will be announced once committed.
-    #[must_use]
-    pub fn events(&self) -> &[Event] {
-        &self.events
-    }
-
     /// Whether the lobby's summary of the room changes with it (moves, seats or status).
     #[must_use]
     pub fn moves_the_lobby(&self) -> bool {

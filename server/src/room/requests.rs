@@ -16,6 +16,8 @@ use crate::room_handle::{Action, Actor};
 use crate::store::StoredSeat;
 
 impl RoomActor {
+    /// A request of `who`: its seat decides what it may do. A refusal is answered with the
+    /// request's `ref` (and a move's id); a move after the flag fell also ends the game.
     pub(super) async fn act(
         &mut self,
         who: Actor,
@@ -85,6 +87,7 @@ impl RoomActor {
         }
     }
 
+    /// A move: played, stored, announced (the mover hears its request id), and counted.
     async fn play(
         &mut self,
         who: &Actor,
@@ -112,6 +115,7 @@ impl RoomActor {
         }
     }
 
+    /// A chat line: checked by the chat rules, stored, then said.
     async fn chat(&mut self, who: &Actor, text: &str, now: Moment) -> Result<(), RoomError> {
         let limits = &self.hub.config.limits;
         let line = checked_line(text, limits.chat_max_chars)?;
@@ -127,6 +131,7 @@ impl RoomActor {
         Ok(())
     }
 
+    /// A bot for the first free seat of a waiting room.
     fn invite_bot(
         &mut self,
         who: &Actor,
@@ -147,6 +152,7 @@ impl RoomActor {
         Ok(())
     }
 
+    /// A rematch: asked, announced, or made once both players (or a player and a bot) agree.
     async fn rematch(&mut self, who: &Actor, seat: Color) -> Result<(), RoomError> {
         match self.game.ask_rematch(seat)? {
             RematchStep::Made(announcement) => {
