@@ -26,7 +26,8 @@
 //! - [`gomoku`], [`renju`]: Gomoku boards 5..=26 and the RIF forbidden-point rules for black.
 //! - [`othello`]: 8x8 Othello on bitboards, the FFO position text.
 //! - [`connect4`]: Connect Four 4..=12 by 4..=12 with blocked cells, on wide bitboards.
-//! - [`spec`]: the game spec of the protocol (`{"kind":...}`) and its validation.
+//! - [`spec`]: the game spec of the protocol (`{"kind":...}`), its opening rule and its
+//!   validation.
 //! - [`any`]: [`AnyPosition`], one enum over the three games for the server.
 //! - [`record`]: game records — move strings, SGF, PSQ.
 //! - [`protocol`]: `ClientMsg` and `ServerMsg`, the two directions of the wire protocol.
@@ -47,4 +48,4 @@ pub use any::AnyPosition;
 pub use color::Color;
 pub use error::{IllegalMoveError, MoveError, ParseMoveError, SpecError};
 pub use position::{Cell, EndReason, Outcome, PlayError, Position, Score};
-pub use spec::{GameKind, GameSpec, GomokuRule};
+pub use spec::{GameKind, GameSpec, GomokuRule, OpeningRule};
