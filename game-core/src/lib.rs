@@ -28,6 +28,8 @@
 //! - [`connect4`]: Connect Four 4..=12 by 4..=12 with blocked cells, on wide bitboards.
 //! - [`spec`]: the game spec of the protocol (`{"kind":...}`), its opening rule and its
 //!   validation.
+//! - [`symmetry`]: the eight symmetries of a square board; when two positions are the same up
+//!   to them.
 //! - [`any`]: [`AnyPosition`], one enum over the three games for the server.
 //! - [`record`]: game records — move strings, SGF, PSQ.
 //! - [`protocol`]: `ClientMsg` and `ServerMsg`, the two directions of the wire protocol.
@@ -43,6 +45,7 @@ pub mod protocol;
 pub mod record;
 pub mod renju;
 pub mod spec;
+pub mod symmetry;
 
 pub use any::AnyPosition;
 pub use color::Color;
