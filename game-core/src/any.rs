@@ -37,7 +37,8 @@ fn play_text<P: Position>(pos: &mut P, text: &str) -> Result<String, MoveError> 
 
 impl AnyPosition {
     /// The start position of a validated spec. A spec with an opening rule has no plain start
-    /// position: here it is a [`SpecError::OpeningRuleNotRun`].
+    /// position: its game starts with [`crate::opening::Opening`], which hands over its
+    /// position once the opening is over; here it is a [`SpecError::OpeningRuleNotRun`].
     pub fn new(spec: &GameSpec) -> Result<AnyPosition, SpecError> {
         spec.validate()?;
         Ok(match spec {

@@ -89,7 +89,8 @@ pub enum SpecError {
     },
     #[error("the game has no opening rule")]
     NoOpeningRule,
-    /// A spec with an opening rule given where only a plain position can be made.
+    /// A spec with an opening rule given where only a plain position can be made: its games
+    /// start with [`crate::opening::Opening`].
     #[error("the {0} opening rule is not available here")]
     OpeningRuleNotRun(&'static str),
 }

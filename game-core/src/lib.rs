@@ -30,6 +30,8 @@
 //!   validation.
 //! - [`symmetry`]: the eight symmetries of a square board; when two positions are the same up
 //!   to them.
+//! - [`opening`]: the opening rules swap2, Soosõrv-8 and Taraguchi-10 as a state machine over a
+//!   Gomoku position, with the notation of their choices.
 //! - [`any`]: [`AnyPosition`], one enum over the three games for the server.
 //! - [`record`]: game records — move strings, SGF, PSQ.
 //! - [`protocol`]: `ClientMsg` and `ServerMsg`, the two directions of the wire protocol.
@@ -39,6 +41,7 @@ pub mod color;
 pub mod connect4;
 pub mod error;
 pub mod gomoku;
+pub mod opening;
 pub mod othello;
 pub mod position;
 pub mod protocol;

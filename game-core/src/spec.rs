@@ -30,7 +30,8 @@ impl GomokuRule {
     }
 }
 
-/// The opening rules of tournament Gomoku and Renju, played before the ordinary game. Absent from a spec, the game starts on the empty board with black
+/// The opening rules of tournament Gomoku and Renju, played by [`crate::opening::Opening`]
+/// before the ordinary game. Absent from a spec, the game starts on the empty board with black
 /// to move, as it always has.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
