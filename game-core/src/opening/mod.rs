@@ -198,15 +198,31 @@ pub enum LegalChoice {
     ChooseFifth,
 }
 
+/// `anywhere` or `in the central 5x5 square`, for the messages of [`LegalChoice`].
+struct Where(Area);
+
+impl std::fmt::Display for Where {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            Area::Board => f.write_str("anywhere"),
+            area => write!(f, "in {area}"),
+        }
+    }
+}
+
 impl std::fmt::Display for LegalChoice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            LegalChoice::Place { color, area, .. } => write!(f, "a {color} stone in {area}"),
+            LegalChoice::Place { color, area, .. } => {
+                write!(f, "a {color} stone {}", Where(*area))
+            }
             LegalChoice::Swap => f.write_str("swap"),
             LegalChoice::Stay => f.write_str("stay"),
             LegalChoice::ChooseColor => f.write_str("black or white"),
             LegalChoice::Declare { max } => write!(f, "declare 1..={max}"),
-            LegalChoice::ProposeFifths { n, area } => write!(f, "fifths: {n} cells in {area}"),
+            LegalChoice::ProposeFifths { n, area } => {
+                write!(f, "fifths: {n} cells {}", Where(*area))
+            }
             LegalChoice::ChooseFifth => f.write_str("choose one of the offered 5th moves"),
         }
     }
