@@ -4,6 +4,29 @@
 //! The server (the referee) and the bot (the engines) both stand on this crate, so they can
 //! never disagree about a rule. Nothing here does I/O or async work.
 //!
+//! Gomoku may be played from a tournament opening — swap2, Soosõrv-8 or Taraguchi-10, named by
+//! the spec's `opening_rule` — which [`opening::Opening`] referees choice by choice before
+//! handing over an ordinary position:
+//!
+//! ```
+//! use game_core::opening::{Opening, Role};
+//! use game_core::{GameSpec, GomokuRule, OpeningRule, Position};
+//!
+//! let spec: GameSpec = serde_json::from_str(
+//!     r#"{"kind":"gomoku","size":15,"rule":"renju","opening_rule":"taraguchi10"}"#,
+//! ).unwrap();
+//! assert_eq!(spec.opening_rule(), Some(OpeningRule::Taraguchi10));
+//! let mut opening = Opening::new(&spec).unwrap();
+//! for choice in ["h8", "stay", "i9", "swap", "j7", "stay", "e5", "stay", "l12", "stay"] {
+//!     let by = opening.to_act().unwrap();
+//!     opening.apply_str(by, choice).unwrap();
+//! }
+//! assert!(opening.is_over());
+//! assert_eq!(opening.black(), Role::Second); // one swap, after the 2nd move
+//! let game = opening.into_position();
+//! assert_eq!(game.ply(), 5); // white plays the 6th move
+//! ```
+//!
 //! ```
 //! use game_core::{AnyPosition, GameSpec, Color};
 //!
