@@ -1292,38 +1292,25 @@ fn specs_with_an_opening_rule_round_trip() {
 
 #[test]
 fn an_opening_rule_must_belong_to_its_game() {
-    let mismatch = |opening: &'static str, needs: &'static str| SpecError::OpeningRuleMismatch {
-        opening,
-        needs,
-    };
-    let swap2_needs = "freestyle or standard gomoku on 15x15 or larger";
-    let renju_needs = "renju on 15x15";
     let cases = [
-        (
-            GameSpec::gomoku_with_opening(15, GomokuRule::Renju, SWAP2),
-            mismatch("swap2", swap2_needs),
-        ),
-        (
-            GameSpec::gomoku_with_opening(13, GomokuRule::Freestyle, SWAP2),
-            mismatch("swap2", swap2_needs),
-        ),
-        (
-            GameSpec::gomoku_with_opening(15, GomokuRule::Freestyle, SOOSORV),
-            mismatch("soosorv8", renju_needs),
-        ),
-        (
-            GameSpec::gomoku_with_opening(19, GomokuRule::Renju, SOOSORV),
-            mismatch("soosorv8", renju_needs),
-        ),
-        (
-            GameSpec::gomoku_with_opening(15, GomokuRule::Standard, TARAGUCHI),
-            mismatch("taraguchi10", renju_needs),
-        ),
-        (
-            GameSpec::gomoku_with_opening(14, GomokuRule::Renju, TARAGUCHI),
-            mismatch("taraguchi10", renju_needs),
-        ),
-    ];
+        (15, GomokuRule::Renju, SWAP2),
+        (13, GomokuRule::Freestyle, SWAP2),
+        (15, GomokuRule::Freestyle, SOOSORV),
+        (19, GomokuRule::Renju, SOOSORV),
+        (15, GomokuRule::Standard, TARAGUCHI),
+        (14, GomokuRule::Renju, TARAGUCHI),
+    ]
+    .map(|(size, rule, opening)| {
+        let needs = match opening {
+            OpeningRule::Swap2 => "freestyle or standard gomoku on 15x15 or larger",
+            OpeningRule::Soosorv8 | OpeningRule::Taraguchi10 => "renju on 15x15",
+        };
+        let error = SpecError::OpeningRuleMismatch {
+            opening: opening.as_str(),
+            needs,
+        };
+        (GameSpec::gomoku_with_opening(size, rule, opening), error)
+    });
     for (spec, error) in cases {
         assert_eq!(spec.validate(), Err(error.clone()), "{}", spec.label());
         assert_eq!(Opening::new(&spec), Err(error));
