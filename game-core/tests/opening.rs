@@ -9,7 +9,7 @@ use game_core::opening::{
     Area, ChoiceError, LegalChoice, Opening, OpeningChoice, OpeningError, OpeningPhase,
     ParseChoiceError, ReplayError, Role,
 };
-use game_core::symmetry::Symmetry;
+use game_core::symmetry::{self, Symmetry};
 use game_core::{
     AnyPosition, Cell, Color, GameSpec, GomokuRule, IllegalMoveError, OpeningRule, Position,
     SpecError,
@@ -1443,6 +1443,31 @@ fn wild(seed: u64) -> OpeningChoice {
     }
 }
 
+/// A renju opening at black's 5th move (Soosõrv-8, three 5th moves declared). With `axis`,
+/// every stone lies on the axis of that reflection, so the position keeps it.
+fn four_stones(seeds: [u64; 3], axis: Option<Symmetry>) -> Opening {
+    let mut opening = opened(SOOSORV, "h8");
+    for (k, seed) in seeds.into_iter().enumerate() {
+        let area = [Area::Central(3), Area::Central(5), Area::Board][k];
+        let cells: Vec<Cell> = opening
+            .cells(area)
+            .into_iter()
+            .filter(|&c| axis.is_none_or(|g| g.apply(c, 15) == c))
+            .collect();
+        let by = opening.to_act().unwrap();
+        let cell = cells[(seed % cells.len() as u64) as usize];
+        opening.apply(by, &OpeningChoice::Place(cell)).unwrap();
+        if k == 1 {
+            opening.apply(Role::Second, &OpeningChoice::Stay).unwrap();
+        }
+    }
+    for choice in [OpeningChoice::Declare(3), OpeningChoice::Stay] {
+        opening.apply(opening.to_act().unwrap(), &choice).unwrap();
+    }
+    assert_eq!(opening.phase(), OpeningPhase::Fifth);
+    opening
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -1500,6 +1525,50 @@ proptest! {
         prop_assert_eq!(opening.position().turn(), Color::White);
         let texts: Vec<String> = opening.choices().iter().map(ToString::to_string).collect();
         prop_assert_eq!(Opening::replay(&spec(rule), &texts).unwrap(), opening);
+    }
+
+    #[test]
+    fn symmetrical_fifths_are_images_under_a_symmetry_of_the_position(
+        seeds in prop::array::uniform3(any::<u64>()),
+        axis in prop::option::of(prop::sample::select(vec![
+            Symmetry::MirrorColumns,
+            Symmetry::MirrorRows,
+            Symmetry::MirrorDiagonal,
+            Symmetry::MirrorAntiDiagonal,
+        ])),
+        picks in prop::collection::vec((any::<u64>(), prop::sample::select(Symmetry::ALL.to_vec())), 12),
+    ) {
+        let opening = four_stones(seeds, axis);
+        let pos = opening.position();
+        let keeping = symmetry::symmetries_of(pos);
+        if let Some(axis) = axis {
+            prop_assert!(keeping.contains(&axis));
+        }
+        let empty = opening.cells(Area::Board);
+        for (seed, g) in picks {
+            let a = empty[(seed % empty.len() as u64) as usize];
+            let b = g.apply(a, 15);
+            if pos.stone(b).is_some() {
+                continue;
+            }
+            let by_position = keeping.iter().any(|k| k.apply(a, 15) == b);
+            prop_assert_eq!(symmetry::equivalent(pos, a, b, Color::Black), by_position);
+            // The opening refuses exactly those pairs (with a third, unrelated offer).
+            if a != b {
+                let third = opening.distinct_cells(Area::Board).into_iter()
+                    .find(|&c| !symmetry::equivalent(pos, c, a, Color::Black)
+                        && !symmetry::equivalent(pos, c, b, Color::Black));
+                if let Some(third) = third {
+                    let offer = OpeningChoice::Fifths(vec![a, third, b]);
+                    let verdict = opening.is_legal(opening.to_act().unwrap(), &offer);
+                    if by_position {
+                        prop_assert_eq!(verdict, Err(OpeningError::Symmetrical(a, b)));
+                    } else {
+                        prop_assert_eq!(verdict, Ok(()));
+                    }
+                }
+            }
+        }
     }
 
     #[test]
