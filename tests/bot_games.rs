@@ -1,7 +1,8 @@
 //! The real `kibitz bot` process playing whole games on a server: against a scripted person
 //! in every game, against another bot process under a spectator's eyes, eight games at once
-//! on one-second move clocks, and its manners — take-backs only without a clock, draws only
-//! when drawn, no games past its capacity, pongs while it thinks, a quiet chat.
+//! on one-second move clocks, and its manners — three take-backs a casual game and the reason
+//! when it declines, draws only when drawn, no games past its capacity, pongs while it
+//! thinks, a quiet chat.
 //!
 //! The bots run with `--pace-ms 20` (their natural pace is 250 ms against people and 900 ms
 //! between bots) so that whole games fit in a test; the eight-game test keeps the natural pace.
@@ -253,76 +254,80 @@ async fn create_and_drop_until_bot_is_there(c: &mut Client) {
     c.send(json!({"t":"unlobby"})).await;
 }
 
+/// Asks for a take-back and reads the room's events in order up to the answer: `undone`, or the
+/// room's own "… declines the take-back". Returns the answer and the bot's lines meanwhile.
+async fn ask_take_back(me: &mut Client, seat: &mut Seat) -> (Value, Vec<String>) {
+    let room = seat.follow.room.clone();
+    me.send(json!({"t":"undo","room":room})).await;
+    let mut said = Vec::new();
+    loop {
+        let v = me.expect_where(|v| v["room"] == room.as_str()).await;
+        match v["t"].as_str() {
+            Some("undo_offer") => {
+                assert_eq!(v["by"], seat.me.as_str());
+                seat.follow.numbered(&v);
+            }
+            Some("undone") => {
+                seat.undone(&v);
+                return (v, said);
+            }
+            Some("chat") if v["seat"].is_null() => {
+                seat.follow.numbered(&v);
+                return (v, said);
+            }
+            Some("chat") => {
+                seat.follow.numbered(&v);
+                said.push(v["text"].as_str().unwrap_or_default().to_string());
+            }
+            _ => panic!("unexpected before the answer to a take-back: {v}"),
+        }
+    }
+}
+
 #[tokio::test]
-async fn the_bot_takes_moves_back_only_without_a_clock() {
+async fn the_bot_grants_three_take_backs_a_timed_casual_game_then_says_why_not() {
     let server = TestServer::start().await;
     let dir = tempfile::tempdir().unwrap();
     let _bot = BotProcess::start(&server.url(), "Kibot", 2, &dir.path().join("bot.json"));
     let mut me = server.client("Alice").await;
     let c4 = json!({"kind":"connect4","cols":7,"rows":6});
-
-    // Untimed: the bot agrees, and plays on from the earlier position.
-    let room = create_with_bot(&mut me, &c4, "black", "white", 2, Value::Null).await;
-    let state = me
-        .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str())
-        .await;
-    let mut seat = Seat::new(&state);
-    seat.play(&mut me, |_| "4".to_string(), |f| f.moves.len() >= 2)
-        .await;
-    me.send(json!({"t":"undo","room":room})).await;
-    let offer = me
-        .expect_where(|v| v["t"] == "undo_offer" && v["room"] == room.as_str())
-        .await;
-    assert_eq!(offer["by"], "black");
-    seat.follow.numbered(&offer);
-    let undone = me
-        .expect_where(|v| {
-            v["room"] == room.as_str()
-                && (v["t"] == "undone" || (v["t"] == "chat" && v["seat"].is_null()))
-        })
-        .await;
-    assert_eq!(undone["t"], "undone", "the bot refused: {undone}");
-    assert_eq!(undone["ply"], 0);
-    seat.undone(&undone);
-    // The game goes on from the start: the bot answers a different first move.
-    seat.play(&mut me, |_| "1".to_string(), |f| f.moves.len() >= 2)
-        .await;
-    assert_eq!(seat.follow.moves[0], "1");
-
-    // With a clock: the bot declines (the room says so), the game goes on.
-    let clock = json!({"initial_ms":60000,"increment_ms":0});
+    let clock = json!({"initial_ms":120000,"increment_ms":0});
     let room = create_with_bot(&mut me, &c4, "black", "white", 2, clock).await;
     let state = me
         .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str())
         .await;
     let mut seat = Seat::new(&state);
-    seat.play(&mut me, |_| "4".to_string(), |f| f.moves.len() >= 2)
+
+    // Three take-backs: each time the game goes back to the start, and plays on from there.
+    for n in 1..=3 {
+        seat.play(&mut me, |_| "4".to_string(), |f| f.moves.len() >= 2)
+            .await;
+        let (answer, said) = ask_take_back(&mut me, &mut seat).await;
+        assert_eq!(answer["t"], "undone", "take-back {n} refused: {answer}");
+        assert_eq!(answer["ply"], 0);
+        if n == 3 {
+            assert!(
+                said.iter().any(|l| l.contains("last take-back")),
+                "the last one is announced: {said:?}"
+            );
+        }
+    }
+
+    // The fourth: the bot says why, then the room says it declined; the game goes on.
+    seat.play(&mut me, |_| "3".to_string(), |f| f.moves.len() >= 2)
         .await;
-    me.send(json!({"t":"undo","room":room})).await;
-    let offer = me
-        .expect_where(|v| v["t"] == "undo_offer" && v["room"] == room.as_str())
-        .await;
-    seat.follow.numbered(&offer);
-    let answer = me
-        .expect_where(|v| {
-            v["room"] == room.as_str()
-                && (v["t"] == "undone" || (v["t"] == "chat" && v["seat"].is_null()))
-        })
-        .await;
-    assert_eq!(
-        answer["t"], "chat",
-        "the bot took back in a timed game: {answer}"
-    );
+    let (answer, said) = ask_take_back(&mut me, &mut seat).await;
+    assert_eq!(answer["t"], "chat", "a fourth take-back granted: {answer}");
+    assert_eq!(answer["text"], "Kibot declines the take-back");
     assert!(
-        answer["text"]
-            .as_str()
-            .unwrap_or_default()
-            .contains("declines"),
-        "{answer}"
+        said.iter().any(|l| l
+            == "I decline the take-back: limit of 3 take-backs reached (this is the 4th request)."),
+        "the reason in the chat: {said:?}"
     );
-    seat.follow.numbered(&answer);
-    seat.play(&mut me, |_| "4".to_string(), |f| f.moves.len() >= 4)
+    assert_eq!(seat.follow.moves.len(), 2);
+    seat.play(&mut me, |_| "3".to_string(), |f| f.moves.len() >= 4)
         .await;
+    assert_eq!(seat.follow.moves[0], "3");
 }
 
 /// A Connect Four game of 32 moves after which the position is a proven draw, with black

@@ -225,9 +225,14 @@ impl Bot<'_> {
                     game.kind(),
                 );
                 if accepted {
-                    self.state
-                        .rooms
-                        .insert(room.clone(), RoomMemo { level, clock });
+                    self.state.rooms.insert(
+                        room.clone(),
+                        RoomMemo {
+                            level,
+                            clock,
+                            take_backs: 0,
+                        },
+                    );
                     self.save();
                     self.rejoin(room);
                 } else {
@@ -266,8 +271,22 @@ impl Bot<'_> {
                 };
                 seat.table.seq = seq;
                 if Some(by) != seat.table.you {
-                    let accept = policy::accepts_take_back(&seat.table);
-                    self.send(ClientMsg::UndoReply { room, accept });
+                    let granted = self.state.rooms.get(&room).map_or(0, |m| m.take_backs);
+                    let answer = policy::take_back(seat.table.rated, granted);
+                    // The reason goes out first, so it stands just above the room's own
+                    // "declines the take-back" line.
+                    let line = policy::take_back_line(&mut seat.talk, answer);
+                    self.chat(&room, line);
+                    if answer.accepted() {
+                        if let Some(memo) = self.state.rooms.get_mut(&room) {
+                            memo.take_backs += 1;
+                        }
+                        self.save();
+                    }
+                    self.send(ClientMsg::UndoReply {
+                        room,
+                        accept: answer.accepted(),
+                    });
                 }
             }
             ServerMsg::Undone { room, seq, ply } => {
@@ -335,6 +354,7 @@ impl Bot<'_> {
                 let memo = self.state.rooms.get(&room).cloned().unwrap_or(RoomMemo {
                     level: 5,
                     clock: None,
+                    take_backs: 0,
                 });
                 self.seats.entry(room.clone()).or_insert(Seat {
                     table: Table::from_state(state, memo.clock),

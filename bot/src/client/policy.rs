@@ -1,7 +1,8 @@
 //! What the bot decides as a player, apart from its moves: which invitations it takes, when
 //! it grants a take-back or agrees to a draw, how quickly it answers, and what it says when a
-//! game starts, when its evaluation changes a lot, and at the end. It never asks for nor
-//! accepts a rematch: it leaves a finished room, and a new game comes as a new invitation.
+//! game starts, when it answers a take-back, when its evaluation changes a lot, and at the
+//! end. It never asks for nor accepts a rematch: it leaves a finished room, and a new game
+//! comes as a new invitation.
 
 use std::time::Duration;
 
@@ -27,10 +28,53 @@ pub fn accepts_invitation(
     known || (games.contains(&game) && state.rooms.len() < capacity as usize)
 }
 
-/// Take-backs are fine in untimed games; with a clock running they are not.
+/// How many take-backs the bot grants its opponent in one casual game, whatever the level
+/// and the clock: enough to undo a slip now and then, too few to search the game by trial.
+pub const TAKE_BACKS_PER_GAME: u32 = 3;
+
+/// The bot's answer to a take-back request, with the reason a refusal gives in the chat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakeBack {
+    /// Granted; `left` more will be granted in this game.
+    Granted { left: u32 },
+    /// Refused: a rated game is played as it stands.
+    Rated,
+    /// Refused: this would be take-back number `asked` of the game, past the limit.
+    OverLimit { asked: u32 },
+}
+
+impl TakeBack {
+    #[must_use]
+    pub fn accepted(self) -> bool {
+        matches!(self, TakeBack::Granted { .. })
+    }
+}
+
+/// Take-backs are granted in casual games, clock or no clock (people undo a slip against the
+/// computer in every Gomoku program), up to [`TAKE_BACKS_PER_GAME`] a game (`granted` so far);
+/// in rated games never. Every game is casual until the server rates games: `rated` is the
+/// table's flag, false for now.
 #[must_use]
-pub fn accepts_take_back(table: &Table) -> bool {
-    table.clock.is_none()
+pub fn take_back(rated: bool, granted: u32) -> TakeBack {
+    if rated {
+        TakeBack::Rated
+    } else if granted >= TAKE_BACKS_PER_GAME {
+        TakeBack::OverLimit { asked: granted + 1 }
+    } else {
+        TakeBack::Granted {
+            left: TAKE_BACKS_PER_GAME - granted - 1,
+        }
+    }
+}
+
+/// What the bot says when it answers a take-back request: a refusal always gives its reason.
+#[must_use]
+pub fn take_back_line(talk: &mut Talk, answer: TakeBack) -> Option<String> {
+    match answer {
+        TakeBack::Granted { left } => talk.take_back_granted(left),
+        TakeBack::Rated => talk.take_back_rated(),
+        TakeBack::OverLimit { asked } => talk.take_back_over_limit(asked, TAKE_BACKS_PER_GAME),
+    }
 }
 
 /// A draw is agreed when it is proven, or when the evaluation is level with most of the
@@ -107,6 +151,7 @@ mod tests {
             RoomMemo {
                 level: 5,
                 clock: None,
+                take_backs: 0,
             },
         );
         assert!(!accepts_invitation(
@@ -123,6 +168,17 @@ mod tests {
             "r1",
             GameKind::Othello
         ));
+    }
+
+    #[test]
+    fn take_backs_are_casual_only_and_limited_per_game() {
+        assert_eq!(take_back(false, 0), TakeBack::Granted { left: 2 });
+        assert_eq!(take_back(false, 2), TakeBack::Granted { left: 0 });
+        assert_eq!(take_back(false, 3), TakeBack::OverLimit { asked: 4 });
+        assert_eq!(take_back(false, 7), TakeBack::OverLimit { asked: 8 });
+        assert_eq!(take_back(true, 0), TakeBack::Rated);
+        let granted = (0..10).filter(|&n| take_back(false, n).accepted()).count();
+        assert_eq!(granted, TAKE_BACKS_PER_GAME as usize);
     }
 
     #[test]

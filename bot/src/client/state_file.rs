@@ -20,6 +20,9 @@ pub struct BotState {
 pub struct RoomMemo {
     pub level: u8,
     pub clock: Option<ClockSpec>,
+    /// Take-backs granted in this game so far (a restart must not reset the limit).
+    #[serde(default)]
+    pub take_backs: u32,
 }
 
 impl BotState {
@@ -70,12 +73,24 @@ mod tests {
             RoomMemo {
                 level: 7,
                 clock: Some(ClockSpec::PerMove { move_ms: 4_000 }),
+                take_backs: 2,
             },
         );
         state.save(Some(&path));
         let loaded = BotState::load(Some(&path));
         assert_eq!(loaded.token.as_deref(), Some("t0ken"));
         assert_eq!(loaded.rooms["r1"].level, 7);
+        assert_eq!(loaded.rooms["r1"].take_backs, 2);
+        std::fs::write(
+            &path,
+            r#"{"token":null,"rooms":{"r2":{"level":3,"clock":null}}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            BotState::load(Some(&path)).rooms["r2"].take_backs,
+            0,
+            "a file from before the count reads as none granted"
+        );
         std::fs::write(&path, "not json").unwrap();
         assert!(
             BotState::load(Some(&path)).rooms.is_empty(),

@@ -26,6 +26,9 @@ pub struct Table {
     pub seq: u64,
     /// Both seats are bots: a game people watch.
     pub bots_only: bool,
+    /// The game counts for ratings. The server rates no game yet (the protocol has no such
+    /// field), so every game is casual; the policy already treats rated games apart.
+    pub rated: bool,
 }
 
 impl Table {
@@ -46,6 +49,7 @@ impl Table {
             clock_at: Instant::now(),
             control: state.control.or(control),
             seq: state.seq,
+            rated: false,
         }
     }
 

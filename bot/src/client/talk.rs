@@ -1,6 +1,7 @@
-//! What the bot says in a room: a greeting, a line now and then when its evaluation changes a
-//! lot, and "gg" at the end — never more than one line per room every few seconds, and never
-//! the same line twice in a row (the server refuses repeats).
+//! What the bot says in a room: a greeting, the reason when it declines a take-back (and a
+//! word when it grants the last one), a line now and then when its evaluation changes a lot,
+//! and "gg" at the end — never more than one line per room every few seconds, and never the
+//! same line twice in a row (the server refuses repeats).
 
 use std::time::{Duration, Instant};
 
@@ -37,6 +38,39 @@ impl Talk {
             None => "gg, a fair draw.",
         };
         self.say(line.to_string(), true)
+    }
+
+    /// A take-back granted with `left` more to come: only the last one is worth a line (the
+    /// room's chat allows a few lines a player every ten seconds, and the refusals need them).
+    #[must_use]
+    pub fn take_back_granted(&mut self, left: u32) -> Option<String> {
+        if left > 0 {
+            return None;
+        }
+        self.say(
+            "Take it back. That was your last take-back this game.".to_string(),
+            true,
+        )
+    }
+
+    /// A take-back refused because the game is rated.
+    #[must_use]
+    pub fn take_back_rated(&mut self) -> Option<String> {
+        self.say("I decline the take-back: rated game.".to_string(), true)
+    }
+
+    /// A take-back refused because the game's `limit` is used up; `asked` numbers this request,
+    /// so that a second refusal is a new line, which the server lets through.
+    #[must_use]
+    pub fn take_back_over_limit(&mut self, asked: u32, limit: u32) -> Option<String> {
+        let plural = if limit == 1 { "" } else { "s" };
+        self.say(
+            format!(
+                "I decline the take-back: limit of {limit} take-back{plural} reached (this is the {} request).",
+                ordinal(asked)
+            ),
+            true,
+        )
     }
 
     /// A comment on a new evaluation, when it says something a player would.
@@ -79,6 +113,18 @@ impl Talk {
     }
 }
 
+/// "1st", "2nd", "3rd", "4th", "11th", "22nd".
+fn ordinal(n: u32) -> String {
+    let suffix = match (n % 10, n % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{n}{suffix}")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,5 +147,38 @@ mod tests {
         assert!(t.goodbye(Some(true)).is_some());
         assert!(t.goodbye(Some(true)).is_none(), "no repeat");
         assert!(t.on_score(Score::Heuristic(10)).is_none());
+    }
+
+    #[test]
+    fn take_back_answers_say_why_not_and_warn_of_the_last() {
+        let mut t = Talk::default();
+        assert_eq!(t.take_back_granted(2), None, "no line while some are left");
+        assert_eq!(
+            t.take_back_granted(0).as_deref(),
+            Some("Take it back. That was your last take-back this game.")
+        );
+        assert_eq!(
+            t.take_back_over_limit(4, 3).as_deref(),
+            Some(
+                "I decline the take-back: limit of 3 take-backs reached (this is the 4th request)."
+            )
+        );
+        assert!(
+            t.take_back_over_limit(5, 3).is_some(),
+            "each refusal is a new line"
+        );
+        assert_eq!(
+            t.take_back_rated().as_deref(),
+            Some("I decline the take-back: rated game.")
+        );
+        assert!(t.take_back_rated().is_none(), "no repeat");
+        let words: Vec<String> = [1, 2, 3, 4, 11, 12, 13, 21, 22, 103]
+            .into_iter()
+            .map(ordinal)
+            .collect();
+        assert_eq!(
+            words,
+            ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "103rd"]
+        );
     }
 }
