@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import {
   startServer, startBot, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot,
-  byId, gotoLobby, createRoom, waitOnline, waitMyTurn, waitStone, moveTexts, sendRaw, waitBots,
+  byId, gotoLobby, createRoom, openMoreOptions, waitOnline, waitMyTurn, waitStone, moveTexts, sendRaw, waitBots,
   WAIT_MS,
 } from './harness.mjs';
 import { replay, othelloLegal, stoneOf, cellName } from '../../web-client/js/rules.js';
@@ -157,6 +157,7 @@ test('the lobby lists the bots and a live bot-vs-bot game, which a third page wa
   }
 
   // Bot vs bot from the form: the creator watches.
+  await openMoreOptions(host.page);
   await byId(host.page, 'new-game-kind').selectOption('connect4');
   await byId(host.page, 'new-game-clock').selectOption('none');
   await byId(host.page, 'new-game-opp-botbot').check();
@@ -212,7 +213,7 @@ test('a bot invited with the room button answers, and a rematch with it starts a
   assert.equal(await over.getAttribute('data-result'), 'white');
 
   // The bot always agrees: the new room opens with the colours swapped and the bot to move.
-  await byId(page, 'btn-rematch').click();
+  await byId(page, 'btn-over-rematch').click();
   await page.locator(`[data-testid="room"]:not([data-room="${first}"])`).waitFor({ timeout: WAIT_MS });
   await byId(page, 'player-name-white').filter({ hasText: human.name }).waitFor({ timeout: WAIT_MS });
   await byId(page, 'bot-badge-black').waitFor({ timeout: WAIT_MS });
@@ -255,6 +256,41 @@ test('a seek with nobody else offers a bot after the wait, and "play a bot inste
   await waitPly(page, before + 1, WAIT_MS);
   await waitPly(page, before + 2);
   await screenshot(page, 'bot-play-instead');
+  assertClean(human);
+  await human.context.close();
+});
+
+test('"Play the computer" starts a game from one row; the bot grants three Undos and says why not to a fourth', async () => {
+  const human = await openPlayer(browser, { name: 'Una' });
+  const { page } = human;
+  await gotoLobby(human, server);
+  await byId(page, 'vs-computer-game').selectOption('gomoku');
+  await byId(page, 'vs-computer-level').selectOption('1');
+  await byId(page, 'vs-computer-order').selectOption('you');
+  await byId(page, 'btn-vs-computer').click();
+  await byId(page, 'player-name-black').filter({ hasText: human.name }).waitFor({ timeout: WAIT_MS });
+  await byId(page, 'bot-badge-white').waitFor({ timeout: WAIT_MS });
+  assert.match(await byId(page, 'room-title').textContent(), /Gomoku/);
+  const botLines = byId(page, 'chat-list').locator('li.chat-line.bot');
+  for (let n = 1; n <= 4; n++) {
+    await waitMyTurn(human);
+    await byId(page, 'cell-h8').click();
+    await waitPly(page, 2);
+    await waitMyTurn(human);
+    await byId(page, 'btn-undo').click();
+    if (n <= 3) {
+      // Granted: both moves go, the board is empty again.
+      await byId(page, 'move-1').waitFor({ state: 'detached', timeout: BOT_WAIT_MS });
+      assert.equal(await byId(page, 'cell-h8').getAttribute('data-stone'), '');
+    } else {
+      // Refused, with the reason from the bot and the room's own line after it.
+      await botLines.filter({ hasText: 'limit of 3 take-backs reached' }).waitFor({ timeout: BOT_WAIT_MS });
+      await byId(page, 'chat-note').filter({ hasText: 'declines the take-back' }).waitFor({ timeout: WAIT_MS });
+      assert.equal((await moveTexts(page)).length, 2);
+    }
+  }
+  assert.equal(await botLines.filter({ hasText: 'last take-back' }).count(), 1);
+  await screenshot(page, 'bot-take-back-refused');
   assertClean(human);
   await human.context.close();
 });

@@ -48,6 +48,18 @@ test('a renju double-three is marked for black and refused when played anyway', 
   assert.equal(await mark.getAttribute('data-kind'), 'double-three');
   // White's page marks it too (everyone may see black's forbidden points).
   await byId(bob.page, 'forbidden-j8').waitFor({ timeout: WAIT_MS });
+  // Explained: a note under the board, the point's own title and label, and its reason on hover.
+  const note = byId(alice.page, 'forbidden-note');
+  await note.waitFor({ timeout: WAIT_MS });
+  assert.match(await note.textContent(), /forbidden for Black/);
+  const target = byId(alice.page, 'cell-j8');
+  assert.equal(await target.getAttribute('aria-label'), 'j8: Forbidden for black: double three');
+  assert.equal(await target.locator('title').textContent(), 'Forbidden for black: double three');
+  await target.hover();
+  const why = byId(alice.page, 'forbidden-why');
+  await why.waitFor({ timeout: WAIT_MS });
+  assert.equal(await why.textContent(), 'j8 — Forbidden for black: double three');
+  assert.equal(await why.getAttribute('data-kind'), 'double-three');
   const before = await moveTexts(alice.page);
   await byId(alice.page, 'cell-j8').click();
   const error = byId(alice.page, 'error-msg');

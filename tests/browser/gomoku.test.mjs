@@ -65,7 +65,7 @@ test('two players play to five and a spectator sees every move and the winning l
   }
   assert.match(await byId(alice.page, 'game-over').textContent(), /you win/i);
   assert.match(await byId(bob.page, 'game-over').textContent(), /you lose/i);
-  assert.match(await byId(carol.page, 'game-over').textContent(), /black wins/i);
+  assert.match(await byId(carol.page, 'game-over').textContent(), /\(black\) wins/i);
   await screenshot(carol.page, 'gomoku-game-over-spectator');
   await carol.page.emulateMedia({ colorScheme: 'dark' });
   await screenshot(carol.page, 'gomoku-game-over-dark');
@@ -82,7 +82,7 @@ test('an undo offered by one player and accepted by the other takes the move bac
   await byId(bob.page, 'undo-asked').waitFor({ timeout: WAIT_MS });
   const offer = byId(alice.page, 'undo-offer');
   await offer.waitFor({ timeout: WAIT_MS });
-  assert.match(await offer.textContent(), /white/i);
+  assert.match(await offer.textContent(), new RegExp(`^${bob.name} asks to take back a move`));
   // Only the opponent is asked; the spectator gets no buttons.
   assert.equal(await byId(carol.page, 'undo-offer').count(), 0);
   await byId(alice.page, 'btn-accept-undo').click();
@@ -155,8 +155,11 @@ test('a draw by agreement, then a rematch asked by both moves everyone to a new 
   }
   await byId(alice.page, 'draw-asked').waitFor({ state: 'detached', timeout: WAIT_MS });
 
-  // Alice asks first: Bob is told in the chat and offered a button; Alice waits.
-  await byId(alice.page, 'btn-rematch').click();
+  // Alice asks first, from the game-over dialog: Bob is told in the chat and offered a button
+  // (once he has closed his own dialog); Alice waits.
+  await byId(alice.page, 'btn-over-rematch').click();
+  await bob.page.keyboard.press('Escape');
+  await byId(bob.page, 'game-over-dialog').waitFor({ state: 'hidden', timeout: WAIT_MS });
   await byId(alice.page, 'rematch-asked').waitFor({ timeout: WAIT_MS });
   await byId(bob.page, 'rematch-offer').waitFor({ timeout: WAIT_MS });
   const note = byId(bob.page, 'chat-note').last();

@@ -210,6 +210,13 @@ export async function gotoLobby(player, server) {
   await byId(player.page, 'open-rooms').locator('li').first().waitFor({ timeout: WAIT_MS });
 }
 
+/** Unfolds the lobby's "More options" (the whole new-game form), when it is folded. */
+export async function openMoreOptions(page) {
+  const details = byId(page, 'more-options');
+  if (!(await details.evaluate((d) => d.open))) await byId(page, 'btn-more-options').click();
+  await byId(page, 'new-game-kind').waitFor({ timeout: WAIT_MS });
+}
+
 /**
  * Creates a room through the lobby's new-game form. `game` is 'gomoku' | 'othello' |
  * 'connect4'; `rule` for Gomoku; `blocked` a list of [col,row] cells for Connect Four;
@@ -218,6 +225,7 @@ export async function gotoLobby(player, server) {
 export async function createRoom(player, server, { game = 'gomoku', rule = 'freestyle', size = 15, blocked = [], seat = 'black', clock = 'none', botLevel = null } = {}) {
   const { page } = player;
   await gotoLobby(player, server);
+  await openMoreOptions(page);
   await byId(page, 'new-game-kind').selectOption(game);
   if (game === 'gomoku') {
     await byId(page, 'new-game-size').selectOption(String(size));

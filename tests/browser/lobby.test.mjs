@@ -4,7 +4,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  gotoLobby, createRoom, openRoom, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
+  gotoLobby, createRoom, openRoom, openMoreOptions, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
 } from './harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
@@ -31,6 +31,7 @@ test('a room created by one player shows in another lobby within a second', asyn
   await gotoLobby(watcher, server);
   await gotoLobby(host, server);
   assert.equal(await watcher.page.locator('[data-testid^="btn-join-"]').count(), 0);
+  await openMoreOptions(host.page);
   await byId(host.page, 'new-game-kind').selectOption('othello');
   await byId(host.page, 'new-game-clock').selectOption('3+2');
   await byId(host.page, 'new-game-seat').selectOption('white');
@@ -107,13 +108,23 @@ test('on a phone-size touch screen the lobby and a room fit, and a Gomoku point 
   const both = [desk, phone];
   await playCell(desk, 'h8', 'black', both);
   await waitMyTurn(phone);
+  // The two taps are explained once, on the touch screen only.
+  const hint = byId(phone.page, 'touch-hint');
+  await hint.waitFor({ timeout: WAIT_MS });
+  assert.match(await hint.textContent(), /tap the same point again/);
+  assert.equal(await byId(desk.page, 'touch-hint').isHidden(), true);
   // The first tap only previews (small points are easy to miss); the second plays.
   await byId(phone.page, 'cell-i9').tap();
   await phone.page.locator('.layer-preview .stone.preview').waitFor({ timeout: WAIT_MS });
   assert.equal(await byId(phone.page, 'cell-i9').getAttribute('data-stone'), '');
   await byId(phone.page, 'cell-i9').tap();
   await waitStone(both, 'i9', 'white');
+  await hint.waitFor({ state: 'hidden', timeout: WAIT_MS });
   await playCell(desk, 'j10', 'black', both);
+  // Understood once is enough: after a reload, on the player's turn again, no hint.
+  await phone.page.reload();
+  await waitMyTurn(phone);
+  assert.equal(await byId(phone.page, 'touch-hint').isHidden(), true);
   assert.deepEqual(await moveTexts(phone.page), ['h8', 'i9', 'j10']);
   const roomWidth = await phone.page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(roomWidth <= PHONE.width, `the phone room is ${roomWidth} px wide`);
@@ -146,4 +157,35 @@ test('the page speaks Chinese for a Chinese browser and switches languages on de
   assert.equal(await li.page.locator('html').getAttribute('lang'), 'en');
   assertClean(li);
   await li.context.close();
+});
+
+test('the lobby is compact: one row to play the computer, the new-game form folded, "Create game" in view', async () => {
+  const ivy = await openPlayer(browser, { name: 'Ivy' });
+  const { page } = ivy;
+  await gotoLobby(ivy, server);
+  const row = byId(page, 'vs-computer');
+  for (const id of ['vs-computer-game', 'vs-computer-level', 'vs-computer-order', 'btn-vs-computer']) {
+    assert.equal(await byId(page, id).isVisible(), true, id);
+  }
+  // One row: every control of it on the same line.
+  const tops = await row.locator('select, button').evaluateAll((els) => els.map((e) => Math.round(e.getBoundingClientRect().top)));
+  assert.equal(new Set(tops).size, 1, `the row wraps: ${tops}`);
+  assert.deepEqual(await byId(page, 'vs-computer-order').locator('option').allTextContents(), ['You first', 'Computer first']);
+  // Folded: the form's fields are hidden, and "Create game" is in the first screen anyway.
+  assert.equal(await byId(page, 'more-options').evaluate((d) => d.open), false);
+  assert.equal(await byId(page, 'new-game-kind').isVisible(), false);
+  const inView = () => byId(page, 'btn-new-game').evaluate((b) => {
+    const r = b.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth;
+  });
+  assert.equal(await page.evaluate(() => scrollY), 0);
+  assert.equal(await inView(), true, '"Create game" needs scrolling at 1280x900');
+  assert.match(await byId(page, 'new-game-summary').textContent(), /·/);
+  await screenshot(page, 'lobby-compact');
+  await openMoreOptions(page);
+  await byId(page, 'new-game-kind').selectOption('othello');
+  assert.match(await byId(page, 'new-game-summary').textContent(), /Othello/);
+  assert.equal(await inView(), true, '"Create game" moves out of view with the options open');
+  assertClean(ivy);
+  await ivy.context.close();
 });

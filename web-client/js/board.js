@@ -280,14 +280,18 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
         }));
       }
     } else {
+      const forbiddenAt = new Map((view.forbidden || []).map((f) => [f.idx, f.kind]));
       for (let idx = 0; idx < pos.cells.length; idx++) {
         const [x, y] = centre(idx);
         const name = cellName(game, idx);
+        // A forbidden point says why on hover (its title) and to screen readers (its label).
+        const why = forbiddenAt.has(idx) ? t(`forbidden.${forbiddenAt.get(idx)}`) : null;
         hit.append(s('rect', {
           x: x - geo.u / 2, y: y - geo.u / 2, width: geo.u, height: geo.u,
           class: 'hit', 'data-idx': idx, 'data-move': name, 'data-testid': tid(`cell-${name}`),
           'data-stone': seatOf(pos.cells[idx]) || '',
-        }));
+          'aria-label': why ? `${name}: ${why}` : null,
+        }, why ? s('title', {}, why) : null));
       }
     }
     svg.append(bg, labels, marks, stones, over, previewLayer, cursorLayer, hit);
@@ -320,15 +324,18 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
     if (idx !== hover) {
       hover = idx;
       drawPreview();
+      view?.onInspect?.(idx);
     }
   });
   svg.addEventListener('pointerleave', () => {
     hover = -1;
     drawPreview();
+    view?.onInspect?.(-1);
   });
   svg.addEventListener('click', (ev) => {
     const idx = targetIdx(ev);
     if (idx < 0 || !view) return;
+    if (lastPointer === 'touch') view.onInspect?.(idx);
     if (!view.interactive) {
       view.onInactiveClick?.();
       return;
@@ -386,6 +393,7 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
     hover = cursor;
     drawPreview();
     drawCursor();
+    if (!c4) view.onInspect?.(cursor);
   });
   svg.addEventListener('blur', () => {
     hover = -1;

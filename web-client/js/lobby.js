@@ -33,6 +33,14 @@ const PLAY_NOW = [
   { key: 'connect4-3-2', name: 'game.connect4', game: C4, clock: '3+2' },
 ];
 
+/** The games of "Play the computer", untimed: the common variant of each. */
+const VS_COMPUTER = [
+  { key: 'gomoku', name: 'game.gomoku', game: GOMOKU15 },
+  { key: 'renju', name: 'game.renju', game: RENJU15 },
+  { key: 'othello', name: 'game.othello', game: OTHELLO },
+  { key: 'connect4', name: 'game.connect4', game: C4 },
+];
+
 const CLOCKS = ['1+0', '3+2', '5+3', '10+5', '5s', '30s', 'none'];
 const LEVELS = Array.from({ length: 10 }, (_, i) => i + 1);
 
@@ -40,6 +48,7 @@ const DEFAULT_FORM = {
   kind: 'gomoku', size: 15, rule: 'freestyle', cols: 7, rows: 6, blocked: [],
   clock: '5+3', seat: 'random', opp: 'person', level: 3, levelBlack: 3, levelWhite: 5,
   private: false, opening: [],
+  vsGame: 'gomoku', vsOrder: 'you',
 };
 
 function loadForm() {
@@ -189,6 +198,27 @@ export function mountLobby(root, app) {
     if (!ok) showError(t('net.notSent'));
   }
 
+  // ---- play the computer: one row ----
+  const vsGameSelect = select({ 'data-testid': 'vs-computer-game', 'aria-label': t('lobby.game'), 'data-i18n-aria': 'lobby.game' },
+    VS_COMPUTER.map((g) => [g.key, t(g.name), g.name]), form.vsGame, (v) => { form.vsGame = v; saveForm(form); });
+  const vsLevelSelect = select({ 'data-testid': 'vs-computer-level', 'aria-label': t('lobby.botLevel'), 'data-i18n-aria': 'lobby.botLevel' },
+    LEVELS.map((l) => [l, String(l)]), form.level, (v) => { form.level = Number(v); levelSelect.value = v; saveForm(form); });
+  const vsOrderSelect = select({ 'data-testid': 'vs-computer-order', 'aria-label': t('lobby.order'), 'data-i18n-aria': 'lobby.order' },
+    ['you', 'computer'].map((v) => [v, t(`lobby.order.${v}`), `lobby.order.${v}`]), form.vsOrder, (v) => { form.vsOrder = v; saveForm(form); });
+  const vsComputerRow = h('form', { class: 'vs-computer row', 'data-testid': 'vs-computer' },
+    vsGameSelect, vsLevelSelect, vsOrderSelect,
+    h('button', { type: 'submit', class: 'primary', 'data-testid': 'btn-vs-computer', 'data-i18n': 'lobby.playComputer' }, t('lobby.playComputer')));
+  vsComputerRow.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const choice = VS_COMPUTER.find((g) => g.key === form.vsGame) || VS_COMPUTER[0];
+    // Black moves first in every game here.
+    const seat = form.vsOrder === 'computer' ? 'white' : 'black';
+    createAs = 'player';
+    createClock = null;
+    const ok = app.net.send({ t: 'create', game: choice.game, seat, clock: null, bots: { [other(seat)]: form.level }, private: false });
+    if (!ok) showError(t('net.notSent'));
+  });
+
   // ---- new game form ----
   const gomokuPart = h('div', { class: 'part' });
   const c4Part = h('div', { class: 'part' });
@@ -219,10 +249,10 @@ export function mountLobby(root, app) {
   const sizes = Array.from({ length: 9 }, (_, i) => [i + 4, String(i + 4)]);
   const colsSelect = select({ 'data-testid': 'new-game-cols' }, sizes, form.cols, (v) => { form.cols = Number(v); trimBlocked(); onFormChange(); });
   const rowsSelect = select({ 'data-testid': 'new-game-rows' }, sizes, form.rows, (v) => { form.rows = Number(v); trimBlocked(); onFormChange(); });
-  const clockSelect = select({ 'data-testid': 'new-game-clock' }, CLOCKS.map((k) => [k, clockLabel(clockFromKey(k))]), form.clock, (v) => { form.clock = v; saveForm(form); });
+  const clockSelect = select({ 'data-testid': 'new-game-clock' }, CLOCKS.map((k) => [k, clockLabel(clockFromKey(k))]), form.clock, (v) => { form.clock = v; renderSummary(); saveForm(form); });
   const seatSelect = select({ 'data-testid': 'new-game-seat' }, ['black', 'white', 'random', 'none'].map((v) => [v, t(`lobby.seat.${v}`), `lobby.seat.${v}`]), form.seat, (v) => { form.seat = v; saveForm(form); });
   const levelOptions = LEVELS.map((l) => [l, String(l)]);
-  const levelSelect = select({ 'data-testid': 'new-game-level' }, levelOptions, form.level, (v) => { form.level = Number(v); saveForm(form); });
+  const levelSelect = select({ 'data-testid': 'new-game-level' }, levelOptions, form.level, (v) => { form.level = Number(v); vsLevelSelect.value = v; saveForm(form); });
   const levelBlackSelect = select({ 'data-testid': 'new-game-level-black' }, levelOptions, form.levelBlack, (v) => { form.levelBlack = Number(v); saveForm(form); });
   const levelWhiteSelect = select({ 'data-testid': 'new-game-level-white' }, levelOptions, form.levelWhite, (v) => { form.levelWhite = Number(v); saveForm(form); });
   const privateBox = h('input', { type: 'checkbox', id: 'new-game-private', 'data-testid': 'new-game-private', checked: form.private, onchange: (ev) => { form.private = ev.target.checked; saveForm(form); } });
@@ -256,14 +286,23 @@ export function mountLobby(root, app) {
   );
   const seatField = field('lobby.seat', seatSelect, 'ng-seat');
 
+  // The button comes first and the settings fold away, so "Create game" is in view on a
+  // laptop screen whether they are open or not.
+  const summaryNote = h('span', { class: 'note new-game-summary', 'data-testid': 'new-game-summary' });
+  const moreOptions = h('details', { class: 'more-options', 'data-testid': 'more-options' },
+    h('summary', { 'data-testid': 'btn-more-options', 'data-i18n': 'lobby.moreOptions' }, t('lobby.moreOptions')),
+    h('div', { class: 'new-game-fields' },
+      field('lobby.game', kindSelect, 'ng-kind'),
+      gomokuPart, c4Part,
+      field('lobby.clock', clockSelect, 'ng-clock'),
+      oppGroup, botPart, botbotPart, seatField,
+      h('label', { class: 'check', for: 'new-game-private' }, privateBox, h('span', { 'data-i18n': 'lobby.private' }, t('lobby.private'))),
+      openingPart));
   const newGameForm = h('form', { class: 'new-game', 'data-testid': 'new-game-form' },
-    field('lobby.game', kindSelect, 'ng-kind'),
-    gomokuPart, c4Part,
-    field('lobby.clock', clockSelect, 'ng-clock'),
-    oppGroup, botPart, botbotPart, seatField,
-    h('label', { class: 'check', for: 'new-game-private' }, privateBox, h('span', { 'data-i18n': 'lobby.private' }, t('lobby.private'))),
-    openingPart,
-    h('button', { type: 'submit', class: 'primary', 'data-testid': 'btn-new-game', 'data-i18n': 'lobby.create' }, t('lobby.create')),
+    h('div', { class: 'row new-game-head' },
+      summaryNote,
+      h('button', { type: 'submit', class: 'primary', 'data-testid': 'btn-new-game', 'data-i18n': 'lobby.create' }, t('lobby.create'))),
+    moreOptions,
   );
   newGameForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
@@ -309,6 +348,7 @@ export function mountLobby(root, app) {
           onclick: () => {
             if (on) form.blocked = form.blocked.filter(([bc, br]) => !(bc === c && br === r));
             else form.blocked.push([c, r]);
+            renderSummary();
             saveForm(form);
             renderBlocked();
           },
@@ -339,14 +379,23 @@ export function mountLobby(root, app) {
     seatField.hidden = form.opp === 'botbot';
     if (form.kind === 'connect4') renderBlocked();
     if (form.kind === 'gomoku') renderOpening();
+    renderSummary();
     saveForm(form);
   }
 
+  /** The new game in one line: what "Create game" makes with the settings as they are. */
+  function renderSummary() {
+    summaryNote.textContent = [gameLabel(formGame()), clockLabel(clockFromKey(form.clock)), t(`lobby.opp.${form.opp}`)].join(' · ');
+  }
+
+  function formGame() {
+    if (form.kind === 'gomoku') return { kind: 'gomoku', size: form.size, rule: form.rule };
+    if (form.kind === 'othello') return { kind: 'othello' };
+    return { kind: 'connect4', cols: form.cols, rows: form.rows, blocked: form.blocked.map(([c, r]) => [c, r]) };
+  }
+
   function createGame() {
-    let game;
-    if (form.kind === 'gomoku') game = { kind: 'gomoku', size: form.size, rule: form.rule };
-    else if (form.kind === 'othello') game = { kind: 'othello' };
-    else game = { kind: 'connect4', cols: form.cols, rows: form.rows, blocked: form.blocked.map(([c, r]) => [c, r]) };
+    const game = formGame();
     let seat = form.seat;
     let bots = null;
     if (form.opp === 'botbot' || (form.opp === 'bot' && seat === 'none')) {
@@ -436,6 +485,7 @@ export function mountLobby(root, app) {
       h('section', { class: 'card' }, nameForm),
       errorBox,
       card('lobby.playNow', h('p', { class: 'note', 'data-i18n': 'lobby.playNowHint' }, t('lobby.playNowHint')), playGrid, seekBox),
+      card('lobby.vsComputer', vsComputerRow),
       card('lobby.newGame', newGameForm)),
     h('div', { class: 'lobby-lists' },
       card('lobby.open', openList),
@@ -482,6 +532,7 @@ export function mountLobby(root, app) {
       for (const opt of clockSelect.options) opt.textContent = clockLabel(clockFromKey(opt.value));
       if (form.kind === 'connect4') renderBlocked();
       if (form.kind === 'gomoku') renderOpening();
+      renderSummary();
     },
     unmount() {
       if (seeking) {

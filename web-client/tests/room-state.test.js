@@ -115,9 +115,15 @@ test('over ends the game, clears what was waiting and keeps the result', () => {
   room.applyOver({ t: 'over', seq: 5, result: 'black', reason: 'five', line: ['h8', 'i8', 'j8', 'k8', 'l8'] });
   assert.equal(room.status, 'over');
   assert.equal(room.playing, false);
-  assert.deepEqual(room.result, { result: 'black', reason: 'five', line: ['h8', 'i8', 'j8', 'k8', 'l8'], score: undefined });
+  assert.deepEqual(room.result, { result: 'black', reason: 'five', line: ['h8', 'i8', 'j8', 'k8', 'l8'], score: undefined, rating: undefined });
   assert.equal(room.pending, null);
   assert.deepEqual(room.asked, { undo: 0, draw: 0, rematch: 0 });
+});
+
+test('over keeps a rating change when the server sends one', () => {
+  const room = playingRoom({ moves: ['h8'] });
+  room.applyOver({ t: 'over', seq: 5, result: 'white', reason: 'resign', rating: { black: -12, white: 12 } });
+  assert.deepEqual(room.result.rating, { black: -12, white: 12 });
 });
 
 test('an Othello pass turns the move over and is never a move to take back', () => {

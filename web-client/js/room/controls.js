@@ -33,6 +33,7 @@ export function createControls({ state: R, view, app }) {
     const id = `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
     const msg = { t: 'move', room: R.id, move, id };
     if (!send(msg)) return false;
+    if (view.touchHintShown()) view.touchHintSeen();
     R.sent(id, msg);
     later(() => {
       if (R.pending && R.pending.id === id) {
@@ -66,6 +67,7 @@ export function createControls({ state: R, view, app }) {
     const moved = R.showPosition(index);
     if (moved == null) return;
     view.renderBoard(moved === 1);
+    view.renderPlayers();
     view.renderMoves();
     view.renderStatus();
   }
@@ -143,8 +145,14 @@ export function createControls({ state: R, view, app }) {
     copyLink: () => copyText(roomLink(), t('room.linkCopied')),
     copyMoves: () => copyText(view.el.moveStringEl.value, t('room.copied')),
     flip: () => view.flip(),
+    touchHintSeen: () => view.touchHintSeen(),
     goTo,
     step,
+    /** From the game-over dialog: the game from its first position, stepped with "next". */
+    review() {
+      goTo(0);
+      view.el.nav.next.focus();
+    },
     onKey,
     /** The page moves elsewhere: no timer of ours may fire on a room no longer shown. A seated
      *  player keeps the seat while the game goes on; everyone else leaves. */

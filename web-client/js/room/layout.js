@@ -5,6 +5,7 @@ import { t } from '../i18n.js';
 import { createBoard } from '../board.js';
 import { createClocks } from '../clock.js';
 import { createChat } from '../chat.js';
+import { createOverDialog } from './over-dialog.js';
 
 export const SEATS = ['black', 'white'];
 
@@ -62,6 +63,10 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
   const errorEl = h('p', { class: 'error-msg', role: 'alert', 'data-testid': 'error-msg', hidden: true });
   const noticeEl = h('p', { class: 'notice', role: 'status', 'data-testid': 'notice', hidden: true });
   const overEl = h('div', { class: 'game-over', role: 'status', 'data-testid': 'game-over', hidden: true });
+  const touchHintEl = h('p', { class: 'touch-hint', role: 'note', 'data-testid': 'touch-hint', hidden: true },
+    h('span', { 'data-i18n': 'room.touchHint' }, t('room.touchHint')),
+    h('button', { type: 'button', 'data-testid': 'btn-touch-hint-ok', 'data-i18n': 'room.touchHintOk', onclick: () => actions.touchHintSeen() }, t('room.touchHintOk')));
+  const forbiddenNoteEl = h('p', { class: 'forbidden-note', 'data-testid': 'forbidden-note', 'aria-live': 'polite', hidden: true });
 
   const moveInput = h('input', { type: 'text', class: 'move-input', maxlength: 4, autocomplete: 'off', 'data-testid': 'move-input', 'aria-label': t('room.moveInput'), 'data-i18n-aria': 'room.moveInput', placeholder: t('room.moveInputPh', { ex: 'h8' }) });
   const moveForm = h('form', { class: 'move-form' }, moveInput,
@@ -112,6 +117,14 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
 
   const clocks = createClocks({ black: bars.black.clock, white: bars.white.clock });
 
+  const overDialog = createOverDialog({
+    roomId,
+    onRematch: () => actions.askRematch(),
+    onReview: () => actions.review(),
+    onLobby: onBack,
+    fallbackFocus: () => board.element,
+  });
+
   clear(root);
   root.append(h('div', { class: 'room', 'data-testid': 'room', 'data-room': roomId },
     h('div', { class: 'board-col' },
@@ -119,7 +132,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
       topSlot,
       boardBox,
       bottomSlot,
-      statusEl, errorEl, noticeEl, overEl,
+      statusEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl,
       moveForm),
     h('aside', { class: 'side-col' },
       offersEl,
@@ -130,12 +143,13 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
           h('span', { class: 'nav' }, nav.first, nav.prev, nav.next, nav.last)),
         moveList),
       chatBox,
-      exportEl)));
+      exportEl),
+    overDialog.element));
 
   return {
     titleEl, clockSpecEl, spectatorsEl, bars, topSlot, bottomSlot, board,
-    statusEl, errorEl, noticeEl, overEl, moveInput, moveForm,
+    statusEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl, moveInput, moveForm,
     offersEl, buttons, botLevel, inviteGroup, nav, moveList, liveBtn,
-    moveStringEl, exportLinksEl, chat, clocks,
+    moveStringEl, exportLinksEl, chat, clocks, overDialog,
   };
 }

@@ -22,11 +22,14 @@ export function createProtocol({ state: R, view, app }) {
   }
 
   function onState(msg) {
+    const wasOn = R.status === 'playing' || R.status === 'waiting';
     R.applyState(msg);
     view.showClock();
     // Same id: the server never plays a move twice.
     if (R.pending && R.you === R.toMove) app.net.send(R.pending.msg);
     view.renderAll(false);
+    // A game that ended while we were away ends on screen as if we had seen it.
+    if (wasOn && R.status === 'over') view.openOver();
   }
 
   function onMoved(msg) {
@@ -42,6 +45,7 @@ export function createProtocol({ state: R, view, app }) {
     R.applyOver(msg);
     view.stopClock();
     view.renderAll(false);
+    view.openOver();
   }
 
   function onUndone(msg) {

@@ -134,7 +134,7 @@ export class RoomState {
 
   applyOver(msg) {
     this.status = 'over';
-    this.result = { result: msg.result, reason: msg.reason, line: msg.line, score: msg.score };
+    this.result = { result: msg.result, reason: msg.reason, line: msg.line, score: msg.score, rating: msg.rating };
     this.pending = null;
     this.offers = noOffers();
     this.asked = { undo: 0, draw: 0, rematch: 0 };

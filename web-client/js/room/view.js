@@ -2,10 +2,23 @@
 
 import { h, clear } from '../dom.js';
 import { t, gameLabel, clockLabel } from '../i18n.js';
-import { parseCell, othelloLegal, stoneOf, countDiscs, other, lineThrough, dims } from '../rules.js';
+import { parseCell, cellName, othelloLegal, stoneOf, countDiscs, other, lineThrough, dims } from '../rules.js';
 import { forbiddenPoints } from '../renju.js';
 import { moveRows, moveString, exportLinks } from '../record.js';
 import { buildRoom, SEATS } from './layout.js';
+
+const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
+
+/** Whether the two-tap hint was shown and understood on this device already. */
+function touchHintSeen() {
+  try {
+    return localStorage.getItem(TOUCH_HINT_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
+const coarsePointer = () => !!globalThis.matchMedia?.('(pointer: coarse)').matches;
 
 const seatWord = (seat) => t(`seat.${seat}`);
 const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
@@ -23,6 +36,12 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
   let resignArmed = false;
   let errorTimer = 0;
   let noticeTimer = 0;
+
+  /** A seat as people say it: the player's name, else the colour. */
+  const playerWord = (seat) => {
+    const name = R.seats[seat]?.name;
+    return name ? String(name) : seatWord(seat);
+  };
 
   function winLine() {
     const line = R.result && Array.isArray(R.result.line) ? R.result.line : null;
@@ -63,9 +82,30 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
       onInactiveClick: () => {
         if (R.view != null) actions.goTo(Infinity);
       },
+      onInspect: (idx) => renderForbiddenNote(forbidden, idx),
     });
     buttons.flip.setAttribute('aria-pressed', String(flipped));
+    renderForbiddenNote(forbidden, -1);
+    // On a phone a stone takes two taps: said once, until the player dismisses it or plays.
+    el.touchHintEl.hidden = !(interactive && R.game.kind === 'gomoku' && coarsePointer() && !touchHintSeen());
   }
+
+  /** The renju note under the board: what the crosses mean, and why the point `idx` (hovered,
+   *  tapped or under the keyboard cursor) is forbidden when it is one. */
+  function renderForbiddenNote(forbidden, idx) {
+    const note = el.forbiddenNoteEl;
+    clear(note);
+    note.hidden = !forbidden.length;
+    if (!forbidden.length) return;
+    const f = forbidden.find((p) => p.idx === idx);
+    if (f) {
+      note.append(h('span', { class: 'why', 'data-testid': 'forbidden-why', 'data-kind': f.kind },
+        t('room.forbiddenAt', { cell: cellName(R.game, idx), why: t(`forbidden.${f.kind}`) })));
+    } else {
+      note.append(h('span', {}, t('room.forbiddenNote')));
+    }
+  }
+
 
   function renderPlayers() {
     const bottom = R.seated ? R.you : 'black';
@@ -109,7 +149,9 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
       return;
     }
     if (R.view != null) {
-      statusEl.append(t('room.viewing', { n: R.view, total: R.liveIndex }), ' ', el.liveBtn);
+      // A finished game's replay says how it ended; a running one's that it goes on.
+      const after = R.status === 'over' && R.result ? t('room.viewingOver', { result: resultWords(R.result).head }) : t('room.viewingLive');
+      statusEl.append(t('room.viewing', { n: R.view, total: R.liveIndex }), ' — ', after, ' ', el.liveBtn);
       return;
     }
     if (R.status === 'waiting') statusEl.textContent = t('room.waiting');
@@ -117,6 +159,21 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
     else if (R.status === 'over') statusEl.textContent = t('room.over');
     const yourMove = R.status === 'playing' && R.you === R.toMove;
     document.title = `${yourMove ? '● ' : ''}${gameLabel(R.game)} — Kibitz`;
+  }
+
+  /** The result in words: { head, reason, score, rating } (the last three may be empty). */
+  function resultWords(res) {
+    let head;
+    if (res.result === 'draw') head = t('over.draw');
+    else if (R.seated) head = res.result === R.you ? t('over.youWin') : t('over.youLose');
+    else head = t('over.win', { name: playerWord(res.result), seat: seatWord(res.result) });
+    const reason = res.reason ? t(`reason.${res.reason}`) : '';
+    const score = res.score ? t('room.score', { black: res.score.black, white: res.score.white }) : '';
+    // A rating change shows only when the server sends one (`rating`: a signed change a seat).
+    let rating = '';
+    const change = res.rating && R.seated ? Number(res.rating[R.you]) : NaN;
+    if (Number.isFinite(change)) rating = t('over.rating', { change: change > 0 ? `+${change}` : String(change) });
+    return { head, reason, score, rating };
   }
 
   function renderOver() {
@@ -127,17 +184,26 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
       return;
     }
     const res = R.result;
-    let head;
-    if (res.result === 'draw') head = t('over.draw');
-    else if (R.seated) head = res.result === R.you ? t('over.youWin') : t('over.youLose');
-    else head = t('over.win', { seat: seatWord(res.result) });
-    const parts = [h('strong', { class: 'over-head' }, head)];
-    if (res.reason) parts.push(h('span', { class: 'over-reason', 'data-reason': res.reason }, ` — ${t(`reason.${res.reason}`)}`));
-    if (res.score) parts.push(h('span', { class: 'over-score', 'data-testid': 'over-score' }, ` (${t('room.score', { black: res.score.black, white: res.score.white })})`));
+    const words = resultWords(res);
+    const parts = [h('strong', { class: 'over-head' }, words.head)];
+    if (res.reason) parts.push(h('span', { class: 'over-reason', 'data-reason': res.reason }, ` — ${words.reason}`));
+    if (res.score) parts.push(h('span', { class: 'over-score', 'data-testid': 'over-score' }, ` (${words.score})`));
     overEl.append(...parts);
     overEl.dataset.result = res.result || '';
     overEl.dataset.reason = res.reason || '';
     overEl.hidden = false;
+    if (el.overDialog.isOpen()) openOver();
+  }
+
+  /** Opens the game-over dialog (again: its words follow the language). */
+  function openOver() {
+    if (R.status !== 'over' || !R.result) return;
+    const words = resultWords(R.result);
+    const lines = [];
+    if (words.reason) lines.push({ text: words.reason, testid: 'over-dialog-reason' });
+    if (words.score) lines.push({ text: words.score, testid: 'over-dialog-score' });
+    if (words.rating) lines.push({ text: words.rating, testid: 'over-dialog-rating' });
+    el.overDialog.open({ title: words.head, lines, canRematch: R.seated });
   }
 
   function renderMoves() {
@@ -162,9 +228,13 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
     }
     const cur = moveList.querySelector('.current');
     if (cur && moveList.scrollHeight > moveList.clientHeight) {
-      // Keep the highlighted move in view without scrolling the page.
-      const top = cur.offsetTop - moveList.offsetTop;
-      if (top < moveList.scrollTop || top > moveList.scrollTop + moveList.clientHeight - 30) moveList.scrollTop = top - moveList.clientHeight / 2;
+      // Keep the highlighted move in view without scrolling the page: its place inside the
+      // list, measured on screen, against the list's own scrolled window.
+      const top = cur.getBoundingClientRect().top - moveList.getBoundingClientRect().top + moveList.scrollTop;
+      const bottom = top + cur.offsetHeight;
+      if (top < moveList.scrollTop || bottom > moveList.scrollTop + moveList.clientHeight) {
+        moveList.scrollTop = Math.max(0, top - (moveList.clientHeight - cur.offsetHeight) / 2);
+      }
     } else if (R.view == null) moveList.scrollTop = moveList.scrollHeight;
     nav.first.disabled = nav.prev.disabled = shown <= 0;
     nav.next.disabled = nav.last.disabled = shown >= R.liveIndex;
@@ -184,8 +254,9 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
     for (const kind of ['undo', 'draw']) {
       const by = R.offers[kind];
       if (by && R.seated && by !== R.you) {
-        offersEl.append(h('div', { class: 'offer', 'data-testid': `${kind}-offer`, role: 'alertdialog', 'aria-label': t(`room.${kind}Offer`, { seat: seatWord(by) }) },
-          h('span', {}, t(`room.${kind}Offer`, { seat: seatWord(by) })),
+        const text = t(`room.${kind}Offer`, { name: playerWord(by) });
+        offersEl.append(h('div', { class: 'offer', 'data-testid': `${kind}-offer`, role: 'alertdialog', 'aria-label': text },
+          h('span', {}, text),
           h('button', { type: 'button', class: 'primary', 'data-testid': `btn-accept-${kind}`, onclick: () => actions.reply(kind, true) }, t('room.accept')),
           h('button', { type: 'button', 'data-testid': `btn-decline-${kind}`, onclick: () => actions.reply(kind, false) }, t('room.decline'))));
       }
@@ -254,9 +325,20 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
     el,
     chat,
     renderAll, renderBoard, renderPlayers, renderMoves, renderStatus, renderOffers, renderActions,
+    openOver,
     showError(text) {
       errorTimer = flash(el.errorEl, text, errorTimer, 6000);
     },
+    /** The two-tap hint is understood: never again on this device. */
+    touchHintSeen() {
+      try {
+        localStorage.setItem(TOUCH_HINT_KEY, '1');
+      } catch {
+        // storage disabled: the hint goes for this page only
+      }
+      el.touchHintEl.hidden = true;
+    },
+    touchHintShown: () => !el.touchHintEl.hidden,
     showNotice(text) {
       noticeTimer = flash(el.noticeEl, text, noticeTimer, 3000);
     },
@@ -276,6 +358,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
       renderActions();
     },
     dispose() {
+      el.overDialog.close();
       clearTimeout(errorTimer);
       clearTimeout(noticeTimer);
       clocks.stop();

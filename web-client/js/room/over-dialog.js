@@ -1,0 +1,85 @@
+// Game-over dialog: a modal that says the result, its reason and (when the server sends one) the rating change, with rematch, review and back-to-the-lobby buttons; it keeps the keyboard inside, closes on Escape and gives focus back.
+
+import { h, clear } from '../dom.js';
+import { t } from '../i18n.js';
+
+const FOCUSABLE = 'button:not([disabled]):not([hidden]), [href], input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Builds the dialog (closed) for room `roomId`. `onRematch`, `onReview` and `onLobby` are the
+ * buttons' actions; each closes the dialog first. `fallbackFocus()` is where the focus goes on
+ * closing when nothing had it before the dialog opened. Returns { element, open(content), close(),
+ * isOpen() }.
+ */
+export function createOverDialog({ roomId, onRematch, onReview, onLobby, fallbackFocus }) {
+  const titleId = `over-title-${roomId}`;
+  const title = h('h2', { class: 'over-title', id: titleId, 'data-testid': 'over-title' });
+  const body = h('div', { class: 'over-body', id: `${titleId}-body` });
+  const closeBtn = h('button', {
+    type: 'button', class: 'over-close link', 'data-testid': 'btn-over-close',
+    'aria-label': t('over.close'), 'data-i18n-aria': 'over.close', onclick: () => close(),
+  }, '×');
+  const rematchBtn = h('button', { type: 'button', class: 'primary', 'data-testid': 'btn-over-rematch', 'data-i18n': 'room.rematch', onclick: () => close(onRematch) }, t('room.rematch'));
+  const reviewBtn = h('button', { type: 'button', 'data-testid': 'btn-over-review', 'data-i18n': 'over.review', onclick: () => close(onReview) }, t('over.review'));
+  const lobbyBtn = h('button', { type: 'button', 'data-testid': 'btn-over-lobby', 'data-i18n': 'over.lobby', onclick: () => close(onLobby) }, t('over.lobby'));
+  const element = h('dialog', {
+    class: 'over-dialog', 'data-testid': 'game-over-dialog', role: 'dialog', 'aria-modal': 'true',
+    'aria-labelledby': titleId, 'aria-describedby': body.id,
+  },
+  closeBtn, title, body,
+  h('div', { class: 'over-buttons' }, rematchBtn, reviewBtn, lobbyBtn));
+
+  let returnTo = null;
+
+  function focusables() {
+    return [...element.querySelectorAll(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
+  }
+
+  // Tab and Shift+Tab go round the dialog's own buttons and never leave it.
+  element.addEventListener('keydown', (ev) => {
+    if (ev.key !== 'Tab') return;
+    const items = focusables();
+    if (!items.length) return;
+    const first = items[0];
+    const last = items[items.length - 1];
+    if (ev.shiftKey && (document.activeElement === first || !element.contains(document.activeElement))) {
+      ev.preventDefault();
+      last.focus();
+    } else if (!ev.shiftKey && document.activeElement === last) {
+      ev.preventDefault();
+      first.focus();
+    }
+  });
+  // Escape: the browser's own `cancel`, closed here so the focus goes back where it was.
+  element.addEventListener('cancel', (ev) => {
+    ev.preventDefault();
+    close();
+  });
+
+  function close(then) {
+    if (element.open) element.close();
+    const back = returnTo;
+    returnTo = null;
+    if (back && back.isConnected && typeof back.focus === 'function') back.focus();
+    then?.();
+  }
+
+  return {
+    element,
+    /** Opens with `content`: { title, lines: [{ text, testid }], canRematch }. */
+    open({ title: text, lines, canRematch }) {
+      title.textContent = text;
+      clear(body);
+      for (const line of lines) body.append(h('p', { 'data-testid': line.testid }, line.text));
+      rematchBtn.hidden = !canRematch;
+      if (!element.open) {
+        const active = document.activeElement;
+        returnTo = active && active !== document.body ? active : fallbackFocus?.() ?? null;
+        element.showModal();
+        (canRematch ? rematchBtn : reviewBtn).focus();
+      }
+    },
+    close: () => close(),
+    isOpen: () => element.open,
+  };
+}
