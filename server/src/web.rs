@@ -7,6 +7,7 @@ use rust_embed::Embed;
 #[derive(Embed)]
 #[folder = "../web-client/"]
 #[exclude = "tests/*"]
+#[exclude = "docs/*"]
 #[exclude = "node_modules/*"]
 #[exclude = "README.md"]
 #[exclude = "package.json"]
