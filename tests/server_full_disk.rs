@@ -112,28 +112,6 @@ impl Drop for Disk {
     }
 }
 
-/// A value of the `/metrics` text.
-async fn metric(server: &TestServer, name: &str) -> f64 {
-    let text = server.metrics().await;
-    text.lines()
-        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
-        .unwrap_or(0.0)
-}
-
-/// Waits (bounded) until a metric satisfies `ok`.
-async fn wait_metric(server: &TestServer, name: &str, ok: impl Fn(f64) -> bool) -> f64 {
-    within(name, async {
-        loop {
-            let v = metric(server, name).await;
-            if ok(v) {
-                return v;
-            }
-            tokio::task::yield_now().await;
-        }
-    })
-    .await
-}
-
 /// The game as stored, from `/api/games/{room}`.
 async fn stored(server: &TestServer, room: &str) -> Value {
     let (status, body) = http_get(server.addr, &format!("/api/games/{room}")).await;
