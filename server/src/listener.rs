@@ -2,8 +2,8 @@
 //! head within the handshake time of opening (and of its previous request), or it is closed;
 //! one address may hold only so many sockets that are not WebSockets; and once the open
 //! sockets come within a reserve of the process's open-file limit, a new socket takes the
-//! place of the oldest one still in its handshake — or, when there is none, is answered
-//! `503` (`/healthz` still `200`) and closed. Accept errors are logged at most once per
+//! place of the oldest one still in its handshake — or, when there is none (or too many are
+//! still closing), is answered `503` (`/healthz` still `200`) and closed. Accept errors are logged at most once per
 //! interval, and the loop pauses after one instead of spinning.
 
 use std::collections::BTreeMap;
@@ -21,6 +21,7 @@ use axum::serve::IncomingStream;
 use futures::task::AtomicWaker;
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, ReadBuf};
 use tokio::net::{TcpListener, TcpStream};
+use tokio::sync::Notify;
 use tokio::time::{sleep_until, timeout, Instant, Sleep};
 
 use crate::config::Limits;
@@ -33,6 +34,12 @@ const ERROR_LOG_EVERY: Duration = Duration::from_secs(10);
 const ERROR_PAUSE: Duration = Duration::from_millis(100);
 /// Sockets answered 503 at once when the server is full, taken from the reserve.
 const SHED_AT_ONCE: usize = 16;
+/// Evicted sockets close when their task next runs; past the capacity, at most this many may
+/// still be open while new sockets take their places. Taken from the reserve too.
+const EVICTING_AT_ONCE: usize = 16;
+/// With that many still closing, the accept loop waits this long at most for one to close
+/// (the next sockets wait in the kernel's queue meanwhile, holding no file of ours).
+const EVICTION_WAIT: Duration = Duration::from_secs(1);
 /// How long a socket answered 503 has to send its request line.
 const SHED_READ: Duration = Duration::from_secs(1);
 
@@ -90,6 +97,8 @@ pub struct Sockets {
     /// Sockets still in their handshake (or plain HTTP), oldest first.
     pending: Mutex<BTreeMap<u64, Arc<SocketState>>>,
     shedding: AtomicUsize,
+    /// Notified whenever a socket closes.
+    closes: Notify,
     metrics: Metrics,
 }
 
@@ -107,6 +116,7 @@ impl Sockets {
             next_id: AtomicU64::new(1),
             pending: Mutex::new(BTreeMap::new()),
             shedding: AtomicUsize::new(0),
+            closes: Notify::new(),
             metrics,
         }
     }
@@ -177,6 +187,35 @@ impl Sockets {
         self.open.fetch_sub(1, Ordering::SeqCst);
         self.metrics.sockets(self.open());
         self.pending_map().remove(&socket.id);
+        self.closes.notify_waiters();
+    }
+
+    /// Whether a new socket may come in: below the capacity, or by taking the place of the
+    /// oldest handshake. With too many evicted sockets still closing, waits (bounded) for them.
+    async fn make_room(&self) -> bool {
+        let Some(cap) = self.capacity else {
+            return true;
+        };
+        let waited_until = Instant::now() + EVICTION_WAIT;
+        loop {
+            let closed = self.closes.notified();
+            let open = self.open();
+            if open < cap {
+                return true;
+            }
+            if open < cap + EVICTING_AT_ONCE {
+                return self.evict_oldest();
+            }
+            if timeout(
+                waited_until.saturating_duration_since(Instant::now()),
+                closed,
+            )
+            .await
+            .is_err()
+            {
+                return false;
+            }
+        }
     }
 }
 
@@ -222,17 +261,14 @@ impl GuardedListener {
     }
 
     /// Takes a socket in, or sheds it; `None` when it was shed.
-    fn admit(&self, tcp: TcpStream, peer: SocketAddr) -> Option<GuardedStream> {
+    async fn admit(&self, tcp: TcpStream, peer: SocketAddr) -> Option<GuardedStream> {
         let sockets = &self.sockets;
         let Some(place) = sockets.per_address.admit(peer.ip()) else {
             sockets.metrics.socket_shed(Shed::Address.as_str());
             refuse_at_once(&tcp, peer.ip(), sockets.per_address.max());
             return None;
         };
-        if sockets
-            .capacity
-            .is_some_and(|cap| sockets.open() >= cap && !sockets.evict_oldest())
-        {
+        if !sockets.make_room().await {
             sockets.metrics.socket_shed(Shed::Full.as_str());
             shed(tcp, sockets);
             return None;
@@ -313,7 +349,7 @@ impl axum::serve::Listener for GuardedListener {
         loop {
             match self.tcp.accept().await {
                 Ok((tcp, peer)) => {
-                    if let Some(stream) = self.admit(tcp, peer) {
+                    if let Some(stream) = self.admit(tcp, peer).await {
                         return (stream, peer);
                     }
                 }
