@@ -32,6 +32,7 @@ async fn sweep(hub: &SharedHub) {
     hub.parked.expire(now);
     hub.expire_new_player_windows(now);
     forget_unseen_players(hub, now).await;
+    hub.metrics.players(hub.players.len());
 }
 
 /// Forgets the people not seen for the player idle time. The store checks again, in the same

@@ -21,6 +21,7 @@ struct Inner {
     connections_refused: Counter,
     sockets: Gauge,
     sockets_shed: Family<Labels, Counter>,
+    players: Gauge,
     rooms: Family<Labels, Gauge>,
     moves: Counter,
     messages_in: Counter,
@@ -71,6 +72,12 @@ impl Metrics {
             "sockets_shed",
             "Sockets closed before a request: timeout, evicted, address, full",
             sockets_shed.clone(),
+        );
+        let players = Gauge::default();
+        registry.register(
+            "players",
+            "Players known in memory (counted at each sweep)",
+            players.clone(),
         );
         let rooms = Family::<Labels, Gauge>::default();
         registry.register("rooms", "Rooms in memory by status", rooms.clone());
@@ -123,6 +130,7 @@ impl Metrics {
             connections_refused,
             sockets,
             sockets_shed,
+            players,
             rooms,
             moves,
             messages_in,
@@ -144,6 +152,9 @@ impl Metrics {
     }
     pub fn connection_refused(&self) {
         self.0.connections_refused.inc();
+    }
+    pub fn players(&self, known: usize) {
+        self.0.players.set(i64::try_from(known).unwrap_or(i64::MAX));
     }
     pub fn sockets(&self, open: usize) {
         self.0.sockets.set(i64::try_from(open).unwrap_or(i64::MAX));
