@@ -3,12 +3,14 @@
 //! back to 0, this process's memory within the stated bound), yet each game is still readable,
 //! and a rematch still works: asked before the room left memory or after, the players who
 //! stayed on its page hear it (the room is reloaded from the store with its rematch asks, and
-//! takes its members back).
+//! takes its members back). The same against the real `kibitz serve` process: its rooms in
+//! memory and its resident memory stay under the stated bounds over the 100 games.
 
 mod common;
 
 use std::time::Duration;
 
+use common::serve::ServeProcess;
 use common::*;
 use serde_json::json;
 use tokio::time::advance;
@@ -17,6 +19,13 @@ const GAMES: usize = 100;
 
 /// The test process may grow by at most this much over the games, once their rooms left.
 const RSS_GROWTH_KIB: u64 = 32 * 1024;
+
+/// `kibitz serve` may grow by at most this much over the games (it starts near 10 MiB).
+const SERVE_RSS_GROWTH_KIB: u64 = 32 * 1024;
+
+/// Finished rooms `kibitz serve` may hold at once: with a finished-room time of one second,
+/// those of the last second or so, far fewer than the games played.
+const SERVE_ROOMS_OVER_MAX: f64 = 40.0;
 
 /// Black wins in column 1 in seven moves.
 const QUICK_WIN: [&str; 7] = ["1", "2", "1", "2", "1", "2", "1"];
@@ -107,4 +116,79 @@ async fn finished_rooms_leave_memory_while_their_players_stay_and_can_still_rema
         .expect_where(|v| v["t"] == "rematch" && v["room"] == first)
         .await;
     assert_eq!(once_more["next"], again["next"]);
+}
+
+/// A `/metrics` value of a server at `addr`.
+async fn metric_at(addr: std::net::SocketAddr, name: &str) -> f64 {
+    let (status, body) = http_get(addr, "/metrics").await;
+    assert_eq!(status, 200);
+    metric_in(&body, name)
+}
+
+#[tokio::test]
+async fn kibitz_serve_holds_few_finished_rooms_and_bounded_memory_while_players_stay() {
+    let data = tempfile::tempdir().unwrap();
+    let server = ServeProcess::start(
+        data.path(),
+        &["--finished-room-secs", "1", "--player-messages", "100000"],
+    )
+    .await;
+    let mut a = Client::connect(&server.url()).await;
+    a.hello("Alice").await;
+    let mut b = Client::connect(&server.url()).await;
+    b.hello("Bob").await;
+    let rss_start = server.rss_kib();
+    let (mut rss_peak, mut over_peak) = (rss_start, 0.0f64);
+    let mut rooms = Vec::new();
+    for game in 0..GAMES {
+        let (room, _) = a
+            .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+            .await;
+        b.join(&room, "player").await;
+        a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+            .await;
+        for (i, m) in QUICK_WIN.iter().enumerate() {
+            let mover = if i % 2 == 0 { &mut a } else { &mut b };
+            mover.play(&room, m).await;
+        }
+        for p in [&mut a, &mut b] {
+            p.expect("over").await;
+            p.backlog.clear();
+        }
+        rooms.push(room);
+        rss_peak = rss_peak.max(server.rss_kib());
+        if game % 10 == 9 {
+            over_peak =
+                over_peak.max(metric_at(server.addr, r#"kibitz_rooms{status="over"}"#).await);
+        }
+    }
+    // Both players are still connected, in every room they played in; the rooms leave memory.
+    assert_eq!(metric_at(server.addr, "kibitz_connections").await, 2.0);
+    within("the finished rooms to leave memory", async {
+        let mut poll = tokio::time::interval(Duration::from_millis(100));
+        while metric_at(server.addr, r#"kibitz_rooms{status="over"}"#).await > 0.0 {
+            poll.tick().await;
+        }
+    })
+    .await;
+    rss_peak = rss_peak.max(server.rss_kib());
+    assert!(
+        over_peak <= SERVE_ROOMS_OVER_MAX,
+        "{over_peak} finished rooms in memory at once"
+    );
+    let growth = rss_peak.saturating_sub(rss_start);
+    assert!(
+        growth < SERVE_RSS_GROWTH_KIB,
+        "kibitz serve grew by {growth} KiB over {GAMES} games"
+    );
+    // The games are still readable, and the players still play.
+    let (status, body) = http_get(server.addr, &format!("/api/games/{}", rooms[0])).await;
+    assert_eq!(status, 200);
+    assert!(body.contains(r#""reason":"four""#), "{body}");
+    let (room, _) = a
+        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+        .await;
+    b.join(&room, "player").await;
+    a.play(&room, "4").await;
+    b.saw_move("4").await;
 }

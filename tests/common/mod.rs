@@ -2,6 +2,8 @@
 //! WebSocket client that speaks the protocol and waits for events (never for fixed times).
 #![allow(dead_code)]
 
+pub mod serve;
+
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
@@ -288,6 +290,33 @@ impl Client {
             token: String::new(),
             backlog: Vec::new(),
         }
+    }
+
+    /// Connects from the loopback address `127.0.0.<host>` (a client of its own address,
+    /// with caps of its own), with a small receive buffer when `receive_buffer` is given;
+    /// `None` when the server refuses the socket or the upgrade.
+    pub async fn connect_from(
+        addr: std::net::SocketAddr,
+        host: u8,
+        receive_buffer: Option<u32>,
+    ) -> Option<Client> {
+        let socket = tokio::net::TcpSocket::new_v4().ok()?;
+        if let Some(bytes) = receive_buffer {
+            socket.set_recv_buffer_size(bytes).ok()?;
+        }
+        let local = std::net::SocketAddr::from(([127, 0, 0, host], 0));
+        socket.bind(local).ok()?;
+        let tcp = socket.connect(addr).await.ok()?;
+        let url = format!("ws://{addr}/ws");
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp))
+            .await
+            .ok()?;
+        Some(Client {
+            ws,
+            player: String::new(),
+            token: String::new(),
+            backlog: Vec::new(),
+        })
     }
 
     /// Sends each small frame at once (no Nagle delay waiting for the server's ACK), as a
