@@ -153,9 +153,9 @@ async fn honest_pair(
     let mut pace = tokio::time::interval(GAME_PACE);
     pace.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     for game in 0.. {
-        pace.tick().await;
-        if stop.load(Ordering::Relaxed) {
-            break;
+        // Once told to stop, the pair still starts a game and leaves it after its first move.
+        if !stop.load(Ordering::Relaxed) {
+            pace.tick().await;
         }
         let (room, _) = a
             .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
