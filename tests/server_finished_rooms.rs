@@ -31,6 +31,26 @@ const SERVE_ROUND: usize = 25;
 /// Black wins in column 1 in seven moves.
 const QUICK_WIN: [&str; 7] = ["1", "2", "1", "2", "1", "2", "1"];
 
+/// One game of Connect Four that black (`a`) wins in seven moves; returns its room once both
+/// players were told it is over.
+async fn quick_game(a: &mut Client, b: &mut Client) -> String {
+    let (room, _) = a
+        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+        .await;
+    b.join(&room, "player").await;
+    a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+    for (i, m) in QUICK_WIN.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut *a } else { &mut *b };
+        mover.play(&room, m).await;
+    }
+    for p in [a, b] {
+        p.expect("over").await;
+        p.backlog.clear();
+    }
+    room
+}
+
 #[tokio::test(start_paused = true)]
 async fn finished_rooms_leave_memory_while_their_players_stay_and_can_still_rematch() {
     let _frozen = freeze_time();
@@ -44,21 +64,7 @@ async fn finished_rooms_leave_memory_while_their_players_stay_and_can_still_rema
     let rss_before = rss_kib(std::process::id());
     let mut rooms = Vec::new();
     for _ in 0..GAMES {
-        let (room, _) = a
-            .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
-            .await;
-        b.join(&room, "player").await;
-        a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
-            .await;
-        for (i, m) in QUICK_WIN.iter().enumerate() {
-            let mover = if i % 2 == 0 { &mut a } else { &mut b };
-            mover.play(&room, m).await;
-        }
-        for p in [&mut a, &mut b] {
-            p.expect("over").await;
-            p.backlog.clear();
-        }
-        rooms.push(room);
+        rooms.push(quick_game(&mut a, &mut b).await);
     }
     assert_eq!(
         metric(&server, r#"kibitz_rooms{status="over"}"#).await,
@@ -91,6 +97,9 @@ async fn finished_rooms_leave_memory_while_their_players_stay_and_can_still_rema
         (&st["status"], &st["you"]),
         (&json!("playing"), &json!("white"))
     );
+    // Bob comes too, so that the new game does not end by abandonment (and become a finished
+    // room in memory) while the clock moves on below.
+    assert_eq!(b.join(&next, "player").await["you"], "black");
 
     // An earlier game, retired with nobody asking: a rematch asked now reaches the other
     // player, still on that page.
@@ -142,21 +151,7 @@ async fn kibitz_serve_holds_few_finished_rooms_and_bounded_memory_while_players_
     let mut rss_peak = rss_start;
     let mut rooms = Vec::new();
     for game in 0..GAMES {
-        let (room, _) = a
-            .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
-            .await;
-        b.join(&room, "player").await;
-        a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
-            .await;
-        for (i, m) in QUICK_WIN.iter().enumerate() {
-            let mover = if i % 2 == 0 { &mut a } else { &mut b };
-            mover.play(&room, m).await;
-        }
-        for p in [&mut a, &mut b] {
-            p.expect("over").await;
-            p.backlog.clear();
-        }
-        rooms.push(room);
+        rooms.push(quick_game(&mut a, &mut b).await);
         rss_peak = rss_peak.max(server.rss_kib());
         if game % SERVE_ROUND == SERVE_ROUND - 1 {
             let over = metric_at(server.addr, r#"kibitz_rooms{status="over"}"#).await;

@@ -9,13 +9,13 @@
 mod common;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::process::Stdio;
 
+use common::serve::{serve_args, ServeProcess};
 use common::*;
 use serde_json::json;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpSocket, TcpStream};
-use tokio::process::{Child, Command};
+use tokio::process::Command;
 
 /// The server's open-file limit for this test, and the files it keeps in reserve.
 const NOFILE: usize = 256;
@@ -26,51 +26,16 @@ const ADDRESSES: u8 = 60;
 /// Open files the server may hold after the flood beyond those it held before.
 const FD_SLACK: usize = 8;
 
-struct Process {
-    child: Child,
-    addr: SocketAddr,
-    stderr: tokio::task::JoinHandle<Vec<String>>,
-}
-
-async fn serve_limited(data: &std::path::Path) -> Process {
-    let mut child = Command::new("prlimit")
+async fn serve_limited(data: &std::path::Path) -> ServeProcess {
+    let mut command = Command::new("prlimit");
+    command
         .arg(format!("--nofile={NOFILE}:{NOFILE}"))
         .arg(env!("CARGO_BIN_EXE_kibitz"))
-        .args(["serve", "--bind", "127.0.0.1:0", "--handshake-secs", "2"])
+        .args(serve_args(data))
+        .args(["--handshake-secs", "2"])
         .args(["--fd-reserve", &FD_RESERVE.to_string()])
-        .args(["--handshakes-per-address", &PER_ADDRESS.to_string()])
-        .arg("--data")
-        .arg(data)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start kibitz serve under prlimit");
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(stdout).lines();
-    let addr = within("the listening line", async {
-        while let Some(line) = lines.next_line().await.expect("read stdout") {
-            if let Some(rest) = line.strip_prefix("Kibitz is listening on http://") {
-                return rest.trim_end_matches('/').to_string();
-            }
-        }
-        panic!("kibitz serve ended without listening");
-    })
-    .await;
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    let mut errors = BufReader::new(child.stderr.take().unwrap()).lines();
-    let stderr = tokio::spawn(async move {
-        let mut kept = Vec::new();
-        while let Ok(Some(line)) = errors.next_line().await {
-            kept.push(line);
-        }
-        kept
-    });
-    Process {
-        child,
-        addr: addr.parse().unwrap(),
-        stderr,
-    }
+        .args(["--handshakes-per-address", &PER_ADDRESS.to_string()]);
+    ServeProcess::spawn(command).await
 }
 
 /// A socket to `server` from the loopback address `127.0.0.<host>`.

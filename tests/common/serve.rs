@@ -8,6 +8,7 @@ use std::process::Stdio;
 
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
+use tokio::task::JoinHandle;
 
 use super::{open_fds, rss_kib, within};
 
@@ -16,15 +17,22 @@ pub struct ServeProcess {
     pub child: Child,
     pub addr: SocketAddr,
     pub pid: u32,
+    /// The lines the process wrote on standard error, once it has ended.
+    pub stderr: JoinHandle<Vec<String>>,
 }
 
 impl ServeProcess {
     /// Starts `kibitz serve` on `data`, listening on a free loopback port, with `flags`.
     pub async fn start(data: &Path, flags: &[&str]) -> ServeProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
-            .args(["serve", "--bind", "127.0.0.1:0", "--data"])
-            .arg(data)
-            .args(flags)
+        let mut command = Command::new(env!("CARGO_BIN_EXE_kibitz"));
+        command.args(serve_args(data)).args(flags);
+        Self::spawn(command).await
+    }
+
+    /// Runs `command` (`kibitz serve`, perhaps under a wrapper such as `prlimit`) and waits
+    /// for its listening line.
+    pub async fn spawn(mut command: Command) -> ServeProcess {
+        let mut child = command
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .kill_on_drop(true)
@@ -44,11 +52,18 @@ impl ServeProcess {
         // Keep draining both pipes so the process never blocks on a full one.
         tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
         let mut errors = BufReader::new(child.stderr.take().expect("stderr")).lines();
-        tokio::spawn(async move { while let Ok(Some(_)) = errors.next_line().await {} });
+        let stderr = tokio::spawn(async move {
+            let mut kept = Vec::new();
+            while let Ok(Some(line)) = errors.next_line().await {
+                kept.push(line);
+            }
+            kept
+        });
         ServeProcess {
             child,
             addr: addr.parse().expect("a socket address"),
             pid,
+            stderr,
         }
     }
 
@@ -70,4 +85,14 @@ impl ServeProcess {
     pub async fn kill(mut self) {
         self.child.kill().await.expect("SIGKILL kibitz serve");
     }
+}
+
+/// The arguments of `kibitz serve` on `data` at a free loopback port, before any limit.
+pub fn serve_args(data: &Path) -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = ["serve", "--bind", "127.0.0.1:0", "--data"]
+        .iter()
+        .map(Into::into)
+        .collect();
+    args.push(data.into());
+    args
 }
