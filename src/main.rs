@@ -165,6 +165,21 @@ struct LimitArgs {
     #[arg(long, env = "KIBITZ_CONNECTIONS_PER_ADDRESS",
           default_value_t = default_limits().connections_per_address)]
     connections_per_address: usize,
+    /// Sockets from one IP address not (yet) upgraded to WebSockets; more are answered 429.
+    #[arg(long, env = "KIBITZ_HANDSHAKES_PER_ADDRESS",
+          default_value_t = default_limits().handshakes_per_address)]
+    handshakes_per_address: usize,
+    /// Seconds a socket has to send a whole request head (after opening, or its last request).
+    #[arg(long, env = "KIBITZ_HANDSHAKE_SECS",
+          default_value_t = default_limits().handshake_timeout.as_secs())]
+    handshake_secs: u64,
+    /// Open files kept free below the process's limit; near it, new sockets are shed.
+    #[arg(long, env = "KIBITZ_FD_RESERVE", default_value_t = default_limits().fd_reserve)]
+    fd_reserve: usize,
+    /// Seconds a frame may take to reach a client that does not read before it is dropped.
+    #[arg(long, env = "KIBITZ_SEND_TIMEOUT_SECS",
+          default_value_t = default_limits().send_timeout.as_secs())]
+    send_timeout_secs: u64,
     /// Largest text frame in bytes; a larger one closes the connection with 1009.
     #[arg(long, env = "KIBITZ_MAX_FRAME_BYTES", default_value_t = default_limits().max_frame_bytes)]
     max_frame_bytes: usize,
@@ -202,6 +217,33 @@ struct LimitArgs {
     /// Unfinished rooms one player may have created at once.
     #[arg(long, env = "KIBITZ_OPEN_ROOMS", default_value_t = default_limits().open_rooms_per_player)]
     open_rooms: usize,
+    /// Unfinished rooms created from one IP address at once.
+    #[arg(long, env = "KIBITZ_OPEN_ROOMS_PER_ADDRESS",
+          default_value_t = default_limits().open_rooms_per_address)]
+    open_rooms_per_address: usize,
+    /// New players (hello without a token) one IP address may make per window.
+    #[arg(long, env = "KIBITZ_NEW_PLAYERS_PER_ADDRESS",
+          default_value_t = default_limits().new_players_per_address)]
+    new_players_per_address: u32,
+    /// Seconds of the new-player window.
+    #[arg(long, env = "KIBITZ_NEW_PLAYERS_WINDOW_SECS",
+          default_value_t = default_limits().new_players_window.as_secs())]
+    new_players_window_secs: u64,
+    /// Seconds a room may wait for its players before it is closed.
+    #[arg(long, env = "KIBITZ_WAITING_ROOM_SECS",
+          default_value_t = default_limits().waiting_room.as_secs())]
+    waiting_room_secs: u64,
+    /// Seconds a finished room stays in memory after its last event.
+    #[arg(long, env = "KIBITZ_FINISHED_ROOM_SECS",
+          default_value_t = default_limits().finished_room_idle.as_secs())]
+    finished_room_secs: u64,
+    /// Seconds after which a player not seen, seated in no unfinished room, is forgotten.
+    #[arg(long, env = "KIBITZ_PLAYER_IDLE_SECS",
+          default_value_t = default_limits().player_idle.as_secs())]
+    player_idle_secs: u64,
+    /// Entries of each lobby list (open rooms, live games, seeks).
+    #[arg(long, env = "KIBITZ_LOBBY_LIST_MAX", default_value_t = default_limits().lobby_list_max)]
+    lobby_list_max: usize,
     /// Outgoing frames queued for one connection before it is closed as too slow.
     #[arg(long, env = "KIBITZ_OUTGOING_QUEUE", default_value_t = default_limits().outgoing_queue)]
     outgoing_queue: usize,
@@ -241,6 +283,10 @@ impl LimitArgs {
     fn limits(&self) -> kibitz_server::Limits {
         kibitz_server::Limits {
             connections_per_address: self.connections_per_address,
+            handshakes_per_address: self.handshakes_per_address,
+            handshake_timeout: Duration::from_secs(self.handshake_secs),
+            fd_reserve: self.fd_reserve,
+            send_timeout: Duration::from_secs(self.send_timeout_secs),
             max_frame_bytes: self.max_frame_bytes,
             player_msgs_per_window: self.player_messages,
             spectator_msgs_per_window: self.spectator_messages,
@@ -251,6 +297,13 @@ impl LimitArgs {
             chat_lines_per_window: self.chat_lines,
             chat_window: Duration::from_secs(self.chat_window_secs),
             open_rooms_per_player: self.open_rooms,
+            open_rooms_per_address: self.open_rooms_per_address,
+            new_players_per_address: self.new_players_per_address,
+            new_players_window: Duration::from_secs(self.new_players_window_secs),
+            waiting_room: Duration::from_secs(self.waiting_room_secs),
+            finished_room_idle: Duration::from_secs(self.finished_room_secs),
+            player_idle: Duration::from_secs(self.player_idle_secs),
+            lobby_list_max: self.lobby_list_max,
             outgoing_queue: self.outgoing_queue,
             room_queue: self.room_queue,
             idle_timeout: Duration::from_secs(self.idle_secs),

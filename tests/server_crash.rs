@@ -5,46 +5,24 @@
 mod common;
 
 use std::path::Path;
-use std::process::Stdio;
 
+use common::serve::ServeProcess;
 use common::*;
 use serde_json::json;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
 
-/// A running `kibitz serve` and the address it printed.
+/// A running `kibitz serve` and its WebSocket URL.
 struct Process {
-    child: Child,
+    child: tokio::process::Child,
     url: String,
     addr: std::net::SocketAddr,
 }
 
 async fn serve(data: &Path) -> Process {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_kibitz"))
-        .args(["serve", "--bind", "127.0.0.1:0", "--bot-key", "k", "--data"])
-        .arg(data)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start kibitz serve");
-    let stdout = child.stdout.take().unwrap();
-    let mut lines = BufReader::new(stdout).lines();
-    let addr = within("the listening line", async {
-        while let Some(line) = lines.next_line().await.expect("read stdout") {
-            if let Some(rest) = line.strip_prefix("Kibitz is listening on http://") {
-                return rest.trim_end_matches('/').to_string();
-            }
-        }
-        panic!("kibitz serve ended without listening");
-    })
-    .await;
-    // Keep draining stdout so the process never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    let p = ServeProcess::start(data, &["--bot-key", "k"]).await;
     Process {
-        child,
-        url: format!("ws://{addr}/ws"),
-        addr: addr.parse().unwrap(),
+        url: p.url(),
+        addr: p.addr,
+        child: p.child,
     }
 }
 

@@ -345,13 +345,20 @@ pub struct SeekInfo {
     pub waiting: u32,
 }
 
-/// The four lobby lists.
+/// The four lobby lists. The server sends at most so many entries of each list (the newest
+/// open rooms, the most watched live games) and, beside them, how many there are in all.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LobbyLists {
     pub open: Vec<OpenRoom>,
     pub live: Vec<LiveGame>,
     pub bots: Vec<BotInfo>,
     pub seeks: Vec<SeekInfo>,
+    /// Open rooms in all, listed or not (an addition to the v1 contract).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_total: Option<u32>,
+    /// Live games in all, listed or not (an addition to the v1 contract).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub live_total: Option<u32>,
 }
 
 /// Everything a client needs to draw a room from scratch.

@@ -11,6 +11,19 @@ use crate::rate_limit::Rate;
 pub struct Limits {
     /// Open WebSocket connections from one IP address; more are answered HTTP 429.
     pub connections_per_address: usize,
+    /// Sockets from one IP address that are not (yet) WebSockets: in their handshake, or plain
+    /// HTTP. More are answered HTTP 429 and closed at once.
+    pub handshakes_per_address: usize,
+    /// A socket must send a whole request head within this long of opening (and of its last
+    /// request); otherwise it is closed.
+    pub handshake_timeout: Duration,
+    /// File descriptors kept free for the store, logs and `/healthz`: once the open sockets
+    /// come within this reserve of the process's open-file limit, a new socket takes the place
+    /// of the oldest one still in its handshake, or is answered 503 (`/healthz` still 200).
+    pub fd_reserve: usize,
+    /// A frame that cannot be written to a connection within this long (the client does not
+    /// read) drops the connection.
+    pub send_timeout: Duration,
     /// Largest text frame accepted; larger ones close the connection with 1009.
     pub max_frame_bytes: usize,
     /// Messages a player connection may send per `rate_window`.
@@ -27,6 +40,22 @@ pub struct Limits {
     pub chat_window: Duration,
     /// Unfinished rooms one player may have created at once.
     pub open_rooms_per_player: usize,
+    /// Unfinished rooms created from one IP address at once, whoever created them.
+    pub open_rooms_per_address: usize,
+    /// New players (a `hello` without a token) one IP address may make per `new_players_window`.
+    pub new_players_per_address: u32,
+    pub new_players_window: Duration,
+    /// A room still waiting for its players this long after it was made is closed.
+    pub waiting_room: Duration,
+    /// A finished room leaves memory once nothing has happened in it for this long, even with
+    /// members still connected; a later request reloads it from the store.
+    pub finished_room_idle: Duration,
+    /// A player not seen for this long, and seated in no unfinished room, is forgotten; its
+    /// token then gets `bad_token`. Bots are kept.
+    pub player_idle: Duration,
+    /// Entries of each lobby list (open rooms, live games, seeks); the lobby also sends the
+    /// totals.
+    pub lobby_list_max: usize,
     /// Outgoing messages queued for one connection before it is dropped as too slow.
     pub outgoing_queue: usize,
     /// Requests queued for one room before their senders wait.
@@ -52,6 +81,10 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             connections_per_address: 256,
+            handshakes_per_address: 32,
+            handshake_timeout: Duration::from_secs(10),
+            fd_reserve: 128,
+            send_timeout: Duration::from_secs(5),
             max_frame_bytes: 8 * 1024,
             player_msgs_per_window: 100,
             spectator_msgs_per_window: 50,
@@ -62,6 +95,13 @@ impl Default for Limits {
             chat_lines_per_window: 5,
             chat_window: Duration::from_secs(10),
             open_rooms_per_player: 10,
+            open_rooms_per_address: 100,
+            new_players_per_address: 100,
+            new_players_window: Duration::from_secs(600),
+            waiting_room: Duration::from_secs(30 * 60),
+            finished_room_idle: Duration::from_secs(60),
+            player_idle: Duration::from_secs(7 * 24 * 3600),
+            lobby_list_max: 50,
             outgoing_queue: 512,
             room_queue: 1024,
             idle_timeout: Duration::from_secs(60),
@@ -81,6 +121,12 @@ impl Limits {
     #[must_use]
     pub fn refusal_rate(&self) -> Rate {
         Rate::new(self.max_refusals_per_window, self.rate_window)
+    }
+
+    /// The new players one address may make.
+    #[must_use]
+    pub fn new_player_rate(&self) -> Rate {
+        Rate::new(self.new_players_per_address, self.new_players_window)
     }
 
     /// The chat lines one player may say in a room.

@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use tokio::sync::{mpsc, Notify};
@@ -14,6 +15,8 @@ use game_core::protocol::ServerMsg;
 pub enum Out {
     /// A JSON text frame, serialised once and shared between recipients.
     Text(Arc<str>),
+    /// The lobby's lists as they are when the writer comes to it (at most one is queued).
+    Lobby,
     /// Close the connection with this code and reason.
     Close(u16, Cow<'static, str>),
 }
@@ -29,6 +32,8 @@ pub struct Conn {
     /// seated by someone else's request: quick pairing, rematch), the session reads it when
     /// the connection closes so that every such room learns it. Held only for a set update.
     rooms: Arc<Mutex<HashSet<String>>>,
+    /// A lobby frame is queued and not yet taken by the writer.
+    lobby_queued: Arc<AtomicBool>,
 }
 
 impl Conn {
@@ -39,6 +44,29 @@ impl Conn {
             tx,
             overflow,
             rooms: Arc::default(),
+            lobby_queued: Arc::default(),
+        }
+    }
+
+    /// The flag the writer clears as it takes the queued lobby frame.
+    #[must_use]
+    pub fn lobby_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.lobby_queued)
+    }
+
+    /// Queues the lobby's lists, unless they are queued already (the writer sends the latest
+    /// lists when it comes to them). A full queue marks the client as too slow.
+    pub fn send_lobby(&self) {
+        if self.lobby_queued.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        match self.tx.try_send(Out::Lobby) {
+            Ok(()) => {}
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.lobby_queued.store(false, Ordering::SeqCst);
+                self.overflow.notify_one();
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => {}
         }
     }
 

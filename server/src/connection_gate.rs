@@ -46,10 +46,24 @@ impl ConnectionGate {
         })
     }
 
+    /// The most connections one address may hold.
+    #[must_use]
+    pub fn max(&self) -> usize {
+        self.max
+    }
+
     /// Connections open from `address`.
     #[must_use]
     pub fn open_from(&self, address: IpAddr) -> usize {
         self.open.get(&address).map_or(0, |c| *c)
+    }
+}
+
+impl Admission {
+    /// The address of the admitted connection.
+    #[must_use]
+    pub fn address(&self) -> IpAddr {
+        self.address
     }
 }
 

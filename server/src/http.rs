@@ -1,12 +1,12 @@
 //! The HTTP side of the one port: `/ws` (the protocol, at most so many connections per client
 //! address), `/` and the web client's files, `/healthz`, `/metrics`, and finished games as
-//! JSON, SGF and PSQ under `/api/games/{room}`, read through the store's interface.
-
-use std::net::SocketAddr;
+//! JSON, SGF and PSQ under `/api/games/{room}`, read through the store's interface. Every
+//! request gives its socket the handshake time again (`crate::listener`); an upgrade ends it.
 
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{ConnectInfo, Path, State};
+use axum::extract::{ConnectInfo, Path, Request, State};
 use axum::http::{header, StatusCode};
+use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
@@ -15,6 +15,7 @@ use serde::Serialize;
 use game_core::record::GameRecord;
 
 use crate::hub::SharedHub;
+use crate::listener::Peer;
 use crate::store::{StoredChat, StoredRoom};
 
 /// Frames up to this size reach the session even above the protocol's limit, so that it can
@@ -22,8 +23,8 @@ use crate::store::{StoredChat, StoredRoom};
 /// it ends the connection at the transport.
 const TRANSPORT_MAX_BYTES: usize = 1024 * 1024;
 
-/// The router of the server. It needs the peer address of each connection: serve it with
-/// `into_make_service_with_connect_info::<SocketAddr>()`.
+/// The router of the server. It needs the peer of each connection: serve it on a
+/// [`crate::listener::GuardedListener`] with `into_make_service_with_connect_info::<Peer>()`.
 pub fn router(hub: SharedHub) -> Router {
     Router::new()
         .route("/ws", get(ws))
@@ -33,15 +34,25 @@ pub fn router(hub: SharedHub) -> Router {
         .route("/api/games/{room}/sgf", get(game_sgf))
         .route("/api/games/{room}/psq", get(game_psq))
         .fallback(get(crate::web::static_file))
+        .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)
+}
+
+/// A request arrived: its socket has the handshake time again, for the answer and the next
+/// request.
+async fn request_started(State(hub): State<SharedHub>, request: Request, next: Next) -> Response {
+    if let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<Peer>>() {
+        hub.sockets.request_started(&peer.socket);
+    }
+    next.run(request).await
 }
 
 async fn ws(
     upgrade: WebSocketUpgrade,
-    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<Peer>,
     State(hub): State<SharedHub>,
 ) -> Response {
-    let Some(admission) = hub.gate.admit(peer.ip()) else {
+    let Some(admission) = hub.gate.admit(peer.addr.ip()) else {
         let max = hub.config.limits.connections_per_address;
         hub.metrics.connection_refused();
         let body = format!(
@@ -49,6 +60,8 @@ async fn ws(
         );
         return (StatusCode::TOO_MANY_REQUESTS, body).into_response();
     };
+    // From here the session's own rules (idle time, send timeout) hold the socket.
+    hub.sockets.upgraded(&peer.socket);
     let max = TRANSPORT_MAX_BYTES.max(hub.config.limits.max_frame_bytes);
     upgrade
         .max_message_size(max)

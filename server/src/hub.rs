@@ -3,18 +3,23 @@
 //! only — room state lives in each room's task — and sits below rooms, sessions and the lobby:
 //! it imports none of them. No map guard or lock is ever held across an `.await`.
 
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use dashmap::DashMap;
 use tokio::sync::{watch, Notify};
+use tokio::time::Instant;
 
 use crate::bots::BotRegistry;
 use crate::config::Config;
 use crate::connection_gate::ConnectionGate;
+use crate::listener::Sockets;
 use crate::lobby_feed::LobbyFeed;
 use crate::metrics::Metrics;
+use crate::parked::ParkedMembers;
 use crate::players::Players;
+use crate::rate_limit::RateWindow;
 use crate::room_handle::RoomHandle;
 use crate::seeks::SeekBook;
 use crate::store::Store;
@@ -32,6 +37,12 @@ pub struct Hub {
     pub lobby: LobbyFeed,
     /// Open connections per address.
     pub gate: ConnectionGate,
+    /// Every open socket, before and after its handshake.
+    pub sockets: Arc<Sockets>,
+    /// Members of finished rooms that left memory, for the room's reload.
+    pub parked: ParkedMembers,
+    /// New players made per address, in the current window of each.
+    new_players: DashMap<IpAddr, RateWindow>,
     /// Flips to true once when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
     next_conn: AtomicU64,
@@ -49,6 +60,7 @@ impl Hub {
         shutdown: watch::Receiver<bool>,
     ) -> Hub {
         let gate = ConnectionGate::new(config.limits.connections_per_address);
+        let sockets = Arc::new(Sockets::new(&config.limits, metrics.clone()));
         Hub {
             config,
             store,
@@ -59,6 +71,9 @@ impl Hub {
             seeks: SeekBook::new(lobby.clone()),
             lobby,
             gate,
+            sockets,
+            parked: ParkedMembers::default(),
+            new_players: DashMap::new(),
             shutdown,
             next_conn: AtomicU64::new(1),
             live_sessions: AtomicUsize::new(0),
@@ -106,6 +121,33 @@ impl Hub {
             .iter()
             .filter(|r| r.creator.as_deref() == Some(player) && r.is_unfinished())
             .count()
+    }
+
+    /// Unfinished rooms in memory created from `address` (the open-room limit per address).
+    #[must_use]
+    pub fn open_rooms_from(&self, address: IpAddr) -> usize {
+        self.rooms
+            .iter()
+            .filter(|r| r.origin == Some(address) && r.is_unfinished())
+            .count()
+    }
+
+    /// Counts a new player made from `address`; false when the address has made too many in
+    /// its window.
+    #[must_use]
+    pub fn admit_new_player(&self, address: IpAddr) -> bool {
+        let rate = self.config.limits.new_player_rate();
+        self.new_players
+            .entry(address)
+            .or_default()
+            .admit(rate, Instant::now())
+    }
+
+    /// Forgets the windows of addresses that made no new player lately, so the map does not
+    /// grow with every address ever seen.
+    pub fn expire_new_player_windows(&self, now: Instant) {
+        let rate = self.config.limits.new_player_rate();
+        self.new_players.retain(|_, w| !w.is_idle(rate, now));
     }
 }
 

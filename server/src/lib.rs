@@ -12,6 +12,8 @@
 //! - [`room`]: one task per room (`room::actor`) around the rules of play as plain data
 //!   (`room::game`), which propose changes that are stored before they are announced.
 //! - [`lobby`]: the lobby task and its lists.
+//! - [`housekeeping`]: the periodic sweep: unseen players forgotten, parked members and
+//!   per-address counts dropped.
 //! - [`hub`]: the shared state: store, metrics, live room handles, players, bots, seeks.
 //! - [`room_handle`]: a room as others see it: its queue and the commands on it.
 //! - [`lobby_feed`]: what rooms, bots and seeks tell the lobby, and the handle to it.
@@ -19,7 +21,9 @@
 //! - [`seeks`]: the quick-pairing book.
 //! - [`players`]: known players by id and token hash.
 //! - [`member`]: how a room reaches a member's connection (`MemberLink`).
+//! - [`parked`]: members of finished rooms that left memory, for the room's reload.
 //! - [`conn`]: a connection's bounded outgoing queue.
+//! - [`listener`]: the accept loop: handshake time, sockets per address, the open-file reserve.
 //! - [`connection_gate`]: open connections per client address.
 //! - [`store`]: the durable store's interface, its records, and the SQLite backend.
 //! - [`refusal`]: how a refused request is answered (`error`).
@@ -35,12 +39,15 @@ pub mod clock;
 pub mod config;
 pub mod conn;
 pub mod connection_gate;
+pub mod housekeeping;
 pub mod http;
 pub mod hub;
+pub mod listener;
 pub mod lobby;
 pub mod lobby_feed;
 pub mod member;
 pub mod metrics;
+pub mod parked;
 pub mod players;
 pub mod rate_limit;
 pub mod refusal;
@@ -53,16 +60,15 @@ pub mod token;
 pub mod web;
 
 use std::future::Future;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::watch;
 
 pub use config::{Config, Limits};
 
 use hub::{Hub, SharedHub};
-use lobby_feed::{LobbyEvent, LobbyFeed};
+use lobby_feed::{LobbyFeed, LobbyInbox};
 use metrics::Metrics;
 use players::PlayerRecord;
 use room::change::Moment;
@@ -76,7 +82,7 @@ const SESSIONS_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 pub struct Server {
     hub: SharedHub,
     shutdown_tx: watch::Sender<bool>,
-    lobby_rx: mpsc::UnboundedReceiver<LobbyEvent>,
+    lobby_rx: LobbyInbox,
 }
 
 impl Server {
@@ -103,7 +109,7 @@ impl Server {
             let id = stored.head.id.clone();
             match RoomGame::restore(stored, hub.config.limits.answers_kept, now) {
                 Ok(game) => {
-                    room::actor::spawn_room(&hub, game, true);
+                    room::actor::spawn_room(&hub, game, true, None);
                 }
                 Err(e) => tracing::error!(room = %id, error = %e, "could not reload room"),
             }
@@ -129,15 +135,15 @@ impl Server {
             lobby_rx,
         } = self;
         let lobby = tokio::spawn(lobby::run(hub.clone(), lobby_rx));
+        let sweep = tokio::spawn(housekeeping::run(hub.clone()));
         let app = http::router(hub.clone());
         let mut stopped = hub.shutdown.clone();
-        // Moves are small frames that must go out at once: no Nagle delay.
-        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
+        // The accept loop's rules; moves are small frames that must go out at once, so it
+        // also turns the Nagle delay off.
+        let listener = crate::listener::GuardedListener::new(listener, hub.sockets.clone());
         let serve = axum::serve(
             listener,
-            app.into_make_service_with_connect_info::<SocketAddr>(),
+            app.into_make_service_with_connect_info::<crate::listener::Peer>(),
         )
         .with_graceful_shutdown(async move {
             shutdown.await;
@@ -149,6 +155,7 @@ impl Server {
         // close 1001, so that the process does not exit under them.
         let _ = tokio::time::timeout(SESSIONS_GRACE, hub.sessions_done()).await;
         let _ = lobby.await;
+        let _ = sweep.await;
         hub.store.flush().await;
         tracing::info!("server stopped");
         result

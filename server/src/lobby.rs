@@ -1,18 +1,19 @@
 //! The lobby task: keeps a summary of every room, and pushes the lists of open rooms, live
 //! games, connected bots and seeks to subscribers — at once on subscribe, then at most every
-//! `lobby_interval` while something changes.
+//! `lobby_interval` while something changes. Each list is bounded (the newest open rooms, the
+//! most watched games, the largest seeks) and sent with its totals, so the frame stays small
+//! however many rooms there are; a subscriber has at most one lobby frame queued.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 
 use game_core::protocol::{LiveGame, LobbyLists, OpenRoom, RoomStatus, ServerMsg};
 
 use crate::conn::Conn;
 use crate::hub::SharedHub;
-use crate::lobby_feed::{LobbyEvent, RoomSummary};
+use crate::lobby_feed::{LobbyEvent, LobbyInbox, RoomSummary};
 
 fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
     let mut open: Vec<OpenRoom> = Vec::new();
@@ -42,18 +43,36 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
             RoomStatus::Over => {}
         }
     }
+    let max = hub.config.limits.lobby_list_max;
+    let open_total = open.len() as u32;
+    let live_total = live.len() as u32;
     open.sort_by(|a, b| b.created.cmp(&a.created).then(a.room.cmp(&b.room)));
+    open.truncate(max);
     live.sort_by(|a, b| b.spectators.cmp(&a.spectators).then(a.room.cmp(&b.room)));
+    live.truncate(max);
+    let mut seeks = hub.seeks.list();
+    if seeks.len() > max {
+        seeks.sort_by_key(|s| std::cmp::Reverse(s.waiting));
+        seeks.truncate(max);
+    }
     LobbyLists {
         open,
         live,
         bots: hub.bots.list(),
-        seeks: hub.seeks.list(),
+        seeks,
+        open_total: Some(open_total),
+        live_total: Some(live_total),
     }
 }
 
+/// Serialises the lists once and makes them the latest.
+fn publish(inbox: &LobbyInbox, rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) {
+    let text: Arc<str> = Arc::from(ServerMsg::Lobby(lists(rooms, hub)).to_json());
+    inbox.latest.send_replace(text);
+}
+
 /// Runs the lobby until the server shuts down.
-pub async fn run(hub: SharedHub, mut events: mpsc::UnboundedReceiver<LobbyEvent>) {
+pub async fn run(hub: SharedHub, mut inbox: LobbyInbox) {
     let mut rooms: HashMap<String, RoomSummary> = HashMap::new();
     let mut subscribers: HashMap<u64, Conn> = HashMap::new();
     let mut due: Option<Instant> = None;
@@ -61,7 +80,7 @@ pub async fn run(hub: SharedHub, mut events: mpsc::UnboundedReceiver<LobbyEvent>
     let mut shutdown = hub.shutdown.clone();
     loop {
         tokio::select! {
-            event = events.recv() => {
+            event = inbox.events.recv() => {
                 let Some(event) = event else { break };
                 let changed = match event {
                     LobbyEvent::Room(summary) => {
@@ -70,7 +89,8 @@ pub async fn run(hub: SharedHub, mut events: mpsc::UnboundedReceiver<LobbyEvent>
                     }
                     LobbyEvent::Gone(id) => rooms.remove(&id).is_some(),
                     LobbyEvent::Subscribe(conn) => {
-                        conn.send(&ServerMsg::Lobby(lists(&rooms, &hub)));
+                        publish(&inbox, &rooms, &hub);
+                        conn.send_lobby();
                         subscribers.insert(conn.id, conn);
                         false
                     }
@@ -95,9 +115,9 @@ pub async fn run(hub: SharedHub, mut events: mpsc::UnboundedReceiver<LobbyEvent>
                 last_sent = Instant::now();
                 subscribers.retain(|_, c| !c.is_closed());
                 if !subscribers.is_empty() {
-                    let text: Arc<str> = Arc::from(ServerMsg::Lobby(lists(&rooms, &hub)).to_json());
+                    publish(&inbox, &rooms, &hub);
                     for conn in subscribers.values() {
-                        conn.send_text(text.clone());
+                        conn.send_lobby();
                     }
                 }
             }

@@ -2,9 +2,11 @@
 //! below the lobby task and the hub, so that rooms and sessions reach the lobby without either
 //! importing the other.
 
-use game_core::protocol::{ClockSpec, RoomStatus, Seats};
+use std::sync::Arc;
+
+use game_core::protocol::{ClockSpec, LobbyLists, RoomStatus, Seats, ServerMsg};
 use game_core::GameSpec;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 
 use crate::conn::Conn;
 
@@ -35,17 +37,43 @@ pub enum LobbyEvent {
     Changed,
 }
 
-/// Cheap-clone handle to the lobby task's queue. Unbounded: every event is small, the lobby
-/// folds them into one push per interval, and a room must never wait on the lobby.
+/// Cheap-clone handle to the lobby task's queue, and to its latest lists. Unbounded: every
+/// event is small, the lobby folds them into one push per interval, and a room must never wait
+/// on the lobby.
 #[derive(Clone, Debug)]
-pub struct LobbyFeed(mpsc::UnboundedSender<LobbyEvent>);
+pub struct LobbyFeed {
+    events: mpsc::UnboundedSender<LobbyEvent>,
+    latest: watch::Receiver<Arc<str>>,
+}
+
+/// The lobby task's side: the events it reads, and where it publishes its lists.
+pub struct LobbyInbox {
+    pub events: mpsc::UnboundedReceiver<LobbyEvent>,
+    /// The latest `lobby` message, serialised once; connections send it when their turn
+    /// comes, so a slow subscriber holds one copy, not one per push.
+    pub latest: watch::Sender<Arc<str>>,
+}
 
 impl LobbyFeed {
-    /// A feed and the queue the lobby task reads.
+    /// A feed and the lobby task's side of it.
     #[must_use]
-    pub fn new() -> (LobbyFeed, mpsc::UnboundedReceiver<LobbyEvent>) {
+    pub fn new() -> (LobbyFeed, LobbyInbox) {
         let (tx, rx) = mpsc::unbounded_channel();
-        (LobbyFeed(tx), rx)
+        let empty = ServerMsg::Lobby(LobbyLists::default()).to_json();
+        let (latest_tx, latest) = watch::channel(Arc::from(empty));
+        (
+            LobbyFeed { events: tx, latest },
+            LobbyInbox {
+                events: rx,
+                latest: latest_tx,
+            },
+        )
+    }
+
+    /// The latest lists, for a connection's writer.
+    #[must_use]
+    pub fn latest(&self) -> watch::Receiver<Arc<str>> {
+        self.latest.clone()
     }
 
     /// A room's summary changed.
@@ -73,6 +101,6 @@ impl LobbyFeed {
 
     fn send(&self, event: LobbyEvent) {
         // The lobby ends only at shutdown; nothing is left to tell then.
-        let _ = self.0.send(event);
+        let _ = self.events.send(event);
     }
 }

@@ -19,6 +19,9 @@ struct Inner {
     registry: Registry,
     connections: Gauge,
     connections_refused: Counter,
+    sockets: Gauge,
+    sockets_shed: Family<Labels, Counter>,
+    players: Gauge,
     rooms: Family<Labels, Gauge>,
     moves: Counter,
     messages_in: Counter,
@@ -28,6 +31,7 @@ struct Inner {
     store_write: Histogram,
     store_batch: Histogram,
     store_failures: Counter,
+    store_wal_bytes: Gauge,
 }
 
 /// Cheap-clone handle to the server's metrics. The metric types are atomics, so updates need
@@ -56,6 +60,24 @@ impl Metrics {
             "connections_refused",
             "WebSocket upgrades refused: too many connections from one address",
             connections_refused.clone(),
+        );
+        let sockets = Gauge::default();
+        registry.register(
+            "sockets",
+            "Open sockets: WebSockets, HTTP and handshakes",
+            sockets.clone(),
+        );
+        let sockets_shed = Family::<Labels, Counter>::default();
+        registry.register(
+            "sockets_shed",
+            "Sockets closed before a request: timeout, evicted, address, full",
+            sockets_shed.clone(),
+        );
+        let players = Gauge::default();
+        registry.register(
+            "players",
+            "Players known in memory (counted at each sweep)",
+            players.clone(),
         );
         let rooms = Family::<Labels, Gauge>::default();
         registry.register("rooms", "Rooms in memory by status", rooms.clone());
@@ -96,10 +118,19 @@ impl Metrics {
             "Store writes that failed (none of what they carried was stored)",
             store_failures.clone(),
         );
+        let store_wal_bytes = Gauge::default();
+        registry.register(
+            "store_wal_bytes",
+            "Size of the store's write-ahead log",
+            store_wal_bytes.clone(),
+        );
         Metrics(Arc::new(Inner {
             registry,
             connections,
             connections_refused,
+            sockets,
+            sockets_shed,
+            players,
             rooms,
             moves,
             messages_in,
@@ -109,6 +140,7 @@ impl Metrics {
             store_write,
             store_batch,
             store_failures,
+            store_wal_bytes,
         }))
     }
 
@@ -120,6 +152,19 @@ impl Metrics {
     }
     pub fn connection_refused(&self) {
         self.0.connections_refused.inc();
+    }
+    pub fn players(&self, known: usize) {
+        self.0.players.set(i64::try_from(known).unwrap_or(i64::MAX));
+    }
+    pub fn sockets(&self, open: usize) {
+        self.0.sockets.set(i64::try_from(open).unwrap_or(i64::MAX));
+    }
+    /// A socket closed before it made a request, and why.
+    pub fn socket_shed(&self, reason: &'static str) {
+        self.0
+            .sockets_shed
+            .get_or_create(&vec![("reason", reason.to_string())])
+            .inc();
     }
     /// A room moved from one status to another (`None` for created or dropped).
     pub fn room_status(&self, from: Option<RoomStatus>, to: Option<RoomStatus>) {
@@ -164,6 +209,11 @@ impl Metrics {
     }
     pub fn store_failed(&self) {
         self.0.store_failures.inc();
+    }
+    pub fn store_wal_bytes(&self, bytes: u64) {
+        self.0
+            .store_wal_bytes
+            .set(i64::try_from(bytes).unwrap_or(i64::MAX));
     }
 
     /// The Prometheus text exposition.

@@ -40,6 +40,12 @@ impl RateWindow {
         self.current(rate, now) < rate.max
     }
 
+    /// Whether the window has closed: nothing counts any more.
+    #[must_use]
+    pub fn is_idle(&self, rate: Rate, now: Instant) -> bool {
+        self.current(rate, now) == 0
+    }
+
     fn current(&self, rate: Rate, now: Instant) -> u32 {
         match self.opened {
             Some(opened) if now.saturating_duration_since(opened) < rate.per => self.count,

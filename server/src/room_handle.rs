@@ -2,6 +2,7 @@
 //! that queue carries. It sits below the hub, the sessions and the rooms, so that each of them
 //! speaks of rooms without importing the others.
 
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -19,6 +20,8 @@ pub struct RoomHandle {
     pub id: String,
     /// The player who created it (counts against their open-room limit).
     pub creator: Option<String>,
+    /// The address it was created from (counts against that address's open-room limit).
+    pub origin: Option<IpAddr>,
     pub tx: mpsc::Sender<RoomCmd>,
     /// True until the game is over (or the room cancelled): what the open-room limit counts.
     pub unfinished: Arc<AtomicBool>,

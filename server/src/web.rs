@@ -27,14 +27,12 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-/// Serves an embedded file; `/` and unknown paths without an extension get `index.html`
-/// (room links are `/?room=<id>`).
+/// Serves an embedded file: `/` is `index.html` (room links are `/?room=<id>`), and any other
+/// path must name an embedded file exactly; everything else is 404.
 pub async fn static_file(uri: Uri) -> Response {
-    let path = uri.path().trim_start_matches('/');
-    let path = if path.is_empty() || !path.contains('.') {
-        "index.html"
-    } else {
-        path
+    let path = match uri.path() {
+        "/" => "index.html",
+        other => other.trim_start_matches('/'),
     };
     match Assets::get(path) {
         Some(file) => (

@@ -1,4 +1,4 @@
-// Browser tests of the lobby: a new room listed within a second, joining from the list on a phone-size touch screen, and the Chinese UI.
+// Browser tests of the lobby: a new room listed within a second, joining from the list on a phone-size touch screen, the Chinese UI, and a list longer than the server sends.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -188,4 +188,32 @@ test('the lobby is compact: one row to play the computer, the new-game form fold
   assert.equal(await inView(), true, '"Create game" moves out of view with the options open');
   assertClean(ivy);
   await ivy.context.close();
+});
+
+test('when the server lists only the newest rooms, the lobby says how many more there are', async () => {
+  const shortDir = await freshDir('kibitz-browser-lobby-short-');
+  const short = await startServer({ dataDir: shortDir, env: { KIBITZ_LOBBY_LIST_MAX: '2' } });
+  const hosts = [];
+  try {
+    for (const name of ['Hana', 'Ivo', 'Jan']) {
+      const host = await openPlayer(browser, { name });
+      await createRoom(host, short, { game: 'othello', seat: 'black' });
+      hosts.push(host);
+    }
+    const watcher = await openPlayer(browser, { name: 'Wendy' });
+    await gotoLobby(watcher, short);
+    await byId(watcher.page, 'open-more').filter({ hasText: '1 more' }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await byId(watcher.page, 'open-rooms').locator('li.room-item').count(), 2);
+    // The newest two are listed: Ivo's and Jan's.
+    const listed = await byId(watcher.page, 'open-rooms').textContent();
+    assert.match(listed, /Jan/);
+    assert.match(listed, /Ivo/);
+    assert.doesNotMatch(listed, /Hana/);
+    assertClean(watcher, ...hosts);
+    await watcher.context.close();
+  } finally {
+    for (const host of hosts) await host.context.close();
+    await short.stop();
+    await removeDir(shortDir);
+  }
 });

@@ -2,6 +2,8 @@
 //! WebSocket client that speaks the protocol and waits for events (never for fixed times).
 #![allow(dead_code)]
 
+pub mod serve;
+
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc as std_mpsc;
@@ -210,6 +212,48 @@ impl TestServer {
     }
 }
 
+/// A value of the `/metrics` text (0 when the series is absent).
+pub async fn metric(server: &TestServer, name: &str) -> f64 {
+    let text = server.metrics().await;
+    metric_in(&text, name)
+}
+
+/// A value of a `/metrics` text (0 when the series is absent).
+pub fn metric_in(text: &str, name: &str) -> f64 {
+    text.lines()
+        .find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.parse().ok())
+        .unwrap_or(0.0)
+}
+
+/// Waits (bounded) until a metric satisfies `ok`; returns its value then.
+pub async fn wait_metric(server: &TestServer, name: &str, ok: impl Fn(f64) -> bool) -> f64 {
+    within(name, async {
+        loop {
+            let v = metric(server, name).await;
+            if ok(v) {
+                return v;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await
+}
+
+/// Resident memory of process `pid` in KiB (`VmRSS` of /proc/<pid>/status).
+pub fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+/// Open file descriptors of process `pid`.
+pub fn open_fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map_or(0, Iterator::count)
+}
+
 /// A protocol client over a real WebSocket.
 pub struct Client {
     pub ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
@@ -228,6 +272,73 @@ impl Client {
             token: String::new(),
             backlog: Vec::new(),
         }
+    }
+
+    /// Connects with a receive buffer of about `bytes`: a client that stops reading then
+    /// stops taking frames soon, as a stuck or slow client does.
+    pub async fn connect_with_receive_buffer(addr: std::net::SocketAddr, bytes: u32) -> Client {
+        let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+        socket.set_recv_buffer_size(bytes).expect("receive buffer");
+        let tcp = socket.connect(addr).await.expect("connect");
+        let url = format!("ws://{addr}/ws");
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp))
+            .await
+            .expect("handshake");
+        Client {
+            ws,
+            player: String::new(),
+            token: String::new(),
+            backlog: Vec::new(),
+        }
+    }
+
+    /// Connects from the loopback address `127.0.0.<host>` (a client of its own address,
+    /// with caps of its own), with a small receive buffer when `receive_buffer` is given;
+    /// `None` when the server refuses the socket or the upgrade.
+    pub async fn connect_from(
+        addr: std::net::SocketAddr,
+        host: u8,
+        receive_buffer: Option<u32>,
+    ) -> Option<Client> {
+        let socket = tokio::net::TcpSocket::new_v4().ok()?;
+        if let Some(bytes) = receive_buffer {
+            socket.set_recv_buffer_size(bytes).ok()?;
+        }
+        let local = std::net::SocketAddr::from(([127, 0, 0, host], 0));
+        socket.bind(local).ok()?;
+        let tcp = socket.connect(addr).await.ok()?;
+        let url = format!("ws://{addr}/ws");
+        let (ws, _) = tokio_tungstenite::client_async(url, MaybeTlsStream::Plain(tcp))
+            .await
+            .ok()?;
+        Some(Client {
+            ws,
+            player: String::new(),
+            token: String::new(),
+            backlog: Vec::new(),
+        })
+    }
+
+    /// Sends each small frame at once (no Nagle delay waiting for the server's ACK), as a
+    /// client that sends requests back to back needs.
+    pub fn no_delay(&self) {
+        if let MaybeTlsStream::Plain(tcp) = self.ws.get_ref() {
+            tcp.set_nodelay(true).expect("nodelay");
+        }
+    }
+
+    /// Reads until the server ends the connection (a close frame, the end of the stream or
+    /// an error); panics after [`WAIT`].
+    pub async fn until_dropped(&mut self) {
+        within("the server to drop the connection", async {
+            loop {
+                match self.ws.next().await {
+                    Some(Ok(Message::Close(_))) | None | Some(Err(_)) => return,
+                    Some(Ok(_)) => {}
+                }
+            }
+        })
+        .await;
     }
 
     pub async fn send(&mut self, v: Value) {

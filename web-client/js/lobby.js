@@ -426,6 +426,11 @@ export function mountLobby(root, app) {
     return span;
   }
 
+  function moreItem(list, total, shown, testid) {
+    const more = (Number(total) || 0) - shown;
+    if (more > 0) list.append(h('li', { class: 'empty more', 'data-testid': testid }, t('lobby.more', { n: more })));
+  }
+
   function renderLists(msg) {
     lastLobby = msg;
     clear(openList);
@@ -444,6 +449,8 @@ export function mountLobby(root, app) {
         h('span', { class: 'room-who' }, seatName(host), h('span', { class: `stone-icon ${seats.black ? 'black' : 'white'}`, 'aria-hidden': 'true' })),
         h('button', { type: 'button', class: 'primary', 'data-testid': `btn-join-${r.room}`, onclick: () => app.go(r.room, { as: 'player', clockSpec: r.clock ?? null }) }, t('lobby.join'))));
     }
+    // The server lists the newest open rooms and the most watched games, with the totals.
+    moreItem(openList, msg.open_total, open.length, 'open-more');
     if (!live.length) liveList.append(h('li', { class: 'empty' }, t('lobby.liveEmpty')));
     for (const r of live) {
       const seats = r.seats || {};
@@ -454,6 +461,7 @@ export function mountLobby(root, app) {
           h('span', { 'data-testid': `spectators-${r.room}` }, t('lobby.spectators', { n: r.spectators ?? 0 }))),
         h('button', { type: 'button', 'data-testid': `btn-watch-${r.room}`, onclick: () => app.go(r.room, { as: 'spectator' }) }, t('lobby.watch'))));
     }
+    moreItem(liveList, msg.live_total, live.length, 'live-more');
     if (!bots.length) botsList.append(h('li', { class: 'empty' }, t('lobby.botsEmpty')));
     for (const b of bots) {
       const games = (Array.isArray(b.games) ? b.games : []).map((g) => t(`game.${g}`)).join(', ');

@@ -5,6 +5,7 @@
 //! and retiring rooms, the loop, timers, seats and presence; the players' requests are in
 //! `requests.rs`.
 
+use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -24,9 +25,10 @@ use super::plan::RoomPlan;
 use crate::hub::SharedHub;
 use crate::lobby_feed::RoomSummary;
 use crate::member::MemberLink;
+use crate::parked::ParkedMember;
 use crate::refusal::{error_reply, About};
 use crate::room_handle::{Actor, RoomCmd, RoomHandle};
-use crate::store::{StoredSeat, Write};
+use crate::store::{StoredRematch, StoredSeat, Write};
 
 /// How long a timed ending (flag fall, abandonment) whose write failed waits for its next try.
 const ENDING_RETRY: Duration = Duration::from_secs(1);
@@ -34,10 +36,19 @@ const ENDING_RETRY: Duration = Duration::from_secs(1);
 /// Longest room id looked up in the store; room ids are 8 characters.
 const MAX_ROOM_ID_BYTES: usize = 64;
 
-/// Creates a room from a checked plan: stores it, then starts its task.
-pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, RoomError> {
+/// A room made from a checked plan, not stored yet: its id drawn, its game set up, and the
+/// address it was asked for from.
+#[must_use]
+pub fn plan_room(hub: &SharedHub, plan: RoomPlan) -> (RoomGame, Option<IpAddr>) {
+    let origin = plan.origin;
     let id = crate::token::random_id(8);
     let game = RoomGame::new(id, plan, hub.config.limits.answers_kept, Moment::now());
+    (game, origin)
+}
+
+/// Creates a room from a checked plan: stores it, then starts its task.
+pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, RoomError> {
+    let (game, origin) = plan_room(hub, plan);
     if let Err(e) = hub
         .store
         .write(Write::NewRoom(Box::new(game.stored())))
@@ -46,7 +57,7 @@ pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, 
         tracing::error!(error = %e, "storing a new room failed");
         return Err(RoomError::NotStored("the room"));
     }
-    Ok(spawn_room(hub, game, false))
+    Ok(spawn_room(hub, game, false, origin))
 }
 
 /// The handle of room `id`, reloading it from the store when it is not in memory (a finished
@@ -59,11 +70,16 @@ pub async fn find_room(hub: &SharedHub, id: &str) -> Option<RoomHandle> {
         return None;
     }
     let stored = hub.store.read_room(id).await.ok()??;
+    let rematch = if stored.status == RoomStatus::Over {
+        hub.store.read_rematch(id).await.ok()?.unwrap_or_default()
+    } else {
+        StoredRematch::default()
+    };
     if let Some(handle) = hub.room(id) {
         return Some(handle);
     }
     match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
-        Ok(game) => Some(spawn_room(hub, game, false)),
+        Ok(game) => Some(spawn_room(hub, game.with_rematch(rematch), false, None)),
         Err(e) => {
             tracing::error!(room = %id, error = %e, "could not reload room");
             None
@@ -71,15 +87,21 @@ pub async fn find_room(hub: &SharedHub, id: &str) -> Option<RoomHandle> {
     }
 }
 
-/// Starts the task of a room (new, or reloaded at start when `reloaded`). If a task for that
-/// room is already registered, returns its handle and starts nothing: a room has exactly one
-/// writer.
-pub fn spawn_room(hub: &SharedHub, game: RoomGame, reloaded: bool) -> RoomHandle {
+/// Starts the task of a room (new, or reloaded at start when `reloaded`), made from `origin`.
+/// If a task for that room is already registered, returns its handle and starts nothing: a
+/// room has exactly one writer.
+pub fn spawn_room(
+    hub: &SharedHub,
+    game: RoomGame,
+    reloaded: bool,
+    origin: Option<IpAddr>,
+) -> RoomHandle {
     let unfinished = game.status() != RoomStatus::Over;
     let (tx, rx) = mpsc::channel(hub.config.limits.room_queue);
     let handle = RoomHandle {
         id: game.id().to_string(),
         creator: game.head().creator.clone(),
+        origin,
         tx,
         unfinished: Arc::new(AtomicBool::new(unfinished)),
     };
@@ -103,6 +125,19 @@ pub fn spawn_room(hub: &SharedHub, game: RoomGame, reloaded: bool) -> RoomHandle
             }
         }
     }
+    // Members of a finished room who were still connected when it left memory are back.
+    for parked in hub.parked.take(&handle.id) {
+        members.add(&handle.id, parked.link, &parked.player);
+    }
+    let waiting_until = (game.status() == RoomStatus::Waiting).then(|| {
+        let age_ms = Moment::now().unix_ms.saturating_sub(game.head().created_ms);
+        now + hub
+            .config
+            .limits
+            .waiting_room
+            .saturating_sub(Duration::from_millis(age_ms))
+    });
+    let quiet_since = (game.status() == RoomStatus::Over).then_some(now);
     hub.metrics.room_status(None, Some(game.status()));
     let actor = RoomActor {
         hub: hub.clone(),
@@ -113,6 +148,8 @@ pub fn spawn_room(hub: &SharedHub, game: RoomGame, reloaded: bool) -> RoomHandle
         chat: ChatGate::default(),
         crowd_due: None,
         retry_endings_at: None,
+        waiting_until,
+        quiet_since,
     };
     tokio::spawn(actor.run(rx));
     handle
@@ -130,11 +167,15 @@ pub(super) struct RoomActor {
     crowd_due: Option<Instant>,
     /// After a failed write of a timed ending, endings wait until then to try again.
     retry_endings_at: Option<Instant>,
+    /// While the room waits for its players: when it closes if nobody has started it.
+    waiting_until: Option<Instant>,
+    /// Once the game is over: since when nothing has happened in the room.
+    quiet_since: Option<Instant>,
 }
 
 impl RoomActor {
     /// Serves the room's queue and timers until shutdown, or until the game is over and
-    /// nobody is left to watch it.
+    /// nobody is left to watch it or nothing has happened in it for a while.
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
         if let Some(change) = self.game.start_if_full(Moment::now()) {
             self.store_and_commit(change, None).await;
@@ -156,8 +197,9 @@ impl RoomActor {
                 } => self.on_timer().await,
                 _ = shutdown.changed() => break,
             }
-            while self.game.status() == RoomStatus::Over && self.members.is_empty() {
-                // Finished and unwatched: the store has it; a later `join` reloads it.
+            while self.may_retire() {
+                // Finished, and unwatched or quiet: the store has it, a later request reloads
+                // it, and members still connected are parked for that reload.
                 match self.retire(rx).await {
                     Some(fresh) => rx = fresh,
                     None => break 'serve,
@@ -168,6 +210,15 @@ impl RoomActor {
         self.handle.unfinished.store(false, Ordering::Relaxed);
         self.hub.metrics.room_status(Some(self.game.status()), None);
         self.hub.lobby.gone(self.game.id());
+    }
+
+    /// Whether the game is over and nobody watches, or nothing has happened for a while.
+    fn may_retire(&self) -> bool {
+        if self.game.status() != RoomStatus::Over {
+            return false;
+        }
+        let idle = self.hub.config.limits.finished_room_idle;
+        self.members.is_empty() || self.quiet_since.is_some_and(|t| t + idle <= Instant::now())
     }
 
     /// Unregisters this task, unless another has taken the room's place.
@@ -183,6 +234,16 @@ impl RoomActor {
     /// (or hands the requests to a task that reloaded the room meanwhile) and answers them.
     /// Returns the fresh queue to go on with, or `None` to stop.
     async fn retire(&mut self, mut rx: mpsc::Receiver<RoomCmd>) -> Option<mpsc::Receiver<RoomCmd>> {
+        // Parked before the room leaves the hub, so that a reload that follows finds them.
+        let parked = self
+            .members
+            .links()
+            .map(|(link, player)| ParkedMember {
+                link: link.clone(),
+                player: player.to_string(),
+            })
+            .collect();
+        self.hub.parked.park(self.game.id(), parked);
         self.leave_hub();
         rx.close();
         let mut queued = Vec::new();
@@ -206,6 +267,8 @@ impl RoomActor {
         };
         match successor {
             None => {
+                // Still here with the same members: nobody is parked.
+                let _ = self.hub.parked.take(self.game.id());
                 self.handle = handle;
                 for cmd in queued {
                     self.handle(cmd).await;
@@ -240,7 +303,7 @@ impl RoomActor {
     }
 
     /// Commits a stored change and tells the room; `mover` hears its own move with its id.
-    fn commit(&mut self, change: Change, mover: Option<&MemberLink>) {
+    pub(super) fn commit(&mut self, change: Change, mover: Option<&MemberLink>) {
         let before = self.game.status();
         let lobby = change.moves_the_lobby();
         let events = self.game.commit(change);
@@ -309,6 +372,7 @@ impl RoomActor {
             return;
         }
         self.hub.metrics.room_status(Some(before), Some(after));
+        self.waiting_until = None;
         match after {
             RoomStatus::Playing => {
                 let now = Instant::now();
@@ -320,6 +384,7 @@ impl RoomActor {
                 }
             }
             RoomStatus::Over => {
+                self.quiet_since = Some(Instant::now());
                 self.handle.unfinished.store(false, Ordering::Relaxed);
                 self.members.clear_away();
                 self.invites.withdraw_all(&self.hub, self.game.id());
@@ -388,6 +453,12 @@ impl RoomActor {
                 consider(t);
             }
         }
+        if let Some(t) = self.waiting_until {
+            consider(ending(t));
+        }
+        if let Some(t) = self.quiet_since {
+            consider(t + self.hub.config.limits.finished_room_idle);
+        }
         best
     }
 
@@ -424,7 +495,14 @@ impl RoomActor {
             if let Some(seat) = self.members.gone_for_good(grace, now.at) {
                 if let Some(change) = self.game.abandon(seat, now) {
                     self.timed_ending(change).await;
+                    return;
                 }
+            }
+        }
+        if endings_due && self.waiting_until.is_some_and(|t| t <= now.at) {
+            // Nobody started the room in time: it closes without a result.
+            if let Some(change) = self.game.cancel() {
+                self.timed_ending(change).await;
             }
         }
     }
@@ -432,6 +510,9 @@ impl RoomActor {
     // ---- commands ----------------------------------------------------------------------------------
 
     async fn handle(&mut self, cmd: RoomCmd) {
+        if self.quiet_since.is_some() {
+            self.quiet_since = Some(Instant::now());
+        }
         match cmd {
             RoomCmd::Join { who, as_player } => self.join(who, as_player).await,
             RoomCmd::Leave { who } => self.leave(who).await,

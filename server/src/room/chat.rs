@@ -1,5 +1,6 @@
-//! The rules of a room's chat: a line is trimmed, not empty, not too long, not the same as
-//! the speaker's last, and within the speaker's rate.
+//! The rules of a room's chat: a line is trimmed, not empty, not too long, free of control
+//! characters (it is one line of text), not the same as the speaker's last, and within the
+//! speaker's rate.
 
 use std::collections::HashMap;
 
@@ -23,6 +24,9 @@ pub fn checked_line(text: &str, max_chars: usize) -> Result<String, RoomError> {
     }
     if text.chars().count() > max_chars {
         return Err(RoomError::ChatTooLong(max_chars));
+    }
+    if text.chars().any(char::is_control) {
+        return Err(RoomError::ChatControl);
     }
     Ok(text.to_string())
 }
@@ -71,6 +75,20 @@ mod tests {
             checked_line(&"x".repeat(11), 10).unwrap_err(),
             RoomError::ChatTooLong(10)
         );
+        for text in [
+            "a\u{0}b",
+            "bell\u{7}",
+            "\u{1b}[31mred",
+            "two\nlines",
+            "tab\there",
+        ] {
+            assert_eq!(
+                checked_line(text, 140).unwrap_err(),
+                RoomError::ChatControl,
+                "{text:?}"
+            );
+        }
+        assert_eq!(checked_line("\ttrimmed\n", 140).unwrap(), "trimmed");
     }
 
     #[test]

@@ -61,6 +61,8 @@ pub enum RoomError {
     EmptyChat,
     #[error("chat lines are at most {0} characters")]
     ChatTooLong(usize),
+    #[error("chat lines may not hold control characters (newline and tab included)")]
+    ChatControl,
     #[error("join the room to chat")]
     NotInRoom,
     #[error("you just said that")]
@@ -83,6 +85,8 @@ pub enum RoomError {
     SeatPromised,
     #[error("at most {0} open rooms per player")]
     TooManyRooms(usize),
+    #[error("at most {0} open rooms from one address")]
+    TooManyRoomsFromAddress(usize),
     #[error("no room {0:?}")]
     NoSuchRoom(String),
 
@@ -126,9 +130,11 @@ impl Refusal for RoomError {
             | RoomError::RematchTooEarly
             | RoomError::BadBotLevel
             | RoomError::EmptyChat
+            | RoomError::ChatControl
             | RoomError::BadClock(_)
             | RoomError::SeatPromised
             | RoomError::TooManyRooms(_)
+            | RoomError::TooManyRoomsFromAddress(_)
             | RoomError::NotStored(_)
             | RoomError::Replay(_) => ErrorCode::BadRequest,
         }

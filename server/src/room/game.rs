@@ -19,7 +19,9 @@ use super::plan::RoomPlan;
 use crate::clock::GameClock;
 use crate::players::PlayerRecord;
 use crate::refusal::About;
-use crate::store::{RoomChange, StoredChat, StoredMove, StoredRoom, StoredRoomHead, StoredSeat};
+use crate::store::{
+    RoomChange, StoredChat, StoredMove, StoredRematch, StoredRoom, StoredRoomHead, StoredSeat,
+};
 
 /// The name on the room's own chat lines (declined offers, rematch asks).
 const ROOM_VOICE: &str = "kibitz";
@@ -85,6 +87,7 @@ impl RoomGame {
             private,
             creator,
             seats,
+            origin: _,
         } = plan;
         let full = seats.iter().all(Option::is_some);
         let mut clock = control.map(GameClock::new);
@@ -175,6 +178,15 @@ impl RoomGame {
             rematch_next: None,
             answers,
         })
+    }
+
+    /// With what the store kept of its rematch (a finished room reloaded): the next room, and
+    /// the asks that are still waiting for the other player.
+    #[must_use]
+    pub fn with_rematch(mut self, rematch: StoredRematch) -> RoomGame {
+        self.offers.rematch = rematch.asked;
+        self.rematch_next = rematch.next;
+        self
     }
 
     // ---- reading ---------------------------------------------------------------------------
@@ -727,6 +739,7 @@ impl RoomGame {
         }
         let mut change = self.change();
         change.offers.rematch[seat.index()] = true;
+        change.record.rematch_asks = Some(change.offers.rematch);
         self.say_into(
             &mut change,
             format!("{} offers a rematch", self.seat_name(seat)),
@@ -744,13 +757,16 @@ impl RoomGame {
             private: self.head.private,
             creator: self.head.creator.clone(),
             seats: [self.seats[1].clone(), self.seats[0].clone()],
+            origin: None,
         }
     }
 
-    /// The rematch room `next` exists: announce it to the room.
+    /// The rematch room `next` is made: link to it and announce it. The link is stored with
+    /// the new room, in one write.
     pub fn rematch_made(&self, next: &str) -> Change {
         let mut change = self.change();
         change.rematch_next = Some(next.to_string());
+        change.record.rematch_next = Some(next.to_string());
         let next = next.to_string();
         self.announce(&mut change, |room, seq| ServerMsg::Rematch {
             room,

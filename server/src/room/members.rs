@@ -50,6 +50,11 @@ impl Members {
         Some(member.player)
     }
 
+    /// Every member's link and the player behind it.
+    pub fn links(&self) -> impl Iterator<Item = (&MemberLink, &str)> + '_ {
+        self.by_conn.values().map(|m| (&m.link, m.player.as_str()))
+    }
+
     #[must_use]
     pub fn contains(&self, conn_id: u64) -> bool {
         self.by_conn.contains_key(&conn_id)

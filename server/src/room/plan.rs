@@ -2,6 +2,8 @@
 //! it leads to (built here, never replayed again), and who sits where. `create`, quick pairing
 //! and rematches all make one, and the room starts from it.
 
+use std::net::IpAddr;
+
 use game_core::protocol::ClockSpec;
 use game_core::{AnyPosition, GameSpec};
 
@@ -20,6 +22,8 @@ pub struct RoomPlan {
     pub creator: Option<String>,
     /// Black and white; a room made with both taken starts at once.
     pub seats: [Option<StoredSeat>; 2],
+    /// The address the room was asked for from (counts against that address's open rooms).
+    pub origin: Option<IpAddr>,
 }
 
 /// Checks a game spec and a clock (of `create` and `seek`).
@@ -59,6 +63,7 @@ impl RoomPlan {
             private: false,
             creator: None,
             seats: [None, None],
+            origin: None,
         })
     }
 
@@ -68,6 +73,15 @@ impl RoomPlan {
         RoomPlan {
             creator: Some(creator.to_string()),
             private,
+            ..self
+        }
+    }
+
+    /// Asked for from `address`.
+    #[must_use]
+    pub fn from_address(self, address: IpAddr) -> RoomPlan {
+        RoomPlan {
+            origin: Some(address),
             ..self
         }
     }

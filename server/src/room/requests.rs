@@ -6,14 +6,14 @@ use game_core::protocol::BOT_LEVELS;
 use game_core::Color;
 use tokio::time::Instant;
 
-use super::actor::{create_room, RoomActor};
+use super::actor::{plan_room, spawn_room, RoomActor};
 use super::change::Moment;
 use super::chat::checked_line;
 use super::error::RoomError;
 use super::game::{Played, RematchStep};
 use super::invites::send_seated_bot;
 use crate::room_handle::{Action, Actor};
-use crate::store::StoredSeat;
+use crate::store::{StoredSeat, Write};
 
 impl RoomActor {
     /// A request of `who`: its seat decides what it may do. A refusal is answered with the
@@ -171,13 +171,25 @@ impl RoomActor {
                             .map(|s| (c, s))
                     })
                     .collect();
-                let next = create_room(&self.hub, plan).await?;
+                // The new room and the link to it are stored in one write: neither exists
+                // without the other, and nothing is started or told before both are stored.
+                let (next, origin) = plan_room(&self.hub, plan);
+                let change = self.game.rematch_made(next.id());
+                let write = Write::Rematch {
+                    next: Box::new(next.stored()),
+                    change: change.record().clone(),
+                };
+                if let Err(e) = self.hub.store.write(write).await {
+                    tracing::error!(room = %self.game.id(), error = %e, "storing a rematch failed");
+                    return Err(RoomError::NotStored("the rematch"));
+                }
+                let next = spawn_room(&self.hub, next, false, origin);
                 for (seat, bot) in &bots {
                     // The bot already sits there; the invitation tells it where to go.
                     send_seated_bot(&self.hub, &next.id, &self.game, *seat, bot);
                 }
-                let change = self.game.rematch_made(&next.id);
-                self.carry_out(change, None, "the rematch").await
+                self.commit(change, None);
+                Ok(())
             }
         }
     }

@@ -2,6 +2,8 @@
 //! again), the room is stored and started, the creator joins it, and the seats promised to
 //! bots are offered to them once the creator is in to hear the answer.
 
+use std::net::IpAddr;
+
 use game_core::protocol::{BotSeats, ClockSpec, SeatChoice, ServerMsg, BOT_LEVELS};
 use game_core::{Color, GameSpec};
 
@@ -23,10 +25,12 @@ pub struct CreateRequest {
     pub private: bool,
 }
 
-/// Makes the room of `request` for `me`. Returns whether `me` sits in it.
+/// Makes the room of `request` for `me`, connected from `address`. Returns whether `me` sits
+/// in it.
 pub async fn create(
     hub: &SharedHub,
     me: &Actor,
+    address: IpAddr,
     reference: &'static str,
     request: CreateRequest,
 ) -> Result<bool, RoomError> {
@@ -45,6 +49,12 @@ pub async fn create(
     if hub.open_rooms_of(&me.player.id) >= limits.open_rooms_per_player {
         return Err(RoomError::TooManyRooms(limits.open_rooms_per_player));
     }
+    // Per address too: new identities must not buy new rooms.
+    if hub.open_rooms_from(address) >= limits.open_rooms_per_address {
+        return Err(RoomError::TooManyRoomsFromAddress(
+            limits.open_rooms_per_address,
+        ));
+    }
     let my_seat = creator_seat(request.seat, levels)?;
     let mut seats: [Option<StoredSeat>; 2] = [None, None];
     if let Some(c) = my_seat {
@@ -57,6 +67,7 @@ pub async fn create(
     }
     let plan = plan
         .created_by(&me.player.id, request.private)
+        .from_address(address)
         .seated(seats);
     let handle = create_room(hub, plan).await?;
     me.link.send(&ServerMsg::Created {

@@ -2,6 +2,8 @@
 //! `create` and `seek` to making rooms, room requests to the room's queue (reloading a finished
 //! room from the store), lobby subscriptions to the lobby.
 
+use std::net::IpAddr;
+
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -28,6 +30,8 @@ const MAX_MOVE_BYTES: usize = 16;
 pub struct Session {
     hub: SharedHub,
     conn: Conn,
+    /// The client's address: its new players and rooms count against it.
+    address: IpAddr,
     link: MemberLink,
     player: Option<PlayerRecord>,
     /// Joined a room as a player, created, or sought a game: the player rate applies.
@@ -36,11 +40,12 @@ pub struct Session {
 
 impl Session {
     #[must_use]
-    pub fn new(hub: SharedHub, conn: Conn) -> Session {
+    pub fn new(hub: SharedHub, conn: Conn, address: IpAddr) -> Session {
         Session {
             hub,
             link: MemberLink::Local(conn.clone()),
             conn,
+            address,
             player: None,
             acts_as_player: false,
         }
@@ -70,7 +75,7 @@ impl Session {
         };
         match (msg, self.player.is_some()) {
             (ClientMsg::Hello { name, token, bot }, false) => {
-                match hello(&self.hub, &self.link, &name, token, bot).await {
+                match hello(&self.hub, &self.link, self.address, &name, token, bot).await {
                     Ok(welcome) => {
                         self.conn.send(&ServerMsg::Welcome {
                             player: welcome.player.id.clone(),
@@ -150,7 +155,8 @@ impl Session {
                     bots,
                     private,
                 };
-                match create(&self.hub, &self.actor(), reference, request).await {
+                let me = self.actor();
+                match create(&self.hub, &me, self.address, reference, request).await {
                     Ok(seated) => self.acts_as_player |= seated,
                     Err(e) => self.refuse(&e, about),
                 }
@@ -220,10 +226,12 @@ impl Session {
         }
     }
 
-    /// The connection is gone: its rooms learn it, its seeks and lobby subscription end, and
-    /// a bot's unanswered invitations go to the next bot.
+    /// The connection is gone: its rooms learn it (those that left memory forget it), its
+    /// seeks and lobby subscription end, its player was last seen now, and a bot's unanswered
+    /// invitations go to the next bot.
     pub async fn finish(&mut self) {
         for room in self.conn.take_rooms() {
+            self.hub.parked.drop_conn(&room, self.conn.id);
             if let Some(handle) = self.hub.room(&room) {
                 let _ = handle
                     .tx
@@ -235,6 +243,9 @@ impl Session {
         }
         self.hub.seeks.drop_conn(self.conn.id);
         self.hub.lobby.unsubscribe(self.conn.id);
+        if let Some(p) = &self.player {
+            self.hub.players.disconnected(&p.id);
+        }
         let Some(p) = self.player.as_ref().filter(|p| p.bot) else {
             return;
         };

@@ -24,6 +24,10 @@ pub enum SessionError {
     BadBotHello(u32),
     #[error("unknown token")]
     BadToken,
+    #[error(
+        "too many new players from your address (at most {0} per {1} s); say hello with your token"
+    )]
+    TooManyNewPlayers(u32, u64),
     #[error("could not store the player")]
     PlayerNotStored,
 }
@@ -32,7 +36,9 @@ impl Refusal for SessionError {
     fn code(&self) -> ErrorCode {
         match self {
             SessionError::HelloRequired => ErrorCode::HelloRequired,
-            SessionError::RateLimited => ErrorCode::RateLimited,
+            SessionError::RateLimited | SessionError::TooManyNewPlayers(..) => {
+                ErrorCode::RateLimited
+            }
             SessionError::BadBotKey => ErrorCode::BadBotKey,
             SessionError::BadToken => ErrorCode::BadToken,
             SessionError::AlreadyHello

@@ -2,6 +2,8 @@
 //! token makes a new player with a fresh token. The player is stored before the `welcome`. A
 //! bot (the bot key, compared in constant time) is also registered with what it plays.
 
+use std::net::IpAddr;
+
 use game_core::protocol::BotHello;
 
 use super::error::SessionError;
@@ -19,10 +21,12 @@ pub struct Welcome {
     pub token: String,
 }
 
-/// Checks a `hello`, stores the player and registers a bot.
+/// Checks a `hello` from `address`, stores the player and registers a bot. A new player
+/// (no token) counts against the address's new players; a bot, which holds the key, does not.
 pub async fn hello(
     hub: &Hub,
     link: &MemberLink,
+    address: IpAddr,
     name: &str,
     token: Option<String>,
     bot: Option<BotHello>,
@@ -55,6 +59,12 @@ pub async fn hello(
             (player, token, hash)
         }
         None => {
+            if bot.is_none() && !hub.admit_new_player(address) {
+                return Err(SessionError::TooManyNewPlayers(
+                    limits.new_players_per_address,
+                    limits.new_players_window.as_secs(),
+                ));
+            }
             let token = token::new_token();
             let hash = token::token_hash(&token);
             let player = PlayerRecord {
@@ -77,7 +87,7 @@ pub async fn hello(
         tracing::error!(error = %e, "storing a player failed");
         return Err(SessionError::PlayerNotStored);
     }
-    hub.players.insert(player.clone(), token_hash);
+    hub.players.connected(player.clone(), token_hash);
     if let Some(b) = bot {
         hub.bots
             .connected(&player, b.games, b.capacity, link.clone());

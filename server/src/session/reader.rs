@@ -1,6 +1,7 @@
 //! The read loop of a connection: every frame passes the frame rules (size, text only, rate,
 //! refusals) before it is parsed, in one place, and handed to the session; the loop races the
-//! socket against shutdown and idleness, and ends the connection cleanly.
+//! socket against shutdown, idleness and the writer (a writer that gave up on a client that
+//! does not read ends the connection), and ends the connection cleanly.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -44,31 +45,42 @@ pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
     let (tx, queue) = mpsc::channel::<Out>(hub.config.limits.outgoing_queue);
     let overflow = Arc::new(Notify::new());
     let conn = Conn::new(hub.next_conn_id(), tx, overflow.clone());
+    let lobby_queued = conn.lobby_flag();
     hub.metrics.connection_opened();
     hub.session_started();
     let (reader_done, reader_done_rx) = oneshot::channel::<()>();
-    let writer = writer::spawn(
+    let mut writer = writer::spawn(
         sink,
         WriterParts {
             queue,
             overflow,
             reader_done: reader_done_rx,
             ping_every: hub.config.limits.ping_interval,
+            send_timeout: hub.config.limits.send_timeout,
+            lobby: hub.lobby.latest(),
+            lobby_queued,
             metrics: hub.metrics.clone(),
         },
     );
 
     let mut reader = Reader {
         hub: hub.clone(),
-        session: Session::new(hub.clone(), conn.clone()),
+        session: Session::new(hub.clone(), conn.clone(), admission.address()),
         conn,
         gate: FrameGate::default(),
         closing: false,
     };
     let mut shutdown = hub.shutdown.clone();
     let idle = hub.config.limits.idle_timeout;
+    let mut writer_ended = false;
     loop {
         tokio::select! {
+            _ = &mut writer => {
+                // The client stopped taking frames (or the socket failed): nothing more can
+                // reach it, so the connection ends here and its rooms learn it.
+                writer_ended = true;
+                break;
+            }
             frame = timeout(idle, stream.next()) => {
                 let frame = match frame {
                     Err(_) => {
@@ -98,7 +110,7 @@ pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
     drop(session);
     drop(conn);
     let _ = reader_done.send(());
-    if closing {
+    if closing && !writer_ended {
         // Complete the closing handshake: read until the client's close answers ours, so
         // that frames still in flight from the client do not reset the connection and
         // lose our close frame on the way.
@@ -112,7 +124,10 @@ pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
         .await;
     }
     // A client that does not read cannot hold the writer (and shutdown) forever.
-    let _ = timeout(WRITER_GRACE, writer).await;
+    if !writer_ended {
+        let _ = timeout(WRITER_GRACE, writer).await;
+    }
+    drop(stream);
     drop(admission);
     hub.metrics.connection_closed();
     hub.session_ended();

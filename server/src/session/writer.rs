@@ -1,16 +1,20 @@
 //! The writer task of a connection: it drains the connection's bounded queue onto the socket
 //! and pings; a client whose queue overflows is closed ("too slow to keep up") rather than
-//! allowed to slow anyone else down, and no message is silently dropped.
+//! allowed to slow anyone else down, and no message is silently dropped. Every write is
+//! bounded in time: a client that does not read cannot hold the writer, and when a frame (or
+//! the close itself) cannot be written in time the writer ends, which ends the reader too and
+//! drops the TCP connection.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket};
 use futures::stream::SplitSink;
 use futures::SinkExt;
-use tokio::sync::{mpsc, oneshot, Notify};
+use tokio::sync::{mpsc, oneshot, watch, Notify};
 use tokio::task::JoinHandle;
-use tokio::time::Instant;
+use tokio::time::{timeout, Instant};
 
 use crate::conn::Out;
 use crate::metrics::Metrics;
@@ -29,68 +33,113 @@ pub struct WriterParts {
     /// room or the lobby still holds a clone of the queue's sender.
     pub reader_done: oneshot::Receiver<()>,
     pub ping_every: Duration,
+    /// The longest one write (a frame, a ping, the close) may take.
+    pub send_timeout: Duration,
+    /// The lobby's latest lists, sent when a queued [`Out::Lobby`] comes up.
+    pub lobby: watch::Receiver<Arc<str>>,
+    /// Set while a lobby frame is queued for this connection (cleared as it is taken).
+    pub lobby_queued: Arc<AtomicBool>,
     pub metrics: Metrics,
 }
 
-/// Sends one queued frame; false once the connection is done (closed, or the send failed).
-async fn send(sink: &mut SplitSink<WebSocket, Message>, out: Out, metrics: &Metrics) -> bool {
-    let frame = match out {
-        Out::Text(text) => {
-            metrics.message_out();
-            Message::Text(Utf8Bytes::from(&*text))
-        }
-        Out::Close(code, reason) => Message::Close(Some(CloseFrame {
-            code,
-            reason: Utf8Bytes::from(reason.as_ref()),
-        })),
-    };
-    let closing = matches!(frame, Message::Close(_));
-    sink.send(frame).await.is_ok() && !closing
+/// The socket and what each write needs.
+struct Sink {
+    sink: SplitSink<WebSocket, Message>,
+    send_timeout: Duration,
+    lobby: watch::Receiver<Arc<str>>,
+    lobby_queued: Arc<AtomicBool>,
+    metrics: Metrics,
 }
 
-/// Starts the writer of `sink`.
-pub fn spawn(mut sink: SplitSink<WebSocket, Message>, parts: WriterParts) -> JoinHandle<()> {
+impl Sink {
+    /// Writes one frame within the send timeout; false once the connection is done (closed,
+    /// failed, or the client did not take the frame in time).
+    async fn write(&mut self, frame: Message) -> bool {
+        let closing = matches!(frame, Message::Close(_));
+        let sent = matches!(
+            timeout(self.send_timeout, self.sink.send(frame)).await,
+            Ok(Ok(()))
+        );
+        sent && !closing
+    }
+
+    /// Sends one queued frame.
+    async fn send(&mut self, out: Out) -> bool {
+        let frame = match out {
+            Out::Text(text) => {
+                self.metrics.message_out();
+                Message::Text(Utf8Bytes::from(&*text))
+            }
+            Out::Lobby => {
+                // The lists as they are now: a subscriber that reads slowly skips the versions
+                // it could not take, instead of queueing every one of them.
+                self.lobby_queued.store(false, Ordering::SeqCst);
+                let text = self.lobby.borrow().clone();
+                self.metrics.message_out();
+                Message::Text(Utf8Bytes::from(&*text))
+            }
+            Out::Close(code, reason) => Message::Close(Some(CloseFrame {
+                code,
+                reason: Utf8Bytes::from(reason.as_ref()),
+            })),
+        };
+        self.write(frame).await
+    }
+}
+
+/// Starts the writer of `sink`. The task ends when the connection is done; the reader waits on
+/// it and ends with it.
+pub fn spawn(sink: SplitSink<WebSocket, Message>, parts: WriterParts) -> JoinHandle<()> {
     let WriterParts {
         mut queue,
         overflow,
         mut reader_done,
         ping_every,
+        send_timeout,
+        lobby,
+        lobby_queued,
         metrics,
     } = parts;
+    let mut sink = Sink {
+        sink,
+        send_timeout,
+        lobby,
+        lobby_queued,
+        metrics,
+    };
     tokio::spawn(async move {
         let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
         loop {
             tokio::select! {
                 out = queue.recv() => {
                     let Some(out) = out else { break };
-                    if !send(&mut sink, out, &metrics).await {
+                    if !sink.send(out).await {
                         break;
                     }
                 }
                 _ = &mut reader_done => {
                     while let Ok(out) = queue.try_recv() {
-                        if !send(&mut sink, out, &metrics).await {
+                        if !sink.send(out).await {
                             break;
                         }
                     }
                     break;
                 }
                 () = overflow.notified() => {
-                    let _ = sink
-                        .send(Message::Close(Some(CloseFrame {
-                            code: CLOSE_POLICY,
-                            reason: Utf8Bytes::from_static("too slow to keep up"),
-                        })))
-                        .await;
+                    let close = Message::Close(Some(CloseFrame {
+                        code: CLOSE_POLICY,
+                        reason: Utf8Bytes::from_static("too slow to keep up"),
+                    }));
+                    sink.write(close).await;
                     break;
                 }
                 _ = ping.tick() => {
-                    if sink.send(Message::Ping(Vec::new().into())).await.is_err() {
+                    if !sink.write(Message::Ping(Vec::new().into())).await {
                         break;
                     }
                 }
             }
         }
-        let _ = sink.close().await;
+        let _ = timeout(send_timeout, sink.sink.close()).await;
     })
 }

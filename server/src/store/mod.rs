@@ -12,7 +12,8 @@ use std::path::Path;
 
 pub use error::StoreError;
 pub use records::{
-    RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRoom, StoredRoomHead, StoredSeat, Write,
+    RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRematch, StoredRoom, StoredRoomHead,
+    StoredSeat, Write,
 };
 
 use crate::metrics::Metrics;
@@ -59,6 +60,20 @@ impl Store {
     pub async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         match self {
             Store::Sqlite(s) => s.read_room(id).await,
+        }
+    }
+
+    /// The rematch link and asks of a room (`None` for a room the store does not know).
+    pub async fn read_rematch(&self, id: &str) -> Result<Option<StoredRematch>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.read_rematch(id).await,
+        }
+    }
+
+    /// Which of these players the store still knows.
+    pub async fn stored_players(&self, ids: Vec<String>) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.stored_players(ids).await,
         }
     }
 

@@ -15,6 +15,18 @@ pub enum Write {
     NewRoom(Box<StoredRoom>),
     /// One event of a room.
     Room(RoomChange),
+    /// A rematch: the new room, and the event of the old room that links to it, together,
+    /// so that neither is stored without the other.
+    Rematch {
+        next: Box<StoredRoom>,
+        change: RoomChange,
+    },
+    /// Forgets these players if, still, they were last seen before `seen_before_ms` and sit in
+    /// no unfinished room; bots are kept.
+    ForgetPlayers {
+        ids: Vec<String>,
+        seen_before_ms: u64,
+    },
     /// Writes nothing; answered once everything queued before it is committed.
     Barrier,
 }
@@ -35,6 +47,10 @@ pub struct RoomChange {
     pub chat: Option<StoredChat>,
     /// A new status, with the result when the game ended.
     pub status: Option<(RoomStatus, Option<GameResult>)>,
+    /// The room a rematch of this one was made in.
+    pub rematch_next: Option<String>,
+    /// Who has asked for a rematch, black and white.
+    pub rematch_asks: Option<[bool; 2]>,
 }
 
 impl RoomChange {
@@ -82,6 +98,8 @@ pub struct StoredMove {
     /// Wall-clock time of the move, milliseconds since the Unix epoch.
     pub at_ms: u64,
     /// The mover's request id, so a resend after a restart is still answered, not replayed.
+    /// Only the mover was ever told it: it is not published.
+    #[serde(skip_serializing)]
     pub req_id: Option<String>,
     /// The room's event number of the `moved` that announced it.
     #[serde(default)]
@@ -112,7 +130,14 @@ pub struct StoredRoom {
     pub moves: Vec<StoredMove>,
 }
 
-/// A player as stored.
+/// What a finished room keeps of its rematch: the room it was made in, and who asked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct StoredRematch {
+    pub next: Option<String>,
+    pub asked: [bool; 2],
+}
+
+/// A player as stored (the backend also keeps when it was last written: its last `hello`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredPlayer {
     pub id: String,

@@ -1,11 +1,14 @@
 //! The SQLite backend: one file (WAL) in the data directory, written by one thread that
 //! commits queued writes together (group commit) and answers each writer only after its write
 //! is committed. Each write runs in its own savepoint, so it is all or nothing while the
-//! others of its batch still commit. Reads open their own connection on a blocking thread;
-//! WAL lets them run beside the writer.
+//! others of its batch still commit; a failure that ends the whole transaction (a full disk)
+//! fails the whole batch, so that no write is answered as failed while it was in fact stored.
+//! Reads open their own connection on a blocking thread; WAL lets them run beside the writer.
+//! The WAL is kept small: SQLite checkpoints it as it grows, and the writer truncates it once
+//! it has been idle for a moment, or at once when it has grown large.
 
 use std::path::{Path, PathBuf};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::{mpsc, oneshot};
@@ -15,7 +18,8 @@ use game_core::Color;
 
 use super::error::StoreError;
 use super::records::{
-    RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRoom, StoredRoomHead, StoredSeat, Write,
+    RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRematch, StoredRoom, StoredRoomHead,
+    StoredSeat, Write,
 };
 use crate::metrics::Metrics;
 
@@ -24,6 +28,18 @@ const WRITE_QUEUE: usize = 4096;
 
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 256;
+
+/// The writer truncates the WAL once it has had no write for this long.
+const CHECKPOINT_IDLE: Duration = Duration::from_secs(1);
+
+/// A WAL larger than this is truncated after the batch that grew it, busy or not.
+const WAL_FORCE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// What SQLite keeps of the WAL file after a checkpoint resets it (`journal_size_limit`).
+const WAL_KEEP_BYTES: i64 = 16 * 1024 * 1024;
+
+/// WAL pages after which SQLite checkpoints by itself (`wal_autocheckpoint`, its default).
+const WAL_AUTOCHECKPOINT_PAGES: i64 = 1000;
 
 struct Job {
     write: Write,
@@ -39,15 +55,18 @@ pub struct SqliteStore {
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS players (
-  id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, bot INTEGER NOT NULL);
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, bot INTEGER NOT NULL,
+  last_seen_ms INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS rooms (
   id TEXT PRIMARY KEY, game TEXT NOT NULL, clock TEXT, opening TEXT NOT NULL,
   private INTEGER NOT NULL, created_ms INTEGER NOT NULL, creator TEXT,
-  status TEXT NOT NULL, result TEXT, seq INTEGER NOT NULL DEFAULT 0);
+  status TEXT NOT NULL, result TEXT, seq INTEGER NOT NULL DEFAULT 0,
+  next TEXT, rematch_asks INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS rooms_status ON rooms(status);
 CREATE TABLE IF NOT EXISTS seats (
   room TEXT NOT NULL, color TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL,
   bot INTEGER NOT NULL, level INTEGER, PRIMARY KEY (room, color));
+CREATE INDEX IF NOT EXISTS seats_player ON seats(player);
 CREATE TABLE IF NOT EXISTS moves (
   room TEXT NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL, by TEXT NOT NULL,
   black_ms INTEGER, white_ms INTEGER, at_ms INTEGER NOT NULL, req_id TEXT,
@@ -66,6 +85,50 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "busy_timeout", 5000)?;
     Ok(conn)
+}
+
+/// Whether `table` has `column` (a store written by an older version may not).
+fn has_column(conn: &Connection, table: &str, column: &str) -> Result<bool, StoreError> {
+    let mut stmt = conn.prepare(&format!("PRAGMA table_info({table})"))?;
+    let names = stmt.query_map([], |r| r.get::<_, String>(1))?;
+    for name in names {
+        if name? == column {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Brings a store written by an older version up to the schema: the rematch link and asks of
+/// a room, and when each player was last seen (now, for players stored before it was kept).
+fn migrate(conn: &Connection) -> Result<(), StoreError> {
+    if !has_column(conn, "rooms", "next")? {
+        conn.execute_batch("ALTER TABLE rooms ADD COLUMN next TEXT;")?;
+    }
+    if !has_column(conn, "rooms", "rematch_asks")? {
+        conn.execute_batch(
+            "ALTER TABLE rooms ADD COLUMN rematch_asks INTEGER NOT NULL DEFAULT 0;",
+        )?;
+    }
+    if !has_column(conn, "players", "last_seen_ms")? {
+        conn.execute_batch(
+            "ALTER TABLE players ADD COLUMN last_seen_ms INTEGER NOT NULL DEFAULT 0;",
+        )?;
+        conn.execute("UPDATE players SET last_seen_ms = ?1", [now_ms()])?;
+    }
+    Ok(())
+}
+
+/// Milliseconds since the Unix epoch.
+fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// The two rematch asks, black and white, as stored (one bit each).
+fn asks_bits(asked: [bool; 2]) -> i64 {
+    i64::from(asked[0]) | (i64::from(asked[1]) << 1)
 }
 
 fn parse_color(s: &str) -> Color {
@@ -196,6 +259,18 @@ fn apply_change(db: &Connection, change: &RoomChange) -> Result<(), StoreError> 
     for (color, seat) in &change.seats {
         insert_seat(db, room, *color, seat.as_ref())?;
     }
+    if let Some(next) = &change.rematch_next {
+        db.execute(
+            "UPDATE rooms SET next = ?2 WHERE id = ?1",
+            params![room, next],
+        )?;
+    }
+    if let Some(asked) = change.rematch_asks {
+        db.execute(
+            "UPDATE rooms SET rematch_asks = ?2 WHERE id = ?1",
+            params![room, asks_bits(asked)],
+        )?;
+    }
     if let Some(line) = &change.chat {
         db.execute(
             "INSERT INTO chat (room, player, name, text, seat, bot, at_ms)
@@ -218,13 +293,32 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Player(p) => {
             db.execute(
-                "INSERT INTO players (id, name, token_hash, bot) VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT(id) DO UPDATE SET name = excluded.name",
-                params![p.id, p.name, p.token_hash, p.bot],
+                "INSERT INTO players (id, name, token_hash, bot, last_seen_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT(id) DO UPDATE SET name = excluded.name,
+                                               last_seen_ms = excluded.last_seen_ms",
+                params![p.id, p.name, p.token_hash, p.bot, now_ms()],
             )?;
         }
         Write::NewRoom(room) => insert_room(db, room)?,
         Write::Room(change) => apply_change(db, change)?,
+        Write::Rematch { next, change } => {
+            insert_room(db, next)?;
+            apply_change(db, change)?;
+        }
+        Write::ForgetPlayers {
+            ids,
+            seen_before_ms,
+        } => {
+            let mut forget = db.prepare(
+                "DELETE FROM players WHERE id = ?1 AND bot = 0 AND last_seen_ms < ?2
+                 AND NOT EXISTS (SELECT 1 FROM seats JOIN rooms ON rooms.id = seats.room
+                                 WHERE seats.player = players.id AND rooms.status != 'over')",
+            )?;
+            for id in ids {
+                forget.execute(params![id, *seen_before_ms as i64])?;
+            }
+        }
         Write::Barrier => {}
     }
     Ok(())
@@ -238,33 +332,49 @@ fn apply_atomically(tx: &mut rusqlite::Transaction<'_>, write: &Write) -> Result
     savepoint.commit().map_err(|e| e.to_string())
 }
 
-/// The writer thread: takes every queued job, runs them in one transaction, then answers.
-fn writer(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, metrics: Metrics) {
-    let mut batch: Vec<Job> = Vec::new();
-    while let Some(job) = jobs.blocking_recv() {
-        batch.push(job);
-        while batch.len() < MAX_BATCH {
-            match jobs.try_recv() {
-                Ok(job) => batch.push(job),
-                Err(_) => break,
+/// Runs one batch in one transaction; the answer of each job, or the error that failed them
+/// all. A job whose failure ended the transaction (SQLite rolls back on a full disk or an I/O
+/// error) fails the whole batch: the jobs after it would otherwise run outside the
+/// transaction and be stored while answered as failed.
+fn commit_batch(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), String>>, String> {
+    let mut tx = conn.transaction().map_err(|e| e.to_string())?;
+    let mut results = Vec::with_capacity(batch.len());
+    for job in batch {
+        let result = apply_atomically(&mut tx, &job.write);
+        if let Err(e) = &result {
+            if tx.is_autocommit() {
+                return Err(format!("the transaction was rolled back: {e}"));
             }
         }
+        results.push(result);
+    }
+    tx.commit().map_err(|e| e.to_string())?;
+    Ok(results)
+}
+
+/// The writer's connection and what it knows of the WAL.
+struct Writer {
+    conn: Connection,
+    wal: PathBuf,
+    metrics: Metrics,
+    /// Commits since the WAL was last truncated.
+    unchecked: bool,
+    /// A failed checkpoint was logged; the next is logged only after one succeeds.
+    checkpoint_failing: bool,
+}
+
+impl Writer {
+    /// Takes the batch, commits it and answers each job.
+    fn run_batch(&mut self, batch: &mut Vec<Job>) {
         let started = Instant::now();
-        let outcome = (|| -> Result<Vec<Result<(), String>>, StoreError> {
-            let mut tx = conn.transaction()?;
-            let results = batch
-                .iter()
-                .map(|job| apply_atomically(&mut tx, &job.write))
-                .collect();
-            tx.commit()?;
-            Ok(results)
-        })();
-        metrics.store_write(started.elapsed(), batch.len());
+        let outcome = commit_batch(&mut self.conn, batch);
+        self.metrics.store_write(started.elapsed(), batch.len());
         match outcome {
             Ok(results) => {
+                self.unchecked = true;
                 for (job, r) in batch.drain(..).zip(results) {
                     if let Err(e) = &r {
-                        metrics.store_failed();
+                        self.metrics.store_failed();
                         tracing::error!(error = %e, "store write failed");
                     }
                     let _ = job.done.send(r);
@@ -273,12 +383,95 @@ fn writer(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, metrics: Metrics)
             Err(e) => {
                 tracing::error!(error = %e, "store commit failed");
                 for job in batch.drain(..) {
-                    metrics.store_failed();
-                    let _ = job.done.send(Err(e.to_string()));
+                    self.metrics.store_failed();
+                    let _ = job.done.send(Err(e.clone()));
                 }
             }
         }
+        if self.wal_bytes() > WAL_FORCE_BYTES {
+            self.truncate_wal();
+        } else {
+            self.metrics.store_wal_bytes(self.wal_bytes());
+        }
     }
+
+    fn wal_bytes(&self) -> u64 {
+        std::fs::metadata(&self.wal).map_or(0, |m| m.len())
+    }
+
+    /// Copies the WAL into the database and truncates it, without waiting for readers: if one
+    /// holds an old snapshot the WAL stays, and the next idle moment tries again.
+    fn truncate_wal(&mut self) {
+        let _ = self.conn.busy_timeout(Duration::ZERO);
+        let done = self
+            .conn
+            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+                r.get::<_, i64>(0)
+            });
+        let _ = self.conn.busy_timeout(Duration::from_secs(5));
+        match done {
+            // 0: the checkpoint ran to the end and the WAL is empty.
+            Ok(0) => {
+                self.unchecked = false;
+                self.checkpoint_failing = false;
+            }
+            Ok(_) => {}
+            Err(e) if !self.checkpoint_failing => {
+                self.checkpoint_failing = true;
+                tracing::warn!(error = %e, "store checkpoint failed; trying again when idle");
+            }
+            Err(_) => {}
+        }
+        self.metrics.store_wal_bytes(self.wal_bytes());
+    }
+}
+
+/// The writer thread: takes every queued job, runs them in one transaction, then answers;
+/// truncates the WAL when idle. Its own small runtime times the idleness.
+fn writer(conn: Connection, wal: PathBuf, mut jobs: mpsc::Receiver<Job>, metrics: Metrics) {
+    let runtime = match tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            tracing::error!(error = %e, "the store's writer could not start");
+            return;
+        }
+    };
+    let mut writer = Writer {
+        conn,
+        wal,
+        metrics,
+        unchecked: true,
+        checkpoint_failing: false,
+    };
+    runtime.block_on(async move {
+        let mut batch: Vec<Job> = Vec::new();
+        loop {
+            let job = if writer.unchecked {
+                match tokio::time::timeout(CHECKPOINT_IDLE, jobs.recv()).await {
+                    Ok(job) => job,
+                    Err(_) => {
+                        writer.truncate_wal();
+                        continue;
+                    }
+                }
+            } else {
+                jobs.recv().await
+            };
+            let Some(job) = job else { break };
+            batch.push(job);
+            while batch.len() < MAX_BATCH {
+                match jobs.try_recv() {
+                    Ok(job) => batch.push(job),
+                    Err(_) => break,
+                }
+            }
+            writer.run_batch(&mut batch);
+        }
+        writer.truncate_wal();
+    });
 }
 
 fn check_writable(dir: &Path) -> Result<(), StoreError> {
@@ -309,10 +502,14 @@ impl SqliteStore {
         let path = dir.join("kibitz.db");
         let conn = open_connection(&path)?;
         conn.execute_batch(SCHEMA)?;
+        migrate(&conn)?;
+        conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT_PAGES)?;
+        conn.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
+        let wal = dir.join("kibitz.db-wal");
         let (tx, rx) = mpsc::channel(WRITE_QUEUE);
         std::thread::Builder::new()
             .name("kibitz-store".to_string())
-            .spawn(move || writer(conn, rx, metrics))
+            .spawn(move || writer(conn, wal, rx, metrics))
             .map_err(|e| StoreError::DataDir(dir.to_path_buf(), e.to_string()))?;
         Ok(SqliteStore { path, jobs: tx })
     }
@@ -372,6 +569,38 @@ impl SqliteStore {
                 }
             }
             Ok(rooms)
+        })
+        .await
+    }
+
+    pub async fn read_rematch(&self, id: &str) -> Result<Option<StoredRematch>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| {
+            let row: Option<(Option<String>, i64)> = conn
+                .query_row(
+                    "SELECT next, rematch_asks FROM rooms WHERE id = ?1",
+                    [&id],
+                    |r| Ok((r.get(0)?, r.get(1)?)),
+                )
+                .optional()?;
+            Ok(row.map(|(next, asks)| StoredRematch {
+                next,
+                asked: [asks & 1 != 0, asks & 2 != 0],
+            }))
+        })
+        .await
+    }
+
+    pub async fn stored_players(&self, ids: Vec<String>) -> Result<Vec<String>, StoreError> {
+        self.read(move |conn| {
+            let mut stmt = conn.prepare("SELECT id FROM players WHERE id = ?1")?;
+            let mut kept = Vec::new();
+            for id in ids {
+                if stmt.exists([&id])? {
+                    kept.push(id);
+                }
+            }
+            Ok(kept)
         })
         .await
     }
