@@ -74,6 +74,7 @@ pub async fn open(
                 client::open(&url, &format!("idle-{i}"), Who::Idle, &tally, wait).await;
             drop(permit);
             let _ = done.send(connection.is_some());
+            drop(done);
             let Some(mut connection) = connection else {
                 return;
             };
