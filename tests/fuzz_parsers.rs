@@ -6,137 +6,15 @@
 //! `cargo test` runs a few hundred cases; a long run sets `KIBITZ_FUZZ_CASES`
 //! (docs/benchmarks.md, "Fuzzing"). The coverage-guided targets of `fuzz/` share the corpus.
 
+mod fuzz_support;
+
 use std::str::FromStr;
 
+use fuzz_support::{cases, corpus, mutate, mutated, mutation, CLIENT_CORPUS, SERVER_CORPUS};
 use game_core::protocol::{parse_client, parse_server, ErrorCode, ParseError, CLIENT_TYPES};
 use game_core::record::GameRecord;
 use game_core::{AnyPosition, Cell, GameSpec, GomokuRule};
 use proptest::prelude::*;
-
-const CLIENT_CORPUS: &str = include_str!("../../fuzz/corpus/frames.txt");
-const SERVER_CORPUS: &str = include_str!("../../fuzz/corpus/server_frames.txt");
-
-/// Cases per property: `KIBITZ_FUZZ_CASES`, or a few hundred.
-fn cases() -> u32 {
-    std::env::var("KIBITZ_FUZZ_CASES")
-        .ok()
-        .and_then(|n| n.parse().ok())
-        .unwrap_or(256)
-}
-
-fn corpus(text: &'static str) -> Vec<&'static str> {
-    text.lines().filter(|l| !l.is_empty()).collect()
-}
-
-/// Pieces that matter to a JSON reader or to the notation, to splice into valid text.
-const FRAGMENTS: &[&str] = &[
-    "{",
-    "}",
-    "[",
-    "]",
-    "\"",
-    ":",
-    ",",
-    "\\",
-    "\\u",
-    "\\ud800",
-    "\\u0000",
-    "null",
-    "true",
-    "-",
-    "0",
-    "-0",
-    "1e999",
-    "18446744073709551616",
-    "-9223372036854775809",
-    "0.5",
-    "\"t\"",
-    "\"move\"",
-    "\"room\"",
-    "\"pass\"",
-    "\"h8\"",
-    "\"gomoku\"",
-    "\"connect4\"",
-    " ",
-    "\u{0}",
-    "é",
-    "😀",
-    "\u{202e}",
-    "a",
-    "z",
-    "26",
-    "99",
-];
-
-/// One change to a text, positions taken modulo its length in characters.
-#[derive(Clone, Debug)]
-enum Mutation {
-    Delete(usize, usize),
-    Insert(usize, String),
-    Replace(usize, String),
-    Duplicate(usize, usize),
-    Truncate(usize),
-}
-
-fn piece() -> impl Strategy<Value = String> {
-    prop_oneof![
-        3 => prop::sample::select(FRAGMENTS).prop_map(str::to_string),
-        1 => any::<char>().prop_map(String::from),
-        1 => "\\PC{0,4}",
-    ]
-}
-
-fn mutation() -> impl Strategy<Value = Mutation> {
-    prop_oneof![
-        (any::<usize>(), 1usize..8).prop_map(|(at, n)| Mutation::Delete(at, n)),
-        (any::<usize>(), piece()).prop_map(|(at, s)| Mutation::Insert(at, s)),
-        (any::<usize>(), piece()).prop_map(|(at, s)| Mutation::Replace(at, s)),
-        (any::<usize>(), 1usize..16).prop_map(|(at, n)| Mutation::Duplicate(at, n)),
-        any::<usize>().prop_map(Mutation::Truncate),
-    ]
-}
-
-/// `text` with the mutations applied in order.
-fn mutate(text: &str, mutations: &[Mutation]) -> String {
-    let mut chars: Vec<char> = text.chars().collect();
-    for m in mutations {
-        let len = chars.len();
-        let at = |i: usize| if len == 0 { 0 } else { i % (len + 1) };
-        match m {
-            Mutation::Delete(i, n) => {
-                let start = at(*i).min(len);
-                let end = (start + n).min(len);
-                chars.drain(start..end);
-            }
-            Mutation::Insert(i, s) => {
-                let start = at(*i);
-                chars.splice(start..start, s.chars());
-            }
-            Mutation::Replace(i, s) => {
-                let start = at(*i).min(len.saturating_sub(1));
-                let end = (start + 1).min(len);
-                chars.splice(start..end, s.chars());
-            }
-            Mutation::Duplicate(i, n) => {
-                let start = at(*i).min(len);
-                let end = (start + n).min(len);
-                let copy: Vec<char> = chars[start..end].to_vec();
-                chars.splice(end..end, copy);
-            }
-            Mutation::Truncate(i) => chars.truncate(at(*i)),
-        }
-    }
-    chars.into_iter().collect()
-}
-
-/// A corpus line, mutated.
-fn mutated(corpus: Vec<&'static str>) -> impl Strategy<Value = String> {
-    (
-        prop::sample::select(corpus),
-        prop::collection::vec(mutation(), 0..6),
-    )
-        .prop_map(|(line, mutations)| mutate(line, &mutations))
-}
 
 /// The contract of a client frame: accepted messages read back the same; refusals are one of
 /// the three parse codes with a short message and a bounded echo of the type.
@@ -235,7 +113,7 @@ fn check_record(record: &GameRecord) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(cases()))]
+    #![proptest_config(ProptestConfig::with_cases(cases(256)))]
 
     #[test]
     fn client_frames_from_mutated_corpus_lines(text in mutated(corpus(CLIENT_CORPUS))) {
