@@ -75,6 +75,8 @@ fn server_panics() -> Vec<String> {
 #[derive(Clone, Debug)]
 enum RoomRef {
     Seen(usize),
+    /// A room with both seats taken and its game not over, as the clients saw it.
+    Live(usize),
     Unknown(String),
 }
 
@@ -167,6 +169,16 @@ enum Step {
     Reconnect {
         client: usize,
     },
+    /// A move sent by whichever client holds the seat to move in the room (as the clients saw
+    /// it), so that games go on to their ends.
+    Play {
+        room: RoomRef,
+        mv: MoveRef,
+    },
+    /// A `join` as a player by a client that has no seat in the room yet, so that rooms fill.
+    Sit {
+        room: RoomRef,
+    },
 }
 
 /// The first three are the clients' own names, the rest are refused or odd.
@@ -220,6 +232,15 @@ fn room_ref() -> impl Strategy<Value = RoomRef> {
     ]
 }
 
+/// Mostly a game in progress, for the moves that should carry games to their ends.
+fn live_ref() -> impl Strategy<Value = RoomRef> {
+    prop_oneof![
+        6 => Just(RoomRef::Live(0)),
+        2 => (1usize..4).prop_map(RoomRef::Live),
+        1 => room_ref(),
+    ]
+}
+
 fn move_ref() -> impl Strategy<Value = MoveRef> {
     prop_oneof![
         8 => any::<usize>().prop_map(MoveRef::Legal),
@@ -245,7 +266,7 @@ fn msg() -> impl Strategy<Value = Msg> {
     prop_oneof![
         2 => (0..NAMES.len(), any::<bool>(), prop::option::of(any::<bool>()))
             .prop_map(|(name, resume, bot)| Msg::Hello { name, resume, bot }),
-        3 => (pick(6, 8), pick(4, 5), pick(4, 5), opening(), prop::bool::weighted(0.2), any::<bool>())
+        6 => (pick(6, 8), pick(4, 5), pick(4, 5), opening(), prop::bool::weighted(0.2), any::<bool>())
             .prop_map(|(game, seat, clock, opening, bots, private)| Msg::Create { game, seat, clock, opening, bots, private }),
         3 => (room_ref(), prop::bool::weighted(0.7)).prop_map(|(room, player)| Msg::Join { room, player }),
         20 => (room_ref(), move_ref(), prop::option::of(0u8..4)).prop_map(|(room, mv, id)| Msg::Move { room, mv, id }),
@@ -271,6 +292,8 @@ fn step() -> impl Strategy<Value = Step> {
             .prop_map(|(client, bytes)| Step::Binary { client, bytes }),
         1 => client.clone().prop_map(|client| Step::Oversized { client }),
         3 => client.prop_map(|client| Step::Reconnect { client }),
+        50 => (live_ref(), move_ref()).prop_map(|(room, mv)| Step::Play { room, mv }),
+        6 => room_ref().prop_map(|room| Step::Sit { room }),
     ]
 }
 
@@ -280,9 +303,10 @@ fn case() -> impl Strategy<Value = Vec<Step>> {
     (
         prop::collection::vec(prop::bool::weighted(0.9), CLIENTS),
         prop::bool::weighted(0.3),
-        prop::collection::vec(step(), 1..100),
+        prop::option::weighted(0.7, 0usize..6),
+        prop::collection::vec(step(), 1..150),
     )
-        .prop_map(|(hellos, third_is_bot, steps)| {
+        .prop_map(|(hellos, third_is_bot, first_game, steps)| {
             let mut case: Vec<Step> = hellos
                 .iter()
                 .enumerate()
@@ -296,6 +320,24 @@ fn case() -> impl Strategy<Value = Vec<Step>> {
                     },
                 })
                 .collect();
+            // Most cases start with a game under way between the first two clients.
+            if let Some(game) = first_game {
+                let create = Msg::Create {
+                    game,
+                    seat: 0,
+                    clock: 0,
+                    opening: Vec::new(),
+                    bots: false,
+                    private: false,
+                };
+                case.push(Step::Send {
+                    client: 0,
+                    msg: create,
+                });
+                case.push(Step::Sit {
+                    room: RoomRef::Seen(0),
+                });
+            }
             case.extend(steps);
             case
         })
@@ -310,6 +352,9 @@ struct Mirror {
     spec: GameSpec,
     opening: usize,
     moves: Vec<String>,
+    /// The player ids on the black and white seats.
+    seats: [Option<String>; 2],
+    over: bool,
 }
 
 /// The rooms the clients have heard of, with each room's game as they saw it. Each client
@@ -328,6 +373,23 @@ impl Seen {
                 self.rooms[self.rooms.len() - 1 - k % self.rooms.len()].clone()
             }
             RoomRef::Seen(_) => "no-room-yet".to_string(),
+            RoomRef::Live(k) => {
+                let live: Vec<&String> = self
+                    .rooms
+                    .iter()
+                    .rev()
+                    .filter(|r| {
+                        self.games
+                            .get(*r)
+                            .is_some_and(|g| !g.over && g.seats.iter().all(Option::is_some))
+                    })
+                    .collect();
+                if live.is_empty() {
+                    self.room(&RoomRef::Seen(0))
+                } else {
+                    live[k % live.len()].clone()
+                }
+            }
             RoomRef::Unknown(id) => id.clone(),
         }
     }
@@ -349,6 +411,20 @@ impl Seen {
         }
     }
 
+    /// Whether `player` has a seat in `room`.
+    fn seated(&self, room: &str, player: &str) -> bool {
+        self.games
+            .get(room)
+            .is_some_and(|g| g.seats.iter().flatten().any(|p| p == player))
+    }
+
+    /// The player id on the seat to move in `room`.
+    fn to_move(&self, room: &str) -> Option<String> {
+        let g = self.games.get(room)?;
+        let turn = AnyPosition::with_moves(&g.spec, &g.moves).ok()?.turn();
+        g.seats[usize::from(turn == game_core::Color::White)].clone()
+    }
+
     fn note(&mut self, msg: &ServerMsg) {
         match msg {
             ServerMsg::Created { room } | ServerMsg::Invite { room, .. } => self.heard_of(room),
@@ -357,10 +433,15 @@ impl Seen {
                 self.heard_of(&s.room);
                 let mut moves = s.opening.clone();
                 moves.extend(s.moves.iter().cloned());
+                let seat = |info: &Option<game_core::protocol::SeatInfo>| {
+                    info.as_ref().map(|i| i.player.clone())
+                };
                 let mirror = Mirror {
                     spec: s.game.clone(),
                     opening: s.opening.len(),
                     moves,
+                    seats: [seat(&s.seats.black), seat(&s.seats.white)],
+                    over: s.status == game_core::protocol::RoomStatus::Over,
                 };
                 self.games.insert(s.room.clone(), mirror);
             }
@@ -370,6 +451,11 @@ impl Seen {
                     if g.moves.len() + 1 == g.opening + *ply as usize {
                         g.moves.push(mv.clone());
                     }
+                }
+            }
+            ServerMsg::Over { room, .. } => {
+                if let Some(g) = self.games.get_mut(room) {
+                    g.over = true;
                 }
             }
             ServerMsg::Undone { room, ply, .. } => {
@@ -400,6 +486,7 @@ type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
 struct FuzzClient {
     ws: Socket,
     token: Option<String>,
+    player: Option<String>,
     syncs: u64,
 }
 
@@ -411,6 +498,7 @@ impl FuzzClient {
         Ok(FuzzClient {
             ws,
             token: None,
+            player: None,
             syncs: 0,
         })
     }
@@ -432,8 +520,9 @@ impl FuzzClient {
                 Some(Ok(Message::Text(text))) => {
                     let msg = game_core::protocol::parse_server(&text)
                         .map_err(|e| format!("not a server message: {text}: {e}"))?;
-                    if let ServerMsg::Welcome { token, .. } = &msg {
+                    if let ServerMsg::Welcome { token, player, .. } = &msg {
                         self.token = Some(token.clone());
+                        self.player = Some(player.clone());
                     }
                     seen.note(&msg);
                     Ok(Some(msg))
@@ -660,6 +749,25 @@ async fn run_case(steps: &[Step]) -> Result<(), String> {
                 (*client, Message::Text(mutate(&text, mutations).into()))
             }
             Step::Raw { client, text } => (*client, Message::Text(text.clone().into())),
+            Step::Play { room, mv } => {
+                let room = seen.room(room);
+                let mover = seen.to_move(&room);
+                let client = clients
+                    .iter()
+                    .position(|c| c.player.is_some() && c.player == mover)
+                    .unwrap_or(0);
+                let m = json!({"t":"move","room":room,"move":seen.mv(&room, mv)});
+                (client, Message::Text(m.to_string().into()))
+            }
+            Step::Sit { room } => {
+                let room = seen.room(room);
+                let client = clients
+                    .iter()
+                    .position(|c| c.player.as_ref().is_some_and(|p| !seen.seated(&room, p)))
+                    .unwrap_or(0);
+                let m = json!({"t":"join","room":room,"as":"player"});
+                (client, Message::Text(m.to_string().into()))
+            }
             Step::Binary { client, bytes } => (*client, Message::Binary(bytes.clone().into())),
             Step::Oversized { client } => {
                 let c = &mut clients[*client];
