@@ -71,6 +71,11 @@ struct BotArgs {
     /// games are natural to play and to watch. Tests set it low to play games quickly.
     #[arg(long, env = "KIBITZ_BOT_PACE_MS")]
     pace_ms: Option<u64>,
+    /// Stop when standard input reaches its end. `kibitz up` starts its bots with a pipe on
+    /// standard input that only it holds, so they stop with it however it ends (even
+    /// `kill -9`): the system closes the pipe and the bot reads its end.
+    #[arg(long, env = "KIBITZ_BOT_EXIT_WITH_STDIN")]
+    exit_with_stdin: bool,
 }
 
 /// What to analyse and how hard.
@@ -303,6 +308,19 @@ async fn shutdown_signal() {
     tracing::info!("shutting down");
 }
 
+/// Resolves when standard input reaches its end (or cannot be read): the parent that holds
+/// its other end has gone.
+async fn stdin_closed() {
+    use tokio::io::AsyncReadExt;
+    let mut stdin = tokio::io::stdin();
+    let mut buf = [0u8; 256];
+    while let Ok(n) = stdin.read(&mut buf).await {
+        if n == 0 {
+            break;
+        }
+    }
+}
+
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let server = kibitz_server::Server::open(args.config())
         .await
@@ -433,7 +451,16 @@ fn main() -> anyhow::Result<()> {
             };
             let engines: kibitz_bot::client::EngineFactory =
                 Arc::new(|kind| Some(kibitz_bot::registry::engine_for(kind)));
-            runtime.block_on(kibitz_bot::client::run(options, engines, shutdown_signal()));
+            let watch_stdin = args.exit_with_stdin;
+            let stop = async move {
+                tokio::select! {
+                    () = shutdown_signal() => {}
+                    () = stdin_closed(), if watch_stdin => {
+                        tracing::info!("standard input closed; stopping");
+                    }
+                }
+            };
+            runtime.block_on(kibitz_bot::client::run(options, engines, stop));
             Ok(())
         }
         Command::Analyze(args) => analyze(args),
