@@ -43,8 +43,8 @@ enum Command {
     Pbrain,
     /// Search fixed positions of every game at fixed depth; the node total is a signature.
     Bench,
-    /// Generate load (pairs of clients playing random games) and report moves per second
-    /// and move latency.
+    /// Generate load against a server (rooms of players and spectators playing fixed games) and
+    /// report moves per second, move latencies, errors, and the server's memory and CPU.
     Loadtest(LoadtestArgs),
 }
 
@@ -112,19 +112,39 @@ struct AnalyzeArgs {
     solve: bool,
 }
 
-/// How much load to generate.
+/// How much load to generate, against which server.
 #[derive(Args, Debug, Clone)]
 struct LoadtestArgs {
-    /// A running server's WebSocket URL; without it an in-process server on a temporary
-    /// store is started.
-    #[arg(long, env = "KIBITZ_SERVER")]
-    server: Option<String>,
-    /// Games played at the same time (two connections each).
+    /// The server's WebSocket URL (`ws://HOST:PORT/ws`). Without it a server is started in this
+    /// process on a temporary store, with the limits that would refuse the generator raised.
+    #[arg(long, alias = "server")]
+    url: Option<String>,
+    /// Rooms playing at once, each with two players (`--pairs` is an alias).
+    #[arg(long, alias = "pairs", default_value_t = 50)]
+    rooms: usize,
+    /// Spectators in each room.
+    #[arg(long, default_value_t = 2)]
+    spectators: usize,
+    /// Milliseconds from the receipt of the opponent's move to sending the answer.
     #[arg(long, default_value_t = 50)]
-    pairs: usize,
-    /// Seconds of load.
-    #[arg(long, default_value_t = 10)]
-    seconds: u64,
+    think_ms: u64,
+    /// Seconds of the measured window (`--seconds` is an alias).
+    #[arg(long, alias = "seconds", default_value_t = 10.0)]
+    duration: f64,
+    /// The server's process id, for its memory and CPU from /proc (default: this process when
+    /// the server runs in it).
+    #[arg(long)]
+    server_pid: Option<u32>,
+    /// Idle connections to open (each says hello) and hold before the rooms start; the report
+    /// gives the server's memory per idle connection. `--rooms 0` measures them alone.
+    #[arg(long, default_value_t = 0)]
+    conns: usize,
+    /// Seed of the games: the same seed plays the same games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write the whole report as JSON to this file.
+    #[arg(long)]
+    json: Option<PathBuf>,
 }
 
 /// Where the server listens and keeps its data.
@@ -422,6 +442,37 @@ fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Runs `kibitz loadtest`; `Ok(false)` when the run had errors (reported with the results).
+async fn loadtest(args: LoadtestArgs) -> anyhow::Result<bool> {
+    anyhow::ensure!(
+        args.duration.is_finite() && args.duration >= 0.0,
+        "--duration must be a number of seconds"
+    );
+    let report = loadtest::run(loadtest::LoadOptions {
+        url: args.url,
+        rooms: args.rooms,
+        spectators: args.spectators,
+        think: Duration::from_millis(args.think_ms),
+        duration: Duration::from_secs_f64(args.duration),
+        server_pid: args.server_pid,
+        idle_connections: args.conns,
+        seed: args.seed,
+    })
+    .await?;
+    print!("{}", report.summary());
+    if let Some(path) = &args.json {
+        let json = serde_json::to_string_pretty(&report)?;
+        std::fs::write(path, json + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if report.has_errors() {
+        eprintln!(
+            "loadtest: the run had errors (see above); its numbers are not those of a clean run"
+        );
+    }
+    Ok(!report.has_errors())
+}
+
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -478,12 +529,10 @@ fn main() -> anyhow::Result<()> {
             Ok(())
         }
         Command::Loadtest(args) => {
-            let report = runtime.block_on(loadtest::run(loadtest::LoadOptions {
-                server: args.server,
-                pairs: args.pairs,
-                duration: Duration::from_secs(args.seconds),
-            }))?;
-            println!("{}", report.summary(args.pairs));
+            if !runtime.block_on(loadtest(args))? {
+                // Scripts see a failed run; the report is out already.
+                std::process::exit(1);
+            }
             Ok(())
         }
     }

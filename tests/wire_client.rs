@@ -115,6 +115,11 @@ async fn sends_and_receives_messages_stamped_on_arrival_until_the_server_closes(
     })
     .await;
     assert!(matches!(closed, Ok(None)), "a clean close: {closed:?}");
+    assert_eq!(
+        connection.closed_with(),
+        Some((1001, "server shutting down")),
+        "the close frame is kept"
+    );
 }
 
 /// A server that is not Kibitz: it reads the hello, sends a frame no Kibitz server sends,

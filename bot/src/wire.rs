@@ -92,6 +92,8 @@ pub struct Received {
 /// One open connection to a Kibitz server.
 pub struct Connection {
     socket: Socket,
+    /// The code and reason of the close frame the server sent, once one came.
+    closed_with: Option<(u16, String)>,
 }
 
 impl Connection {
@@ -105,7 +107,10 @@ impl Connection {
                 url: url.to_string(),
                 source: Box::new(e),
             })?;
-        let mut connection = Connection { socket };
+        let mut connection = Connection {
+            socket,
+            closed_with: None,
+        };
         connection.send(&hello.message()).await?;
         Ok(connection)
     }
@@ -138,13 +143,26 @@ impl Connection {
         Ok(())
     }
 
+    /// The code and reason of the server's close frame, after [`Connection::recv`] returned
+    /// `None` for it (`None` when the connection ended without one).
+    #[must_use]
+    pub fn closed_with(&self) -> Option<(u16, &str)> {
+        self.closed_with
+            .as_ref()
+            .map(|(code, reason)| (*code, reason.as_str()))
+    }
+
     /// The next message from the server; `None` once the server has closed the connection.
     /// A frame that does not parse is [`BotError::Unreadable`], after which the connection
     /// can still be read. Cancel-safe: a `select!` that drops this future loses no message.
     pub async fn recv(&mut self) -> Result<Option<Received>, BotError> {
         loop {
             let text = match self.socket.next().await {
-                None | Some(Ok(Message::Close(_))) => return Ok(None),
+                Some(Ok(Message::Close(frame))) => {
+                    self.closed_with = frame.map(|f| (u16::from(f.code), f.reason.to_string()));
+                    return Ok(None);
+                }
+                None => return Ok(None),
                 Some(Err(e)) => return Err(e.into()),
                 Some(Ok(Message::Text(text))) => text,
                 // Pings are answered by the socket; nothing else is part of the protocol.
