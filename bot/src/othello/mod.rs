@@ -3,6 +3,7 @@
 //! at the root when the whole rest of the game fits in the time, and inside the midgame
 //! search (through `SearchGame::probe`) for the nodes with few empties.
 //!
+//! - [`bitboard`]: fast flips and move generation.
 //! - [`board`]: the bitboard position, square masks, its key, the final score.
 //! - [`game`]: the position as the shared search's `SearchGame`, with exact solving inside.
 //! - [`levels`]: what each level may do.
@@ -23,6 +24,7 @@
 //! With `SearchLimits::Depth` or `SearchLimits::Nodes` both tables are cleared at the start,
 //! so the same position, limits, level and seed give the same move, score and node count.
 
+pub mod bitboard;
 pub mod board;
 pub mod eval;
 pub mod game;

@@ -2,7 +2,7 @@
 //! included), the window contract, and hand-made positions with known values.
 
 use super::*;
-use crate::othello::board::game_over;
+use crate::othello::board::{after_move, game_over};
 use crate::othello::test_support::{brute_force, random_position, Rng};
 
 /// Checks the module contract for one window.
@@ -44,7 +44,7 @@ fn check_against_brute_force(
         let v = brute_force(mover, opponent);
         if game_over(mover, opponent) {
             ends += 1;
-        } else if legal_mask(mover, opponent) == 0 {
+        } else if legal_moves(mover, opponent) == 0 {
             passes += 1;
         }
         check_window(&mut solver, mover, opponent, -65, 65, v);
@@ -58,8 +58,8 @@ fn check_against_brute_force(
             let mut sign = 1;
             for &mv in &solution.pv {
                 assert!(
-                    mv == PASS && legal_mask(m, o) == 0
-                        || mv < PASS && legal_mask(m, o) & (1u64 << mv) != 0,
+                    mv == PASS && legal_moves(m, o) == 0
+                        || mv < PASS && legal_moves(m, o) & (1u64 << mv) != 0,
                     "illegal move {mv} in the line"
                 );
                 (m, o) = after_move(m, o, mv);
@@ -109,7 +109,7 @@ fn known_positions() {
     let black = 0b0111_1110u64;
     let white = !black & !1;
     assert_eq!(
-        last1(&mut solver.nodes, black, white, 0),
+        last_empties::solve1(black, -INFINITY, 0),
         -(2 * (white.count_ones() as i32 + 1 + 6) - 64)
     );
     assert_eq!(brute_force(black, white), -64);
