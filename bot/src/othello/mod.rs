@@ -7,7 +7,13 @@
 //! - [`board`]: the bitboard position, square masks, its key, the final score.
 //! - [`game`]: the position as the shared search's `SearchGame`, with exact solving inside.
 //! - [`levels`]: what each level may do.
-//! - [`eval`]: the midgame evaluation.
+//! - [`patterns`]: the evaluation's patterns and the board's symmetries.
+//! - [`weights`]: the learnt weights and their file.
+//! - [`eval`]: the midgame evaluation: learnt pattern weights.
+//! - [`heuristic`]: the hand-written evaluation the first self-play games use.
+//! - [`midgame`]: a small fixed-depth search over an evaluation.
+//! - [`selfplay`]: self-play games labelled for training.
+//! - [`training`]: fitting the weights to labelled positions.
 //! - [`stability`]: discs that can never flip.
 //! - [`solver`]: the exact endgame search.
 //! - [`last_flip`]: the flips of the last move, counted without making it.
@@ -28,12 +34,18 @@ pub mod bitboard;
 pub mod board;
 pub mod eval;
 pub mod game;
+pub mod heuristic;
 pub mod last_flip;
 pub mod levels;
+pub mod midgame;
+pub mod patterns;
+pub mod selfplay;
 pub mod solver;
 pub mod stability;
 #[cfg(test)]
 mod test_support;
+pub mod training;
+pub mod weights;
 
 use std::time::Instant;
 

@@ -11,12 +11,16 @@
 //! Its own tight loops on the engine's bitboards ([`super::bitboard`]), not the shared
 //! search: an endgame node is cheap to value exactly and its children are many, so the
 //! tricks differ by depth.
-//! - Principal-variation nodes (the root and the few nodes searched with an open window):
+//! - The root ([`Solver::solve`]): MTD(f) — a guess of the value from a search of the
+//!   evaluation, then null-window questions around it until the bounds meet.
+//! - Nodes searched with an open window ([`Solver::solve_window`] with a wide window):
 //!   [`Solver::pvs`], the first move with the window, the others with a null window first.
 //! - Everything else is a null-window question, "is the value above `alpha`?":
 //!   - more than [`DEEP_EMPTIES`] empties ([`Solver::nws_deep`]): the table of bounds
-//!     ([`table`]), a stability cutoff (the opponent's stable discs cap our result), and
-//!     fastest-first ordering ([`ordering`]);
+//!     ([`table`]), a stability cutoff (the opponent's stable discs cap our result),
+//!     enhanced transposition cutoffs, and move ordering ([`ordering`]): by shallow
+//!     searches of the evaluation from [`EVAL_ORDER_EMPTIES`] empties up, fastest-first
+//!     below;
 //!   - up to [`DEEP_EMPTIES`] empties ([`last_empties`]): parity-ordered search without a
 //!     table, then dedicated code for the last four empties.
 
@@ -28,14 +32,28 @@ use std::time::Instant;
 
 use super::bitboard::{can_move, legal_moves};
 use super::board::{final_score, game_over, PASS};
+use super::eval::Evaluator;
 use crate::engine::StopFlag;
 use last_empties::{parity_of, solve_small, stability_cutoff, INFINITY};
-use ordering::{value_fast, MoveList};
+use ordering::{value_fast, value_with_eval, MoveList};
 use table::{EndgameTable, NO_MOVE};
 
 /// Nodes with more empties than this use the table and the full move ordering; below it
 /// they cost more than the nodes they save.
 pub const DEEP_EMPTIES: u32 = 7;
+/// Nodes with at least this many empties order their moves with shallow searches of the
+/// evaluation: their subtrees are big enough to pay for it.
+pub const EVAL_ORDER_EMPTIES: u32 = 16;
+
+/// The depth of the ordering searches of a node with `empties` empty squares: deeper where
+/// the subtree is bigger.
+fn sort_depth(empties: u32) -> u32 {
+    (empties.saturating_sub(15) / 3).min(4)
+}
+
+/// The depth of the search that guesses the root's value for the first null window (tuned
+/// on FFO #40-44: deeper guesses save more than they cost up to about here).
+const ESTIMATE_DEPTH: u32 = 10;
 
 /// An exact solver with its own table; keep one per game to reuse what it learnt.
 pub struct Solver {
@@ -49,6 +67,9 @@ pub struct Solver {
     next_check: u64,
     /// [`DEEP_EMPTIES`], lowered by the tests to exercise the deep code on small positions.
     deep_empties: u32,
+    /// [`EVAL_ORDER_EMPTIES`], lowered by the tests likewise.
+    eval_order_empties: u32,
+    eval: &'static Evaluator,
 }
 
 /// The exact result of a root position.
@@ -77,6 +98,8 @@ impl Solver {
             aborted: false,
             next_check: 0,
             deep_empties: DEEP_EMPTIES,
+            eval_order_empties: EVAL_ORDER_EMPTIES,
+            eval: Evaluator::embedded(),
         }
     }
 
@@ -115,7 +138,21 @@ impl Solver {
         if game_over(mover, opponent) {
             return None;
         }
-        let score = self.solve_window(mover, opponent, -INFINITY, INFINITY)?;
+        // MTD(f): null-window questions from a guess, each answer narrowing the range; the
+        // table keeps what every pass learnt, and a good guess needs only a few passes.
+        let mut guess = self.estimate(mover, opponent);
+        let (mut lower, mut upper) = (-64, 64);
+        while lower < upper {
+            let beta = if guess == lower { guess + 1 } else { guess };
+            let r = self.solve_window(mover, opponent, beta - 1, beta)?;
+            if r >= beta {
+                lower = r;
+            } else {
+                upper = r;
+            }
+            guess = r;
+        }
+        let score = guess;
         let pv = self.principal_variation(mover, opponent, score);
         if self.aborted {
             return None;
@@ -125,6 +162,23 @@ impl Solver {
             best: pv.first().copied().unwrap_or(PASS),
             pv,
         })
+    }
+
+    /// A guess of the exact value from a shallow search of the evaluation, made even (as
+    /// exact values are).
+    fn estimate(&mut self, mover: u64, opponent: u64) -> i32 {
+        let empties = 64 - (mover | opponent).count_ones();
+        let value = super::midgame::search(
+            self.eval,
+            mover,
+            opponent,
+            ESTIMATE_DEPTH.min(empties.saturating_sub(4)),
+            -super::midgame::INFINITE,
+            super::midgame::INFINITE,
+            &mut self.nodes,
+        );
+        let discs = (value as f32 / super::weights::UNIT as f32 / 2.0).round() as i32 * 2;
+        discs.clamp(-64, 64)
     }
 
     /// A line of best moves from a position of known value `score`: at each step, the first
@@ -226,13 +280,8 @@ impl Solver {
             beta = beta.min(upper);
         }
         let mut list = MoveList::new(mover, opponent, legal);
-        value_fast(
-            &mut list,
-            mover,
-            opponent,
-            table_move,
-            parity_of(!(mover | opponent)),
-        );
+        // Principal-variation nodes are few: they can afford a deeper ordering search.
+        self.order(&mut list, mover, opponent, table_move, empties, alpha, 1);
         let mut best = -INFINITY;
         let mut best_square = NO_MOVE;
         let mut first = true;
@@ -264,6 +313,38 @@ impl Solver {
         self.table
             .store(mover, opponent, empties, window, best, best_square);
         best
+    }
+
+    /// Values the moves for ordering: with the evaluation near the root of the endgame,
+    /// `extra_depth` plies deeper at principal-variation nodes; fastest-first below.
+    #[allow(clippy::too_many_arguments)]
+    fn order(
+        &mut self,
+        list: &mut MoveList,
+        mover: u64,
+        opponent: u64,
+        table_move: u8,
+        empties: u32,
+        alpha: i32,
+        extra_depth: u32,
+    ) {
+        let parity = parity_of(!(mover | opponent));
+        if empties >= self.eval_order_empties {
+            let depth = (sort_depth(empties) + extra_depth).min(empties.saturating_sub(2));
+            value_with_eval(
+                list,
+                mover,
+                opponent,
+                table_move,
+                parity,
+                self.eval,
+                depth,
+                alpha,
+                &mut self.nodes,
+            );
+        } else {
+            value_fast(list, mover, opponent, table_move, parity);
+        }
     }
 
     /// The null-window value: is the value above `alpha`? Fail-soft.
@@ -306,14 +387,21 @@ impl Solver {
             return -self.nws_deep(opponent, mover, -alpha - 1, empties);
         }
         let mut list = MoveList::new(mover, opponent, legal);
+        if empties >= self.eval_order_empties {
+            // Enhanced transposition cutoff: a child already known to be bad enough for
+            // the opponent settles the node before any ordering search is paid for.
+            for m in list.iter() {
+                let (next_mover, next_opponent) = m.play(mover, opponent);
+                if let Some(b) = self.table.probe(next_mover, next_opponent) {
+                    let score = -i32::from(b.upper);
+                    if score > alpha {
+                        return score;
+                    }
+                }
+            }
+        }
         if list.len() > 1 {
-            value_fast(
-                &mut list,
-                mover,
-                opponent,
-                table_move,
-                parity_of(!(mover | opponent)),
-            );
+            self.order(&mut list, mover, opponent, table_move, empties, alpha, 0);
         }
         let mut best = -INFINITY;
         let mut best_square = NO_MOVE;

@@ -8,6 +8,9 @@
 use super::super::bitboard::{
     corner_stability, corner_weighted_count, flips, legal_moves, potential_moves,
 };
+use super::super::eval::Evaluate;
+use super::super::midgame;
+use super::super::weights::UNIT;
 use super::last_empties::QUADRANT_ID;
 
 const W_WIPEOUT: i32 = 1 << 30;
@@ -16,6 +19,10 @@ const W_MOBILITY: i32 = 1 << 15;
 const W_CORNER_STABILITY: i32 = 1 << 11;
 const W_POTENTIAL_MOBILITY: i32 = 1 << 5;
 const W_PARITY: i32 = 1 << 3;
+
+/// The evaluation's weight in the ordering value, per disc of a child's value: a disc of
+/// evaluation counts as much as one reply less (tuned on FFO #40-44).
+const W_EVAL: i32 = 1 << 15;
 
 /// A static value per square: corners best, the squares next to them worst.
 #[rustfmt::skip]
@@ -91,6 +98,10 @@ impl MoveList {
         self.len == 0
     }
 
+    pub fn iter(&self) -> std::slice::Iter<'_, Move> {
+        self.moves[..self.len].iter()
+    }
+
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, Move> {
         self.moves[..self.len].iter_mut()
     }
@@ -136,6 +147,48 @@ pub fn value_fast(list: &mut MoveList, mover: u64, opponent: u64, table_move: u8
                 (36 - corner_weighted_count(legal_moves(next_mover, next_opponent))) * W_MOBILITY;
             value
         };
+    }
+}
+
+/// How far below the node's `alpha` the ordering searches still tell moves apart: a child
+/// that is clearly worse than that is cut off early, its exact shallow value does not
+/// matter.
+const SORT_MARGIN: i32 = 8;
+
+/// Values the moves of `list` by a search of each child `depth` plies deep with the
+/// evaluation, on top of the fastest-first terms — where the subtree of a node is big enough
+/// to pay for it (near the root of the endgame). `alpha` is the node's (a disc difference);
+/// `nodes` counts the search's nodes.
+#[allow(clippy::too_many_arguments)]
+pub fn value_with_eval<E: Evaluate + ?Sized>(
+    list: &mut MoveList,
+    mover: u64,
+    opponent: u64,
+    table_move: u8,
+    parity: u32,
+    eval: &E,
+    depth: u32,
+    alpha: i32,
+    nodes: &mut u64,
+) {
+    value_fast(list, mover, opponent, table_move, parity);
+    // The child's window: its value matters only while it is not far above -alpha.
+    let child_beta = (-(alpha - SORT_MARGIN) * UNIT).min(midgame::INFINITE);
+    for m in list.iter_mut() {
+        if m.value >= W_TABLE_MOVE {
+            continue;
+        }
+        let (next_mover, next_opponent) = m.play(mover, opponent);
+        let child = midgame::search(
+            eval,
+            next_mover,
+            next_opponent,
+            depth,
+            -midgame::INFINITE,
+            child_beta,
+            nodes,
+        );
+        m.value += (midgame::INFINITE - child) * W_EVAL / UNIT;
     }
 }
 
