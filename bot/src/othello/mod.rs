@@ -1,7 +1,7 @@
 //! The Othello engine: the shared midgame search over a (mover, opponent) bitboard pair with
-//! a hand-weighted evaluation, and an exact endgame solver that takes over near the end —
-//! at the root when the whole rest of the game fits in the time, and inside the midgame
-//! search (through `SearchGame::probe`) for the nodes with few empties.
+//! a learnt pattern evaluation ([`eval`]), and an exact endgame solver that takes over near
+//! the end — at the root when the whole rest of the game fits in the time, and inside the
+//! midgame search (through `SearchGame::probe`) for the nodes with few empties.
 //!
 //! - [`bitboard`]: fast flips and move generation.
 //! - [`board`]: the bitboard position, square masks, its key, the final score.
