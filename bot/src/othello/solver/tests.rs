@@ -103,11 +103,11 @@ fn known_positions() {
     assert_eq!((s.score, s.best), (-64, PASS));
     let s = solver.solve(black, white).expect("not over");
     assert_eq!((s.score, s.best), (64, 3));
-    // A blocked board: neither side can move, 33 black and 31 white... nothing to solve.
+    // A full board: nothing to solve.
     assert_eq!(solver.solve(u64::MAX, 0), None);
-    // One empty square, a1, that only white can take: b1..h1 black then white's h1? Build
-    // row 1 as "-XXXXXXO" with everything else white: black cannot play a1 (flanks nothing
-    // of white's along row 1 and the rest is white), white takes a1 and flips b1..g1.
+    // One empty square, a1: row 1 is "-XXXXXXO" and every other square white. Black
+    // cannot take a1 (no line from it ends on a black disc); white takes it, flips b1..g1
+    // and owns the board.
     let black = 0b0111_1110u64;
     let white = !black & !1;
     assert_eq!(
