@@ -1,4 +1,5 @@
-//! What can go wrong for the bot crate's protocol client: the one error enum of its causes.
+//! What can go wrong for the bot crate — its protocol client and the data files its engines
+//! read: the one error enum of its causes.
 
 use game_core::protocol::ErrorCode;
 use tokio_tungstenite::tungstenite;
@@ -29,6 +30,9 @@ pub enum BotError {
     /// The server answered with an error where a `welcome` was awaited.
     #[error("the server refused: {code:?}: {message}")]
     Refused { code: ErrorCode, message: String },
+    /// An Othello weights file that cannot be used: damaged, or made for other patterns.
+    #[error("unusable Othello weights: {reason}")]
+    Weights { reason: String },
 }
 
 impl From<tungstenite::Error> for BotError {

@@ -1,11 +1,11 @@
 //! The engine's view of an Othello position: a (mover, opponent) pair of bitboards with the
-//! rules borrowed from `game_core::othello`, square masks, the position key and the final
+//! engine's own fast rules ([`super::bitboard`]), square masks, the position key and the final
 //! score — what the evaluation, the solver and the search glue ([`super::game`]) stand on.
 //!
 //! Squares are game-core's: bit `8 * row + col`, a1 = bit 0, row 1 at the top. A forced pass
 //! is a move ([`PASS`]) so that the search tree alternates sides like the game does.
 
-use game_core::othello::{flips, legal_mask};
+use super::bitboard::{flips, legal_moves};
 
 /// The move code of a forced pass (squares are 0..64).
 pub const PASS: u8 = 64;
@@ -130,7 +130,7 @@ pub fn final_score(mover: u64, opponent: u64) -> i32 {
 #[inline]
 #[must_use]
 pub fn game_over(mover: u64, opponent: u64) -> bool {
-    legal_mask(mover, opponent) == 0 && legal_mask(opponent, mover) == 0
+    legal_moves(mover, opponent) == 0 && legal_moves(opponent, mover) == 0
 }
 
 /// The (mover, opponent) pair after `mover` places a disc on `square` (which must be legal),
@@ -141,7 +141,7 @@ pub fn after_move(mover: u64, opponent: u64, square: u8) -> (u64, u64) {
     if square == PASS {
         return (opponent, mover);
     }
-    let flipped = flips(mover, opponent, u32::from(square));
+    let flipped = flips(mover, opponent, usize::from(square));
     (opponent & !flipped, mover | flipped | (1u64 << square))
 }
 

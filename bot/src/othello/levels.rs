@@ -44,18 +44,19 @@ impl LevelSettings {
 }
 
 /// The most empties the exact solver can be expected to finish in `time` (of which the root
-/// solve gets three fifths). Measured on the FFO positions, release build, a loaded 2-core
-/// machine: 14-16 empties in 10-50 ms, 20 in about 2 s, 22-23 in 7-11 s.
+/// solve gets three fifths). Measured on positions of self-play games and the FFO set,
+/// release build, a loaded 2-core machine: 16 empties in about 10 ms, 18 in 50 ms, 20 in
+/// 0.3 s, 22 in 1-3 s, 24 in 5-15 s.
 #[must_use]
 pub fn solvable_empties(time: Duration) -> u32 {
     let ms = time.as_millis();
     match ms {
-        0..=50 => 12,
-        51..=200 => 14,
-        201..=700 => 16,
-        701..=2_500 => 18,
-        2_501..=10_000 => 20,
-        _ => 22,
+        0..=30 => 14,
+        31..=100 => 16,
+        101..=400 => 18,
+        401..=1_500 => 20,
+        1_501..=8_000 => 22,
+        _ => 24,
     }
 }
 

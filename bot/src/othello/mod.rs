@@ -1,12 +1,19 @@
 //! The Othello engine: the shared midgame search over a (mover, opponent) bitboard pair with
-//! a hand-weighted evaluation, and an exact endgame solver that takes over near the end —
-//! at the root when the whole rest of the game fits in the time, and inside the midgame
-//! search (through `SearchGame::probe`) for the nodes with few empties.
+//! a learnt pattern evaluation ([`eval`]), and an exact endgame solver that takes over near
+//! the end — at the root when the whole rest of the game fits in the time, and inside the
+//! midgame search (through `SearchGame::probe`) for the nodes with few empties.
 //!
+//! - [`bitboard`]: fast flips and move generation.
 //! - [`board`]: the bitboard position, square masks, its key, the final score.
 //! - [`game`]: the position as the shared search's `SearchGame`, with exact solving inside.
 //! - [`levels`]: what each level may do.
-//! - [`eval`]: the midgame evaluation.
+//! - [`patterns`]: the evaluation's patterns and the board's symmetries.
+//! - [`weights`]: the learnt weights and their file.
+//! - [`eval`]: the midgame evaluation: learnt pattern weights.
+//! - [`heuristic`]: the hand-written evaluation the first self-play games use.
+//! - [`midgame`]: a small fixed-depth search over an evaluation.
+//! - [`selfplay`]: self-play games labelled for training.
+//! - [`training`]: fitting the weights to labelled positions.
 //! - [`stability`]: discs that can never flip.
 //! - [`solver`]: the exact endgame search.
 //! - [`last_flip`]: the flips of the last move, counted without making it.
@@ -23,15 +30,22 @@
 //! With `SearchLimits::Depth` or `SearchLimits::Nodes` both tables are cleared at the start,
 //! so the same position, limits, level and seed give the same move, score and node count.
 
+pub mod bitboard;
 pub mod board;
 pub mod eval;
 pub mod game;
+pub mod heuristic;
 pub mod last_flip;
 pub mod levels;
+pub mod midgame;
+pub mod patterns;
+pub mod selfplay;
 pub mod solver;
 pub mod stability;
 #[cfg(test)]
 mod test_support;
+pub mod training;
+pub mod weights;
 
 use std::time::Instant;
 

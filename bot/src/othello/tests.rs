@@ -274,8 +274,20 @@ fn play_game(black: u8, white: u8, seed: u64) -> i32 {
     black_discs.count_ones() as i32 - white_discs.count_ones() as i32
 }
 
+/// Level 10 at depth 3 against level 1, four seeds with both colours: it may lose a game
+/// to a lucky line, never the match.
 #[test]
 fn level_10_beats_level_1() {
-    assert!(play_game(10, 1, 11) > 0, "level 10 as black");
-    assert!(play_game(1, 10, 12) < 0, "level 10 as white");
+    let mut wins = 0;
+    let mut discs = 0;
+    for seed in 11..15 {
+        let as_black = play_game(10, 1, seed);
+        let as_white = -play_game(1, 10, seed);
+        wins += i32::from(as_black > 0) + i32::from(as_white > 0);
+        discs += as_black + as_white;
+    }
+    assert!(
+        wins >= 6 && discs > 150,
+        "{wins} wins of 8, {discs:+} discs"
+    );
 }
