@@ -81,6 +81,8 @@ pub fn connect_failure(error: &BotError, who: Who) -> Failure {
         BotError::Closed => Failure::new("closed", None),
         BotError::Socket(_) => Failure::new("socket", None),
         BotError::Unreadable { .. } => Failure::new("unreadable", None),
+        // Not a connection's error; listed so that the match stays exhaustive.
+        BotError::Weights { .. } => Failure::new("other", None),
     }
 }
 
