@@ -13,6 +13,7 @@ use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
 use game_core::protocol::{parse_server, BotHello, ClientMsg, ServerMsg};
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
@@ -100,8 +101,13 @@ impl Connection {
     /// Opens the WebSocket at `url` (`ws://host:port/ws`) and says `hello`. Every message
     /// the server sends, `welcome` first, comes through [`Connection::recv`].
     pub async fn open(url: &str, hello: &Hello) -> Result<Connection, BotError> {
-        // Small frames that should leave at once: no Nagle delay.
-        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, None, true)
+        // Small frames that should leave at once: no Nagle delay. Small buffers: a bot or a
+        // load generator holds many connections, and the transport's default read buffer
+        // (128 KiB, zeroed on every read) would cost each of them far more than its frames.
+        let config = WebSocketConfig::default()
+            .read_buffer_size(4 * 1024)
+            .write_buffer_size(4 * 1024);
+        let (socket, _) = tokio_tungstenite::connect_async_with_config(url, Some(config), true)
             .await
             .map_err(|e| BotError::Connect {
                 url: url.to_string(),

@@ -23,6 +23,16 @@ use crate::store::{StoredChat, StoredRoom};
 /// it ends the connection at the transport.
 const TRANSPORT_MAX_BYTES: usize = 1024 * 1024;
 
+/// What the WebSocket reads into at a time. The transport's default (128 KiB) is allocated for
+/// every connection and zeroed on every read, although the protocol's frames are a few hundred
+/// bytes: it made most of an idle connection's cost and much of a busy server's time. A larger
+/// frame still arrives whole; the buffer grows for it.
+const READ_BUFFER_BYTES: usize = 1024;
+
+/// How much outgoing data is gathered before it is written. The session flushes after each
+/// message anyway, so a large gathering buffer would only hold memory.
+const WRITE_BUFFER_BYTES: usize = 4 * 1024;
+
 /// The router of the server. It needs the peer of each connection: serve it on a
 /// [`crate::listener::GuardedListener`] with `into_make_service_with_connect_info::<Peer>()`.
 pub fn router(hub: SharedHub) -> Router {
@@ -64,6 +74,8 @@ async fn ws(
     hub.sockets.upgraded(&peer.socket);
     let max = TRANSPORT_MAX_BYTES.max(hub.config.limits.max_frame_bytes);
     upgrade
+        .read_buffer_size(READ_BUFFER_BYTES)
+        .write_buffer_size(WRITE_BUFFER_BYTES)
         .max_message_size(max)
         .max_frame_size(max)
         .on_upgrade(move |socket| crate::session::reader::serve(socket, hub, admission))
