@@ -3,7 +3,7 @@
 //!
 //! A move touches only the five cells each way along its four lines (forty points): their
 //! keys gain one digit, their patterns are looked up again, and the running totals follow —
-//! pattern counts, the per-point values of [`super::points`], and the sets of points where a
+//! the per-point values of [`super::points`], and the sets of points where a
 //! colour makes a five, a four, an open four or an open three. Unmaking subtracts the same
 //! digits, so make/unmake is exact and cheap; [`Board::recount`] recomputes everything from
 //! scratch for the tests.
@@ -17,9 +17,7 @@ use game_core::gomoku::Gomoku;
 use game_core::renju::RenjuBoard;
 use game_core::{Cell, Color, GomokuRule};
 
-use super::pattern::{
-    slot, LineKey, Pattern, PatternTable, BLOCKED_DIGIT, OWN_DIGIT, PATTERNS, POW3, REACH,
-};
+use super::pattern::{slot, LineKey, Pattern, PatternTable, BLOCKED_DIGIT, OWN_DIGIT, POW3, REACH};
 use super::points;
 
 /// A point: an index into the padded array.
@@ -48,37 +46,46 @@ pub fn color_of(side: usize) -> Color {
     }
 }
 
-/// A set of points, one bit each.
+/// A set of points, one bit each, with its size kept so that emptiness is one comparison.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PointSet(Vec<u64>);
+pub struct PointSet {
+    words: Vec<u64>,
+    len: usize,
+}
 
 impl PointSet {
     fn new(points: usize) -> PointSet {
-        PointSet(vec![0; points.div_ceil(64)])
+        PointSet {
+            words: vec![0; points.div_ceil(64)],
+            len: 0,
+        }
     }
 
     fn assign(&mut self, p: Point, on: bool) {
         let (word, bit) = (usize::from(p) / 64, p % 64);
-        if on {
-            self.0[word] |= 1 << bit;
-        } else {
-            self.0[word] &= !(1 << bit);
+        let was = self.words[word] >> bit & 1 == 1;
+        if on && !was {
+            self.words[word] |= 1 << bit;
+            self.len += 1;
+        } else if !on && was {
+            self.words[word] &= !(1 << bit);
+            self.len -= 1;
         }
     }
 
     #[must_use]
     pub fn contains(&self, p: Point) -> bool {
-        self.0[usize::from(p) / 64] >> (p % 64) & 1 == 1
+        self.words[usize::from(p) / 64] >> (p % 64) & 1 == 1
     }
 
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+        self.len == 0
     }
 
     /// The points in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &word)| {
+        self.words.iter().enumerate().flat_map(|(i, &word)| {
             let mut w = word;
             std::iter::from_fn(move || {
                 (w != 0).then(|| {
@@ -100,7 +107,7 @@ impl PointSet {
 
     #[must_use]
     pub fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
+        self.len
     }
 }
 
@@ -125,8 +132,6 @@ const SIDE_KEY: u64 = 0x5A17_C0DE_D15C_0BB1;
 /// Per-colour summaries of the empty points, kept in step with the patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
-    /// (point, direction) pairs of each pattern, empty points only.
-    pub counts: [u32; PATTERNS],
     /// Sum of [`points::point_value`] over the empty points.
     pub total: i32,
     /// Points where a stone makes five.
@@ -137,17 +142,20 @@ pub struct Summary {
     pub flex4s: PointSet,
     /// Points where a stone makes an open three.
     pub threes: PointSet,
+    /// Points where a stone makes two fours, or a four and an open three: a win next move
+    /// unless the opponent has fours of his own.
+    pub four_threes: PointSet,
 }
 
 impl Summary {
     fn new(points: usize) -> Summary {
         Summary {
-            counts: [0; PATTERNS],
             total: 0,
             fives: PointSet::new(points),
             fours: PointSet::new(points),
             flex4s: PointSet::new(points),
             threes: PointSet::new(points),
+            four_threes: PointSet::new(points),
         }
     }
 }
@@ -171,6 +179,8 @@ pub struct Board {
     /// Stones within two points (a 5x5 square): the candidate moves are the empty points
     /// with some.
     near: Vec<u8>,
+    /// The empty points with a stone within two: where the move generator looks.
+    candidates: PointSet,
     zobrist: Vec<[u64; 2]>,
     hash: u64,
     stones: usize,
@@ -222,6 +232,7 @@ impl Board {
             points_table: points::PointTable::shared(),
             summary: [Summary::new(len), Summary::new(len)],
             near: vec![0; len],
+            candidates: PointSet::new(len),
             zobrist,
             hash: 0,
             stones: 0,
@@ -263,10 +274,12 @@ impl Board {
         self.summary = [Summary::new(len), Summary::new(len)];
         self.values.fill([0; 2]);
         self.flags.fill([0; 2]);
+        self.candidates = PointSet::new(len);
         for i in 0..self.points.len() {
             let p = self.points[i];
             if self.cells[usize::from(p)] == EMPTY {
                 self.attach(p);
+                self.candidates.assign(p, self.near[usize::from(p)] > 0);
             }
         }
     }
@@ -391,6 +404,12 @@ impl Board {
         self.near[usize::from(p)]
     }
 
+    /// The empty points with a stone within two points.
+    #[must_use]
+    pub fn candidates(&self) -> &PointSet {
+        &self.candidates
+    }
+
     /// What colour `v` makes on `p` in each direction.
     #[must_use]
     pub fn patterns(&self, p: Point, v: usize) -> &[Pattern; 4] {
@@ -482,7 +501,10 @@ impl Board {
         self.cells[pi] = v as u8 + 1;
         self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
         self.stones += 1;
-        self.renju.borrow_mut().set(self.cell(p), Some(color));
+        if self.rule == GomokuRule::Renju {
+            self.renju.borrow_mut().set(self.cell(p), Some(color));
+        }
+        self.candidates.assign(p, false);
         self.update_near(pi, true);
         self.update_lines(pi, v, true);
     }
@@ -494,8 +516,11 @@ impl Board {
         self.cells[pi] = EMPTY;
         self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
         self.stones -= 1;
-        self.renju.borrow_mut().set(self.cell(p), None);
+        if self.rule == GomokuRule::Renju {
+            self.renju.borrow_mut().set(self.cell(p), None);
+        }
         self.update_near(pi, false);
+        self.candidates.assign(p, self.near[pi] > 0);
         self.update_lines(pi, v, false);
         self.attach(p);
     }
@@ -507,8 +532,14 @@ impl Board {
                 let q = (pi as isize + dr * s + dc) as usize;
                 if add {
                     self.near[q] += 1;
+                    if self.near[q] == 1 && self.cells[q] == EMPTY {
+                        self.candidates.assign(q as Point, true);
+                    }
                 } else {
                     self.near[q] -= 1;
+                    if self.near[q] == 0 {
+                        self.candidates.assign(q as Point, false);
+                    }
                 }
             }
         }
@@ -544,8 +575,6 @@ impl Board {
             let new = self.tables[v].get(self.keys[q][v][d]);
             let old = std::mem::replace(&mut self.patterns[q][v][d], new);
             if old != new {
-                self.summary[v].counts[old as usize] -= 1;
-                self.summary[v].counts[new as usize] += 1;
                 let digit = points::COMBO_DIGIT[d] * (new as i32 - old as i32);
                 self.combos[q][v] = (i32::from(self.combos[q][v]) + digit) as u16;
                 self.summarise(q as Point, v);
@@ -558,9 +587,6 @@ impl Board {
         let pi = usize::from(p);
         for v in 0..2 {
             let s = &mut self.summary[v];
-            for pat in self.patterns[pi][v] {
-                s.counts[pat as usize] -= 1;
-            }
             s.total -= self.values[pi][v];
             self.values[pi][v] = 0;
             self.set_flags(p, v, 0);
@@ -572,9 +598,7 @@ impl Board {
         let pi = usize::from(p);
         for v in 0..2 {
             for d in 0..4 {
-                let pat = self.tables[v].get(self.keys[pi][v][d]);
-                self.patterns[pi][v][d] = pat;
-                self.summary[v].counts[pat as usize] += 1;
+                self.patterns[pi][v][d] = self.tables[v].get(self.keys[pi][v][d]);
             }
             self.combos[pi][v] = points::combo_index(&self.patterns[pi][v]);
             self.summarise(p, v);
@@ -605,6 +629,7 @@ impl Board {
             (points::MAKES_FOUR, &mut s.fours),
             (points::MAKES_FLEX4, &mut s.flex4s),
             (points::MAKES_FLEX3, &mut s.threes),
+            (points::MAKES_FOUR_THREE, &mut s.four_threes),
         ] {
             if changed & bit != 0 {
                 set.assign(p, flags & bit != 0);
@@ -632,6 +657,7 @@ impl Board {
         self.summary == other.summary
             && self.cells == other.cells
             && self.near == other.near
+            && self.candidates == other.candidates
             && empty_points.into_iter().all(|p| {
                 self.keys[p] == other.keys[p]
                     && self.patterns[p] == other.patterns[p]

@@ -1,13 +1,16 @@
 //! The Gomoku engine (freestyle, standard and renju, boards 5..=26): incremental line
-//! patterns, threat-space search (VCF, VCT) and the shared alpha-beta search.
+//! patterns, threat-space search (VCF, VCT) and a Gomoku alpha-beta search.
 //!
 //! A move is chosen in this order: a five; the block of a single four (searched shallowly,
-//! it is forced); a VCF, then (strong levels) a VCT found with part of the time; else the
-//! alpha-beta search, whose move generation answers fours and open threes by force and whose
-//! `probe` recognises won and lost positions and runs small VCFs near the leaves.
+//! it is forced); a VCF, then (strong levels) a VCT, each played at once; if the opponent
+//! would have a VCF or VCT were it his move, only the moves after which he has none are
+//! searched; then the alpha-beta search, whose move generation answers fours and open threes
+//! by force and whose leaves run small VCFs; and last a check that the chosen move leaves the
+//! opponent no forced win, the next-best move taking its place when it does.
 //!
-//! Determinism: Depth, Nodes and Solve limits clear every table first, so the same position,
-//! limits, level and seed give the same move and node count. Time limits keep the TT.
+//! Determinism: Depth, Nodes and Solve limits clear every table first and give the threat
+//! searches node budgets instead of time, so the same position, limits, level and seed give
+//! the same move and node count. Time limits keep the TT from move to move.
 //!
 //! # Layout
 //! - [`pattern`]: line patterns and their table.
@@ -16,50 +19,79 @@
 //! - [`eval`]: the evaluation.
 //! - [`movegen`]: candidates and forced replies.
 //! - [`threat`]: VCF and VCT.
-//! - [`game`]: the board as a `SearchGame`.
+//! - [`search`]: the alpha-beta search.
+//! - [`root`]: the threat decisions around it.
+//! - [`time`]: the clock of one move.
 //! - [`levels`]: what each level may do.
 
 pub mod board;
 pub mod eval;
-pub mod game;
 pub mod levels;
 pub mod movegen;
 pub mod pattern;
 pub mod points;
+pub mod root;
+pub mod search;
 pub mod threat;
+pub mod time;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, GomokuRule, Position};
 
 use crate::engine::{Engine, Score, SearchLimits, SearchRequest, SearchResult, StopFlag};
-use crate::search::{SearchBudget, Searcher};
-use crate::value::score_of;
+use crate::value::{score_of, WIN_BOUND};
 use board::{Board, Point};
-use game::GomokuGame;
 use levels::LevelSettings;
+use movegen::Situation;
+use root::{Budget, Verdict, VCF_PLIES, VCT_PLIES_MAX};
+use search::{Iteration, Limits, Searcher};
 use threat::{ThreatSearch, ThreatWin};
+use time::MoveClock;
 
-/// Plies a root VCF and VCT may look ahead.
-const ROOT_VCF_PLIES: u32 = 41;
-const ROOT_VCT_PLIES: u32 = 13;
 /// Node budgets of the root threat searches under Depth/Nodes limits (deterministic), and
-/// under `SearchLimits::Solve`.
+/// of `SearchLimits::Solve`.
 const ROOT_VCF_NODES: u64 = 20_000;
 const ROOT_VCT_NODES: u64 = 20_000;
-const SOLVE_NODES: u64 = 3_000_000;
-/// Node budget of each opponent VCF check in the root defence (Depth/Nodes limits).
 const ROOT_DEFENCE_NODES: u64 = 3_000;
+const SOLVE_NODES: u64 = 3_000_000;
+/// Plies of the root VCT under Depth/Nodes limits (kept short: the budget is small).
+const ROOT_VCT_PLIES_FIXED: u32 = 13;
+/// Where, as a share of a timed move, each root phase must end: our VCF, our VCT, the
+/// opponent's threats, the alpha-beta search (the rest is the final check's).
+const OWN_VCF_END: f64 = 0.05;
+const OWN_VCT_END: f64 = 0.20;
+const DEFENCE_END: f64 = 0.35;
+const SEARCH_END: f64 = 0.92;
+/// Depth of the search of a forced move (only its score is wanted).
+const FORCED_MOVE_DEPTH: u32 = 4;
 
 /// The Gomoku engine. A `new()` engine is deterministic under Depth/Nodes/Solve limits.
 pub struct GomokuEngine {
-    searcher: Searcher<Point>,
+    searcher: Searcher,
+    threats: ThreatSearch,
 }
 
 impl Default for GomokuEngine {
     fn default() -> Self {
         GomokuEngine::new()
+    }
+}
+
+/// One root phase's budget: `nodes` when the move is untimed, else until `fraction` of it.
+fn budget(clock: &MoveClock, fraction: f64, nodes: u64, stop: &StopFlag) -> Budget {
+    match clock.at(fraction) {
+        Some(until) => Budget {
+            nodes: u64::MAX,
+            until: Some(until),
+            stop: stop.clone(),
+        },
+        None => Budget {
+            nodes,
+            until: None,
+            stop: stop.clone(),
+        },
     }
 }
 
@@ -75,6 +107,7 @@ impl GomokuEngine {
     pub fn with_tt_bits(bits: u32) -> GomokuEngine {
         GomokuEngine {
             searcher: Searcher::new(bits),
+            threats: ThreatSearch::new(18),
         }
     }
 
@@ -86,64 +119,65 @@ impl GomokuEngine {
         let (limits, stop) = (request.limits, &request.stop);
         let start = Instant::now();
         let settings = LevelSettings::of(request.level);
-        // Aim a little short of the caller's limit: the clock is only read every few nodes.
-        let deadline = limits.deadline(start).map(|d| {
-            let span = d.saturating_duration_since(start);
-            d - (span / 20).min(Duration::from_millis(30))
-        });
-        let deterministic = matches!(
-            limits,
-            SearchLimits::Depth(_) | SearchLimits::Nodes(_) | SearchLimits::Solve
-        );
+        let clock = MoveClock::new(start, limits.deadline(start));
+        let deterministic = clock.end().is_none();
         if deterministic {
             self.searcher.clear();
+            self.threats.clear();
         }
-        let mut game = GomokuGame::new(
-            Board::from_position(pos),
-            settings.tactics,
-            settings.probe_vcf,
-        );
-        game.watch(deadline, stop.clone());
-        let me = game.board.turn();
+        let mut board = Board::from_position(pos);
         if limits == SearchLimits::Solve {
-            return Some(solve(&mut game, stop, start));
+            return Some(solve(&mut board, stop, start));
         }
 
+        let me = board.turn();
         let mut root: Vec<Point> = Vec::new();
-        movegen::generate(&game.board, settings.tactics, usize::MAX, &mut root);
+        let situation = movegen::forced_moves(&board, settings.tactics, &mut root);
+        movegen::sort_by_score(&board, me, &mut root);
         let first = *root.first()?;
-        if game.board.summary(me).fives.contains(first) {
-            return Some(threat_result(&game.board, &[first], 1, 0, start));
+        if situation == Situation::Win {
+            return Some(threat_result(&board, &[first], 1, 0, start));
         }
-
-        // Root threat searches, on a share of the time or a fixed node budget.
         let mut extra_nodes = 0;
-        let threat_budget = |share: u32, nodes: u64| -> (u64, Option<Instant>) {
-            match deadline {
-                Some(d) => (
-                    u64::MAX,
-                    Some(start + d.saturating_duration_since(start) / share),
-                ),
-                None => (nodes, None),
-            }
+        let them_four = situation == Situation::Block;
+
+        // Our win by force, played at once: a VCF, then (strong levels) a VCT.
+        let vct_plies = if deterministic {
+            ROOT_VCT_PLIES_FIXED
+        } else {
+            VCT_PLIES_MAX
         };
-        let them_four = !game.board.summary(1 - me).fives.is_empty();
-        // A VCF, then (strong levels) a VCT: (on, VCT rather than VCF, time share, nodes).
-        let root_threats = [
-            (settings.root_vcf, false, 8, ROOT_VCF_NODES),
-            (settings.root_vct && root.len() > 1, true, 5, ROOT_VCT_NODES),
+        let own = [
+            (
+                settings.root_vcf,
+                false,
+                VCF_PLIES,
+                OWN_VCF_END,
+                ROOT_VCF_NODES,
+            ),
+            (
+                settings.root_vct,
+                true,
+                vct_plies,
+                OWN_VCT_END,
+                ROOT_VCT_NODES,
+            ),
         ];
-        for (on, vct, share, nodes) in root_threats {
+        for (on, vct, plies, end, nodes) in own {
             if !on || them_four {
                 continue;
             }
-            let (nodes, until) = threat_budget(share, nodes);
-            game.threats.set_budget(nodes, until, Some(stop.clone()));
-            let win = threat_win(&mut game.threats, &mut game.board, vct, 1);
-            extra_nodes += game.threats.nodes();
-            if let Some(win) = win {
+            let found = root::find_win(
+                &mut self.threats,
+                &mut board,
+                vct,
+                plies,
+                &budget(&clock, end, nodes, stop),
+            );
+            extra_nodes += found.nodes;
+            if let Some(win) = found.win {
                 return Some(threat_result(
-                    &game.board,
+                    &board,
                     &win.line,
                     win.plies,
                     extra_nodes,
@@ -151,45 +185,102 @@ impl GomokuEngine {
                 ));
             }
         }
+
+        // The opponent's win were it his move: keep to the moves that stop it.
+        let mut checked = false;
         if settings.root_vcf && !them_four && root.len() > 1 {
-            let (nodes, until) = threat_budget(4, ROOT_DEFENCE_NODES);
-            game.threats.set_budget(nodes, until, Some(stop.clone()));
-            let (defences, spent) = defend_against_vcf(&mut game, &root);
-            extra_nodes += spent;
-            if let Some(defences) = defences {
-                root = defences;
-                game.root_moves = Some(root.clone());
+            let defence = budget(&clock, DEFENCE_END, ROOT_DEFENCE_NODES, stop);
+            for vct in [false, true] {
+                if vct && !settings.root_vct {
+                    break;
+                }
+                let plies = if vct { vct_plies } else { VCF_PLIES };
+                let threat =
+                    root::opponent_win(&mut self.threats, &mut board, vct, plies, &defence);
+                extra_nodes += threat.nodes;
+                if threat.win.is_none() {
+                    continue;
+                }
+                if let Some(kept) = root::defences(
+                    &mut self.threats,
+                    &mut board,
+                    &root,
+                    vct,
+                    &defence,
+                    &mut extra_nodes,
+                ) {
+                    root = kept;
+                }
+                checked = true;
+                break;
             }
         }
-        game.threats.clear();
 
         let mut max_depth = limits.max_depth(settings.max_depth);
         if root.len() == 1 {
-            // A forced move: search it only deep enough for a score.
-            max_depth = max_depth.min(4);
+            max_depth = max_depth.min(FORCED_MOVE_DEPTH);
         }
-        let budget = SearchBudget {
+        let search_limits = Limits {
             max_depth,
-            deadline,
+            deadline: if root.len() == 1 {
+                clock.at(0.5)
+            } else {
+                clock.at(SEARCH_END)
+            },
             max_nodes: limits.max_nodes(),
             noise: settings.noise,
             seed: request.seed,
+            tactics: settings.tactics,
+            probe_vcf: settings.probe_vcf,
         };
-        let it = self.searcher.search(&mut game, budget, stop, |_| {})?;
+        let mut it = self
+            .searcher
+            .search(&mut board, &root, search_limits, stop, |_| {});
+        extra_nodes += 0;
+
+        // The final check: the chosen move must not hand the opponent a forced win.
+        if settings.root_vcf && !checked && root.len() > 1 && it.score.abs() < WIN_BOUND {
+            let check = budget(&clock, 1.0, ROOT_DEFENCE_NODES, stop);
+            if let Some(better) =
+                self.safe_choice(&mut board, &it, settings.root_vct, &check, &mut extra_nodes)
+            {
+                it.best = better;
+                it.pv = vec![better];
+            }
+        }
+
         let score = score_of(it.score);
         Some(SearchResult {
-            best: game.board.cell(it.best).to_string(),
+            best: board.cell(it.best).to_string(),
             score,
             exact: !matches!(score, Score::Heuristic(_)),
             depth: it.depth,
             nodes: it.nodes + extra_nodes,
             ms: start.elapsed().as_millis() as u64,
-            pv: it
-                .pv
-                .iter()
-                .map(|&p| game.board.cell(p).to_string())
-                .collect(),
+            pv: it.pv.iter().map(|&p| board.cell(p).to_string()).collect(),
         })
+    }
+
+    /// When the search's move loses to a VCF or VCT, the best-ranked move that does not (or
+    /// whose check is cut short); `None` to keep the search's move.
+    fn safe_choice(
+        &mut self,
+        board: &mut Board,
+        it: &Iteration,
+        vct: bool,
+        budget: &Budget,
+        nodes: &mut u64,
+    ) -> Option<Point> {
+        if root::verdict(&mut self.threats, board, it.best, vct, budget, nodes) != Verdict::Loses {
+            return None;
+        }
+        it.ranking
+            .iter()
+            .map(|&(p, _)| p)
+            .filter(|&p| p != it.best)
+            .find(|&p| {
+                root::verdict(&mut self.threats, board, p, vct, budget, nodes) != Verdict::Loses
+            })
     }
 }
 
@@ -204,47 +295,6 @@ impl Engine for GomokuEngine {
             _ => None,
         }
     }
-}
-
-/// A VCF, or with `vct` a VCT, looking `reach` times the usual number of plies ahead.
-fn threat_win(
-    threats: &mut ThreatSearch,
-    board: &mut Board,
-    vct: bool,
-    reach: u32,
-) -> Option<ThreatWin> {
-    if vct {
-        threats.vct(board, reach * ROOT_VCT_PLIES)
-    } else {
-        threats.vcf(board, reach * ROOT_VCF_PLIES)
-    }
-}
-
-/// If the opponent has a VCF (were we to pass), the root moves after which he has none — or
-/// `None` when he has none to begin with, or every move leaves him one (then the search may
-/// as well see them all). A check cut short by the budget keeps its move. Also returns the
-/// nodes spent.
-fn defend_against_vcf(game: &mut GomokuGame, root: &[Point]) -> (Option<Vec<Point>>, u64) {
-    let board = &mut game.board;
-    board.pass();
-    let threat = game.threats.vcf(board, ROOT_VCF_PLIES);
-    board.unpass();
-    let mut nodes = game.threats.nodes();
-    if threat.is_none() {
-        return (None, nodes);
-    }
-    let mut defences = Vec::new();
-    for &m in root {
-        board.make(m);
-        let still = game.threats.vcf(board, ROOT_VCF_PLIES);
-        let unsure = game.threats.aborted();
-        board.unmake();
-        nodes += game.threats.nodes();
-        if still.is_none() || unsure {
-            defences.push(m);
-        }
-    }
-    ((!defences.is_empty()).then_some(defences), nodes)
 }
 
 fn threat_result(
@@ -266,17 +316,21 @@ fn threat_result(
     }
 }
 
-/// `SearchLimits::Solve`: VCF, then VCT. Without a proven win the best-ranked move is returned with
-/// `exact: false`.
-fn solve(game: &mut GomokuGame, stop: &StopFlag, start: Instant) -> SearchResult {
-    let board = &mut game.board;
+/// `SearchLimits::Solve`: VCF, then VCT. Without a proven win the best-ranked move is
+/// returned with `exact: false`.
+fn solve(board: &mut Board, stop: &StopFlag, start: Instant) -> SearchResult {
     let mut nodes = 0;
     let mut found: Option<ThreatWin> = None;
     let mut threats = ThreatSearch::new(20);
-    threats.set_budget(SOLVE_NODES, None, Some(stop.clone()));
-    for vct in [false, true] {
-        found = threat_win(&mut threats, board, vct, 2);
-        nodes += threats.nodes();
+    let budget = Budget {
+        nodes: SOLVE_NODES,
+        until: None,
+        stop: stop.clone(),
+    };
+    for (vct, plies) in [(false, VCF_PLIES), (true, VCT_PLIES_MAX)] {
+        let result = root::find_win(&mut threats, board, vct, plies, &budget);
+        nodes += result.nodes;
+        found = result.win;
         if found.is_some() {
             break;
         }

@@ -63,6 +63,18 @@ pub const MAKES_FIVE: u8 = 1;
 pub const MAKES_FOUR: u8 = 2;
 pub const MAKES_FLEX4: u8 = 4;
 pub const MAKES_FLEX3: u8 = 8;
+pub const MAKES_FOUR_THREE: u8 = 16;
+
+/// Whether a point with these patterns makes two fours, or a four and an open three.
+#[must_use]
+pub fn is_four_three(patterns: &[Pattern; 4]) -> bool {
+    let fours: usize = patterns
+        .iter()
+        .map(|&p| usize::from(p.is_four()) + usize::from(p == Pattern::Flex4))
+        .sum();
+    let threes = patterns.iter().filter(|&&p| p == Pattern::Flex3).count();
+    fours >= 2 || (fours == 1 && threes >= 1)
+}
 
 /// [`point_value`] and the threat flags for every combination of four patterns, so a move's
 /// forty pattern changes cost a lookup each.
@@ -100,6 +112,9 @@ impl PointTable {
                         Pattern::Flex3 => MAKES_FLEX3,
                         _ => 0,
                     };
+                }
+                if is_four_three(&pats) {
+                    f |= MAKES_FOUR_THREE;
                 }
                 flags.push(f);
             }

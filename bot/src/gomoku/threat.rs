@@ -111,7 +111,9 @@ impl ThreatSearch {
         self.nodes += 1;
         if self.nodes >= self.max_nodes {
             self.aborted = true;
-        } else if self.nodes & 255 == 0 {
+        } else if self.nodes & 255 == 1 {
+            // The first node of every search reads the clock too: a search started late
+            // (one of many checks at the root) stops at once.
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             if late || self.stop.as_ref().is_some_and(StopFlag::is_stopped) {
                 self.aborted = true;
