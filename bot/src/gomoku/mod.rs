@@ -45,7 +45,7 @@ use crate::value::{score_of, WIN_BOUND};
 use board::{Board, Point};
 use levels::LevelSettings;
 use movegen::Situation;
-use root::{Budget, Verdict, VCF_PLIES, VCT_PLIES_MAX};
+use root::{Budget, Verdict, Verdicts, VCF_PLIES, VCT_PLIES_MAX};
 use search::{Iteration, Limits, Searcher};
 use threat::{ThreatSearch, ThreatWin};
 use time::MoveClock;
@@ -64,6 +64,8 @@ const OWN_VCF_END: f64 = 0.05;
 const OWN_VCT_END: f64 = 0.20;
 const DEFENCE_END: f64 = 0.35;
 const SEARCH_END: f64 = 0.92;
+/// Plies beyond the opponent's threat that the check of a defence looks for a VCT.
+const VCT_CHECK_SLACK: u32 = 8;
 /// Depth of the search of a forced move (only its score is wanted).
 const FORCED_MOVE_DEPTH: u32 = 4;
 
@@ -187,7 +189,7 @@ impl GomokuEngine {
         }
 
         // The opponent's win were it his move: keep to the moves that stop it.
-        let mut checked = false;
+        let mut verdicts = Verdicts::new(if settings.root_vct { vct_plies } else { 0 });
         if settings.root_vcf && !them_four && root.len() > 1 {
             let defence = budget(&clock, DEFENCE_END, ROOT_DEFENCE_NODES, stop);
             for vct in [false, true] {
@@ -198,20 +200,21 @@ impl GomokuEngine {
                 let threat =
                     root::opponent_win(&mut self.threats, &mut board, vct, plies, &defence);
                 extra_nodes += threat.nodes;
-                if threat.win.is_none() {
-                    continue;
+                let Some(win) = threat.win else { continue };
+                if vct {
+                    // A move that holds mostly leaves no win at all; a longer one than the
+                    // threat found is rare, and costly to rule out.
+                    verdicts.vct_plies = (win.plies + VCT_CHECK_SLACK).min(vct_plies);
                 }
-                if let Some(kept) = root::defences(
+                root = root::defences(
                     &mut self.threats,
                     &mut board,
                     &root,
-                    vct,
+                    &win,
+                    &mut verdicts,
                     &defence,
                     &mut extra_nodes,
-                ) {
-                    root = kept;
-                }
-                checked = true;
+                );
                 break;
             }
         }
@@ -236,13 +239,12 @@ impl GomokuEngine {
         let mut it = self
             .searcher
             .search(&mut board, &root, search_limits, stop, |_| {});
-        extra_nodes += 0;
 
         // The final check: the chosen move must not hand the opponent a forced win.
-        if settings.root_vcf && !checked && root.len() > 1 && it.score.abs() < WIN_BOUND {
+        if settings.root_vcf && root.len() > 1 && it.score < WIN_BOUND {
             let check = budget(&clock, 1.0, ROOT_DEFENCE_NODES, stop);
             if let Some(better) =
-                self.safe_choice(&mut board, &it, settings.root_vct, &check, &mut extra_nodes)
+                self.safe_choice(&mut board, &it, &mut verdicts, &check, &mut extra_nodes)
             {
                 it.best = better;
                 it.pv = vec![better];
@@ -267,20 +269,19 @@ impl GomokuEngine {
         &mut self,
         board: &mut Board,
         it: &Iteration,
-        vct: bool,
+        verdicts: &mut Verdicts,
         budget: &Budget,
         nodes: &mut u64,
     ) -> Option<Point> {
-        if root::verdict(&mut self.threats, board, it.best, vct, budget, nodes) != Verdict::Loses {
+        let threats = &mut self.threats;
+        if verdicts.check(threats, board, it.best, budget, nodes) != Verdict::Loses {
             return None;
         }
         it.ranking
             .iter()
             .map(|&(p, _)| p)
             .filter(|&p| p != it.best)
-            .find(|&p| {
-                root::verdict(&mut self.threats, board, p, vct, budget, nodes) != Verdict::Loses
-            })
+            .find(|&p| verdicts.check(threats, board, p, budget, nodes) != Verdict::Loses)
     }
 }
 

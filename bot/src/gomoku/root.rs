@@ -110,22 +110,22 @@ pub enum Verdict {
     Unknown,
 }
 
-/// Whether the opponent wins by force after `m` (a VCF; with `vct` also a VCT).
+/// Whether the opponent wins by force after `m`: a VCF, and with `vct_plies > 0` a VCT of
+/// at most that many plies.
 pub fn verdict(
     threats: &mut ThreatSearch,
     board: &mut Board,
     m: Point,
-    vct: bool,
+    vct_plies: u32,
     budget: &Budget,
     nodes: &mut u64,
 ) -> Verdict {
     board.make(m);
     let mut result = Verdict::Holds;
-    for threes in [false, true] {
-        if threes && !vct {
+    for (threes, plies) in [(false, VCF_PLIES), (true, vct_plies)] {
+        if threes && vct_plies == 0 {
             break;
         }
-        let plies = if threes { VCT_PLIES_MAX } else { VCF_PLIES };
         let found = find_win(threats, board, threes, plies, budget);
         *nodes += found.nodes;
         if found.win.is_some() {
@@ -141,26 +141,99 @@ pub fn verdict(
     result
 }
 
-/// The moves of `root` (in their order) after which the opponent has no forced win, or whose
-/// check was cut short; `None` when every checked move loses (then the search may as well
-/// see them all and find the longest defence).
+/// What is known of the root moves against the opponent's threats, each move checked once.
+#[derive(Clone, Debug)]
+pub struct Verdicts {
+    known: Vec<(Point, Verdict)>,
+    /// The VCT length checked after a move (0: VCF only).
+    pub vct_plies: u32,
+}
+
+impl Verdicts {
+    /// Nothing known yet; after a move the opponent's VCTs up to `vct_plies` count (0: only
+    /// his VCFs).
+    #[must_use]
+    pub fn new(vct_plies: u32) -> Verdicts {
+        Verdicts {
+            known: Vec::new(),
+            vct_plies,
+        }
+    }
+
+    /// The verdict on `m`, if it was checked to the end.
+    #[must_use]
+    pub fn get(&self, m: Point) -> Option<Verdict> {
+        self.known
+            .iter()
+            .find(|&&(p, _)| p == m)
+            .map(|&(_, v)| v)
+            .filter(|&v| v != Verdict::Unknown)
+    }
+
+    /// The verdict on `m`, checked now unless known.
+    pub fn check(
+        &mut self,
+        threats: &mut ThreatSearch,
+        board: &mut Board,
+        m: Point,
+        budget: &Budget,
+        nodes: &mut u64,
+    ) -> Verdict {
+        if let Some(v) = self.get(m) {
+            return v;
+        }
+        let v = verdict(threats, board, m, self.vct_plies, budget, nodes);
+        self.known.retain(|&(p, _)| p != m);
+        self.known.push((m, v));
+        v
+    }
+}
+
+/// The moves of `root` worth searching against the opponent's forced win `threat` (his
+/// line were it his move): those checked to hold, else those whose check was cut short, else
+/// (every move loses) all of them, so that the search finds the longest defence. The moves
+/// most likely to hold are checked first: the points of his line, then our fours, then the
+/// rest in `root`'s order.
 pub fn defences(
     threats: &mut ThreatSearch,
     board: &mut Board,
     root: &[Point],
-    vct: bool,
+    threat: &ThreatWin,
+    verdicts: &mut Verdicts,
     budget: &Budget,
     nodes: &mut u64,
-) -> Option<Vec<Point>> {
-    let mut kept = Vec::new();
-    for &m in root {
-        if budget.spent() {
-            kept.push(m);
-            continue;
+) -> Vec<Point> {
+    let me = board.turn();
+    let rank = |m: &Point| {
+        if threat.line.contains(m) {
+            0
+        } else if board.summary(me).fours.contains(*m) {
+            1
+        } else {
+            2
         }
-        if verdict(threats, board, m, vct, budget, nodes) != Verdict::Loses {
-            kept.push(m);
+    };
+    let mut order = root.to_vec();
+    order.sort_by_key(rank);
+    let (mut holds, mut unknown) = (Vec::new(), Vec::new());
+    for m in order {
+        let v = if budget.spent() {
+            Verdict::Unknown
+        } else {
+            verdicts.check(threats, board, m, budget, nodes)
+        };
+        match v {
+            Verdict::Holds => holds.push(m),
+            Verdict::Unknown => unknown.push(m),
+            Verdict::Loses => {}
         }
     }
-    (!kept.is_empty()).then_some(kept)
+    let keep = if !holds.is_empty() {
+        holds
+    } else if !unknown.is_empty() {
+        unknown
+    } else {
+        return root.to_vec();
+    };
+    root.iter().copied().filter(|m| keep.contains(m)).collect()
 }
