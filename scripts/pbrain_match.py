@@ -80,6 +80,7 @@ class Brain:
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
         self.messages = []
+        self.answered = 0.0
 
     def _read(self):
         for line in self.proc.stdout:
@@ -142,6 +143,11 @@ class Brain:
     def ask(self, lines):
         """Sends `lines` (the last one asks for a move); returns (cell or None, seconds)."""
         self.messages = []
+        # Some brains drop a command that comes within moments of their last answer, while
+        # they still finish it: give them that moment (before the clock starts).
+        pause = self.answered + 0.03 - time.monotonic()
+        if pause > 0:
+            time.sleep(pause)
         for line in lines[:-1]:
             self.send(line)
         started = time.monotonic()
@@ -152,7 +158,9 @@ class Brain:
                 lambda l: MOVE_LINE.match(l) or l.upper().startswith("ERROR"), limit
             )
             took = time.monotonic() - started
+            self.answered = time.monotonic()
             if line is None:
+                print(f"# {self.name}: no answer in {took:.1f} s", file=sys.stderr)
                 return None, took
             m = MOVE_LINE.match(line)
             if m:

@@ -58,11 +58,14 @@ const ROOT_DEFENCE_NODES: u64 = 3_000;
 const SOLVE_NODES: u64 = 3_000_000;
 /// Plies of the root VCT under Depth/Nodes limits (kept short: the budget is small).
 const ROOT_VCT_PLIES_FIXED: u32 = 13;
-/// Where, as a share of a timed move, each root phase must end: our VCF, our VCT, the
-/// opponent's threats, the alpha-beta search (the rest is the final check's).
-const OWN_VCF_END: f64 = 0.05;
-const OWN_VCT_END: f64 = 0.20;
-const DEFENCE_END: f64 = 0.35;
+/// Shares of a timed move for the root's threat phases, each counted from when it starts
+/// (a phase that ends early leaves its time to the next): our VCF, our VCT, the opponent's
+/// win were it his move, and the checks of the moves against it (only when he has one).
+const OWN_VCF_SHARE: f64 = 0.03;
+const OWN_VCT_SHARE: f64 = 0.12;
+const THREAT_SHARE: f64 = 0.10;
+const DEFENCE_SHARE: f64 = 0.20;
+/// Where the alpha-beta search must end (the rest is the final check's).
 const SEARCH_END: f64 = 0.92;
 /// Plies beyond the opponent's threat that the check of a defence looks for a VCT.
 const VCT_CHECK_SLACK: u32 = 8;
@@ -81,9 +84,9 @@ impl Default for GomokuEngine {
     }
 }
 
-/// One root phase's budget: `nodes` when the move is untimed, else until `fraction` of it.
-fn budget(clock: &MoveClock, fraction: f64, nodes: u64, stop: &StopFlag) -> Budget {
-    match clock.at(fraction) {
+/// One root phase's budget: `nodes` when the move is untimed, else `share` of it from now.
+fn budget(clock: &MoveClock, share: f64, nodes: u64, stop: &StopFlag) -> Budget {
+    match clock.from_now(share) {
         Some(until) => Budget {
             nodes: u64::MAX,
             until: Some(until),
@@ -154,14 +157,14 @@ impl GomokuEngine {
                 settings.root_vcf,
                 false,
                 VCF_PLIES,
-                OWN_VCF_END,
+                OWN_VCF_SHARE,
                 ROOT_VCF_NODES,
             ),
             (
                 settings.root_vct,
                 true,
                 vct_plies,
-                OWN_VCT_END,
+                OWN_VCT_SHARE,
                 ROOT_VCT_NODES,
             ),
         ];
@@ -191,14 +194,13 @@ impl GomokuEngine {
         // The opponent's win were it his move: keep to the moves that stop it.
         let mut verdicts = Verdicts::new(if settings.root_vct { vct_plies } else { 0 });
         if settings.root_vcf && !them_four && root.len() > 1 {
-            let defence = budget(&clock, DEFENCE_END, ROOT_DEFENCE_NODES, stop);
+            let detect = budget(&clock, THREAT_SHARE, ROOT_DEFENCE_NODES, stop);
             for vct in [false, true] {
                 if vct && !settings.root_vct {
                     break;
                 }
                 let plies = if vct { vct_plies } else { VCF_PLIES };
-                let threat =
-                    root::opponent_win(&mut self.threats, &mut board, vct, plies, &defence);
+                let threat = root::opponent_win(&mut self.threats, &mut board, vct, plies, &detect);
                 extra_nodes += threat.nodes;
                 let Some(win) = threat.win else { continue };
                 if vct {
@@ -206,6 +208,7 @@ impl GomokuEngine {
                     // threat found is rare, and costly to rule out.
                     verdicts.vct_plies = (win.plies + VCT_CHECK_SLACK).min(vct_plies);
                 }
+                let defence = budget(&clock, DEFENCE_SHARE, ROOT_DEFENCE_NODES, stop);
                 root = root::defences(
                     &mut self.threats,
                     &mut board,
@@ -243,6 +246,7 @@ impl GomokuEngine {
         // The final check: the chosen move must not hand the opponent a forced win.
         if settings.root_vcf && root.len() > 1 && it.score < WIN_BOUND {
             let check = budget(&clock, 1.0, ROOT_DEFENCE_NODES, stop);
+            // From now to the end: the search stopped at its own end, short of ours.
             if let Some(better) =
                 self.safe_choice(&mut board, &it, &mut verdicts, &check, &mut extra_nodes)
             {
@@ -277,11 +281,19 @@ impl GomokuEngine {
         if verdicts.check(threats, board, it.best, budget, nodes) != Verdict::Loses {
             return None;
         }
-        it.ranking
-            .iter()
-            .map(|&(p, _)| p)
-            .filter(|&p| p != it.best)
-            .find(|&p| verdicts.check(threats, board, p, budget, nodes) != Verdict::Loses)
+        // The best-ranked move proven to hold; failing that (the time ran out first), the
+        // best-ranked one not proven to lose.
+        let mut unsure = None;
+        for &(p, _) in it.ranking.iter().filter(|&&(p, _)| p != it.best) {
+            match verdicts.check(threats, board, p, budget, nodes) {
+                Verdict::Holds => return Some(p),
+                Verdict::Unknown => {
+                    unsure.get_or_insert(p);
+                }
+                Verdict::Loses => {}
+            }
+        }
+        unsure
     }
 }
 

@@ -190,8 +190,9 @@ impl Verdicts {
 }
 
 /// The moves of `root` worth searching against the opponent's forced win `threat` (his
-/// line were it his move): those checked to hold, else those whose check was cut short, else
-/// (every move loses) all of them, so that the search finds the longest defence. The moves
+/// line were it his move): all but those proven to lose (those not checked in time stay: the
+/// final check looks at the one chosen), or all of them when every move loses, so that the
+/// search finds the longest defence. The moves
 /// most likely to hold are checked first: the points of his line, then our fours, then the
 /// rest in `root`'s order.
 pub fn defences(
@@ -228,12 +229,11 @@ pub fn defences(
             Verdict::Loses => {}
         }
     }
-    let keep = if !holds.is_empty() {
-        holds
-    } else if !unknown.is_empty() {
-        unknown
-    } else {
+    if holds.is_empty() && unknown.is_empty() {
         return root.to_vec();
-    };
-    root.iter().copied().filter(|m| keep.contains(m)).collect()
+    }
+    root.iter()
+        .copied()
+        .filter(|m| holds.contains(m) || unknown.contains(m))
+        .collect()
 }

@@ -38,35 +38,6 @@ const FUTILITY_DEPTH: i32 = 8;
 /// Margin per ply below alpha for razoring (centi-stones).
 const RAZOR_MARGIN: i32 = 60;
 
-/// EXPERIMENT knobs, read once.
-pub struct Knobs {
-    pub lmp: u32,
-    pub razor: bool,
-    pub fut: bool,
-    pub lmr: u32,
-    pub width: usize,
-    pub leafvcf: u64,
-}
-pub fn knobs() -> &'static Knobs {
-    static K: std::sync::OnceLock<Knobs> = std::sync::OnceLock::new();
-    K.get_or_init(|| {
-        let g = |n: &str, d: u64| {
-            std::env::var(n)
-                .ok()
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(d)
-        };
-        Knobs {
-            lmp: g("KZ_LMP", 1) as u32,
-            razor: g("KZ_RAZOR", 1) == 1,
-            fut: g("KZ_FUT", 1) == 1,
-            lmr: g("KZ_LMR", 1) as u32,
-            width: g("KZ_WIDTH", 1000) as usize,
-            leafvcf: g("KZ_LEAFVCF", 48),
-        }
-    })
-}
-
 /// What a search may do and for how long.
 #[derive(Clone, Debug)]
 pub struct Limits {
@@ -489,13 +460,12 @@ impl Searcher {
         let improving = ply >= 2 && static_eval > self.evals[ply - 2];
         if !pv_node && !threatened && beta.abs() < WIN_BOUND {
             // Razoring: far below alpha near the horizon, only a forced win can help.
-            if knobs().razor && depth <= 2 && static_eval + RAZOR_MARGIN * depth < alpha {
+            if depth <= 2 && static_eval + RAZOR_MARGIN * depth < alpha {
                 return self.leaf(board, ply);
             }
             // Reverse futility: far above beta with nothing to answer, the search would not
             // come down.
-            if knobs().fut
-                && depth <= FUTILITY_DEPTH
+            if depth <= FUTILITY_DEPTH
                 && static_eval - FUTILITY_MARGIN * (depth - 1 - i32::from(improving)).max(0) >= beta
             {
                 return static_eval;
@@ -527,12 +497,7 @@ impl Searcher {
         }
         // A forced answer costs no depth: a line of fours is followed to its end.
         let extension = i32::from(situation == Situation::Block || moves.len() == 1);
-        let late_moves = match knobs().lmp {
-            0 => usize::MAX,
-            1 => late_move_count(depth, improving),
-            _ => late_move_count(depth, true) + 2,
-        }
-        .min(knobs().width);
+        let late_moves = late_move_count(depth, improving);
         let original_alpha = alpha;
         let mut best_score = -WIN - 1;
         let mut best_move = NO_MOVE;
@@ -561,13 +526,7 @@ impl Searcher {
             let score = if i == 0 {
                 -self.pvs(board, new_depth, ply + 1, -beta, -alpha)
             } else {
-                let r = if knobs().lmr == 0 {
-                    if quiet && depth >= 3 && i >= 2 + usize::from(pv_node) * 2 {
-                        1 + i32::from(i >= 8 && depth >= 5)
-                    } else {
-                        0
-                    }
-                } else if depth >= 2 && !four && extension == 0 {
+                let r = if depth >= 2 && !four && extension == 0 {
                     reduction(depth, i + 1, pv_node, improving) - i32::from(!quiet)
                 } else {
                     0
@@ -657,7 +616,7 @@ impl Searcher {
     fn leaf(&mut self, board: &mut Board, ply: usize) -> i32 {
         let me = board.turn();
         if self.limits.probe_vcf && !board.summary(me).fours.is_empty() {
-            self.threats.set_budget(knobs().leafvcf, None, None);
+            self.threats.set_budget(LEAF_VCF_NODES, None, None);
             let win = self.threats.vcf(board, LEAF_VCF_PLIES);
             self.nodes += self.threats.nodes();
             if let Some(win) = win {

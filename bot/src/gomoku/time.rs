@@ -46,6 +46,16 @@ impl MoveClock {
         })
     }
 
+    /// The instant `fraction` of the move's time from now (never after the end), if it is
+    /// timed: the budget of a phase that starts now, whenever the ones before it ended.
+    #[must_use]
+    pub fn from_now(&self, fraction: f64) -> Option<Instant> {
+        self.end.map(|end| {
+            let span = end.saturating_duration_since(self.start);
+            (Instant::now() + span.mul_f64(fraction.clamp(0.0, 1.0))).min(end)
+        })
+    }
+
     /// Whether the move is timed and `fraction` of its time has gone.
     #[must_use]
     pub fn past(&self, fraction: f64) -> bool {
@@ -76,8 +86,12 @@ mod tests {
             assert!(start <= half && half <= end);
             assert_eq!(clock.at(1.0), Some(end));
         }
+        let clock = MoveClock::new(start, Some(start + Duration::from_millis(100)));
+        assert!(clock.from_now(0.2).unwrap() <= clock.end().unwrap());
+        assert_eq!(clock.from_now(5.0), clock.end());
         let untimed = MoveClock::new(start, None);
         assert_eq!(untimed.end(), None);
+        assert_eq!(untimed.from_now(0.5), None);
         assert!(!untimed.past(0.0));
     }
 }
