@@ -50,14 +50,8 @@ use search::{Iteration, Limits, Searcher};
 use threat::{ThreatSearch, ThreatWin};
 use time::MoveClock;
 
-/// Node budgets of the root threat searches under Depth/Nodes limits (deterministic), and
-/// of `SearchLimits::Solve`.
-const ROOT_VCF_NODES: u64 = 20_000;
-const ROOT_VCT_NODES: u64 = 20_000;
-const ROOT_DEFENCE_NODES: u64 = 3_000;
+/// Node budget of `SearchLimits::Solve`.
 const SOLVE_NODES: u64 = 3_000_000;
-/// Plies of the root VCT under Depth/Nodes limits (kept short: the budget is small).
-const ROOT_VCT_PLIES_FIXED: u32 = 13;
 /// Shares of a timed move for the root's threat phases, each counted from when it starts
 /// (a phase that ends early leaves its time to the next): our VCF, our VCT, the opponent's
 /// win were it his move, and the checks of the moves against it (only when he has one).
@@ -72,10 +66,34 @@ const VCT_CHECK_SLACK: u32 = 8;
 /// Depth of the search of a forced move (only its score is wanted).
 const FORCED_MOVE_DEPTH: u32 = 4;
 
+/// What the root's threat searches may spend when the move is not timed (Depth and Nodes
+/// limits), where time cannot bound them and the same search must give the same move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedThreatBudget {
+    /// Nodes of each of our VCF and VCT.
+    pub own: u64,
+    /// Nodes of each search for the opponent's win (were it his move, or after a root move).
+    pub defence: u64,
+    /// Longest VCT looked for, in plies.
+    pub vct_plies: u32,
+}
+
+impl Default for FixedThreatBudget {
+    /// Small enough for `kibitz bench` and the tests to stay quick.
+    fn default() -> Self {
+        FixedThreatBudget {
+            own: 20_000,
+            defence: 3_000,
+            vct_plies: 13,
+        }
+    }
+}
+
 /// The Gomoku engine. A `new()` engine is deterministic under Depth/Nodes/Solve limits.
 pub struct GomokuEngine {
     searcher: Searcher,
     threats: ThreatSearch,
+    fixed: FixedThreatBudget,
 }
 
 impl Default for GomokuEngine {
@@ -113,7 +131,15 @@ impl GomokuEngine {
         GomokuEngine {
             searcher: Searcher::new(bits),
             threats: ThreatSearch::new(18),
+            fixed: FixedThreatBudget::default(),
         }
+    }
+
+    /// The same engine with other threat budgets for moves that are not timed.
+    #[must_use]
+    pub fn with_fixed_threat_budget(mut self, fixed: FixedThreatBudget) -> GomokuEngine {
+        self.fixed = fixed;
+        self
     }
 
     /// Searches a game-core position; `None` if the game is over.
@@ -148,7 +174,7 @@ impl GomokuEngine {
 
         // Our win by force, played at once: a VCF, then (strong levels) a VCT.
         let vct_plies = if deterministic {
-            ROOT_VCT_PLIES_FIXED
+            self.fixed.vct_plies
         } else {
             VCT_PLIES_MAX
         };
@@ -158,14 +184,14 @@ impl GomokuEngine {
                 false,
                 VCF_PLIES,
                 OWN_VCF_SHARE,
-                ROOT_VCF_NODES,
+                self.fixed.own,
             ),
             (
                 settings.root_vct,
                 true,
                 vct_plies,
                 OWN_VCT_SHARE,
-                ROOT_VCT_NODES,
+                self.fixed.own,
             ),
         ];
         for (on, vct, plies, end, nodes) in own {
@@ -194,7 +220,7 @@ impl GomokuEngine {
         // The opponent's win were it his move: keep to the moves that stop it.
         let mut verdicts = Verdicts::new(if settings.root_vct { vct_plies } else { 0 });
         if settings.root_vcf && !them_four && root.len() > 1 {
-            let detect = budget(&clock, THREAT_SHARE, ROOT_DEFENCE_NODES, stop);
+            let detect = budget(&clock, THREAT_SHARE, self.fixed.defence, stop);
             for vct in [false, true] {
                 if vct && !settings.root_vct {
                     break;
@@ -208,7 +234,7 @@ impl GomokuEngine {
                     // threat found is rare, and costly to rule out.
                     verdicts.vct_plies = (win.plies + VCT_CHECK_SLACK).min(vct_plies);
                 }
-                let defence = budget(&clock, DEFENCE_SHARE, ROOT_DEFENCE_NODES, stop);
+                let defence = budget(&clock, DEFENCE_SHARE, self.fixed.defence, stop);
                 root = root::defences(
                     &mut self.threats,
                     &mut board,
@@ -245,7 +271,7 @@ impl GomokuEngine {
 
         // The final check: the chosen move must not hand the opponent a forced win.
         if settings.root_vcf && root.len() > 1 && it.score < WIN_BOUND {
-            let check = budget(&clock, 1.0, ROOT_DEFENCE_NODES, stop);
+            let check = budget(&clock, 1.0, self.fixed.defence, stop);
             // From now to the end: the search stopped at its own end, short of ours.
             if let Some(better) =
                 self.safe_choice(&mut board, &it, &mut verdicts, &check, &mut extra_nodes)
