@@ -1,11 +1,13 @@
 //! The Gomoku engine as a brain of the Gomocup (Piskvork) protocol on standard input and
 //! output, so it runs in the existing tournament managers and against other brains.
 //!
-//! Commands: START, RESTART, BEGIN, TURN, BOARD … DONE, INFO (timeout_turn, timeout_match,
-//! time_left, max_memory, rule as the bitmask 1 = exactly five, 4 = renju), END, ABOUT, and
-//! the extensions YXBOARD (a board without a reply move) and YXSHOWFORBID (black's forbidden
-//! points). Coordinates are the protocol's `x,y` from 0, `y` counting rows from the top.
-//! The brain answers `OK`, `ERROR message` or `UNKNOWN` as the protocol says, and never
+//! Commands: START, RESTART, BEGIN, TURN, TAKEBACK, BOARD … DONE, INFO (timeout_turn,
+//! timeout_match, time_left, max_memory, rule as the bitmask 1 = exactly five, 4 = renju),
+//! END, ABOUT, and the extensions YXBOARD (a board without a reply move) and YXSHOWFORBID
+//! (black's forbidden points). Before each move it sends a `MESSAGE` line with the search's
+//! depth, score, nodes, speed and principal variation, as brains do for the managers to
+//! show. Coordinates are the protocol's `x,y` from 0, `y` counting rows from the top. The
+//! brain answers `OK`, `ERROR message` or `UNKNOWN` as the protocol says, and never
 //! spends more than `timeout_turn` (less a safety margin) on a move.
 
 use std::io::{BufRead, Write};
@@ -178,6 +180,16 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
                     return (self.reply(), false);
                 }
                 Some(_) => format!("ERROR {rest} is occupied"),
+                None => format!("ERROR bad move {rest:?}"),
+            },
+            "TAKEBACK" => match parse_xy(rest).and_then(|(x, y)| self.cell(x, y)) {
+                Some(c) => match self.stones.iter().rposition(|(s, _)| *s == c) {
+                    Some(i) => {
+                        self.stones.remove(i);
+                        "OK".to_string()
+                    }
+                    None => format!("ERROR no stone at {rest}"),
+                },
                 None => format!("ERROR bad move {rest:?}"),
             },
             "BOARD" | "YXBOARD" => {
