@@ -166,6 +166,15 @@ mod tests {
         let index = combo_index(&pats);
         let table = PointTable::shared();
         assert_eq!(table.value(index, false), point_value(&pats, false));
-        assert_eq!(table.flags(index), MAKES_FIVE | MAKES_FOUR | MAKES_FLEX3);
+        assert_eq!(
+            table.flags(index),
+            MAKES_FIVE | MAKES_FOUR | MAKES_FLEX3 | MAKES_FOUR_THREE
+        );
+        // A four and an open three, two fours, an open four: each wins next move.
+        assert!(is_four_three(&[Block4, Flex3, None, None]));
+        assert!(is_four_three(&[Block4, None, Block4, None]));
+        assert!(is_four_three(&[Flex4, None, None, None]));
+        assert!(!is_four_three(&[Block4, Block3, Flex2, None]));
+        assert!(!is_four_three(&[Flex3, Flex3, None, None]));
     }
 }

@@ -316,8 +316,8 @@ impl Searcher {
         let mut best: Option<(usize, i32)> = None;
         self.pv_len[0] = 0;
         self.evals[0] = eval::evaluate(board);
-        for i in 0..ranking.len() {
-            let m = ranking[i].0;
+        for (i, entry) in ranking.iter_mut().enumerate() {
+            let m = entry.0;
             let quiet = is_quiet(board, m, me);
             board.make(m);
             self.nodes += 1;
@@ -342,7 +342,7 @@ impl Searcher {
             if self.aborted {
                 break;
             }
-            ranking[i].1 = score;
+            entry.1 = score;
             if best.is_none_or(|(_, b)| score > b) {
                 best = Some((i, score));
                 if score > alpha {
