@@ -271,6 +271,9 @@ def play(first, second, opening, referee, stats):
             s["speeds"].append(speed)
         if took * 1000 > brain.turn_ms:
             s["late"] += 1
+            said = brain.messages[-1] if brain.messages else "no MESSAGE"
+            print(f"# {brain.name} took {took * 1000:.0f} ms at move {len(moves) + 1}: {said}",
+                  file=sys.stderr)
         if cell is None:
             return other.name, f"{brain.name} gave no move", moves
         if took * 1000 > brain.turn_ms + brain.grace_ms:

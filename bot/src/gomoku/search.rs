@@ -18,6 +18,7 @@ use super::eval;
 use super::movegen::{self, move_score, open_four_points, Situation};
 use super::threat::ThreatSearch;
 use crate::engine::StopFlag;
+use crate::search::noise_of;
 use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, TranspositionTable};
 use crate::value::{WIN, WIN_BOUND};
 
@@ -103,19 +104,6 @@ pub struct Searcher {
     stop: StopFlag,
     limits: Limits,
     seldepth: usize,
-}
-
-/// Evaluation noise for the lower levels: a hash of the position key and the seed, spread
-/// over [-noise, noise], so that a position always gets the same noise in one search.
-fn noise_of(key: u64, seed: u64, noise: i32) -> i32 {
-    if noise <= 0 {
-        return 0;
-    }
-    let mut z = key ^ seed.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^= z >> 31;
-    (z % (2 * noise as u64 + 1)) as i32 - noise
 }
 
 /// Plies a late move is reduced by (`index` counts from 1): more for later moves and deeper
