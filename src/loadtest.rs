@@ -194,6 +194,8 @@ pub async fn run(options: LoadOptions) -> anyhow::Result<LoadReport> {
             // The generator is one client per player; the default per-connection rate limits
             // are for people and would throttle it.
             config.limits.player_msgs_per_window = u32::MAX / 2;
+            // Every generated player connects from 127.0.0.1.
+            config.limits.connections_per_address = usize::MAX;
             let server = kibitz_server::Server::open(config).await?;
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
             let addr = listener.local_addr()?;

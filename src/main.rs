@@ -71,6 +71,11 @@ struct BotArgs {
     /// games are natural to play and to watch. Tests set it low to play games quickly.
     #[arg(long, env = "KIBITZ_BOT_PACE_MS")]
     pace_ms: Option<u64>,
+    /// Stop when standard input reaches its end. `kibitz up` starts its bots with a pipe on
+    /// standard input that only it holds, so they stop with it however it ends (even
+    /// `kill -9`): the system closes the pipe and the bot reads its end.
+    #[arg(long, env = "KIBITZ_BOT_EXIT_WITH_STDIN")]
+    exit_with_stdin: bool,
 }
 
 /// What to analyse and how hard.
@@ -134,17 +139,129 @@ struct ServeArgs {
     /// Secret that bots present in `hello`; without it no bot can connect.
     #[arg(long, env = "KIBITZ_BOT_KEY", hide_env_values = true)]
     bot_key: Option<String>,
-    /// Seconds a disconnected player keeps the seat before losing by abandonment.
-    #[arg(long, env = "KIBITZ_GRACE_SECS", default_value_t = 60)]
-    grace_secs: u64,
+    #[command(flatten)]
+    limits: LimitArgs,
 }
 
 impl ServeArgs {
     fn config(&self) -> kibitz_server::Config {
         let mut config = kibitz_server::Config::new(&self.data);
         config.bot_key.clone_from(&self.bot_key);
-        config.grace = Duration::from_secs(self.grace_secs);
+        config.limits = self.limits.limits();
         config
+    }
+}
+
+/// The server's defaults, shown by `--help`.
+fn default_limits() -> kibitz_server::Limits {
+    kibitz_server::Limits::default()
+}
+
+/// Every limit of the server (docs/protocol.md, "Limits"), shared by `serve` and `up`.
+#[derive(Args, Debug, Clone)]
+#[command(next_help_heading = "Limits")]
+struct LimitArgs {
+    /// Open WebSocket connections from one IP address; more are answered HTTP 429.
+    #[arg(long, env = "KIBITZ_CONNECTIONS_PER_ADDRESS",
+          default_value_t = default_limits().connections_per_address)]
+    connections_per_address: usize,
+    /// Largest text frame in bytes; a larger one closes the connection with 1009.
+    #[arg(long, env = "KIBITZ_MAX_FRAME_BYTES", default_value_t = default_limits().max_frame_bytes)]
+    max_frame_bytes: usize,
+    /// Messages per rate window for a player's connection.
+    #[arg(long, env = "KIBITZ_PLAYER_MESSAGES",
+          default_value_t = default_limits().player_msgs_per_window)]
+    player_messages: u32,
+    /// Messages per rate window for a connection that only watches.
+    #[arg(long, env = "KIBITZ_SPECTATOR_MESSAGES",
+          default_value_t = default_limits().spectator_msgs_per_window)]
+    spectator_messages: u32,
+    /// Messages per rate window for a bot's connection (one bot plays many games).
+    #[arg(long, env = "KIBITZ_BOT_MESSAGES",
+          default_value_t = default_limits().bot_msgs_per_window)]
+    bot_messages: u32,
+    /// Seconds of the message rate window.
+    #[arg(long, env = "KIBITZ_RATE_WINDOW_SECS",
+          default_value_t = default_limits().rate_window.as_secs())]
+    rate_window_secs: u64,
+    /// Refused messages per rate window before the connection is closed with 1008.
+    #[arg(long, env = "KIBITZ_MAX_REFUSALS",
+          default_value_t = default_limits().max_refusals_per_window)]
+    max_refusals: u32,
+    /// Longest chat line in characters.
+    #[arg(long, env = "KIBITZ_CHAT_MAX_CHARS", default_value_t = default_limits().chat_max_chars)]
+    chat_max_chars: usize,
+    /// Chat lines one player may say in a room per chat window.
+    #[arg(long, env = "KIBITZ_CHAT_LINES",
+          default_value_t = default_limits().chat_lines_per_window)]
+    chat_lines: u32,
+    /// Seconds of the chat window.
+    #[arg(long, env = "KIBITZ_CHAT_WINDOW_SECS",
+          default_value_t = default_limits().chat_window.as_secs())]
+    chat_window_secs: u64,
+    /// Unfinished rooms one player may have created at once.
+    #[arg(long, env = "KIBITZ_OPEN_ROOMS", default_value_t = default_limits().open_rooms_per_player)]
+    open_rooms: usize,
+    /// Outgoing frames queued for one connection before it is closed as too slow.
+    #[arg(long, env = "KIBITZ_OUTGOING_QUEUE", default_value_t = default_limits().outgoing_queue)]
+    outgoing_queue: usize,
+    /// Requests queued for one room before their senders wait.
+    #[arg(long, env = "KIBITZ_ROOM_QUEUE", default_value_t = default_limits().room_queue)]
+    room_queue: usize,
+    /// Seconds of silence (not even a pong) before a connection is closed.
+    #[arg(long, env = "KIBITZ_IDLE_SECS", default_value_t = default_limits().idle_timeout.as_secs())]
+    idle_secs: u64,
+    /// Seconds between pings.
+    #[arg(long, env = "KIBITZ_PING_SECS", default_value_t = default_limits().ping_interval.as_secs())]
+    ping_secs: u64,
+    /// Seconds a disconnected player keeps the seat before losing by abandonment.
+    #[arg(long, env = "KIBITZ_GRACE_SECS", default_value_t = default_limits().grace.as_secs())]
+    grace_secs: u64,
+    /// Seconds an invited bot has to join before the next bot is asked.
+    #[arg(long, env = "KIBITZ_INVITE_SECS",
+          default_value_t = default_limits().invite_timeout.as_secs())]
+    invite_secs: u64,
+    /// Longest player name in characters.
+    #[arg(long, env = "KIBITZ_NAME_MAX_CHARS", default_value_t = default_limits().name_max_chars)]
+    name_max_chars: usize,
+    /// Largest number of games a bot may announce it plays at once.
+    #[arg(long, env = "KIBITZ_BOT_CAPACITY_MAX",
+          default_value_t = default_limits().bot_capacity_max)]
+    bot_capacity_max: u32,
+    /// Answers to resent move ids a room keeps.
+    #[arg(long, env = "KIBITZ_ANSWERS_KEPT", default_value_t = default_limits().answers_kept)]
+    answers_kept: usize,
+    /// Longest opening a room may be created with, in moves.
+    #[arg(long, env = "KIBITZ_OPENING_MAX_MOVES",
+          default_value_t = default_limits().opening_max_moves)]
+    opening_max_moves: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> kibitz_server::Limits {
+        kibitz_server::Limits {
+            connections_per_address: self.connections_per_address,
+            max_frame_bytes: self.max_frame_bytes,
+            player_msgs_per_window: self.player_messages,
+            spectator_msgs_per_window: self.spectator_messages,
+            bot_msgs_per_window: self.bot_messages,
+            rate_window: Duration::from_secs(self.rate_window_secs),
+            max_refusals_per_window: self.max_refusals,
+            chat_max_chars: self.chat_max_chars,
+            chat_lines_per_window: self.chat_lines,
+            chat_window: Duration::from_secs(self.chat_window_secs),
+            open_rooms_per_player: self.open_rooms,
+            outgoing_queue: self.outgoing_queue,
+            room_queue: self.room_queue,
+            idle_timeout: Duration::from_secs(self.idle_secs),
+            ping_interval: Duration::from_secs(self.ping_secs),
+            grace: Duration::from_secs(self.grace_secs),
+            invite_timeout: Duration::from_secs(self.invite_secs),
+            name_max_chars: self.name_max_chars,
+            bot_capacity_max: self.bot_capacity_max,
+            answers_kept: self.answers_kept,
+            opening_max_moves: self.opening_max_moves,
+        }
     }
 }
 
@@ -169,6 +286,19 @@ async fn shutdown_signal() {
         () = term => {}
     }
     tracing::info!("shutting down");
+}
+
+/// Resolves when standard input reaches its end (or cannot be read): the parent that holds
+/// its other end has gone.
+async fn stdin_closed() {
+    use tokio::io::AsyncReadExt;
+    let mut stdin = tokio::io::stdin();
+    let mut buf = [0u8; 256];
+    while let Ok(n) = stdin.read(&mut buf).await {
+        if n == 0 {
+            break;
+        }
+    }
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
@@ -270,7 +400,16 @@ fn main() -> anyhow::Result<()> {
             };
             let engines: kibitz_bot::client::EngineFactory =
                 Arc::new(|kind| Some(kibitz_bot::registry::engine_for(kind)));
-            runtime.block_on(kibitz_bot::client::run(options, engines, shutdown_signal()));
+            let watch_stdin = args.exit_with_stdin;
+            let stop = async move {
+                tokio::select! {
+                    () = shutdown_signal() => {}
+                    () = stdin_closed(), if watch_stdin => {
+                        tracing::info!("standard input closed; stopping");
+                    }
+                }
+            };
+            runtime.block_on(kibitz_bot::client::run(options, engines, stop));
             Ok(())
         }
         Command::Analyze(args) => analyze(args),

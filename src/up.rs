@@ -92,6 +92,8 @@ async fn supervise_bot(
                 return;
             }
         };
+        // `wait` closes a stdin it finds; this one must stay open as long as `up` lives.
+        let _held_open = child.stdin.take();
         tokio::select! {
             status = child.wait() => {
                 tracing::warn!(bot = %name, ?status, "bot exited; restarting");
@@ -129,7 +131,10 @@ fn spawn_bot(
         .arg(state)
         // The key travels in the environment, not on the command line that `ps` shows.
         .env("KIBITZ_BOT_KEY", key)
-        .stdin(Stdio::null())
+        // Only this process holds the pipe's other end (kept in the `Child`): when it exits,
+        // however it exits, the bot reads the end of its input and stops.
+        .arg("--exit-with-stdin")
+        .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .kill_on_drop(true)
         .spawn()

@@ -190,3 +190,31 @@ async fn kibitz_up_serves_the_page_two_bots_and_a_live_game_and_stops_cleanly() 
         assert!(!is_kibitz_bot(pid), "bot process {pid} outlived kibitz up");
     }
 }
+
+#[tokio::test]
+async fn bots_started_by_kibitz_up_die_with_it_even_after_kill_9() {
+    let data = tempfile::tempdir().unwrap();
+    let (mut up, _addr) = spawn_listening(&["--bind", "127.0.0.1:0"], data.path()).await;
+    let bots = within("kibitz up to start its two bots", async {
+        loop {
+            let bots: Vec<i32> = children_of(up.pid())
+                .into_iter()
+                .filter(|p| is_kibitz_bot(*p))
+                .collect();
+            if bots.len() == 2 {
+                return bots;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    signal(up.pid(), "KILL");
+    let _ = within("kibitz up to die", up.child.wait()).await;
+    // The bots read the end of the pipe `up` held and stop; nothing else tells them.
+    within("both bots to exit", async {
+        while bots.iter().any(|pid| is_kibitz_bot(*pid)) {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+}

@@ -88,7 +88,7 @@ async fn absent_player_loses_after_the_grace_period() {
     let _frozen = freeze_time();
     let server = TestServer::start_with(|c| {
         no_idle(c);
-        c.grace = Duration::from_secs(60);
+        c.limits.grace = Duration::from_secs(60);
     })
     .await;
     let (mut a, mut b, room) = seated_pair(&server, gomoku(), json!(null)).await;
@@ -109,7 +109,7 @@ async fn coming_back_in_time_keeps_the_game() {
     let _frozen = freeze_time();
     let server = TestServer::start_with(|c| {
         no_idle(c);
-        c.grace = Duration::from_secs(60);
+        c.limits.grace = Duration::from_secs(60);
     })
     .await;
     let clock = json!({"initial_ms":600000,"increment_ms":0});
@@ -154,7 +154,7 @@ async fn an_unanswered_invitation_moves_on() {
     let _frozen = freeze_time();
     let server = TestServer::start_with(|c| {
         no_idle(c);
-        c.invite_timeout = Duration::from_secs(10);
+        c.limits.invite_timeout = Duration::from_secs(10);
     })
     .await;
     let mut x = server.bot("BotX", &["gomoku"], 1).await;

@@ -36,11 +36,20 @@ fn play_text<P: Position>(pos: &mut P, text: &str) -> Result<String, MoveError> 
 }
 
 impl AnyPosition {
-    /// The start position of a validated spec.
+    /// The start position of a validated spec. A spec with an opening rule has no plain start
+    /// position: its game starts with [`crate::opening::Opening`], which hands over its
+    /// position once the opening is over; here it is a [`SpecError::OpeningRuleNotRun`].
     pub fn new(spec: &GameSpec) -> Result<AnyPosition, SpecError> {
         spec.validate()?;
         Ok(match spec {
-            GameSpec::Gomoku { size, rule } => {
+            GameSpec::Gomoku {
+                size,
+                rule,
+                opening_rule,
+            } => {
+                if let Some(opening) = opening_rule {
+                    return Err(SpecError::OpeningRuleNotRun(opening.as_str()));
+                }
                 AnyPosition::Gomoku(Gomoku::new(*size as u8, *rule)?)
             }
             GameSpec::Othello => AnyPosition::Othello(Othello::new()),

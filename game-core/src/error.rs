@@ -82,4 +82,15 @@ pub enum SpecError {
     Opening { index: usize, error: MoveError },
     #[error("bad position text: {0}")]
     PositionText(String),
+    #[error("the {opening} opening rule needs {needs}")]
+    OpeningRuleMismatch {
+        opening: &'static str,
+        needs: &'static str,
+    },
+    #[error("the game has no opening rule")]
+    NoOpeningRule,
+    /// A spec with an opening rule given where only a plain position can be made: its games
+    /// start with [`crate::opening::Opening`].
+    #[error("the {0} opening rule is not available here")]
+    OpeningRuleNotRun(&'static str),
 }

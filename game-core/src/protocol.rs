@@ -464,54 +464,48 @@ pub enum ClientMsg {
     },
 }
 
-/// The values of `t` a client may send, in the order of [`ClientMsg`].
-pub const CLIENT_TYPES: &[&str] = &[
-    "hello",
-    "create",
-    "join",
-    "move",
-    "resign",
-    "undo",
-    "undo_reply",
-    "draw",
-    "draw_reply",
-    "rematch",
-    "chat",
-    "invite_bot",
-    "leave",
-    "seek",
-    "unseek",
-    "lobby",
-    "unlobby",
-    "decline",
-];
+/// The one table of client message names: each [`ClientMsg`] variant with its `t`, in the
+/// order of the enum. It makes [`CLIENT_TYPES`] and [`ClientMsg::type_name`]; the names are the
+/// ones serde writes (`rename_all = "snake_case"`), which the golden tests hold equal.
+macro_rules! client_types {
+    ($($variant:ident => $name:literal),* $(,)?) => {
+        /// The values of `t` a client may send, in the order of [`ClientMsg`].
+        pub const CLIENT_TYPES: &[&str] = &[$($name),*];
+
+        impl ClientMsg {
+            /// The value of `t`.
+            #[must_use]
+            pub fn type_name(&self) -> &'static str {
+                match self {
+                    $(ClientMsg::$variant { .. } => $name,)*
+                }
+            }
+        }
+    };
+}
+
+client_types! {
+    Hello => "hello",
+    Create => "create",
+    Join => "join",
+    Move => "move",
+    Resign => "resign",
+    Undo => "undo",
+    UndoReply => "undo_reply",
+    Draw => "draw",
+    DrawReply => "draw_reply",
+    Rematch => "rematch",
+    Chat => "chat",
+    InviteBot => "invite_bot",
+    Leave => "leave",
+    Seek => "seek",
+    Unseek => "unseek",
+    Lobby => "lobby",
+    Unlobby => "unlobby",
+    Decline => "decline",
+}
 
 impl ClientMsg {
-    /// The value of `t`.
-    #[must_use]
-    pub fn type_name(&self) -> &'static str {
-        match self {
-            ClientMsg::Hello { .. } => "hello",
-            ClientMsg::Create { .. } => "create",
-            ClientMsg::Join { .. } => "join",
-            ClientMsg::Move { .. } => "move",
-            ClientMsg::Resign { .. } => "resign",
-            ClientMsg::Undo { .. } => "undo",
-            ClientMsg::UndoReply { .. } => "undo_reply",
-            ClientMsg::Draw { .. } => "draw",
-            ClientMsg::DrawReply { .. } => "draw_reply",
-            ClientMsg::Rematch { .. } => "rematch",
-            ClientMsg::Chat { .. } => "chat",
-            ClientMsg::InviteBot { .. } => "invite_bot",
-            ClientMsg::Leave { .. } => "leave",
-            ClientMsg::Seek { .. } => "seek",
-            ClientMsg::Unseek => "unseek",
-            ClientMsg::Lobby => "lobby",
-            ClientMsg::Unlobby => "unlobby",
-            ClientMsg::Decline { .. } => "decline",
-        }
-    }
-
     /// The JSON text of the message, for clients written in Rust (the bot, tests).
     #[must_use]
     pub fn to_json(&self) -> String {

@@ -380,10 +380,7 @@ impl GameRecord {
                     Some(r) if r == "standard" => GomokuRule::Standard,
                     _ => GomokuRule::Freestyle,
                 };
-                GameSpec::Gomoku {
-                    size: size.unwrap_or(15),
-                    rule,
-                }
+                GameSpec::gomoku(size.unwrap_or(15), rule)
             }
             "2" => {
                 if size.is_some_and(|s| s != 8) {
@@ -474,7 +471,7 @@ impl GameRecord {
             return Err(psq_err(1, "empty record"));
         };
         let size = parse_psq_header(header)?;
-        let spec = GameSpec::Gomoku { size, rule };
+        let spec = GameSpec::gomoku(size, rule);
         let mut replay = Replay::new(&spec)?;
         let mut rest = Vec::new();
         for (number, line) in lines.by_ref() {

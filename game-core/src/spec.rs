@@ -1,5 +1,5 @@
 //! The game spec of the protocol (`{"kind":"gomoku","size":15,"rule":"renju"}`) and its
-//! validation: a bad size or rule is a typed error, never a panic.
+//! validation: a bad size, rule or opening rule is a typed error, never a panic.
 
 use serde::{Deserialize, Serialize};
 
@@ -27,6 +27,71 @@ impl GomokuRule {
             GomokuRule::Standard => "standard",
             GomokuRule::Renju => "renju",
         }
+    }
+}
+
+/// The opening rules of tournament Gomoku and Renju, played by [`crate::opening::Opening`]
+/// before the ordinary game. Absent from a spec, the game starts on the empty board with black
+/// to move, as it always has.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OpeningRule {
+    /// Gomoku (freestyle or standard, boards 15..=26): three stones, then stay, swap, or two
+    /// more stones and the choice of colour goes back.
+    Swap2,
+    /// Renju 15x15: one of the 26 openings, a swap, the 4th move with up to eight 5th moves
+    /// declared, a swap, the 5th moves offered and one chosen.
+    Soosorv8,
+    /// Renju 15x15: a swap after each of the first four moves, each in a growing central
+    /// square; then one 5th move (and a last swap) or ten 5th moves offered.
+    Taraguchi10,
+}
+
+impl OpeningRule {
+    /// Every opening rule, in the order of the enum.
+    pub const ALL: [OpeningRule; 3] = [
+        OpeningRule::Swap2,
+        OpeningRule::Soosorv8,
+        OpeningRule::Taraguchi10,
+    ];
+
+    /// The protocol name: `swap2`, `soosorv8`, `taraguchi10`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OpeningRule::Swap2 => "swap2",
+            OpeningRule::Soosorv8 => "soosorv8",
+            OpeningRule::Taraguchi10 => "taraguchi10",
+        }
+    }
+
+    /// Checks that the rule belongs to the game: swap2 to freestyle or standard Gomoku on
+    /// boards of 15 and more (the boards of the Gomoku World Championship and of Gomocup; on
+    /// smaller boards the balance the rule is made for means nothing), the two RIF rules to
+    /// renju on 15x15, the only board their central squares are defined on.
+    pub fn check(self, size: u32, rule: GomokuRule) -> Result<(), SpecError> {
+        let fits = match self {
+            OpeningRule::Swap2 => rule != GomokuRule::Renju && size >= 15,
+            OpeningRule::Soosorv8 | OpeningRule::Taraguchi10 => {
+                rule == GomokuRule::Renju && size == 15
+            }
+        };
+        if fits {
+            return Ok(());
+        }
+        Err(SpecError::OpeningRuleMismatch {
+            opening: self.as_str(),
+            needs: match self {
+                OpeningRule::Swap2 => "freestyle or standard gomoku on 15x15 or larger",
+                OpeningRule::Soosorv8 | OpeningRule::Taraguchi10 => "renju on 15x15",
+            },
+        })
+    }
+}
+
+impl std::fmt::Display for OpeningRule {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -70,6 +135,10 @@ pub enum GameSpec {
         size: u32,
         #[serde(default)]
         rule: GomokuRule,
+        /// Absent (and left out of the output) for a game without an opening rule, so specs
+        /// written before opening rules existed read and write exactly as they did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        opening_rule: Option<OpeningRule>,
     },
     Othello,
     Connect4 {
@@ -84,10 +153,33 @@ pub enum GameSpec {
 }
 
 impl GameSpec {
-    /// Freestyle 15x15 Gomoku.
+    /// Gomoku without an opening rule.
     #[must_use]
     pub fn gomoku(size: u32, rule: GomokuRule) -> GameSpec {
-        GameSpec::Gomoku { size, rule }
+        GameSpec::Gomoku {
+            size,
+            rule,
+            opening_rule: None,
+        }
+    }
+
+    /// Gomoku played from an opening rule.
+    #[must_use]
+    pub fn gomoku_with_opening(size: u32, rule: GomokuRule, opening: OpeningRule) -> GameSpec {
+        GameSpec::Gomoku {
+            size,
+            rule,
+            opening_rule: Some(opening),
+        }
+    }
+
+    /// The opening rule, if the game has one.
+    #[must_use]
+    pub fn opening_rule(&self) -> Option<OpeningRule> {
+        match self {
+            GameSpec::Gomoku { opening_rule, .. } => *opening_rule,
+            GameSpec::Othello | GameSpec::Connect4 { .. } => None,
+        }
     }
 
     /// Connect Four without blocked cells.
@@ -109,12 +201,19 @@ impl GameSpec {
         }
     }
 
-    /// Checks sizes and blocked cells.
+    /// Checks sizes, blocked cells and that an opening rule belongs to its game.
     pub fn validate(&self) -> Result<(), SpecError> {
         match self {
-            GameSpec::Gomoku { size, .. } => {
+            GameSpec::Gomoku {
+                size,
+                rule,
+                opening_rule,
+            } => {
                 if !(5..=26).contains(size) {
                     return Err(SpecError::GomokuSize(*size));
+                }
+                if let Some(opening) = opening_rule {
+                    opening.check(*size, *rule)?;
                 }
             }
             GameSpec::Othello => {}
@@ -139,11 +238,19 @@ impl GameSpec {
         Ok(())
     }
 
-    /// A short human label: `gomoku 15x15 renju`, `othello`, `connect4 7x6`.
+    /// A short human label: `gomoku 15x15 renju`, `gomoku 15x15 renju soosorv8`, `othello`,
+    /// `connect4 7x6`.
     #[must_use]
     pub fn label(&self) -> String {
         match self {
-            GameSpec::Gomoku { size, rule } => format!("gomoku {size}x{size} {}", rule.as_str()),
+            GameSpec::Gomoku {
+                size,
+                rule,
+                opening_rule,
+            } => match opening_rule {
+                None => format!("gomoku {size}x{size} {}", rule.as_str()),
+                Some(opening) => format!("gomoku {size}x{size} {} {opening}", rule.as_str()),
+            },
             GameSpec::Othello => "othello".to_string(),
             GameSpec::Connect4 {
                 cols,

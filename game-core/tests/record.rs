@@ -39,7 +39,7 @@ fn named(mut record: GameRecord) -> GameRecord {
 }
 
 fn gomoku(size: u32, rule: GomokuRule) -> GameSpec {
-    GameSpec::Gomoku { size, rule }
+    GameSpec::gomoku(size, rule)
 }
 
 fn assert_same_game(a: &GameRecord, b: &GameRecord) {

@@ -1,6 +1,7 @@
 //! The sending half of a client connection as the rest of the server sees it: a bounded queue
 //! of frames, and a way to drop a client that cannot keep up instead of slowing anyone else.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::sync::{Arc, Mutex};
 
@@ -14,7 +15,7 @@ pub enum Out {
     /// A JSON text frame, serialised once and shared between recipients.
     Text(Arc<str>),
     /// Close the connection with this code and reason.
-    Close(u16, &'static str),
+    Close(u16, Cow<'static, str>),
 }
 
 /// Cheap-clone handle to a connection's outgoing queue.
@@ -91,8 +92,8 @@ impl Conn {
     }
 
     /// Queues a close frame behind what is already queued.
-    pub async fn close(&self, code: u16, reason: &'static str) {
-        let _ = self.tx.send(Out::Close(code, reason)).await;
+    pub async fn close(&self, code: u16, reason: impl Into<Cow<'static, str>>) {
+        let _ = self.tx.send(Out::Close(code, reason.into())).await;
     }
 
     /// True once the connection's writer is gone.

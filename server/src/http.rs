@@ -1,8 +1,11 @@
-//! The HTTP side of the one port: `/ws` (the protocol), `/` and the web client's files,
-//! `/healthz`, `/metrics`, and finished games as JSON, SGF and PSQ under `/api/games/{room}`.
+//! The HTTP side of the one port: `/ws` (the protocol, at most so many connections per client
+//! address), `/` and the web client's files, `/healthz`, `/metrics`, and finished games as
+//! JSON, SGF and PSQ under `/api/games/{room}`, read through the store's interface.
+
+use std::net::SocketAddr;
 
 use axum::extract::ws::WebSocketUpgrade;
-use axum::extract::{Path, State};
+use axum::extract::{ConnectInfo, Path, State};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -14,7 +17,13 @@ use game_core::record::GameRecord;
 use crate::hub::SharedHub;
 use crate::store::{StoredChat, StoredRoom};
 
-/// The router of the server.
+/// Frames up to this size reach the session even above the protocol's limit, so that it can
+/// close them with 1009 and a reason instead of a bare transport error; only a frame beyond
+/// it ends the connection at the transport.
+const TRANSPORT_MAX_BYTES: usize = 1024 * 1024;
+
+/// The router of the server. It needs the peer address of each connection: serve it with
+/// `into_make_service_with_connect_info::<SocketAddr>()`.
 pub fn router(hub: SharedHub) -> Router {
     Router::new()
         .route("/ws", get(ws))
@@ -27,14 +36,24 @@ pub fn router(hub: SharedHub) -> Router {
         .with_state(hub)
 }
 
-async fn ws(upgrade: WebSocketUpgrade, State(hub): State<SharedHub>) -> Response {
-    // Frames above the protocol's 8 KiB still arrive (up to 1 MiB) so the session can close
-    // them with 1009 and a reason instead of a bare transport error; only a frame beyond that
-    // ends the connection at the transport.
+async fn ws(
+    upgrade: WebSocketUpgrade,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    State(hub): State<SharedHub>,
+) -> Response {
+    let Some(admission) = hub.gate.admit(peer.ip()) else {
+        let max = hub.config.limits.connections_per_address;
+        hub.metrics.connection_refused();
+        let body = format!(
+            "too many connections from your address (at most {max} at once); close one and try again\n"
+        );
+        return (StatusCode::TOO_MANY_REQUESTS, body).into_response();
+    };
+    let max = TRANSPORT_MAX_BYTES.max(hub.config.limits.max_frame_bytes);
     upgrade
-        .max_message_size(1024 * 1024)
-        .max_frame_size(1024 * 1024)
-        .on_upgrade(move |socket| crate::session::serve(socket, hub))
+        .max_message_size(max)
+        .max_frame_size(max)
+        .on_upgrade(move |socket| crate::session::reader::serve(socket, hub, admission))
 }
 
 async fn metrics(State(hub): State<SharedHub>) -> Response {
@@ -95,23 +114,28 @@ async fn game_json(Path(room): Path<String>, State(hub): State<SharedHub>) -> Re
     .into_response()
 }
 
+/// A record file as a download.
+fn attachment(room: &str, extension: &str, content_type: &str, text: String) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"kibitz-{room}.{extension}\""),
+            ),
+        ],
+        text,
+    )
+        .into_response()
+}
+
 async fn game_sgf(Path(room): Path<String>, State(hub): State<SharedHub>) -> Response {
     let stored = match load(&hub, &room).await {
         Ok(r) => r,
         Err(resp) => return resp,
     };
     match record_of(&stored).to_sgf() {
-        Ok(text) => (
-            [
-                (header::CONTENT_TYPE, "application/x-go-sgf".to_string()),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"kibitz-{room}.sgf\""),
-                ),
-            ],
-            text,
-        )
-            .into_response(),
+        Ok(text) => attachment(&room, "sgf", "application/x-go-sgf", text),
         Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, format!("{e}\n")).into_response(),
     }
 }
@@ -122,20 +146,7 @@ async fn game_psq(Path(room): Path<String>, State(hub): State<SharedHub>) -> Res
         Err(resp) => return resp,
     };
     match record_of(&stored).to_psq() {
-        Ok(text) => (
-            [
-                (
-                    header::CONTENT_TYPE,
-                    "text/plain; charset=utf-8".to_string(),
-                ),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"kibitz-{room}.psq\""),
-                ),
-            ],
-            text,
-        )
-            .into_response(),
+        Ok(text) => attachment(&room, "psq", "text/plain; charset=utf-8", text),
         Err(e) => (StatusCode::UNPROCESSABLE_ENTITY, format!("{e}\n")).into_response(),
     }
 }

@@ -1,35 +1,59 @@
 //! The Kibitz server: the referee every client talks to. It seats players in rooms, enforces
-//! the rules through `game-core`, runs the clocks, stores every game in SQLite, and lets
-//! spectators watch live — all over the WebSocket protocol of `docs/protocol.md`.
+//! the rules through `game-core`, runs the clocks, stores every game, and lets spectators
+//! watch live — all over the WebSocket protocol of `docs/protocol.md`.
 //!
 //! # Layout
-//! - [`config`]: settings and limits.
-//! - [`http`]: the axum router: `/ws`, `/`, `/healthz`, `/metrics`, `/api/games/...`.
-//! - [`session`]: one connection: frame rules, rate limits, parsing, routing.
-//! - [`conn`]: a connection's bounded outgoing queue as others see it.
-//! - [`hub`]: shared handles: rooms, players, tokens, bots, seeks.
-//! - [`room`]: one task per room, the room's only writer.
-//! - [`clock`]: Fischer and per-move clocks.
+//! From the top (what serves a port) down to the leaves (what everything shares); a module
+//! imports only modules below it.
+//! - [`http`]: the axum router: `/ws` (bounded per address), `/`, `/healthz`, `/metrics`,
+//!   `/api/games/...`.
+//! - [`session`]: one connection: read loop and frame rules, writer task, `hello`, `create`,
+//!   quick pairing, dispatch to rooms and the lobby.
+//! - [`room`]: one task per room (`room::actor`) around the rules of play as plain data
+//!   (`room::game`), which propose changes that are stored before they are announced.
 //! - [`lobby`]: the lobby task and its lists.
-//! - [`store`]: the SQLite store with its single writer thread.
+//! - [`hub`]: the shared state: store, metrics, live room handles, players, bots, seeks.
+//! - [`room_handle`]: a room as others see it: its queue and the commands on it.
+//! - [`lobby_feed`]: what rooms, bots and seeks tell the lobby, and the handle to it.
+//! - [`bots`]: the connected bots, their capacity and invitations.
+//! - [`seeks`]: the quick-pairing book.
+//! - [`players`]: known players by id and token hash.
+//! - [`member`]: how a room reaches a member's connection (`MemberLink`).
+//! - [`conn`]: a connection's bounded outgoing queue.
+//! - [`connection_gate`]: open connections per client address.
+//! - [`store`]: the durable store's interface, its records, and the SQLite backend.
+//! - [`refusal`]: how a refused request is answered (`error`).
+//! - [`rate_limit`]: the one rate limiter.
+//! - [`clock`]: Fischer and per-move clocks.
+//! - [`config`]: settings and every limit.
 //! - [`metrics`]: Prometheus metrics.
 //! - [`token`]: tokens, their hashes, ids.
 //! - [`web`]: the embedded web client.
 
+pub mod bots;
 pub mod clock;
 pub mod config;
 pub mod conn;
+pub mod connection_gate;
 pub mod http;
 pub mod hub;
 pub mod lobby;
+pub mod lobby_feed;
+pub mod member;
 pub mod metrics;
+pub mod players;
+pub mod rate_limit;
+pub mod refusal;
 pub mod room;
+pub mod room_handle;
+pub mod seeks;
 pub mod session;
 pub mod store;
 pub mod token;
 pub mod web;
 
 use std::future::Future;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use tokio::net::TcpListener;
@@ -37,8 +61,12 @@ use tokio::sync::{mpsc, watch};
 
 pub use config::{Config, Limits};
 
-use hub::{Hub, PlayerRecord};
+use hub::{Hub, SharedHub};
+use lobby_feed::{LobbyEvent, LobbyFeed};
 use metrics::Metrics;
+use players::PlayerRecord;
+use room::change::Moment;
+use room::game::RoomGame;
 use store::{Store, StoreError};
 
 /// How long shutdown waits for connections to send their close frames.
@@ -46,9 +74,9 @@ const SESSIONS_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// A server whose store is open and whose unfinished rooms are reloaded, ready to serve.
 pub struct Server {
-    hub: Arc<Hub>,
+    hub: SharedHub,
     shutdown_tx: watch::Sender<bool>,
-    lobby_rx: mpsc::UnboundedReceiver<lobby::LobbyEvent>,
+    lobby_rx: mpsc::UnboundedReceiver<LobbyEvent>,
 }
 
 impl Server {
@@ -56,33 +84,28 @@ impl Server {
     /// players and reloads every unfinished room.
     pub async fn open(config: Config) -> Result<Server, StoreError> {
         let metrics = Metrics::new();
-        let store = Store::open(&config.data_dir, metrics.clone())?;
+        let store = Store::open_sqlite(&config.data_dir, metrics.clone())?;
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
-        let (lobby_tx, lobby_rx) = mpsc::unbounded_channel();
-        let hub = Arc::new(Hub::new(
-            config,
-            store.clone(),
-            metrics,
-            lobby_tx,
-            shutdown_rx,
-        ));
-        for p in store.load_players()? {
-            hub.tokens.insert(p.token_hash.clone(), p.id.clone());
-            hub.players.insert(
-                p.id.clone(),
-                PlayerRecord {
-                    id: p.id,
-                    name: p.name,
-                    bot: p.bot,
-                },
-            );
+        let (lobby, lobby_rx) = LobbyFeed::new();
+        let hub = Arc::new(Hub::new(config, store, metrics, lobby, shutdown_rx));
+        for p in hub.store.load_players().await? {
+            let record = PlayerRecord {
+                id: p.id,
+                name: p.name,
+                bot: p.bot,
+            };
+            hub.players.insert(record, p.token_hash);
         }
-        let rooms = store.load_unfinished()?;
+        let rooms = hub.store.load_unfinished().await?;
         let reloaded = rooms.len();
-        for room in rooms {
-            let id = room.head.id.clone();
-            if let Err(e) = room::spawn_room(&hub, room, true) {
-                tracing::error!(room = %id, error = %e, "could not reload room");
+        let now = Moment::now();
+        for stored in rooms {
+            let id = stored.head.id.clone();
+            match RoomGame::restore(stored, hub.config.limits.answers_kept, now) {
+                Ok(game) => {
+                    room::actor::spawn_room(&hub, game, true);
+                }
+                Err(e) => tracing::error!(room = %id, error = %e, "could not reload room"),
             }
         }
         tracing::info!(rooms = reloaded, "store opened");
@@ -112,7 +135,11 @@ impl Server {
         let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
+        let serve = axum::serve(
+            listener,
+            app.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
             shutdown.await;
             let _ = shutdown_tx.send(true);
         });

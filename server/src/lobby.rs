@@ -8,40 +8,11 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Instant};
 
-use game_core::protocol::{
-    ClockSpec, LiveGame, LobbyLists, OpenRoom, RoomStatus, Seats, ServerMsg,
-};
-use game_core::GameSpec;
+use game_core::protocol::{LiveGame, LobbyLists, OpenRoom, RoomStatus, ServerMsg};
 
 use crate::conn::Conn;
 use crate::hub::SharedHub;
-
-/// What a room tells the lobby about itself.
-#[derive(Clone, Debug)]
-pub struct RoomSummary {
-    pub room: String,
-    pub game: GameSpec,
-    pub clock: Option<ClockSpec>,
-    pub seats: Seats,
-    pub status: RoomStatus,
-    pub private: bool,
-    pub spectators: u32,
-    pub ply: u32,
-    pub created: u64,
-    /// Seats promised to an invited bot.
-    pub reserved: [bool; 2],
-}
-
-/// Messages to the lobby task.
-#[derive(Debug)]
-pub enum LobbyEvent {
-    Room(Box<RoomSummary>),
-    Gone(String),
-    Subscribe(Conn),
-    Unsubscribe(u64),
-    /// Bots or seeks changed.
-    Changed,
-}
+use crate::lobby_feed::{LobbyEvent, RoomSummary};
 
 fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
     let mut open: Vec<OpenRoom> = Vec::new();
@@ -76,8 +47,8 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
     LobbyLists {
         open,
         live,
-        bots: hub.bot_list(),
-        seeks: hub.seek_list(),
+        bots: hub.bots.list(),
+        seeks: hub.seeks.list(),
     }
 }
 

@@ -1,9 +1,11 @@
-//! Prometheus metrics (`GET /metrics`): connections, rooms by status, moves, messages in and
-//! out, errors by code, move latency (frame received → broadcast) and store write latency.
+//! Prometheus metrics (`GET /metrics`): connections (open and refused), rooms by status,
+//! moves, messages in and out, errors by code, move latency (frame received → broadcast),
+//! store write latency and failed store writes.
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use game_core::protocol::RoomStatus;
 use prometheus_client::encoding::text::encode;
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -16,6 +18,7 @@ type Labels = Vec<(&'static str, String)>;
 struct Inner {
     registry: Registry,
     connections: Gauge,
+    connections_refused: Counter,
     rooms: Family<Labels, Gauge>,
     moves: Counter,
     messages_in: Counter,
@@ -24,6 +27,7 @@ struct Inner {
     move_latency: Histogram,
     store_write: Histogram,
     store_batch: Histogram,
+    store_failures: Counter,
 }
 
 /// Cheap-clone handle to the server's metrics. The metric types are atomics, so updates need
@@ -46,6 +50,12 @@ impl Metrics {
             "connections",
             "Open WebSocket connections",
             connections.clone(),
+        );
+        let connections_refused = Counter::default();
+        registry.register(
+            "connections_refused",
+            "WebSocket upgrades refused: too many connections from one address",
+            connections_refused.clone(),
         );
         let rooms = Family::<Labels, Gauge>::default();
         registry.register("rooms", "Rooms in memory by status", rooms.clone());
@@ -80,9 +90,16 @@ impl Metrics {
             "Writes committed together in one transaction",
             store_batch.clone(),
         );
+        let store_failures = Counter::default();
+        registry.register(
+            "store_failures",
+            "Store writes that failed (none of what they carried was stored)",
+            store_failures.clone(),
+        );
         Metrics(Arc::new(Inner {
             registry,
             connections,
+            connections_refused,
             rooms,
             moves,
             messages_in,
@@ -91,6 +108,7 @@ impl Metrics {
             move_latency,
             store_write,
             store_batch,
+            store_failures,
         }))
     }
 
@@ -100,19 +118,26 @@ impl Metrics {
     pub fn connection_closed(&self) {
         self.0.connections.dec();
     }
+    pub fn connection_refused(&self) {
+        self.0.connections_refused.inc();
+    }
     /// A room moved from one status to another (`None` for created or dropped).
-    pub fn room_status(&self, from: Option<&'static str>, to: Option<&'static str>) {
-        if let Some(from) = from {
+    pub fn room_status(&self, from: Option<RoomStatus>, to: Option<RoomStatus>) {
+        let gauge = |status: RoomStatus| {
+            let name = match status {
+                RoomStatus::Waiting => "waiting",
+                RoomStatus::Playing => "playing",
+                RoomStatus::Over => "over",
+            };
             self.0
                 .rooms
-                .get_or_create(&vec![("status", from.to_string())])
-                .dec();
+                .get_or_create(&vec![("status", name.to_string())])
+        };
+        if let Some(from) = from {
+            gauge(from).dec();
         }
         if let Some(to) = to {
-            self.0
-                .rooms
-                .get_or_create(&vec![("status", to.to_string())])
-                .inc();
+            gauge(to).inc();
         }
     }
     pub fn move_played(&self, latency: Option<Duration>) {
@@ -136,6 +161,9 @@ impl Metrics {
     pub fn store_write(&self, took: Duration, writes: usize) {
         self.0.store_write.observe(took.as_secs_f64());
         self.0.store_batch.observe(writes as f64);
+    }
+    pub fn store_failed(&self) {
+        self.0.store_failures.inc();
     }
 
     /// The Prometheus text exposition.

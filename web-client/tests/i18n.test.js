@@ -20,7 +20,9 @@ test('English and Chinese have the same keys and placeholders', () => {
 
 test('every literal key used by the modules and the page is in the table', () => {
   const files = [
-    ...fs.readdirSync(path.join(here, '../js')).map((f) => path.join(here, '../js', f)),
+    ...fs.readdirSync(path.join(here, '../js'), { recursive: true })
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => path.join(here, '../js', f)),
     path.join(here, '../index.html'),
   ];
   const missing = [];

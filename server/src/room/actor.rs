@@ -1,0 +1,554 @@
+//! The task of one room, the room's only writer. It owns the room's queue and timers, asks the
+//! rules ([`RoomGame`]) what each request changes, stores the change, and only once it is
+//! stored commits it and tells the members. Around the rules it keeps who is present, the chat
+//! limits, the bot invitations and the lobby's summary of the room. Here: making, reloading
+//! and retiring rooms, the loop, timers, seats and presence; the players' requests are in
+//! `requests.rs`.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use dashmap::mapref::entry::Entry;
+use game_core::protocol::{RoomStatus, SeatsOnline, ServerMsg};
+use game_core::Color;
+use tokio::sync::mpsc;
+use tokio::time::{sleep_until, Duration, Instant};
+
+use super::change::{Change, Event, Moment};
+use super::chat::ChatGate;
+use super::error::RoomError;
+use super::game::RoomGame;
+use super::invites::Invitations;
+use super::members::Members;
+use super::plan::RoomPlan;
+use crate::hub::SharedHub;
+use crate::lobby_feed::RoomSummary;
+use crate::member::MemberLink;
+use crate::refusal::{error_reply, About};
+use crate::room_handle::{Actor, RoomCmd, RoomHandle};
+use crate::store::{StoredSeat, Write};
+
+/// How long a timed ending (flag fall, abandonment) whose write failed waits for its next try.
+const ENDING_RETRY: Duration = Duration::from_secs(1);
+
+/// Longest room id looked up in the store; room ids are 8 characters.
+const MAX_ROOM_ID_BYTES: usize = 64;
+
+/// Creates a room from a checked plan: stores it, then starts its task.
+pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, RoomError> {
+    let id = crate::token::random_id(8);
+    let game = RoomGame::new(id, plan, hub.config.limits.answers_kept, Moment::now());
+    if let Err(e) = hub
+        .store
+        .write(Write::NewRoom(Box::new(game.stored())))
+        .await
+    {
+        tracing::error!(error = %e, "storing a new room failed");
+        return Err(RoomError::NotStored("the room"));
+    }
+    Ok(spawn_room(hub, game, false))
+}
+
+/// The handle of room `id`, reloading it from the store when it is not in memory (a finished
+/// game whose task retired). `None` for a room the store does not know.
+pub async fn find_room(hub: &SharedHub, id: &str) -> Option<RoomHandle> {
+    if let Some(handle) = hub.room(id) {
+        return Some(handle);
+    }
+    if id.is_empty() || id.len() > MAX_ROOM_ID_BYTES {
+        return None;
+    }
+    let stored = hub.store.read_room(id).await.ok()??;
+    if let Some(handle) = hub.room(id) {
+        return Some(handle);
+    }
+    match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
+        Ok(game) => Some(spawn_room(hub, game, false)),
+        Err(e) => {
+            tracing::error!(room = %id, error = %e, "could not reload room");
+            None
+        }
+    }
+}
+
+/// Starts the task of a room (new, or reloaded at start when `reloaded`). If a task for that
+/// room is already registered, returns its handle and starts nothing: a room has exactly one
+/// writer.
+pub fn spawn_room(hub: &SharedHub, game: RoomGame, reloaded: bool) -> RoomHandle {
+    let unfinished = game.status() != RoomStatus::Over;
+    let (tx, rx) = mpsc::channel(hub.config.limits.room_queue);
+    let handle = RoomHandle {
+        id: game.id().to_string(),
+        creator: game.head().creator.clone(),
+        tx,
+        unfinished: Arc::new(AtomicBool::new(unfinished)),
+    };
+    match hub.rooms.entry(handle.id.clone()) {
+        Entry::Occupied(running) => return running.get().clone(),
+        Entry::Vacant(slot) => {
+            slot.insert(handle.clone());
+        }
+    }
+    let now = Instant::now();
+    let mut members = Members::default();
+    // Nobody is in the room yet: a reloaded game, or one that starts at once (quick pairing,
+    // rematch), waits for its players from now, a grace period each.
+    if unfinished && (reloaded || game.status() == RoomStatus::Playing) {
+        for seat in [Color::Black, Color::White] {
+            if let Some(s) = game.seat(seat) {
+                members.away(seat, now);
+                if reloaded && s.bot {
+                    hub.bots.hold(&s.player, &s.name);
+                }
+            }
+        }
+    }
+    hub.metrics.room_status(None, Some(game.status()));
+    let actor = RoomActor {
+        hub: hub.clone(),
+        handle: handle.clone(),
+        game,
+        members,
+        invites: Invitations::default(),
+        chat: ChatGate::default(),
+        crowd_due: None,
+        retry_endings_at: None,
+    };
+    tokio::spawn(actor.run(rx));
+    handle
+}
+
+/// The state of a room's task; its requests are handled in `requests.rs`.
+pub(super) struct RoomActor {
+    pub(super) hub: SharedHub,
+    /// This task's own handle, to leave the hub only if it is still the registered one.
+    handle: RoomHandle,
+    pub(super) game: RoomGame,
+    pub(super) members: Members,
+    pub(super) invites: Invitations,
+    pub(super) chat: ChatGate,
+    crowd_due: Option<Instant>,
+    /// After a failed write of a timed ending, endings wait until then to try again.
+    retry_endings_at: Option<Instant>,
+}
+
+impl RoomActor {
+    /// Serves the room's queue and timers until shutdown, or until the game is over and
+    /// nobody is left to watch it.
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
+        if let Some(change) = self.game.start_if_full(Moment::now()) {
+            self.store_and_commit(change, None).await;
+        }
+        self.publish();
+        let mut shutdown = self.hub.shutdown.clone();
+        'serve: loop {
+            let deadline = self.next_deadline();
+            tokio::select! {
+                cmd = rx.recv() => match cmd {
+                    Some(cmd) => self.handle(cmd).await,
+                    None => break,
+                },
+                () = async {
+                    match deadline {
+                        Some(d) => sleep_until(d).await,
+                        None => std::future::pending().await,
+                    }
+                } => self.on_timer().await,
+                _ = shutdown.changed() => break,
+            }
+            while self.game.status() == RoomStatus::Over && self.members.is_empty() {
+                // Finished and unwatched: the store has it; a later `join` reloads it.
+                match self.retire(rx).await {
+                    Some(fresh) => rx = fresh,
+                    None => break 'serve,
+                }
+            }
+        }
+        self.leave_hub();
+        self.handle.unfinished.store(false, Ordering::Relaxed);
+        self.hub.metrics.room_status(Some(self.game.status()), None);
+        self.hub.lobby.gone(self.game.id());
+    }
+
+    /// Unregisters this task, unless another has taken the room's place.
+    fn leave_hub(&self) {
+        let tx = &self.handle.tx;
+        self.hub
+            .rooms
+            .remove_if(self.game.id(), |_, h| h.tx.same_channel(tx));
+    }
+
+    /// Leaves the hub without dropping a request that is already queued: the queue is closed
+    /// and drained, and if anything was in it the room registers again with a fresh queue
+    /// (or hands the requests to a task that reloaded the room meanwhile) and answers them.
+    /// Returns the fresh queue to go on with, or `None` to stop.
+    async fn retire(&mut self, mut rx: mpsc::Receiver<RoomCmd>) -> Option<mpsc::Receiver<RoomCmd>> {
+        self.leave_hub();
+        rx.close();
+        let mut queued = Vec::new();
+        while let Some(cmd) = rx.recv().await {
+            queued.push(cmd);
+        }
+        if queued.is_empty() {
+            return None;
+        }
+        let (tx, fresh) = mpsc::channel(self.hub.config.limits.room_queue);
+        let handle = RoomHandle {
+            tx,
+            ..self.handle.clone()
+        };
+        let successor = match self.hub.rooms.entry(handle.id.clone()) {
+            Entry::Vacant(slot) => {
+                slot.insert(handle.clone());
+                None
+            }
+            Entry::Occupied(running) => Some(running.get().clone()),
+        };
+        match successor {
+            None => {
+                self.handle = handle;
+                for cmd in queued {
+                    self.handle(cmd).await;
+                }
+                Some(fresh)
+            }
+            Some(successor) => {
+                for cmd in queued {
+                    let _ = successor.tx.send(cmd).await;
+                }
+                None
+            }
+        }
+    }
+
+    // ---- storing, committing, telling ----------------------------------------------------------
+
+    /// Stores a change's record; false (logged) when the write failed.
+    async fn store(&self, change: &Change) -> bool {
+        match self
+            .hub
+            .store
+            .write(Write::Room(change.record().clone()))
+            .await
+        {
+            Ok(()) => true,
+            Err(e) => {
+                tracing::error!(room = %self.game.id(), error = %e, "store write failed");
+                false
+            }
+        }
+    }
+
+    /// Commits a stored change and tells the room; `mover` hears its own move with its id.
+    fn commit(&mut self, change: Change, mover: Option<&MemberLink>) {
+        let before = self.game.status();
+        let lobby = change.moves_the_lobby();
+        let events = self.game.commit(change);
+        self.status_changed(before);
+        for event in events {
+            match event {
+                Event::All(msg) => self.members.send_all(&msg),
+                Event::Moved { plain, mine } => {
+                    self.members.send_move(&plain, mine.as_ref().zip(mover))
+                }
+                Event::Spectators(msg) => self.members.send_spectators(&msg, &self.game),
+                Event::States => self.members.send_states(&self.game, Instant::now()),
+            }
+        }
+        if lobby {
+            self.publish();
+        }
+    }
+
+    /// Stores a change and, once stored, commits it. False when the write failed: nothing
+    /// changed and nothing was told.
+    async fn store_and_commit(&mut self, change: Change, mover: Option<&MemberLink>) -> bool {
+        if !self.store(&change).await {
+            return false;
+        }
+        self.commit(change, mover);
+        true
+    }
+
+    /// Stores and commits what a request changes; `what` names it if the write fails.
+    pub(super) async fn carry_out(
+        &mut self,
+        change: Change,
+        mover: Option<&MemberLink>,
+        what: &'static str,
+    ) -> Result<(), RoomError> {
+        if self.store_and_commit(change, mover).await {
+            Ok(())
+        } else {
+            Err(RoomError::NotStored(what))
+        }
+    }
+
+    /// Carries out what the rules answered a request: a change is stored and committed, a
+    /// refusal handed back.
+    pub(super) async fn settle(
+        &mut self,
+        proposal: Result<Change, RoomError>,
+        what: &'static str,
+    ) -> Result<(), RoomError> {
+        self.carry_out(proposal?, None, what).await
+    }
+
+    /// An ending decided by a timer. If it cannot be stored, nothing is announced and the
+    /// timer tries again a little later.
+    pub(super) async fn timed_ending(&mut self, change: Change) {
+        if !self.store_and_commit(change, None).await {
+            self.retry_endings_at = Some(Instant::now() + ENDING_RETRY);
+        }
+    }
+
+    /// What follows a new status: presence, counters, bots.
+    fn status_changed(&mut self, before: RoomStatus) {
+        let after = self.game.status();
+        if before == after {
+            return;
+        }
+        self.hub.metrics.room_status(Some(before), Some(after));
+        match after {
+            RoomStatus::Playing => {
+                let now = Instant::now();
+                let online = self.members.seats_online(&self.game);
+                for seat in [Color::Black, Color::White] {
+                    if !online[seat.index()] {
+                        self.members.away(seat, now);
+                    }
+                }
+            }
+            RoomStatus::Over => {
+                self.handle.unfinished.store(false, Ordering::Relaxed);
+                self.members.clear_away();
+                self.invites.withdraw_all(&self.hub, self.game.id());
+                for seat in [Color::Black, Color::White] {
+                    if let Some(s) = self.game.seat(seat).filter(|s| s.bot) {
+                        self.hub.bots.release(&s.player);
+                    }
+                }
+            }
+            RoomStatus::Waiting => {}
+        }
+    }
+
+    /// The one answer to a refused request.
+    pub(super) fn refuse(
+        &self,
+        to: &MemberLink,
+        reference: &str,
+        id: Option<&str>,
+        why: &RoomError,
+    ) {
+        let about = About::room(reference, self.game.id()).with_id(id);
+        to.send(&error_reply(&self.hub.metrics, why, about));
+    }
+
+    fn summary(&self) -> RoomSummary {
+        let head = self.game.head();
+        RoomSummary {
+            room: head.id.clone(),
+            game: head.game.clone(),
+            clock: head.clock,
+            seats: self.game.seat_infos(self.members.seats_online(&self.game)),
+            status: self.game.status(),
+            private: head.private,
+            spectators: self.members.spectators(&self.game),
+            ply: self.game.ply() as u32,
+            created: head.created_ms,
+            reserved: self.invites.reserved(),
+        }
+    }
+
+    pub(super) fn publish(&self) {
+        self.hub.lobby.room(self.summary());
+    }
+
+    pub(super) fn crowd_changed(&mut self) {
+        if self.crowd_due.is_none() {
+            self.crowd_due = Some(Instant::now() + self.hub.config.crowd_interval);
+        }
+    }
+
+    // ---- timers ----------------------------------------------------------------------------------
+
+    fn next_deadline(&self) -> Option<Instant> {
+        let mut best = self.crowd_due;
+        let mut consider = |t: Instant| best = Some(best.map_or(t, |b| b.min(t)));
+        let ending = |t: Instant| self.retry_endings_at.map_or(t, |r| t.max(r));
+        if let Some(flag) = self.game.flag_deadline() {
+            consider(ending(flag));
+        }
+        if self.game.status() != RoomStatus::Over {
+            for t in self.members.grace_deadlines(self.hub.config.limits.grace) {
+                consider(ending(t));
+            }
+            for t in self.invites.deadlines() {
+                consider(t);
+            }
+        }
+        best
+    }
+
+    async fn on_timer(&mut self) {
+        let now = Moment::now();
+        if self.crowd_due.is_some_and(|t| t <= now.at) {
+            self.prune_closed();
+            self.crowd_due = None;
+            let online = self.members.seats_online(&self.game);
+            self.members.send_all(&ServerMsg::Crowd {
+                room: self.game.id().to_string(),
+                spectators: self.members.spectators(&self.game),
+                online: SeatsOnline {
+                    black: online[0],
+                    white: online[1],
+                },
+            });
+            self.publish();
+        }
+        let endings_due = self.retry_endings_at.is_none_or(|t| t <= now.at);
+        if endings_due {
+            self.retry_endings_at = None;
+            if let Some(change) = self.game.flag_fall(now) {
+                self.timed_ending(change).await;
+                return;
+            }
+        }
+        for seat in self.invites.expired(now.at) {
+            self.invites.failed(&self.hub, &self.game, seat);
+            self.publish();
+        }
+        if endings_due && self.game.status() != RoomStatus::Over {
+            let grace = self.hub.config.limits.grace;
+            if let Some(seat) = self.members.gone_for_good(grace, now.at) {
+                if let Some(change) = self.game.abandon(seat, now) {
+                    self.timed_ending(change).await;
+                }
+            }
+        }
+    }
+
+    // ---- commands ----------------------------------------------------------------------------------
+
+    async fn handle(&mut self, cmd: RoomCmd) {
+        match cmd {
+            RoomCmd::Join { who, as_player } => self.join(who, as_player).await,
+            RoomCmd::Leave { who } => self.leave(who).await,
+            RoomCmd::Gone { conn_id } => self.gone(conn_id),
+            RoomCmd::Act {
+                who,
+                action,
+                reference,
+                received,
+            } => self.act(who, action, reference, received).await,
+            RoomCmd::Decline { bot } => {
+                if let Some(seat) = self.invites.seat_of(&bot) {
+                    self.invites.failed(&self.hub, &self.game, seat);
+                    self.publish();
+                }
+            }
+            RoomCmd::InviteSeat {
+                seat,
+                level,
+                requester,
+            } => {
+                let free = self.game.status() == RoomStatus::Waiting
+                    && self.game.seat(seat).is_none()
+                    && !self.invites.reserved()[seat.index()];
+                if free {
+                    self.invites
+                        .ask(&self.hub, &self.game, seat, level, requester);
+                    self.publish();
+                }
+            }
+        }
+    }
+
+    /// Drops members whose connection closed without a `Gone` reaching the room.
+    fn prune_closed(&mut self) {
+        for conn_id in self.members.closed() {
+            self.gone(conn_id);
+        }
+    }
+
+    async fn join(&mut self, who: Actor, as_player: bool) {
+        self.prune_closed();
+        let player = who.player.id.clone();
+        let seated = self.game.seat_of(&player);
+        if as_player && seated.is_none() {
+            if let Err(e) = self.take_seat(&who).await {
+                self.refuse(&who.link, "join", None, &e);
+            }
+            return;
+        }
+        let was_online = self.members.online(&player);
+        if let Some(seat) = seated {
+            self.members.back(seat);
+        }
+        self.members.add(self.game.id(), who.link.clone(), &player);
+        self.members
+            .send_state(&who.link, &player, &self.game, Instant::now());
+        if seated.is_none() || !was_online {
+            self.crowd_changed();
+        }
+    }
+
+    /// A player takes a seat: the one its bot invitation names, or the first free one.
+    async fn take_seat(&mut self, who: &Actor) -> Result<(), RoomError> {
+        let seat = match self.invites.seat_of(&who.player.id) {
+            Some(seat) => seat,
+            None => self.game.free_seat(self.invites.reserved())?,
+        };
+        let sitter = StoredSeat {
+            player: who.player.id.clone(),
+            name: who.player.name.clone(),
+            bot: who.player.bot,
+            level: self.invites.level(seat),
+        };
+        let change = self.game.take_seat(seat, sitter, Moment::now())?;
+        if !self.store(&change).await {
+            return Err(RoomError::NotStored("the seat"));
+        }
+        let invited = self.invites.joined(&self.hub, self.game.id(), seat);
+        if !invited && who.player.bot {
+            // A bot that sits down uninvited is busy with this game all the same.
+            self.hub.bots.hold(&who.player.id, &who.player.name);
+        }
+        self.members
+            .add(self.game.id(), who.link.clone(), &who.player.id);
+        self.commit(change, None);
+        Ok(())
+    }
+
+    async fn leave(&mut self, who: Actor) {
+        self.members.remove(self.game.id(), who.link.id());
+        if let Some(seat) = self.game.seat_of(&who.player.id) {
+            if !self.members.online(&who.player.id) {
+                match self.game.status() {
+                    // Before the game starts, leaving gives the seat up.
+                    RoomStatus::Waiting => {
+                        if let Some(change) = self.game.leave_seat(seat, self.invites.any()) {
+                            self.store_and_commit(change, None).await;
+                        }
+                    }
+                    RoomStatus::Playing => self.members.away(seat, Instant::now()),
+                    RoomStatus::Over => {}
+                }
+            }
+        }
+        self.crowd_changed();
+    }
+
+    fn gone(&mut self, conn_id: u64) {
+        let Some(player) = self.members.remove(self.game.id(), conn_id) else {
+            return;
+        };
+        if let Some(seat) = self.game.seat_of(&player) {
+            if self.game.status() != RoomStatus::Over && !self.members.online(&player) {
+                self.members.away(seat, Instant::now());
+            }
+        }
+        self.crowd_changed();
+    }
+}

@@ -1,0 +1,136 @@
+//! Why a room refuses a request: one cause per variant, each with its wire code. The room's
+//! task answers every one of them through the same reply (`crate::refusal`).
+
+use game_core::error::{IllegalMoveError, MoveError};
+use game_core::protocol::{ErrorCode, BOT_LEVELS};
+use thiserror::Error;
+
+use crate::refusal::Refusal;
+
+/// A refused request in a room, or in making one.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum RoomError {
+    // ---- turns and moves
+    #[error("the game has not started")]
+    NotStarted,
+    #[error("the game is over")]
+    GameOver,
+    #[error("it is not your turn")]
+    NotYourTurn,
+    #[error("your time ran out")]
+    TimeRanOut,
+    /// Not a move of this game, or not legal here (the code tells forbidden from illegal).
+    #[error("{0}")]
+    Move(MoveError),
+    #[error("not a move")]
+    NotAMove,
+    #[error("you are not seated in this room")]
+    NotSeated,
+
+    // ---- offers
+    #[error("you have no move to take back")]
+    NothingToTakeBack,
+    #[error("your undo request is already pending")]
+    UndoPending,
+    #[error("there is no undo request to answer")]
+    NoUndoToAnswer,
+    #[error("you cannot answer your own undo request")]
+    OwnUndo,
+    #[error("your draw offer is already pending")]
+    DrawPending,
+    #[error("there is no draw offer to answer")]
+    NoDrawToAnswer,
+    #[error("a rematch is possible once the game is over")]
+    RematchTooEarly,
+
+    // ---- seats and invitations
+    #[error("both seats are taken")]
+    SeatsTaken,
+    /// A player `join` in a finished game: `room_full` too, so a client watches instead.
+    #[error("the game is over")]
+    SeatsClosed,
+    #[error("there is no free seat")]
+    NoFreeSeat,
+    #[error("bot levels are {}..={}", BOT_LEVELS.start(), BOT_LEVELS.end())]
+    BadBotLevel,
+    #[error("no bot is free to play this game")]
+    NoBotAvailable,
+
+    // ---- chat
+    #[error("empty chat line")]
+    EmptyChat,
+    #[error("chat lines are at most {0} characters")]
+    ChatTooLong(usize),
+    #[error("join the room to chat")]
+    NotInRoom,
+    #[error("you just said that")]
+    ChatRepeated,
+    #[error("at most {lines} chat lines per {secs} s")]
+    ChatRate { lines: u32, secs: u64 },
+
+    // ---- making a room
+    #[error("{0}")]
+    BadGame(String),
+    #[error("{0}")]
+    BadClock(String),
+    #[error("opening too long: at most {0} moves")]
+    OpeningTooLong(usize),
+    #[error("bad opening: {0}")]
+    BadOpening(String),
+    #[error("the opening already ends the game")]
+    OpeningEnds,
+    #[error("that seat is promised to a bot")]
+    SeatPromised,
+    #[error("at most {0} open rooms per player")]
+    TooManyRooms(usize),
+    #[error("no room {0:?}")]
+    NoSuchRoom(String),
+
+    // ---- the store
+    /// The write of what the request changes failed; nothing changed.
+    #[error("{0} could not be stored; try again")]
+    NotStored(&'static str),
+    /// A stored game that no longer replays (a reload refuses the room).
+    #[error("stored game does not replay: {0}")]
+    Replay(String),
+}
+
+impl Refusal for RoomError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            RoomError::NotStarted | RoomError::NotYourTurn => ErrorCode::NotYourTurn,
+            RoomError::GameOver | RoomError::TimeRanOut => ErrorCode::GameOver,
+            RoomError::Move(MoveError::Illegal(IllegalMoveError::Forbidden(..))) => {
+                ErrorCode::Forbidden
+            }
+            RoomError::Move(MoveError::Illegal(IllegalMoveError::GameOver)) => ErrorCode::GameOver,
+            RoomError::Move(_) | RoomError::NotAMove => ErrorCode::IllegalMove,
+            RoomError::NotSeated | RoomError::NotInRoom => ErrorCode::NotAPlayer,
+            RoomError::SeatsTaken | RoomError::SeatsClosed | RoomError::NoFreeSeat => {
+                ErrorCode::RoomFull
+            }
+            RoomError::NoBotAvailable => ErrorCode::NoBotAvailable,
+            RoomError::ChatTooLong(_) => ErrorCode::TooLong,
+            RoomError::ChatRepeated | RoomError::ChatRate { .. } => ErrorCode::RateLimited,
+            RoomError::BadGame(_)
+            | RoomError::OpeningTooLong(_)
+            | RoomError::BadOpening(_)
+            | RoomError::OpeningEnds => ErrorCode::BadGame,
+            RoomError::NoSuchRoom(_) => ErrorCode::NoSuchRoom,
+            RoomError::NothingToTakeBack
+            | RoomError::UndoPending
+            | RoomError::NoUndoToAnswer
+            | RoomError::OwnUndo
+            | RoomError::DrawPending
+            | RoomError::NoDrawToAnswer
+            | RoomError::RematchTooEarly
+            | RoomError::BadBotLevel
+            | RoomError::EmptyChat
+            | RoomError::BadClock(_)
+            | RoomError::SeatPromised
+            | RoomError::TooManyRooms(_)
+            | RoomError::NotStored(_)
+            | RoomError::Replay(_) => ErrorCode::BadRequest,
+        }
+    }
+}

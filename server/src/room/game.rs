@@ -1,0 +1,910 @@
+//! The rules of play of one room, as plain data: the position, the moves, the clocks, the
+//! seats, the event numbers, the pending offers and the answers kept for resent moves.
+//! Nothing here awaits, stores or sends. Each request is checked against the state and
+//! answered with a [`Change`] (what to store, the state after it, what to announce) or a
+//! [`RoomError`]; the room's task stores the change and only then [`RoomGame::commit`]s it.
+//! Time comes in as a [`Moment`], so the rules are tested on a frozen clock.
+
+use tokio::time::Instant;
+
+use game_core::protocol::{
+    ClockState, GameResult, ResultKind, RoomState, RoomStatus, SeatInfo, Seats, ServerMsg,
+};
+use game_core::{AnyPosition, Color, EndReason};
+
+use super::answers::AnswerCache;
+use super::change::{Change, Event, Moment, Offers};
+use super::error::RoomError;
+use super::plan::RoomPlan;
+use crate::clock::GameClock;
+use crate::players::PlayerRecord;
+use crate::refusal::About;
+use crate::store::{RoomChange, StoredChat, StoredMove, StoredRoom, StoredRoomHead, StoredSeat};
+
+/// The name on the room's own chat lines (declined offers, rematch asks).
+const ROOM_VOICE: &str = "kibitz";
+
+/// The move text of a pass, which only the server plays.
+const PASS: &str = "pass";
+
+/// One room's game.
+#[derive(Clone, Debug)]
+pub struct RoomGame {
+    head: StoredRoomHead,
+    /// The position after the opening: undo replays from here, a rematch starts here.
+    start: AnyPosition,
+    position: AnyPosition,
+    /// Moves after the opening.
+    moves: Vec<StoredMove>,
+    clock: Option<GameClock>,
+    seq: u64,
+    status: RoomStatus,
+    result: Option<GameResult>,
+    seats: [Option<StoredSeat>; 2],
+    offers: Offers,
+    /// The room a rematch was made in.
+    rematch_next: Option<String>,
+    answers: AnswerCache,
+}
+
+/// What a `move` came to. Returned once and taken apart at once: boxing the change would
+/// cost an allocation on every move for nothing.
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum Played {
+    /// A resend of a request id already answered: the same answer, nothing played.
+    Again(ServerMsg),
+    /// The move, with any forced passes and the end of the game it brings.
+    Move(Change),
+}
+
+/// What a `rematch` request comes to (returned once, like [`Played`]).
+#[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
+pub enum RematchStep {
+    /// The rematch exists: its announcement again, for the asker alone.
+    Made(ServerMsg),
+    /// The first ask of this player, announced to the room.
+    Asked(Change),
+    /// Asked before; nothing new to say.
+    AlreadyAsked,
+    /// Both players asked (or the opponent is a bot): make this room, then
+    /// [`RoomGame::rematch_made`].
+    Create(RoomPlan),
+}
+
+impl RoomGame {
+    /// A new room from a checked plan; with both seats taken it starts at `now`.
+    #[must_use]
+    pub fn new(id: String, plan: RoomPlan, answers_kept: usize, now: Moment) -> RoomGame {
+        let RoomPlan {
+            game,
+            clock: control,
+            opening,
+            start,
+            private,
+            creator,
+            seats,
+        } = plan;
+        let full = seats.iter().all(Option::is_some);
+        let mut clock = control.map(GameClock::new);
+        if let (true, Some(clock)) = (full, clock.as_mut()) {
+            clock.start_turn(start.turn(), now.at);
+        }
+        RoomGame {
+            head: StoredRoomHead {
+                id,
+                game,
+                clock: control,
+                opening,
+                private,
+                created_ms: now.unix_ms,
+                creator,
+            },
+            position: start.clone(),
+            start,
+            moves: Vec::new(),
+            clock,
+            seq: 0,
+            status: if full {
+                RoomStatus::Playing
+            } else {
+                RoomStatus::Waiting
+            },
+            result: None,
+            seats,
+            offers: Offers::default(),
+            rematch_next: None,
+            answers: AnswerCache::new(answers_kept),
+        }
+    }
+
+    /// A stored room, replayed. Each side's clock resumes from what it had after the last
+    /// stored move (the time the server was down is not charged) and runs again from `now`;
+    /// the request ids of the stored moves keep being answered.
+    pub fn restore(
+        stored: StoredRoom,
+        answers_kept: usize,
+        now: Moment,
+    ) -> Result<RoomGame, RoomError> {
+        let StoredRoom {
+            head,
+            status,
+            result,
+            seq,
+            black,
+            white,
+            moves,
+        } = stored;
+        let start = AnyPosition::with_moves(&head.game, &head.opening)
+            .map_err(|e| RoomError::Replay(e.to_string()))?;
+        let mut position = start.clone();
+        for m in &moves {
+            position
+                .play_str(&m.mv)
+                .map_err(|e| RoomError::Replay(format!("move {}: {e}", m.mv)))?;
+        }
+        let clock = head.clock.map(|spec| {
+            let mut clock = match moves.last().and_then(|m| Some((m.black_ms?, m.white_ms?))) {
+                Some((black_ms, white_ms)) => GameClock::resumed(spec, black_ms, white_ms),
+                None => GameClock::new(spec),
+            };
+            if status == RoomStatus::Playing {
+                clock.start_turn(position.turn(), now.at);
+            }
+            clock
+        });
+        let seats = [black, white];
+        let mut answers = AnswerCache::new(answers_kept);
+        for m in &moves {
+            if let (Some(id), Some(seat)) = (&m.req_id, &seats[m.by.index()]) {
+                answers.remember(&seat.player, id, stored_answer(&head.id, m, id));
+            }
+        }
+        Ok(RoomGame {
+            head,
+            start,
+            position,
+            moves,
+            clock,
+            seq,
+            status,
+            result,
+            seats,
+            offers: Offers::default(),
+            rematch_next: None,
+            answers,
+        })
+    }
+
+    // ---- reading ---------------------------------------------------------------------------
+
+    #[must_use]
+    pub fn id(&self) -> &str {
+        &self.head.id
+    }
+
+    /// The fixed facts: game, clock, opening, privacy, creator.
+    #[must_use]
+    pub fn head(&self) -> &StoredRoomHead {
+        &self.head
+    }
+
+    #[must_use]
+    pub fn status(&self) -> RoomStatus {
+        self.status
+    }
+
+    #[must_use]
+    pub fn result(&self) -> Option<&GameResult> {
+        self.result.as_ref()
+    }
+
+    /// The number of the room's last event.
+    #[must_use]
+    pub fn seq(&self) -> u64 {
+        self.seq
+    }
+
+    /// Moves played after the opening.
+    #[must_use]
+    pub fn ply(&self) -> usize {
+        self.moves.len()
+    }
+
+    #[must_use]
+    pub fn moves(&self) -> &[StoredMove] {
+        &self.moves
+    }
+
+    #[must_use]
+    pub fn turn(&self) -> Color {
+        self.position.turn()
+    }
+
+    #[must_use]
+    pub fn seat(&self, color: Color) -> Option<&StoredSeat> {
+        self.seats[color.index()].as_ref()
+    }
+
+    /// The seat `player` sits on.
+    #[must_use]
+    pub fn seat_of(&self, player: &str) -> Option<Color> {
+        [Color::Black, Color::White]
+            .into_iter()
+            .find(|c| self.seat(*c).is_some_and(|s| s.player == player))
+    }
+
+    #[must_use]
+    pub fn offers(&self) -> Offers {
+        self.offers
+    }
+
+    /// The clocks at `now`; `None` when untimed.
+    #[must_use]
+    pub fn clock_state(&self, now: Instant) -> Option<ClockState> {
+        self.clock.as_ref().map(|c| c.state(now))
+    }
+
+    /// When the running side's flag falls, while the game is played.
+    #[must_use]
+    pub fn flag_deadline(&self) -> Option<Instant> {
+        if self.status != RoomStatus::Playing {
+            return None;
+        }
+        self.clock.as_ref()?.deadline().map(|(_, at)| at)
+    }
+
+    /// The room as stored (at its creation).
+    #[must_use]
+    pub fn stored(&self) -> StoredRoom {
+        StoredRoom {
+            head: self.head.clone(),
+            status: self.status,
+            result: self.result.clone(),
+            seq: self.seq,
+            black: self.seats[0].clone(),
+            white: self.seats[1].clone(),
+            moves: self.moves.clone(),
+        }
+    }
+
+    /// Both seats for the protocol, with who of the seated players is `online`.
+    #[must_use]
+    pub fn seat_infos(&self, online: [bool; 2]) -> Seats {
+        let info = |c: Color| {
+            self.seat(c).map(|s| SeatInfo {
+                player: s.player.clone(),
+                name: s.name.clone(),
+                bot: s.bot,
+                online: online[c.index()],
+            })
+        };
+        Seats {
+            black: info(Color::Black),
+            white: info(Color::White),
+        }
+    }
+
+    /// Everything a client needs to draw the room, seen from seat `you`.
+    #[must_use]
+    pub fn state(
+        &self,
+        you: Option<Color>,
+        online: [bool; 2],
+        spectators: u32,
+        now: Instant,
+    ) -> RoomState {
+        RoomState {
+            room: self.head.id.clone(),
+            seq: self.seq,
+            game: self.head.game.clone(),
+            opening: self.head.opening.clone(),
+            moves: self.moves.iter().map(|m| m.mv.clone()).collect(),
+            to_move: self.position.turn(),
+            status: self.status,
+            result: self.result.clone(),
+            seats: self.seat_infos(online),
+            clock: self.clock_state(now),
+            spectators,
+            you,
+            control: self.head.clock,
+        }
+    }
+
+    /// The name of whoever sits on `seat`, for lines from the room itself.
+    fn seat_name(&self, seat: Color) -> String {
+        self.seat(seat)
+            .map_or_else(|| seat.as_str().to_string(), |s| s.name.clone())
+    }
+
+    // ---- proposing ---------------------------------------------------------------------------
+
+    /// A change that keeps everything as it is.
+    fn change(&self) -> Change {
+        Change::new(&self.head.id, self.seq, self.offers)
+    }
+
+    fn check_playing(&self) -> Result<(), RoomError> {
+        match self.status {
+            RoomStatus::Playing => Ok(()),
+            RoomStatus::Waiting => Err(RoomError::NotStarted),
+            RoomStatus::Over => Err(RoomError::GameOver),
+        }
+    }
+
+    /// Starts a waiting room whose seats are both taken (one stored just before its start).
+    #[must_use]
+    pub fn start_if_full(&self, now: Moment) -> Option<Change> {
+        if self.status != RoomStatus::Waiting || self.seats.iter().any(Option::is_none) {
+            return None;
+        }
+        let mut change = self.change();
+        self.start_into(&mut change, now);
+        change.events.push(Event::States);
+        Some(change)
+    }
+
+    fn start_into(&self, change: &mut Change, now: Moment) {
+        change.record.status = Some((RoomStatus::Playing, None));
+        if let Some(mut clock) = self.clock.clone() {
+            clock.start_turn(self.position.turn(), now.at);
+            change.clock = Some(clock);
+        }
+    }
+
+    /// The seat a player who joins takes: the first one neither taken nor promised to an
+    /// invited bot (`reserved`), while the room waits.
+    pub fn free_seat(&self, reserved: [bool; 2]) -> Result<Color, RoomError> {
+        match self.status {
+            RoomStatus::Over => Err(RoomError::SeatsClosed),
+            RoomStatus::Playing => Err(RoomError::SeatsTaken),
+            RoomStatus::Waiting => [Color::Black, Color::White]
+                .into_iter()
+                .find(|c| self.seat(*c).is_none() && !reserved[c.index()])
+                .ok_or(RoomError::SeatsTaken),
+        }
+    }
+
+    /// Seats a player on a free seat of the waiting room; with both seats taken the game
+    /// starts, in the same change.
+    pub fn take_seat(
+        &self,
+        color: Color,
+        seat: StoredSeat,
+        now: Moment,
+    ) -> Result<Change, RoomError> {
+        match self.status {
+            RoomStatus::Over => return Err(RoomError::SeatsClosed),
+            RoomStatus::Playing => return Err(RoomError::SeatsTaken),
+            RoomStatus::Waiting if self.seat(color).is_some() => return Err(RoomError::SeatsTaken),
+            RoomStatus::Waiting => {}
+        }
+        let mut change = self.change();
+        change.record.seats.push((color, Some(seat)));
+        if self.seat(color.other()).is_some() {
+            self.start_into(&mut change, now);
+        }
+        change.events.push(Event::States);
+        Ok(change)
+    }
+
+    /// Gives up a seat before the game starts (`leave`). With nobody left seated and no bot
+    /// still `invited`, the room closes without a result.
+    #[must_use]
+    pub fn leave_seat(&self, color: Color, invited: bool) -> Option<Change> {
+        if self.status != RoomStatus::Waiting || self.seat(color).is_none() {
+            return None;
+        }
+        let mut change = self.change();
+        change.record.seats.push((color, None));
+        if self.seat(color.other()).is_none() && !invited {
+            change.record.status = Some((RoomStatus::Over, None));
+        }
+        change.events.push(Event::States);
+        Some(change)
+    }
+
+    /// Closes a waiting room that nobody will play, without a result.
+    #[must_use]
+    pub fn cancel(&self) -> Option<Change> {
+        if self.status != RoomStatus::Waiting {
+            return None;
+        }
+        let mut change = self.change();
+        change.record.status = Some((RoomStatus::Over, None));
+        change.events.push(Event::States);
+        Some(change)
+    }
+
+    /// A move by `seat`, with the request id `id` if the client sent one. On the board it is
+    /// checked by `game-core`; the change also holds the passes the server plays for a side
+    /// that cannot move, and the end of the game if the board decides it. A refused move with
+    /// an id is remembered (only that), so that a resend gets the same refusal.
+    pub fn play(
+        &mut self,
+        seat: Color,
+        text: &str,
+        id: Option<&str>,
+        now: Moment,
+    ) -> Result<Played, RoomError> {
+        let mover = self.seat(seat).map(|s| s.player.as_str());
+        if let (Some(id), Some(mover)) = (id, mover) {
+            if let Some(answer) = self.answers.get(mover, id) {
+                return Ok(Played::Again(self.answered_again(answer, now.at)));
+            }
+        }
+        self.check_playing()?;
+        if self.position.turn() != seat {
+            return Err(RoomError::NotYourTurn);
+        }
+        if self
+            .clock
+            .as_ref()
+            .is_some_and(|c| c.left_ms(seat, now.at) == 0)
+        {
+            return Err(RoomError::TimeRanOut);
+        }
+        let mut position = self.position.clone();
+        let canonical = match position.play_str(text) {
+            Ok(canonical) => canonical,
+            Err(e) => {
+                let refusal = RoomError::Move(e);
+                if let (Some(id), Some(mover)) = (id, mover.map(str::to_string)) {
+                    let answer = About::room("move", &self.head.id)
+                        .with_id(Some(id))
+                        .error(&refusal);
+                    self.answers.remember(&mover, id, answer);
+                }
+                return Err(refusal);
+            }
+        };
+        let mut clock = self.clock.clone();
+        if let Some(clock) = clock.as_mut() {
+            // The flag was checked above at this same instant, so charging the move cannot
+            // find it fallen.
+            let _ = clock.on_move(seat, now.at);
+        }
+        let mut change = self.change();
+        change.offers.undo = None;
+        change.offers.draw = None;
+        let plain = self.record_move(&mut change, &position, &clock, seat, canonical, id, now);
+        let mine = id.map(|id| {
+            let mut mine = plain.clone();
+            if let ServerMsg::Moved { id: slot, .. } = &mut mine {
+                *slot = Some(id.to_string());
+            }
+            mine
+        });
+        if let (Some(id), Some(mine), Some(mover)) = (id, &mine, mover) {
+            change.answer = Some((mover.to_string(), id.to_string(), mine.clone()));
+        }
+        change.events.push(Event::Moved { plain, mine });
+        self.after_move(&mut change, &mut position, &mut clock, now);
+        change.position = Some(position);
+        change.clock = clock;
+        Ok(Played::Move(change))
+    }
+
+    /// Appends a played move to the change's record; returns its `moved` (without id).
+    #[allow(clippy::too_many_arguments)]
+    fn record_move(
+        &self,
+        change: &mut Change,
+        after: &AnyPosition,
+        clock: &Option<GameClock>,
+        by: Color,
+        mv: String,
+        id: Option<&str>,
+        now: Moment,
+    ) -> ServerMsg {
+        let readings = clock.as_ref().map(|c| c.state(now.at));
+        let seq = change.next_seq();
+        let ply = self.moves.len() + change.record.moves.len();
+        change.record.moves.push(StoredMove {
+            ply,
+            mv: mv.clone(),
+            by,
+            black_ms: readings.as_ref().map(|c| c.black_ms),
+            white_ms: readings.as_ref().map(|c| c.white_ms),
+            at_ms: now.unix_ms,
+            req_id: id.map(str::to_string),
+            seq,
+        });
+        ServerMsg::Moved {
+            room: self.head.id.clone(),
+            seq,
+            ply: (ply + 1) as u32,
+            mv,
+            by,
+            to_move: after.turn(),
+            clock: readings,
+            id: None,
+        }
+    }
+
+    /// The end of the game on the board, and the passes of a side that cannot move.
+    fn after_move(
+        &self,
+        change: &mut Change,
+        position: &mut AnyPosition,
+        clock: &mut Option<GameClock>,
+        now: Moment,
+    ) {
+        loop {
+            if let Some(outcome) = position.outcome() {
+                self.end_into(change, clock, GameResult::from_outcome(&outcome), now);
+                return;
+            }
+            if !position.must_pass() {
+                return;
+            }
+            let passer = position.turn();
+            if position.play_str(PASS).is_err() {
+                return;
+            }
+            if let Some(clock) = clock.as_mut() {
+                clock.on_pass(passer, now.at);
+            }
+            let moved = self.record_move(change, position, clock, passer, PASS.into(), None, now);
+            change.events.push(Event::All(moved));
+        }
+    }
+
+    /// Ends the game in `change`: clocks stopped, offers dropped, `over` announced.
+    fn end_into(
+        &self,
+        change: &mut Change,
+        clock: &mut Option<GameClock>,
+        result: GameResult,
+        now: Moment,
+    ) {
+        if let Some(clock) = clock.as_mut() {
+            clock.stop(now.at);
+        }
+        change.record.status = Some((RoomStatus::Over, Some(result.clone())));
+        change.offers.undo = None;
+        change.offers.draw = None;
+        self.announce(change, |room, seq| ServerMsg::Over { room, seq, result });
+    }
+
+    /// An end decided off the board: resignation, time, agreement, abandonment.
+    fn ending(&self, winner: Option<Color>, reason: EndReason, now: Moment) -> Change {
+        let result = GameResult {
+            result: ResultKind::from_winner(winner),
+            reason,
+            line: None,
+            score: None,
+        };
+        let mut change = self.change();
+        let mut clock = self.clock.clone();
+        self.end_into(&mut change, &mut clock, result, now);
+        change.clock = clock;
+        change
+    }
+
+    pub fn resign(&self, seat: Color, now: Moment) -> Result<Change, RoomError> {
+        self.check_playing()?;
+        Ok(self.ending(Some(seat.other()), EndReason::Resign, now))
+    }
+
+    /// The loss on time of the side whose flag has fallen by `now`, if any.
+    #[must_use]
+    pub fn flag_fall(&self, now: Moment) -> Option<Change> {
+        if self.status != RoomStatus::Playing {
+            return None;
+        }
+        let (side, deadline) = self.clock.as_ref()?.deadline()?;
+        (deadline <= now.at).then(|| self.ending(Some(side.other()), EndReason::Timeout, now))
+    }
+
+    /// `seat` stayed away past its grace period: it loses a game in progress, and a waiting
+    /// room closes.
+    #[must_use]
+    pub fn abandon(&self, seat: Color, now: Moment) -> Option<Change> {
+        match self.status {
+            RoomStatus::Playing => Some(self.ending(Some(seat.other()), EndReason::Abandoned, now)),
+            RoomStatus::Waiting => self.cancel(),
+            RoomStatus::Over => None,
+        }
+    }
+
+    /// `seat` asks to take back its last move (and the reply after it).
+    pub fn offer_undo(&self, seat: Color) -> Result<Change, RoomError> {
+        self.check_playing()?;
+        let keep = self
+            .moves
+            .iter()
+            .rposition(|m| m.by == seat && m.mv != PASS)
+            .ok_or(RoomError::NothingToTakeBack)?;
+        if self.offers.undo.is_some_and(|(by, _)| by == seat) {
+            return Err(RoomError::UndoPending);
+        }
+        let mut change = self.change();
+        change.offers.undo = Some((seat, keep));
+        self.announce(&mut change, |room, seq| ServerMsg::UndoOffer {
+            room,
+            seq,
+            by: seat,
+        });
+        Ok(change)
+    }
+
+    /// The opponent of the asker answers an undo request. Accepted, the game returns to just
+    /// before the asker's move and the side to move's clock runs.
+    pub fn answer_undo(&self, seat: Color, accept: bool, now: Moment) -> Result<Change, RoomError> {
+        self.check_playing()?;
+        let (by, keep) = self.offers.undo.ok_or(RoomError::NoUndoToAnswer)?;
+        if by == seat {
+            return Err(RoomError::OwnUndo);
+        }
+        let mut change = self.change();
+        change.offers.undo = None;
+        if !accept {
+            self.say_into(
+                &mut change,
+                format!("{} declines the take-back", self.seat_name(seat)),
+            );
+            return Ok(change);
+        }
+        let mut position = self.start.clone();
+        for m in &self.moves[..keep] {
+            position
+                .play_str(&m.mv)
+                .map_err(|e| RoomError::Replay(format!("move {}: {e}", m.mv)))?;
+        }
+        change.offers.draw = None;
+        change.record.truncate = Some(keep);
+        if let Some(mut clock) = self.clock.clone() {
+            clock.start_turn(position.turn(), now.at);
+            change.clock = Some(clock);
+        }
+        change.position = Some(position);
+        let ply = keep as u32;
+        self.announce(&mut change, |room, seq| ServerMsg::Undone {
+            room,
+            seq,
+            ply,
+        });
+        Ok(change)
+    }
+
+    /// `seat` offers a draw; an offer of the opponent's already pending is accepted.
+    pub fn offer_draw(&self, seat: Color, now: Moment) -> Result<Change, RoomError> {
+        self.check_playing()?;
+        match self.offers.draw {
+            Some(by) if by != seat => Ok(self.ending(None, EndReason::Agreement, now)),
+            Some(_) => Err(RoomError::DrawPending),
+            None => {
+                let mut change = self.change();
+                change.offers.draw = Some(seat);
+                self.announce(&mut change, |room, seq| ServerMsg::DrawOffer {
+                    room,
+                    seq,
+                    by: seat,
+                });
+                Ok(change)
+            }
+        }
+    }
+
+    /// `seat` answers the opponent's draw offer.
+    pub fn answer_draw(&self, seat: Color, accept: bool, now: Moment) -> Result<Change, RoomError> {
+        self.check_playing()?;
+        match self.offers.draw {
+            Some(by) if by != seat && accept => Ok(self.ending(None, EndReason::Agreement, now)),
+            Some(by) if by != seat => {
+                let mut change = self.change();
+                change.offers.draw = None;
+                self.say_into(
+                    &mut change,
+                    format!("{} declines the draw", self.seat_name(seat)),
+                );
+                Ok(change)
+            }
+            _ => Err(RoomError::NoDrawToAnswer),
+        }
+    }
+
+    /// `seat` asks for a rematch, once the game is over.
+    pub fn ask_rematch(&self, seat: Color) -> Result<RematchStep, RoomError> {
+        if self.status != RoomStatus::Over {
+            return Err(RoomError::RematchTooEarly);
+        }
+        if let Some(next) = &self.rematch_next {
+            return Ok(RematchStep::Made(ServerMsg::Rematch {
+                room: self.head.id.clone(),
+                seq: self.seq,
+                next: next.clone(),
+            }));
+        }
+        let bot_opponent = self.seat(seat.other()).is_some_and(|s| s.bot);
+        if bot_opponent || self.offers.rematch[seat.other().index()] {
+            return Ok(RematchStep::Create(self.rematch_plan()));
+        }
+        if self.offers.rematch[seat.index()] {
+            return Ok(RematchStep::AlreadyAsked);
+        }
+        let mut change = self.change();
+        change.offers.rematch[seat.index()] = true;
+        self.say_into(
+            &mut change,
+            format!("{} offers a rematch", self.seat_name(seat)),
+        );
+        Ok(RematchStep::Asked(change))
+    }
+
+    /// The next game: same game, clock and opening, colours swapped.
+    fn rematch_plan(&self) -> RoomPlan {
+        RoomPlan {
+            game: self.head.game.clone(),
+            clock: self.head.clock,
+            opening: self.head.opening.clone(),
+            start: self.start.clone(),
+            private: self.head.private,
+            creator: self.head.creator.clone(),
+            seats: [self.seats[1].clone(), self.seats[0].clone()],
+        }
+    }
+
+    /// The rematch room `next` exists: announce it to the room.
+    pub fn rematch_made(&self, next: &str) -> Change {
+        let mut change = self.change();
+        change.rematch_next = Some(next.to_string());
+        let next = next.to_string();
+        self.announce(&mut change, |room, seq| ServerMsg::Rematch {
+            room,
+            seq,
+            next,
+        });
+        change
+    }
+
+    /// A chat line (already checked by the chat rules). A player's line takes the next event
+    /// number and reaches everyone; a spectator's reaches spectators only, so it takes no
+    /// number (players would see a gap) and carries the current one.
+    pub fn chat(&self, from: &PlayerRecord, text: String, now: Moment) -> Change {
+        let seat = self.seat_of(&from.id);
+        let mut change = self.change();
+        let seq = if seat.is_some() {
+            change.next_seq()
+        } else {
+            self.seq
+        };
+        change.record.chat = Some(StoredChat {
+            player: from.id.clone(),
+            name: from.name.clone(),
+            text: text.clone(),
+            seat,
+            bot: from.bot,
+            at_ms: now.unix_ms,
+        });
+        let line = ServerMsg::Chat {
+            room: self.head.id.clone(),
+            seq,
+            from: from.id.clone(),
+            name: from.name.clone(),
+            text,
+            bot: from.bot,
+            seat,
+        };
+        change.events.push(if seat.is_some() {
+            Event::All(line)
+        } else {
+            Event::Spectators(line)
+        });
+        change
+    }
+
+    /// Announces an event to everyone; it takes the room's next number.
+    fn announce(&self, change: &mut Change, event: impl FnOnce(String, u64) -> ServerMsg) {
+        let seq = change.next_seq();
+        change
+            .events
+            .push(Event::All(event(self.head.id.clone(), seq)));
+    }
+
+    /// A line from the room itself, with a number of its own.
+    fn say_into(&self, change: &mut Change, text: String) {
+        self.announce(change, |room, seq| ServerMsg::Chat {
+            room,
+            seq,
+            from: String::new(),
+            name: ROOM_VOICE.to_string(),
+            text,
+            bot: false,
+            seat: None,
+        });
+    }
+
+    /// A kept answer as sent again: a `moved` kept without clocks shows the current ones.
+    fn answered_again(&self, answer: &ServerMsg, now: Instant) -> ServerMsg {
+        let mut answer = answer.clone();
+        if let ServerMsg::Moved { clock, .. } = &mut answer {
+            if clock.is_none() {
+                *clock = self.clock_state(now);
+            }
+        }
+        answer
+    }
+
+    // ---- committing ----------------------------------------------------------------------------
+
+    /// Applies a change whose record is stored; returns what to announce.
+    pub fn commit(&mut self, change: Change) -> Vec<Event> {
+        let Change {
+            record,
+            position,
+            clock,
+            offers,
+            rematch_next,
+            answer,
+            events,
+        } = change;
+        let RoomChange {
+            seq,
+            truncate,
+            moves,
+            seats,
+            status,
+            ..
+        } = record;
+        if let Some(keep) = truncate {
+            // The taken-back moves' request ids are free again: a client may reuse one for a
+            // new move, which must then be played, not answered from the old one.
+            for m in self.moves.drain(keep..) {
+                if let (Some(id), Some(seat)) = (&m.req_id, &self.seats[m.by.index()]) {
+                    self.answers.forget(&seat.player, id);
+                }
+            }
+        }
+        self.moves.extend(moves);
+        for (color, seat) in seats {
+            self.seats[color.index()] = seat;
+        }
+        if let Some((status, result)) = status {
+            self.status = status;
+            self.result = result;
+        }
+        self.seq = seq;
+        if let Some(position) = position {
+            self.position = position;
+        }
+        if clock.is_some() {
+            self.clock = clock;
+        }
+        self.offers = offers;
+        if rematch_next.is_some() {
+            self.rematch_next = rematch_next;
+        }
+        if let Some((player, id, answer)) = answer {
+            self.answers.remember(&player, &id, answer);
+        }
+        events
+    }
+}
+
+/// The answer a stored move gave its mover, so a resend after a restart gets the same one.
+fn stored_answer(room: &str, m: &StoredMove, id: &str) -> ServerMsg {
+    let clock = match (m.black_ms, m.white_ms) {
+        (Some(black_ms), Some(white_ms)) => Some(ClockState {
+            black_ms,
+            white_ms,
+            running: Some(m.by.other()),
+        }),
+        _ => None,
+    };
+    ServerMsg::Moved {
+        room: room.to_string(),
+        seq: m.seq,
+        ply: (m.ply + 1) as u32,
+        mv: m.mv.clone(),
+        by: m.by,
+        to_move: m.by.other(),
+        clock,
+        id: Some(id.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests;

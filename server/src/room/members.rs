@@ -1,0 +1,188 @@
+//! Who is in a room: the connections that hear its events, players and spectators alike, and
+//! since when each seated player has been away. Every event is serialised once and the same
+//! text goes to every member; a `state`, which differs by seat, at most once per seat.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use game_core::protocol::ServerMsg;
+use game_core::Color;
+use tokio::time::{Duration, Instant};
+
+use super::game::RoomGame;
+use crate::member::MemberLink;
+
+struct Member {
+    link: MemberLink,
+    /// The player id behind the connection.
+    player: String,
+}
+
+/// The members of one room, by connection id.
+#[derive(Default)]
+pub struct Members {
+    by_conn: HashMap<u64, Member>,
+    /// Since when each seat's player has had no connection in the room.
+    away_since: [Option<Instant>; 2],
+}
+
+impl Members {
+    /// Counts a connection of `player` as a member of `room` (it hears the room from now on).
+    /// A closed connection is not added.
+    pub fn add(&mut self, room: &str, link: MemberLink, player: &str) {
+        if link.is_closed() {
+            return;
+        }
+        link.entered(room);
+        self.by_conn.insert(
+            link.id(),
+            Member {
+                link,
+                player: player.to_string(),
+            },
+        );
+    }
+
+    /// Removes a connection; returns the player behind it.
+    pub fn remove(&mut self, room: &str, conn_id: u64) -> Option<String> {
+        let member = self.by_conn.remove(&conn_id)?;
+        member.link.left(room);
+        Some(member.player)
+    }
+
+    #[must_use]
+    pub fn contains(&self, conn_id: u64) -> bool {
+        self.by_conn.contains_key(&conn_id)
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.by_conn.is_empty()
+    }
+
+    /// Members whose connection closed without the room hearing of it (a `join` still queued
+    /// when the connection ended).
+    #[must_use]
+    pub fn closed(&self) -> Vec<u64> {
+        self.by_conn
+            .iter()
+            .filter(|(_, m)| m.link.is_closed())
+            .map(|(id, _)| *id)
+            .collect()
+    }
+
+    /// Whether `player` has an open connection in the room.
+    #[must_use]
+    pub fn online(&self, player: &str) -> bool {
+        self.by_conn
+            .values()
+            .any(|m| m.player == player && !m.link.is_closed())
+    }
+
+    /// Whether each seat's player is in the room, black and white.
+    #[must_use]
+    pub fn seats_online(&self, game: &RoomGame) -> [bool; 2] {
+        [Color::Black, Color::White].map(|c| game.seat(c).is_some_and(|s| self.online(&s.player)))
+    }
+
+    /// Members who sit on no seat.
+    #[must_use]
+    pub fn spectators(&self, game: &RoomGame) -> u32 {
+        self.by_conn
+            .values()
+            .filter(|m| game.seat_of(&m.player).is_none())
+            .count() as u32
+    }
+
+    // ---- sending -------------------------------------------------------------------------------
+
+    /// One message to every member.
+    pub fn send_all(&self, msg: &ServerMsg) {
+        let text: Arc<str> = Arc::from(msg.to_json());
+        for m in self.by_conn.values() {
+            m.link.send_text(&text);
+        }
+    }
+
+    /// A move to every member; with `mine`, the mover's connection gets that copy (with its
+    /// request id) instead.
+    pub fn send_move(&self, plain: &ServerMsg, mine: Option<(&ServerMsg, &MemberLink)>) {
+        let text: Arc<str> = Arc::from(plain.to_json());
+        let mine = mine.map(|(msg, link)| (Arc::<str>::from(msg.to_json()), link.id()));
+        for (id, m) in &self.by_conn {
+            match &mine {
+                Some((text, mover)) if mover == id => m.link.send_text(text),
+                _ => m.link.send_text(&text),
+            }
+        }
+    }
+
+    /// A message to the members who sit on no seat.
+    pub fn send_spectators(&self, msg: &ServerMsg, game: &RoomGame) {
+        let text: Arc<str> = Arc::from(msg.to_json());
+        for m in self.by_conn.values() {
+            if game.seat_of(&m.player).is_none() {
+                m.link.send_text(&text);
+            }
+        }
+    }
+
+    /// A fresh `state` to every member, each seen from its seat.
+    pub fn send_states(&self, game: &RoomGame, now: Instant) {
+        let online = self.seats_online(game);
+        let spectators = self.spectators(game);
+        // Black's view, white's view, a spectator's: each serialised once, when first needed.
+        let mut views: [Option<Arc<str>>; 3] = [None, None, None];
+        for m in self.by_conn.values() {
+            let you = game.seat_of(&m.player);
+            let view = you.map_or(2, Color::index);
+            let text = views[view].get_or_insert_with(|| {
+                Arc::from(
+                    ServerMsg::State(Box::new(game.state(you, online, spectators, now))).to_json(),
+                )
+            });
+            m.link.send_text(text);
+        }
+    }
+
+    /// The `state` for one connection of `player`.
+    pub fn send_state(&self, link: &MemberLink, player: &str, game: &RoomGame, now: Instant) {
+        let state = game.state(
+            game.seat_of(player),
+            self.seats_online(game),
+            self.spectators(game),
+            now,
+        );
+        link.send(&ServerMsg::State(Box::new(state)));
+    }
+
+    // ---- presence of the seated players ------------------------------------------------------------
+
+    /// `seat`'s player is away from `now`: its grace period starts.
+    pub fn away(&mut self, seat: Color, now: Instant) {
+        self.away_since[seat.index()] = Some(now);
+    }
+
+    /// `seat`'s player is back.
+    pub fn back(&mut self, seat: Color) {
+        self.away_since[seat.index()] = None;
+    }
+
+    /// Nobody is waited for any more (the game is over).
+    pub fn clear_away(&mut self) {
+        self.away_since = [None, None];
+    }
+
+    /// When each away player's grace period ends.
+    pub fn grace_deadlines(&self, grace: Duration) -> impl Iterator<Item = Instant> + '_ {
+        self.away_since.iter().flatten().map(move |t| *t + grace)
+    }
+
+    /// A seat whose player has been away for the whole grace period by `now`.
+    #[must_use]
+    pub fn gone_for_good(&self, grace: Duration, now: Instant) -> Option<Color> {
+        [Color::Black, Color::White]
+            .into_iter()
+            .find(|c| self.away_since[c.index()].is_some_and(|t| t + grace <= now))
+    }
+}

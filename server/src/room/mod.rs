@@ -1,0 +1,25 @@
+//! Rooms: one task per room, the room's only writer. The rules of play are plain data
+//! ([`game::RoomGame`]) that propose changes; the task ([`actor`]) stores each change, then
+//! commits it and tells the members — nothing is announced that is not stored.
+//!
+//! - [`plan`]: a room about to be made, checked once.
+//! - [`game`]: the rules of play: moves, clocks, turns, offers, endings (`game/tests.rs`).
+//! - [`change`]: what a request changes, in two steps (store, then commit).
+//! - [`error`]: why a room refuses a request.
+//! - [`answers`]: answers kept for resent move ids.
+//! - [`members`]: who is in the room and who is away; one serialisation per broadcast.
+//! - [`chat`]: the chat rules.
+//! - [`invites`]: bot invitations.
+//! - [`actor`]: the task: queue, timers, store, broadcast, seats and presence.
+//! - [`requests`]: a player's requests as the task carries them out.
+
+pub mod actor;
+pub mod answers;
+pub mod change;
+pub mod chat;
+pub mod error;
+pub mod game;
+pub mod invites;
+pub mod members;
+pub mod plan;
+pub mod requests;

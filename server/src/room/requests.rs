@@ -1,0 +1,184 @@
+//! A player's requests in a room — moves, resignation, offers, chat, bot invitations,
+//! rematches — as the room's task carries them out: the rules answer with a change or a
+//! refusal, the change is stored, committed and announced, the refusal answered.
+
+use game_core::protocol::BOT_LEVELS;
+use game_core::Color;
+use tokio::time::Instant;
+
+use super::actor::{create_room, RoomActor};
+use super::change::Moment;
+use super::chat::checked_line;
+use super::error::RoomError;
+use super::game::{Played, RematchStep};
+use super::invites::send_seated_bot;
+use crate::room_handle::{Action, Actor};
+use crate::store::StoredSeat;
+
+impl RoomActor {
+    /// A request of `who`: its seat decides what it may do. A refusal is answered with the
+    /// request's `ref` (and a move's id); a move after the flag fell also ends the game.
+    pub(super) async fn act(
+        &mut self,
+        who: Actor,
+        action: Action,
+        reference: &'static str,
+        received: Instant,
+    ) {
+        let seat = self.game.seat_of(&who.player.id);
+        if let Some(seat) = seat {
+            if !self.members.contains(who.link.id()) {
+                // A seated player acting from a connection that has not joined (yet) is
+                // present all the same: it hears the room from now on and is not abandoned.
+                let was_online = self.members.online(&who.player.id);
+                self.members.back(seat);
+                self.members
+                    .add(self.game.id(), who.link.clone(), &who.player.id);
+                if !was_online {
+                    self.crowd_changed();
+                }
+            }
+        }
+        let now = Moment::now();
+        let mut move_id = None;
+        let done = match (action, seat) {
+            (Action::Chat(text), _) => self.chat(&who, &text, now).await,
+            (Action::InviteBot(level), Some(_)) => self.invite_bot(&who, level, reference),
+            (Action::InviteBot(level), None)
+                if self.game.head().creator.as_deref() == Some(who.player.id.as_str()) =>
+            {
+                self.invite_bot(&who, level, reference)
+            }
+            (_, None) => Err(RoomError::NotSeated),
+            (Action::Move { mv, id }, Some(seat)) => {
+                move_id = id;
+                self.play(&who, seat, &mv, move_id.as_deref(), received, now)
+                    .await
+            }
+            (Action::Resign, Some(seat)) => {
+                let proposal = self.game.resign(seat, now);
+                self.settle(proposal, "the resignation").await
+            }
+            (Action::Undo, Some(seat)) => {
+                let proposal = self.game.offer_undo(seat);
+                self.settle(proposal, "the request").await
+            }
+            (Action::UndoReply(accept), Some(seat)) => {
+                let proposal = self.game.answer_undo(seat, accept, now);
+                self.settle(proposal, "the undo").await
+            }
+            (Action::Draw, Some(seat)) => {
+                let proposal = self.game.offer_draw(seat, now);
+                self.settle(proposal, "the offer").await
+            }
+            (Action::DrawReply(accept), Some(seat)) => {
+                let proposal = self.game.answer_draw(seat, accept, now);
+                self.settle(proposal, "the answer").await
+            }
+            (Action::Rematch, Some(seat)) => self.rematch(&who, seat).await,
+        };
+        if let Err(e) = done {
+            self.refuse(&who.link, reference, move_id.as_deref(), &e);
+            if e == RoomError::TimeRanOut {
+                if let Some(change) = self.game.flag_fall(now) {
+                    self.timed_ending(change).await;
+                }
+            }
+        }
+    }
+
+    /// A move: played, stored, announced (the mover hears its request id), and counted.
+    async fn play(
+        &mut self,
+        who: &Actor,
+        seat: Color,
+        mv: &str,
+        id: Option<&str>,
+        received: Instant,
+        now: Moment,
+    ) -> Result<(), RoomError> {
+        match self.game.play(seat, mv, id, now)? {
+            Played::Again(answer) => {
+                // A resend: answered as the first time, nothing played.
+                who.link.send(&answer);
+                Ok(())
+            }
+            Played::Move(change) => {
+                let moves = change.record().moves.len();
+                self.carry_out(change, Some(&who.link), "the move").await?;
+                self.hub.metrics.move_played(Some(received.elapsed()));
+                for _pass in 1..moves {
+                    self.hub.metrics.move_played(None);
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A chat line: checked by the chat rules, stored, then said.
+    async fn chat(&mut self, who: &Actor, text: &str, now: Moment) -> Result<(), RoomError> {
+        let limits = &self.hub.config.limits;
+        let line = checked_line(text, limits.chat_max_chars)?;
+        let player = who.player.id.as_str();
+        if !self.members.contains(who.link.id()) && self.game.seat_of(player).is_none() {
+            return Err(RoomError::NotInRoom);
+        }
+        let rate = limits.chat_rate();
+        self.chat.admit(player, &line, rate, now.at)?;
+        let change = self.game.chat(&who.player, line.clone(), now);
+        self.carry_out(change, None, "the line").await?;
+        self.chat.said(player, line);
+        Ok(())
+    }
+
+    /// A bot for the first free seat of a waiting room.
+    fn invite_bot(
+        &mut self,
+        who: &Actor,
+        level: u8,
+        reference: &'static str,
+    ) -> Result<(), RoomError> {
+        if !BOT_LEVELS.contains(&level) {
+            return Err(RoomError::BadBotLevel);
+        }
+        let seat = self
+            .game
+            .free_seat(self.invites.reserved())
+            .map_err(|_| RoomError::NoFreeSeat)?;
+        let requester = Some((who.link.clone(), reference));
+        self.invites
+            .ask(&self.hub, &self.game, seat, level, requester);
+        self.publish();
+        Ok(())
+    }
+
+    /// A rematch: asked, announced, or made once both players (or a player and a bot) agree.
+    async fn rematch(&mut self, who: &Actor, seat: Color) -> Result<(), RoomError> {
+        match self.game.ask_rematch(seat)? {
+            RematchStep::Made(announcement) => {
+                who.link.send(&announcement);
+                Ok(())
+            }
+            RematchStep::AlreadyAsked => Ok(()),
+            RematchStep::Asked(change) => self.carry_out(change, None, "the rematch").await,
+            RematchStep::Create(plan) => {
+                let bots: Vec<(Color, StoredSeat)> = [Color::Black, Color::White]
+                    .into_iter()
+                    .filter_map(|c| {
+                        plan.seats[c.index()]
+                            .clone()
+                            .filter(|s| s.bot)
+                            .map(|s| (c, s))
+                    })
+                    .collect();
+                let next = create_room(&self.hub, plan).await?;
+                for (seat, bot) in &bots {
+                    // The bot already sits there; the invitation tells it where to go.
+                    send_seated_bot(&self.hub, &next.id, &self.game, *seat, bot);
+                }
+                let change = self.game.rematch_made(&next.id);
+                self.carry_out(change, None, "the rematch").await
+            }
+        }
+    }
+}

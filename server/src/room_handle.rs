@@ -1,0 +1,89 @@
+//! A room as the rest of the server sees it: the handle to its task's queue and the commands
+//! that queue carries. It sits below the hub, the sessions and the rooms, so that each of them
+//! speaks of rooms without importing the others.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use game_core::Color;
+
+use crate::member::MemberLink;
+use crate::players::PlayerRecord;
+
+/// Cheap-clone handle to a room task.
+#[derive(Clone, Debug)]
+pub struct RoomHandle {
+    pub id: String,
+    /// The player who created it (counts against their open-room limit).
+    pub creator: Option<String>,
+    pub tx: mpsc::Sender<RoomCmd>,
+    /// True until the game is over (or the room cancelled): what the open-room limit counts.
+    pub unfinished: Arc<AtomicBool>,
+}
+
+impl RoomHandle {
+    /// Whether the room still counts as open for its creator.
+    #[must_use]
+    pub fn is_unfinished(&self) -> bool {
+        self.unfinished.load(Ordering::Relaxed)
+    }
+}
+
+/// Who sent a command: the connection to answer and the player behind it.
+#[derive(Clone, Debug)]
+pub struct Actor {
+    pub link: MemberLink,
+    pub player: PlayerRecord,
+}
+
+/// A player's request in a room.
+#[derive(Clone, Debug)]
+pub enum Action {
+    Move { mv: String, id: Option<String> },
+    Resign,
+    Undo,
+    UndoReply(bool),
+    Draw,
+    DrawReply(bool),
+    Rematch,
+    Chat(String),
+    InviteBot(u8),
+}
+
+/// What a room task is asked to do.
+#[derive(Debug)]
+pub enum RoomCmd {
+    Join {
+        who: Actor,
+        as_player: bool,
+    },
+    Leave {
+        who: Actor,
+    },
+    /// The connection closed.
+    Gone {
+        conn_id: u64,
+    },
+    Act {
+        who: Actor,
+        action: Action,
+        /// The `t` of the request, for the `ref` of a refusal.
+        reference: &'static str,
+        /// When the frame arrived, for the move latency metric.
+        received: Instant,
+    },
+    /// A bot declined its invitation, or its last connection closed.
+    Decline {
+        bot: String,
+    },
+    /// Find a bot for a seat promised to one in `create`; `requester` hears (with the `ref`
+    /// of its request) if none is free.
+    InviteSeat {
+        seat: Color,
+        level: u8,
+        requester: Option<(MemberLink, &'static str)>,
+    },
+}

@@ -1,0 +1,247 @@
+//! A session's identity and role, and where each of its messages goes: `hello` to identity,
+//! `create` and `seek` to making rooms, room requests to the room's queue (reloading a finished
+//! room from the store), lobby subscriptions to the lobby.
+
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use game_core::protocol::{ClientMsg, JoinAs, ServerMsg, PROTOCOL_VERSION};
+
+use super::create::{create, CreateRequest};
+use super::error::SessionError;
+use super::frames::Role;
+use super::identity::hello;
+use super::pairing::seek;
+use crate::conn::Conn;
+use crate::hub::SharedHub;
+use crate::member::MemberLink;
+use crate::players::PlayerRecord;
+use crate::refusal::{error_reply, About, Refusal};
+use crate::room::actor::find_room;
+use crate::room::error::RoomError;
+use crate::room_handle::{Action, Actor, RoomCmd};
+
+/// Longest move text passed to a room; every move of every game is far shorter.
+const MAX_MOVE_BYTES: usize = 16;
+
+/// One connection's state past the frame rules.
+pub struct Session {
+    hub: SharedHub,
+    conn: Conn,
+    link: MemberLink,
+    player: Option<PlayerRecord>,
+    /// Joined a room as a player, created, or sought a game: the player rate applies.
+    acts_as_player: bool,
+}
+
+impl Session {
+    #[must_use]
+    pub fn new(hub: SharedHub, conn: Conn) -> Session {
+        Session {
+            hub,
+            link: MemberLink::Local(conn.clone()),
+            conn,
+            player: None,
+            acts_as_player: false,
+        }
+    }
+
+    /// Who the connection is, for its message rate. Before `hello` it counts as a player.
+    #[must_use]
+    pub fn role(&self) -> Role {
+        match &self.player {
+            Some(p) if p.bot => Role::Bot,
+            Some(_) if !self.acts_as_player => Role::Spectator,
+            _ => Role::Player,
+        }
+    }
+
+    /// The one answer to a refused message.
+    pub fn refuse(&self, why: &dyn Refusal, about: About<'_>) {
+        self.conn.send(&error_reply(&self.hub.metrics, why, about));
+    }
+
+    /// A parsed message: `hello` first, then anything.
+    pub async fn on_message(&mut self, msg: ClientMsg, received: Instant) {
+        let reference = msg.type_name();
+        let about = About {
+            reference: Some(reference),
+            ..About::default()
+        };
+        match (msg, self.player.is_some()) {
+            (ClientMsg::Hello { name, token, bot }, false) => {
+                match hello(&self.hub, &self.link, &name, token, bot).await {
+                    Ok(welcome) => {
+                        self.conn.send(&ServerMsg::Welcome {
+                            player: welcome.player.id.clone(),
+                            name: welcome.player.name.clone(),
+                            token: welcome.token,
+                            protocol: PROTOCOL_VERSION,
+                        });
+                        self.player = Some(welcome.player);
+                    }
+                    Err(e) => self.refuse(&e, about),
+                }
+            }
+            (ClientMsg::Hello { .. }, true) => self.refuse(&SessionError::AlreadyHello, about),
+            (_, false) => self.refuse(&SessionError::HelloRequired, about),
+            (msg, true) => self.dispatch(msg, reference, received).await,
+        }
+    }
+
+    fn actor(&self) -> Actor {
+        Actor {
+            link: self.link.clone(),
+            player: self.player.clone().unwrap_or(PlayerRecord {
+                id: String::new(),
+                name: String::new(),
+                bot: false,
+            }),
+        }
+    }
+
+    /// Sends `cmd` to room `id`; an unknown room is refused.
+    async fn to_room(&self, id: &str, mut cmd: RoomCmd, reference: &str) {
+        // A finished room may retire between the lookup and the send; the next lookup then
+        // reloads it from the store.
+        for _ in 0..3 {
+            let Some(handle) = find_room(&self.hub, id).await else {
+                break;
+            };
+            match handle.tx.send(cmd).await {
+                Ok(()) => return,
+                Err(mpsc::error::SendError(back)) => cmd = back,
+            }
+        }
+        let why = RoomError::NoSuchRoom(id.to_string());
+        self.refuse(&why, About::room(reference, id));
+    }
+
+    async fn act(&self, room: &str, action: Action, reference: &'static str, received: Instant) {
+        let cmd = RoomCmd::Act {
+            who: self.actor(),
+            action,
+            reference,
+            received,
+        };
+        self.to_room(room, cmd, reference).await;
+    }
+
+    async fn dispatch(&mut self, msg: ClientMsg, reference: &'static str, received: Instant) {
+        let about = About {
+            reference: Some(reference),
+            ..About::default()
+        };
+        match msg {
+            ClientMsg::Hello { .. } => self.refuse(&SessionError::AlreadyHello, about),
+            ClientMsg::Create {
+                game,
+                seat,
+                clock,
+                opening,
+                bots,
+                private,
+            } => {
+                let request = CreateRequest {
+                    game,
+                    seat,
+                    clock,
+                    opening,
+                    bots,
+                    private,
+                };
+                match create(&self.hub, &self.actor(), reference, request).await {
+                    Ok(seated) => self.acts_as_player |= seated,
+                    Err(e) => self.refuse(&e, about),
+                }
+            }
+            ClientMsg::Join { room, join_as } => {
+                let as_player = join_as == JoinAs::Player;
+                self.acts_as_player |= as_player;
+                let cmd = RoomCmd::Join {
+                    who: self.actor(),
+                    as_player,
+                };
+                self.to_room(&room, cmd, reference).await;
+            }
+            ClientMsg::Move { room, mv, id } => {
+                if mv.len() > MAX_MOVE_BYTES {
+                    let about = About::room(reference, &room).with_id(id.as_deref());
+                    self.refuse(&RoomError::NotAMove, about);
+                    return;
+                }
+                self.act(&room, Action::Move { mv, id }, reference, received)
+                    .await;
+            }
+            ClientMsg::Resign { room } => {
+                self.act(&room, Action::Resign, reference, received).await
+            }
+            ClientMsg::Undo { room } => self.act(&room, Action::Undo, reference, received).await,
+            ClientMsg::UndoReply { room, accept } => {
+                let action = Action::UndoReply(accept);
+                self.act(&room, action, reference, received).await;
+            }
+            ClientMsg::Draw { room } => self.act(&room, Action::Draw, reference, received).await,
+            ClientMsg::DrawReply { room, accept } => {
+                let action = Action::DrawReply(accept);
+                self.act(&room, action, reference, received).await;
+            }
+            ClientMsg::Rematch { room } => {
+                self.act(&room, Action::Rematch, reference, received).await;
+            }
+            ClientMsg::Chat { room, text } => {
+                self.act(&room, Action::Chat(text), reference, received)
+                    .await;
+            }
+            ClientMsg::InviteBot { room, level } => {
+                let action = Action::InviteBot(level);
+                self.act(&room, action, reference, received).await;
+            }
+            ClientMsg::Leave { room } => {
+                // Also for a seated player who has not joined on this connection: leaving a
+                // waiting room gives the seat up.
+                let cmd = RoomCmd::Leave { who: self.actor() };
+                self.to_room(&room, cmd, reference).await;
+            }
+            ClientMsg::Seek { game, clock } => {
+                self.acts_as_player = true;
+                if let Err(e) = seek(&self.hub, &self.actor(), game, clock).await {
+                    self.refuse(&e, about);
+                }
+            }
+            ClientMsg::Unseek => self.hub.seeks.drop_conn(self.conn.id),
+            ClientMsg::Lobby => self.hub.lobby.subscribe(self.conn.clone()),
+            ClientMsg::Unlobby => self.hub.lobby.unsubscribe(self.conn.id),
+            ClientMsg::Decline { room } => {
+                let bot = self.actor().player.id;
+                self.to_room(&room, RoomCmd::Decline { bot }, reference)
+                    .await;
+            }
+        }
+    }
+
+    /// The connection is gone: its rooms learn it, its seeks and lobby subscription end, and
+    /// a bot's unanswered invitations go to the next bot.
+    pub async fn finish(&mut self) {
+        for room in self.conn.take_rooms() {
+            if let Some(handle) = self.hub.room(&room) {
+                let _ = handle
+                    .tx
+                    .send(RoomCmd::Gone {
+                        conn_id: self.conn.id,
+                    })
+                    .await;
+            }
+        }
+        self.hub.seeks.drop_conn(self.conn.id);
+        self.hub.lobby.unsubscribe(self.conn.id);
+        let Some(p) = self.player.as_ref().filter(|p| p.bot) else {
+            return;
+        };
+        for room in self.hub.bots.disconnected(&p.id, self.conn.id) {
+            if let Some(handle) = self.hub.room(&room) {
+                let _ = handle.tx.send(RoomCmd::Decline { bot: p.id.clone() }).await;
+            }
+        }
+    }
+}

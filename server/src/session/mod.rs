@@ -1,0 +1,19 @@
+//! One WebSocket connection, from the upgrade to the close.
+//!
+//! - [`reader`]: the read loop: frame rules, parsing, shutdown, the end of the connection.
+//! - [`frames`]: the per-connection rate limits and refusal count.
+//! - [`writer`]: the writer task: a bounded queue, pings, closing a client that cannot keep up.
+//! - [`dispatch`]: the session's identity and role, and where each message goes.
+//! - [`identity`]: `hello`: names, tokens, the store, bot registration.
+//! - [`create`]: `create`, checked once into a room plan.
+//! - [`pairing`]: `seek`, quick pairing.
+//! - [`error`]: why a session refuses a message.
+
+pub mod create;
+pub mod dispatch;
+pub mod error;
+pub mod frames;
+pub mod identity;
+pub mod pairing;
+pub mod reader;
+pub mod writer;

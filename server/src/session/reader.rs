@@ -1,0 +1,174 @@
+//! The read loop of a connection: every frame passes the frame rules (size, text only, rate,
+//! refusals) before it is parsed, in one place, and handed to the session; the loop races the
+//! socket against shutdown and idleness, and ends the connection cleanly.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::ws::{Message, WebSocket};
+use futures::StreamExt;
+use tokio::sync::{mpsc, oneshot, Notify};
+use tokio::time::{timeout, Instant};
+
+use game_core::protocol::{parse_client, ErrorCode};
+
+use super::dispatch::Session;
+use super::error::SessionError;
+use super::frames::{too_big_reason, FrameGate};
+use super::writer::{self, WriterParts, CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_TOO_BIG};
+use crate::conn::{Conn, Out};
+use crate::connection_gate::Admission;
+use crate::hub::SharedHub;
+use crate::refusal::About;
+
+/// How long the server waits for a client to answer its close frame.
+const CLOSE_GRACE: Duration = Duration::from_secs(2);
+
+/// How long a closing connection may take to flush its last frames.
+const WRITER_GRACE: Duration = Duration::from_secs(5);
+
+/// The reader's side of a connection.
+struct Reader {
+    hub: SharedHub,
+    conn: Conn,
+    session: Session,
+    gate: FrameGate,
+    /// The server has queued a close frame for this connection.
+    closing: bool,
+}
+
+/// Serves one upgraded WebSocket until it closes or the server shuts down. `admission` holds
+/// the connection's place among those of its address until it ends.
+pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
+    let (sink, mut stream) = socket.split();
+    let (tx, queue) = mpsc::channel::<Out>(hub.config.limits.outgoing_queue);
+    let overflow = Arc::new(Notify::new());
+    let conn = Conn::new(hub.next_conn_id(), tx, overflow.clone());
+    hub.metrics.connection_opened();
+    hub.session_started();
+    let (reader_done, reader_done_rx) = oneshot::channel::<()>();
+    let writer = writer::spawn(
+        sink,
+        WriterParts {
+            queue,
+            overflow,
+            reader_done: reader_done_rx,
+            ping_every: hub.config.limits.ping_interval,
+            metrics: hub.metrics.clone(),
+        },
+    );
+
+    let mut reader = Reader {
+        hub: hub.clone(),
+        session: Session::new(hub.clone(), conn.clone()),
+        conn,
+        gate: FrameGate::default(),
+        closing: false,
+    };
+    let mut shutdown = hub.shutdown.clone();
+    let idle = hub.config.limits.idle_timeout;
+    loop {
+        tokio::select! {
+            frame = timeout(idle, stream.next()) => {
+                let frame = match frame {
+                    Err(_) => {
+                        reader.close(CLOSE_POLICY, "idle for too long").await;
+                        break;
+                    }
+                    Ok(None | Some(Err(_))) => break,
+                    Ok(Some(Ok(frame))) => frame,
+                };
+                if !reader.on_frame(frame).await {
+                    break;
+                }
+            }
+            _ = shutdown.changed() => {
+                reader.close(CLOSE_GOING_AWAY, "server shutting down").await;
+                break;
+            }
+        }
+    }
+    let Reader {
+        mut session,
+        conn,
+        closing,
+        ..
+    } = reader;
+    session.finish().await;
+    drop(session);
+    drop(conn);
+    let _ = reader_done.send(());
+    if closing {
+        // Complete the closing handshake: read until the client's close answers ours, so
+        // that frames still in flight from the client do not reset the connection and
+        // lose our close frame on the way.
+        let _ = timeout(CLOSE_GRACE, async {
+            while let Some(Ok(frame)) = stream.next().await {
+                if matches!(frame, Message::Close(_)) {
+                    break;
+                }
+            }
+        })
+        .await;
+    }
+    // A client that does not read cannot hold the writer (and shutdown) forever.
+    let _ = timeout(WRITER_GRACE, writer).await;
+    drop(admission);
+    hub.metrics.connection_closed();
+    hub.session_ended();
+}
+
+impl Reader {
+    /// Closes after whatever is queued, so it goes through the same queue.
+    async fn close(&mut self, code: u16, reason: impl Into<std::borrow::Cow<'static, str>>) {
+        self.closing = true;
+        self.conn.close(code, reason).await;
+    }
+
+    /// A refusal counts against the connection; past the limit it is closed. Returns whether
+    /// to go on.
+    async fn refused(&mut self, why: &SessionError) -> bool {
+        self.session.refuse(why, About::default());
+        if self
+            .gate
+            .bear_refusal(&self.hub.config.limits, Instant::now())
+        {
+            return true;
+        }
+        self.close(CLOSE_POLICY, "too many refused messages").await;
+        false
+    }
+
+    /// One frame; returns whether to go on reading.
+    async fn on_frame(&mut self, frame: Message) -> bool {
+        match frame {
+            Message::Text(text) => self.on_text(text.as_str()).await,
+            Message::Binary(_) => self.refused(&SessionError::BinaryFrame).await,
+            Message::Ping(_) | Message::Pong(_) => true,
+            Message::Close(_) => false,
+        }
+    }
+
+    async fn on_text(&mut self, text: &str) -> bool {
+        let limits = &self.hub.config.limits;
+        self.hub.metrics.message_in();
+        let received = Instant::now();
+        if text.len() > limits.max_frame_bytes {
+            self.hub.metrics.error(ErrorCode::TooLong.as_str());
+            let reason = too_big_reason(limits.max_frame_bytes);
+            self.close(CLOSE_TOO_BIG, reason).await;
+            return false;
+        }
+        if !self.gate.admit(limits, self.session.role(), received) {
+            return self.refused(&SessionError::RateLimited).await;
+        }
+        match parse_client(text) {
+            Ok(msg) => self.session.on_message(msg, received).await,
+            Err(e) => {
+                self.hub.metrics.error(e.code.as_str());
+                self.conn.send(&e.to_server_msg());
+            }
+        }
+        true
+    }
+}

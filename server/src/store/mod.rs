@@ -1,0 +1,71 @@
+//! The durable store behind one interface: records in, records out ([`records`]), whatever
+//! keeps them. Rooms and the HTTP routes speak only to [`Store`]; SQLite ([`sqlite`]) is the
+//! first backend, and another (PostgreSQL) is one more variant here and one more file, with
+//! nothing in the rooms changed. Every write is answered only once it is durable, so a room
+//! announces an event only once it is stored.
+
+pub mod error;
+pub mod records;
+pub mod sqlite;
+
+use std::path::Path;
+
+pub use error::StoreError;
+pub use records::{
+    RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRoom, StoredRoomHead, StoredSeat, Write,
+};
+
+use crate::metrics::Metrics;
+
+/// Cheap-clone handle to the store, over its backends.
+#[derive(Clone)]
+pub enum Store {
+    Sqlite(sqlite::SqliteStore),
+}
+
+impl Store {
+    /// Opens (creating if needed) the SQLite store `kibitz.db` in `dir`.
+    pub fn open_sqlite(dir: &Path, metrics: Metrics) -> Result<Store, StoreError> {
+        sqlite::SqliteStore::open(dir, metrics).map(Store::Sqlite)
+    }
+
+    /// Writes durably, all of `write` or nothing: returns once it is committed.
+    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+        match self {
+            Store::Sqlite(s) => s.write(write).await,
+        }
+    }
+
+    /// Waits until every write queued so far is committed (for shutdown).
+    pub async fn flush(&self) {
+        let _ = self.write(Write::Barrier).await;
+    }
+
+    /// Every player, for token lookups after a restart.
+    pub async fn load_players(&self) -> Result<Vec<StoredPlayer>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.load_players().await,
+        }
+    }
+
+    /// Every room that is not over, to be reloaded at start.
+    pub async fn load_unfinished(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.load_unfinished().await,
+        }
+    }
+
+    /// One room with its seats and moves.
+    pub async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.read_room(id).await,
+        }
+    }
+
+    /// The chat of a room, oldest first.
+    pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.read_chat(id).await,
+        }
+    }
+}

@@ -1,0 +1,122 @@
+//! What the store keeps, as plain values: players, rooms with their seats, moves and chat, and
+//! the writes that change them. Every backend stores and returns exactly these.
+
+use serde::{Deserialize, Serialize};
+
+use game_core::protocol::{ClockSpec, GameResult, RoomStatus};
+use game_core::{Color, GameSpec};
+
+/// One durable write. Each is all or nothing: a backend applies every part of it or none.
+#[derive(Clone, Debug)]
+pub enum Write {
+    /// A player, new or under a new name.
+    Player(StoredPlayer),
+    /// A new room with its seats (and status: a room made with both seats taken is playing).
+    NewRoom(Box<StoredRoom>),
+    /// One event of a room.
+    Room(RoomChange),
+    /// Writes nothing; answered once everything queued before it is committed.
+    Barrier,
+}
+
+/// One event of a room as stored: everything in it is written together, so that, say, a move
+/// that ends the game is never stored without its result, nor the result without the move.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RoomChange {
+    pub room: String,
+    /// The room's event number after this change.
+    pub seq: u64,
+    /// Keep only the first this many moves (an accepted undo); applied before `moves`.
+    pub truncate: Option<usize>,
+    /// Moves to append, in order.
+    pub moves: Vec<StoredMove>,
+    /// Seats taken (`Some`) or given up (`None`).
+    pub seats: Vec<(Color, Option<StoredSeat>)>,
+    pub chat: Option<StoredChat>,
+    /// A new status, with the result when the game ended.
+    pub status: Option<(RoomStatus, Option<GameResult>)>,
+}
+
+impl RoomChange {
+    /// A change of `room` that only sets its event number.
+    #[must_use]
+    pub fn new(room: &str, seq: u64) -> RoomChange {
+        RoomChange {
+            room: room.to_string(),
+            seq,
+            ..RoomChange::default()
+        }
+    }
+}
+
+/// The fixed facts of a room.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredRoomHead {
+    pub id: String,
+    pub game: GameSpec,
+    pub clock: Option<ClockSpec>,
+    pub opening: Vec<String>,
+    pub private: bool,
+    pub created_ms: u64,
+    pub creator: Option<String>,
+}
+
+/// Who sits on a seat.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredSeat {
+    pub player: String,
+    pub name: String,
+    pub bot: bool,
+    /// The level a bot was invited at.
+    pub level: Option<u8>,
+}
+
+/// One move with the clocks as they stood right after it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredMove {
+    pub ply: usize,
+    pub mv: String,
+    pub by: Color,
+    pub black_ms: Option<u64>,
+    pub white_ms: Option<u64>,
+    /// Wall-clock time of the move, milliseconds since the Unix epoch.
+    pub at_ms: u64,
+    /// The mover's request id, so a resend after a restart is still answered, not replayed.
+    pub req_id: Option<String>,
+    /// The room's event number of the `moved` that announced it.
+    #[serde(default)]
+    pub seq: u64,
+}
+
+/// One chat line.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredChat {
+    pub player: String,
+    pub name: String,
+    pub text: String,
+    pub seat: Option<Color>,
+    pub bot: bool,
+    pub at_ms: u64,
+}
+
+/// A whole room as stored.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredRoom {
+    #[serde(flatten)]
+    pub head: StoredRoomHead,
+    pub status: RoomStatus,
+    pub result: Option<GameResult>,
+    pub seq: u64,
+    pub black: Option<StoredSeat>,
+    pub white: Option<StoredSeat>,
+    pub moves: Vec<StoredMove>,
+}
+
+/// A player as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredPlayer {
+    pub id: String,
+    pub name: String,
+    pub token_hash: String,
+    pub bot: bool,
+}

@@ -1,0 +1,500 @@
+//! The SQLite backend: one file (WAL) in the data directory, written by one thread that
+//! commits queued writes together (group commit) and answers each writer only after its write
+//! is committed. Each write runs in its own savepoint, so it is all or nothing while the
+//! others of its batch still commit. Reads open their own connection on a blocking thread;
+//! WAL lets them run beside the writer.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rusqlite::{params, Connection, OptionalExtension};
+use tokio::sync::{mpsc, oneshot};
+
+use game_core::protocol::RoomStatus;
+use game_core::Color;
+
+use super::error::StoreError;
+use super::records::{
+    RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRoom, StoredRoomHead, StoredSeat, Write,
+};
+use crate::metrics::Metrics;
+
+/// Writes queued before their senders wait.
+const WRITE_QUEUE: usize = 4096;
+
+/// Most writes committed in one transaction.
+const MAX_BATCH: usize = 256;
+
+struct Job {
+    write: Write,
+    done: oneshot::Sender<Result<(), String>>,
+}
+
+/// Cheap-clone handle to the writer thread and the file.
+#[derive(Clone)]
+pub struct SqliteStore {
+    path: PathBuf,
+    jobs: mpsc::Sender<Job>,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS players (
+  id TEXT PRIMARY KEY, name TEXT NOT NULL, token_hash TEXT NOT NULL UNIQUE, bot INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS rooms (
+  id TEXT PRIMARY KEY, game TEXT NOT NULL, clock TEXT, opening TEXT NOT NULL,
+  private INTEGER NOT NULL, created_ms INTEGER NOT NULL, creator TEXT,
+  status TEXT NOT NULL, result TEXT, seq INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS rooms_status ON rooms(status);
+CREATE TABLE IF NOT EXISTS seats (
+  room TEXT NOT NULL, color TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL,
+  bot INTEGER NOT NULL, level INTEGER, PRIMARY KEY (room, color));
+CREATE TABLE IF NOT EXISTS moves (
+  room TEXT NOT NULL, ply INTEGER NOT NULL, mv TEXT NOT NULL, by TEXT NOT NULL,
+  black_ms INTEGER, white_ms INTEGER, at_ms INTEGER NOT NULL, req_id TEXT,
+  seq INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (room, ply));
+CREATE TABLE IF NOT EXISTS chat (
+  id INTEGER PRIMARY KEY AUTOINCREMENT, room TEXT NOT NULL, player TEXT NOT NULL,
+  name TEXT NOT NULL, text TEXT NOT NULL, seat TEXT, bot INTEGER NOT NULL, at_ms INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS chat_room ON chat(room);
+";
+
+fn open_connection(path: &Path) -> Result<Connection, StoreError> {
+    let conn = Connection::open(path)?;
+    // WAL with synchronous=NORMAL: a committed transaction survives a crash of the process
+    // (kill -9); only a power cut may lose the last commits.
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.pragma_update(None, "busy_timeout", 5000)?;
+    Ok(conn)
+}
+
+fn parse_color(s: &str) -> Color {
+    if s == "white" {
+        Color::White
+    } else {
+        Color::Black
+    }
+}
+
+fn status_str(s: RoomStatus) -> &'static str {
+    match s {
+        RoomStatus::Waiting => "waiting",
+        RoomStatus::Playing => "playing",
+        RoomStatus::Over => "over",
+    }
+}
+
+fn parse_status(s: &str) -> RoomStatus {
+    match s {
+        "playing" => RoomStatus::Playing,
+        "over" => RoomStatus::Over,
+        _ => RoomStatus::Waiting,
+    }
+}
+
+fn insert_seat(
+    db: &Connection,
+    room: &str,
+    color: Color,
+    seat: Option<&StoredSeat>,
+) -> Result<(), StoreError> {
+    match seat {
+        Some(s) => db.execute(
+            "INSERT OR REPLACE INTO seats (room, color, player, name, bot, level)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![room, color.as_str(), s.player, s.name, s.bot, s.level],
+        )?,
+        None => db.execute(
+            "DELETE FROM seats WHERE room = ?1 AND color = ?2",
+            params![room, color.as_str()],
+        )?,
+    };
+    Ok(())
+}
+
+fn insert_move(db: &Connection, room: &str, mv: &StoredMove) -> Result<(), StoreError> {
+    db.execute(
+        "INSERT INTO moves (room, ply, mv, by, black_ms, white_ms, at_ms, req_id, seq)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+        params![
+            room,
+            mv.ply as i64,
+            mv.mv,
+            mv.by.as_str(),
+            mv.black_ms.map(|v| v as i64),
+            mv.white_ms.map(|v| v as i64),
+            mv.at_ms as i64,
+            mv.req_id,
+            mv.seq as i64
+        ],
+    )?;
+    Ok(())
+}
+
+fn insert_room(db: &Connection, room: &StoredRoom) -> Result<(), StoreError> {
+    let head = &room.head;
+    db.execute(
+        "INSERT INTO rooms (id, game, clock, opening, private, created_ms, creator, status,
+                            result, seq)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+        params![
+            head.id,
+            serde_json::to_string(&head.game)?,
+            head.clock.map(|c| serde_json::to_string(&c)).transpose()?,
+            serde_json::to_string(&head.opening)?,
+            head.private,
+            head.created_ms as i64,
+            head.creator,
+            status_str(room.status),
+            room.result
+                .as_ref()
+                .map(serde_json::to_string)
+                .transpose()?,
+            room.seq as i64,
+        ],
+    )?;
+    for (color, seat) in [(Color::Black, &room.black), (Color::White, &room.white)] {
+        if seat.is_some() {
+            insert_seat(db, &head.id, color, seat.as_ref())?;
+        }
+    }
+    for mv in &room.moves {
+        insert_move(db, &head.id, mv)?;
+    }
+    Ok(())
+}
+
+fn apply_change(db: &Connection, change: &RoomChange) -> Result<(), StoreError> {
+    let room = change.room.as_str();
+    let updated = match &change.status {
+        Some((status, result)) => db.execute(
+            "UPDATE rooms SET status = ?2, result = ?3, seq = ?4 WHERE id = ?1",
+            params![
+                room,
+                status_str(*status),
+                result.as_ref().map(serde_json::to_string).transpose()?,
+                change.seq as i64
+            ],
+        )?,
+        None => db.execute(
+            "UPDATE rooms SET seq = ?2 WHERE id = ?1",
+            params![room, change.seq as i64],
+        )?,
+    };
+    if updated == 0 {
+        return Err(StoreError::NoSuchRoom(room.to_string()));
+    }
+    if let Some(ply) = change.truncate {
+        db.execute(
+            "DELETE FROM moves WHERE room = ?1 AND ply >= ?2",
+            params![room, ply as i64],
+        )?;
+    }
+    for mv in &change.moves {
+        insert_move(db, room, mv)?;
+    }
+    for (color, seat) in &change.seats {
+        insert_seat(db, room, *color, seat.as_ref())?;
+    }
+    if let Some(line) = &change.chat {
+        db.execute(
+            "INSERT INTO chat (room, player, name, text, seat, bot, at_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            params![
+                room,
+                line.player,
+                line.name,
+                line.text,
+                line.seat.map(Color::as_str),
+                line.bot,
+                line.at_ms as i64
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
+    match write {
+        Write::Player(p) => {
+            db.execute(
+                "INSERT INTO players (id, name, token_hash, bot) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT(id) DO UPDATE SET name = excluded.name",
+                params![p.id, p.name, p.token_hash, p.bot],
+            )?;
+        }
+        Write::NewRoom(room) => insert_room(db, room)?,
+        Write::Room(change) => apply_change(db, change)?,
+        Write::Barrier => {}
+    }
+    Ok(())
+}
+
+/// Runs one job in its own savepoint: all of its write or none of it.
+fn apply_atomically(tx: &mut rusqlite::Transaction<'_>, write: &Write) -> Result<(), String> {
+    let savepoint = tx.savepoint().map_err(|e| e.to_string())?;
+    // Dropped without a commit on error: the savepoint rolls back alone.
+    apply(&savepoint, write).map_err(|e| e.to_string())?;
+    savepoint.commit().map_err(|e| e.to_string())
+}
+
+/// The writer thread: takes every queued job, runs them in one transaction, then answers.
+fn writer(mut conn: Connection, mut jobs: mpsc::Receiver<Job>, metrics: Metrics) {
+    let mut batch: Vec<Job> = Vec::new();
+    while let Some(job) = jobs.blocking_recv() {
+        batch.push(job);
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
+            }
+        }
+        let started = Instant::now();
+        let outcome = (|| -> Result<Vec<Result<(), String>>, StoreError> {
+            let mut tx = conn.transaction()?;
+            let results = batch
+                .iter()
+                .map(|job| apply_atomically(&mut tx, &job.write))
+                .collect();
+            tx.commit()?;
+            Ok(results)
+        })();
+        metrics.store_write(started.elapsed(), batch.len());
+        match outcome {
+            Ok(results) => {
+                for (job, r) in batch.drain(..).zip(results) {
+                    if let Err(e) = &r {
+                        metrics.store_failed();
+                        tracing::error!(error = %e, "store write failed");
+                    }
+                    let _ = job.done.send(r);
+                }
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "store commit failed");
+                for job in batch.drain(..) {
+                    metrics.store_failed();
+                    let _ = job.done.send(Err(e.to_string()));
+                }
+            }
+        }
+    }
+}
+
+fn check_writable(dir: &Path) -> Result<(), StoreError> {
+    let probe = dir.join(".kibitz-write-check");
+    std::fs::write(&probe, b"ok")
+        .map_err(|e| StoreError::DataDir(dir.to_path_buf(), format!("not writable: {e}")))?;
+    let _ = std::fs::remove_file(&probe);
+    Ok(())
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) `kibitz.db` in `dir` and starts the writer thread. The
+    /// directory is created if its parent exists; a missing parent or an unwritable directory
+    /// is a clear error.
+    pub fn open(dir: &Path, metrics: Metrics) -> Result<SqliteStore, StoreError> {
+        if !dir.exists() {
+            std::fs::create_dir(dir).map_err(|e| {
+                StoreError::DataDir(dir.to_path_buf(), format!("cannot create: {e}"))
+            })?;
+        }
+        if !dir.is_dir() {
+            return Err(StoreError::DataDir(
+                dir.to_path_buf(),
+                "not a directory".to_string(),
+            ));
+        }
+        check_writable(dir)?;
+        let path = dir.join("kibitz.db");
+        let conn = open_connection(&path)?;
+        conn.execute_batch(SCHEMA)?;
+        let (tx, rx) = mpsc::channel(WRITE_QUEUE);
+        std::thread::Builder::new()
+            .name("kibitz-store".to_string())
+            .spawn(move || writer(conn, rx, metrics))
+            .map_err(|e| StoreError::DataDir(dir.to_path_buf(), e.to_string()))?;
+        Ok(SqliteStore { path, jobs: tx })
+    }
+
+    /// Writes durably: returns once the write is committed.
+    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+        let (done, wait) = oneshot::channel();
+        self.jobs
+            .send(Job { write, done })
+            .await
+            .map_err(|_| StoreError::Closed)?;
+        match wait.await {
+            Ok(Ok(())) => Ok(()),
+            Ok(Err(e)) => Err(StoreError::Write(e)),
+            Err(_) => Err(StoreError::Closed),
+        }
+    }
+
+    /// Runs `read` on a fresh read connection on a blocking thread.
+    async fn read<T: Send + 'static>(
+        &self,
+        read: impl FnOnce(&Connection) -> Result<T, StoreError> + Send + 'static,
+    ) -> Result<T, StoreError> {
+        let path = self.path.clone();
+        tokio::task::spawn_blocking(move || read(&open_connection(&path)?))
+            .await
+            .map_err(|_| StoreError::Closed)?
+    }
+
+    pub async fn load_players(&self) -> Result<Vec<StoredPlayer>, StoreError> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare("SELECT id, name, token_hash, bot FROM players")?;
+            let rows = stmt.query_map([], |r| {
+                Ok(StoredPlayer {
+                    id: r.get(0)?,
+                    name: r.get(1)?,
+                    token_hash: r.get(2)?,
+                    bot: r.get(3)?,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+
+    pub async fn load_unfinished(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        self.read(|conn| {
+            let ids: Vec<String> = {
+                let mut stmt = conn.prepare("SELECT id FROM rooms WHERE status != 'over'")?;
+                let rows = stmt.query_map([], |r| r.get(0))?;
+                rows.collect::<Result<_, _>>()?
+            };
+            let mut rooms = Vec::new();
+            for id in ids {
+                if let Some(room) = read_room(conn, &id)? {
+                    rooms.push(room);
+                }
+            }
+            Ok(rooms)
+        })
+        .await
+    }
+
+    pub async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| read_room(conn, &id)).await
+    }
+
+    pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| {
+            let mut stmt = conn.prepare(
+                "SELECT player, name, text, seat, bot, at_ms FROM chat WHERE room = ?1 ORDER BY id",
+            )?;
+            let rows = stmt.query_map([&id], |r| {
+                let seat: Option<String> = r.get(3)?;
+                Ok(StoredChat {
+                    player: r.get(0)?,
+                    name: r.get(1)?,
+                    text: r.get(2)?,
+                    seat: seat.as_deref().map(parse_color),
+                    bot: r.get(4)?,
+                    at_ms: r.get::<_, i64>(5)? as u64,
+                })
+            })?;
+            Ok(rows.collect::<Result<_, _>>()?)
+        })
+        .await
+    }
+}
+
+fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+    type Head = (
+        String,
+        Option<String>,
+        String,
+        bool,
+        i64,
+        Option<String>,
+        String,
+        Option<String>,
+        i64,
+    );
+    let head: Option<Head> = conn
+        .query_row(
+            "SELECT game, clock, opening, private, created_ms, creator, status, result, seq
+             FROM rooms WHERE id = ?1",
+            [id],
+            |r| {
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    r.get(5)?,
+                    r.get(6)?,
+                    r.get(7)?,
+                    r.get(8)?,
+                ))
+            },
+        )
+        .optional()?;
+    let Some((game, clock, opening, private, created_ms, creator, status, result, seq)) = head
+    else {
+        return Ok(None);
+    };
+    let mut room = StoredRoom {
+        head: StoredRoomHead {
+            id: id.to_string(),
+            game: serde_json::from_str(&game)?,
+            clock: clock.as_deref().map(serde_json::from_str).transpose()?,
+            opening: serde_json::from_str(&opening)?,
+            private,
+            created_ms: created_ms as u64,
+            creator,
+        },
+        status: parse_status(&status),
+        result: result.as_deref().map(serde_json::from_str).transpose()?,
+        seq: seq as u64,
+        black: None,
+        white: None,
+        moves: Vec::new(),
+    };
+    let mut stmt =
+        conn.prepare("SELECT color, player, name, bot, level FROM seats WHERE room = ?1")?;
+    let seats = stmt.query_map([id], |r| {
+        let color: String = r.get(0)?;
+        Ok((
+            parse_color(&color),
+            StoredSeat {
+                player: r.get(1)?,
+                name: r.get(2)?,
+                bot: r.get(3)?,
+                level: r.get(4)?,
+            },
+        ))
+    })?;
+    for seat in seats {
+        let (color, seat) = seat?;
+        match color {
+            Color::Black => room.black = Some(seat),
+            Color::White => room.white = Some(seat),
+        }
+    }
+    let mut stmt = conn.prepare(
+        "SELECT ply, mv, by, black_ms, white_ms, at_ms, req_id, seq FROM moves WHERE room = ?1
+         ORDER BY ply",
+    )?;
+    let moves = stmt.query_map([id], |r| {
+        let by: String = r.get(2)?;
+        Ok(StoredMove {
+            ply: r.get::<_, i64>(0)? as usize,
+            mv: r.get(1)?,
+            by: parse_color(&by),
+            black_ms: r.get::<_, Option<i64>>(3)?.map(|v| v as u64),
+            white_ms: r.get::<_, Option<i64>>(4)?.map(|v| v as u64),
+            at_ms: r.get::<_, i64>(5)? as u64,
+            req_id: r.get(6)?,
+            seq: r.get::<_, i64>(7)? as u64,
+        })
+    })?;
+    room.moves = moves.collect::<Result<_, _>>()?;
+    Ok(Some(room))
+}

@@ -1,0 +1,384 @@
+//! The store's contract, written against its interface alone: what any backend must keep and
+//! give back. Each check takes a [`Backend`] — something that opens a store on one durable
+//! location, as often as asked — and the `suite!` at the bottom runs every check against
+//! SQLite in a fresh directory. Another backend (PostgreSQL) gets the same list with one more
+//! `suite!` line.
+
+use game_core::protocol::{ClockSpec, GameResult, ResultKind, RoomStatus};
+use game_core::{Color, EndReason, GameSpec, GomokuRule};
+use kibitz_server::metrics::Metrics;
+use kibitz_server::store::{
+    RoomChange, Store, StoredChat, StoredMove, StoredPlayer, StoredRoom, StoredRoomHead,
+    StoredSeat, Write,
+};
+
+/// Opens a store on one durable location; a second `open` sees what the first wrote.
+trait Backend {
+    fn open(&self) -> Store;
+}
+
+/// SQLite in a temporary directory.
+struct Sqlite(tempfile::TempDir);
+
+impl Sqlite {
+    fn new() -> Sqlite {
+        Sqlite(tempfile::tempdir().expect("a temporary directory"))
+    }
+}
+
+impl Backend for Sqlite {
+    fn open(&self) -> Store {
+        Store::open_sqlite(self.0.path(), Metrics::new()).expect("open the SQLite store")
+    }
+}
+
+fn seat(name: &str) -> StoredSeat {
+    StoredSeat {
+        player: format!("id-{name}"),
+        name: name.to_string(),
+        bot: false,
+        level: None,
+    }
+}
+
+fn room(id: &str, status: RoomStatus) -> StoredRoom {
+    StoredRoom {
+        head: StoredRoomHead {
+            id: id.to_string(),
+            game: GameSpec::gomoku(15, GomokuRule::Renju),
+            clock: Some(ClockSpec::Fischer {
+                initial_ms: 60_000,
+                increment_ms: 2_000,
+            }),
+            opening: vec!["h8".into(), "h9".into()],
+            private: true,
+            created_ms: 1_700_000_000_000,
+            creator: Some("id-Alice".into()),
+        },
+        status,
+        result: None,
+        seq: 0,
+        black: Some(seat("Alice")),
+        white: None,
+        moves: Vec::new(),
+    }
+}
+
+fn mv(ply: usize, text: &str, by: Color, seq: u64) -> StoredMove {
+    StoredMove {
+        ply,
+        mv: text.to_string(),
+        by,
+        black_ms: Some(59_000 - ply as u64),
+        white_ms: Some(58_000),
+        at_ms: 1_700_000_000_100 + ply as u64,
+        req_id: (by == Color::Black).then(|| format!("req-{ply}")),
+        seq,
+    }
+}
+
+fn line(text: &str, seat: Option<Color>) -> StoredChat {
+    StoredChat {
+        player: "id-Alice".into(),
+        name: "Alice".into(),
+        text: text.to_string(),
+        seat,
+        bot: false,
+        at_ms: 1_700_000_000_200,
+    }
+}
+
+fn change(room: &str, seq: u64) -> RoomChange {
+    RoomChange::new(room, seq)
+}
+
+async fn write(store: &Store, write: Write) {
+    store.write(write).await.expect("the write is stored");
+}
+
+async fn read(store: &Store, id: &str) -> StoredRoom {
+    store
+        .read_room(id)
+        .await
+        .expect("the read works")
+        .expect("the room is stored")
+}
+
+fn win(reason: EndReason) -> GameResult {
+    GameResult {
+        result: ResultKind::Black,
+        reason,
+        line: Some(vec!["a1".into(), "b2".into()]),
+        score: None,
+    }
+}
+
+// ---- the checks -------------------------------------------------------------------------------
+
+async fn a_new_room_comes_back_as_written(b: &impl Backend) {
+    let store = b.open();
+    let new = room("r1", RoomStatus::Waiting);
+    write(&store, Write::NewRoom(Box::new(new.clone()))).await;
+    assert_eq!(read(&store, "r1").await, new);
+    assert_eq!(store.read_room("nope").await.expect("the read works"), None);
+}
+
+async fn seats_are_taken_and_given_up(b: &impl Backend) {
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))),
+    )
+    .await;
+    let mut taken = change("r1", 0);
+    taken.seats.push((Color::White, Some(seat("Bob"))));
+    write(&store, Write::Room(taken)).await;
+    let stored = read(&store, "r1").await;
+    assert_eq!(stored.black, Some(seat("Alice")));
+    assert_eq!(stored.white, Some(seat("Bob")));
+    let mut left = change("r1", 0);
+    left.seats.push((Color::Black, None));
+    write(&store, Write::Room(left)).await;
+    let stored = read(&store, "r1").await;
+    assert_eq!((stored.black, stored.white), (None, Some(seat("Bob"))));
+}
+
+async fn moves_are_appended_and_truncated(b: &impl Backend) {
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    let played = [
+        mv(0, "a1", Color::Black, 1),
+        mv(1, "b1", Color::White, 2),
+        mv(2, "c1", Color::Black, 3),
+    ];
+    let mut first = change("r1", 1);
+    first.moves.push(played[0].clone());
+    write(&store, Write::Room(first)).await;
+    let mut two = change("r1", 3);
+    two.moves.extend_from_slice(&played[1..]);
+    write(&store, Write::Room(two)).await;
+    let stored = read(&store, "r1").await;
+    assert_eq!(stored.moves, played);
+    assert_eq!(stored.seq, 3);
+
+    // An undo keeps the first move, and a new one takes the freed place.
+    let mut undo = change("r1", 4);
+    undo.truncate = Some(1);
+    write(&store, Write::Room(undo)).await;
+    assert_eq!(read(&store, "r1").await.moves, played[..1]);
+    let again = mv(1, "d1", Color::White, 5);
+    let mut next = change("r1", 5);
+    next.moves.push(again.clone());
+    write(&store, Write::Room(next)).await;
+    let stored = read(&store, "r1").await;
+    assert_eq!(stored.moves, [played[0].clone(), again]);
+    assert_eq!(stored.seq, 5);
+}
+
+async fn chat_lines_are_kept_in_order(b: &impl Backend) {
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    let lines = [line("gl hf", Some(Color::Black)), line("who wins?", None)];
+    for (i, l) in lines.iter().enumerate() {
+        let mut said = change("r1", 1 + i as u64);
+        said.chat = Some(l.clone());
+        write(&store, Write::Room(said)).await;
+    }
+    assert_eq!(store.read_chat("r1").await.expect("the read works"), lines);
+    assert_eq!(store.read_chat("r2").await.expect("the read works"), []);
+}
+
+async fn the_status_and_result_are_stored(b: &impl Backend) {
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))),
+    )
+    .await;
+    let mut start = change("r1", 0);
+    start.status = Some((RoomStatus::Playing, None));
+    write(&store, Write::Room(start)).await;
+    assert_eq!(read(&store, "r1").await.status, RoomStatus::Playing);
+    let mut end = change("r1", 7);
+    end.status = Some((RoomStatus::Over, Some(win(EndReason::Resign))));
+    write(&store, Write::Room(end)).await;
+    let stored = read(&store, "r1").await;
+    assert_eq!(stored.status, RoomStatus::Over);
+    assert_eq!(stored.result, Some(win(EndReason::Resign)));
+    assert_eq!(stored.seq, 7);
+}
+
+async fn players_are_stored_and_renamed(b: &impl Backend) {
+    let store = b.open();
+    let alice = StoredPlayer {
+        id: "p1".into(),
+        name: "Alice".into(),
+        token_hash: "hash-1".into(),
+        bot: false,
+    };
+    let kibot = StoredPlayer {
+        id: "p2".into(),
+        name: "Kibot".into(),
+        token_hash: "hash-2".into(),
+        bot: true,
+    };
+    write(&store, Write::Player(alice.clone())).await;
+    write(&store, Write::Player(kibot.clone())).await;
+    let renamed = StoredPlayer {
+        name: "Alicia".into(),
+        ..alice
+    };
+    write(&store, Write::Player(renamed.clone())).await;
+    let mut players = store.load_players().await.expect("the read works");
+    players.sort_by(|a, b| a.id.cmp(&b.id));
+    assert_eq!(players, [renamed, kibot]);
+}
+
+async fn only_unfinished_rooms_are_loaded_at_start(b: &impl Backend) {
+    let store = b.open();
+    for (id, status) in [
+        ("waiting", RoomStatus::Waiting),
+        ("playing", RoomStatus::Playing),
+        ("over", RoomStatus::Over),
+    ] {
+        write(&store, Write::NewRoom(Box::new(room(id, status)))).await;
+    }
+    let mut ids: Vec<String> = store
+        .load_unfinished()
+        .await
+        .expect("the read works")
+        .into_iter()
+        .map(|r| r.head.id)
+        .collect();
+    ids.sort();
+    assert_eq!(ids, ["playing", "waiting"]);
+}
+
+async fn a_move_and_the_result_it_brings_are_durable_together(b: &impl Backend) {
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    let last = mv(0, "a1", Color::Black, 1);
+    let mut ending = change("r1", 2);
+    ending.moves.push(last.clone());
+    ending.status = Some((RoomStatus::Over, Some(win(EndReason::Five))));
+    write(&store, Write::Room(ending)).await;
+    drop(store);
+
+    let store = b.open();
+    let stored = read(&store, "r1").await;
+    assert_eq!(stored.moves, [last]);
+    assert_eq!(stored.status, RoomStatus::Over);
+    assert_eq!(stored.result, Some(win(EndReason::Five)));
+    assert_eq!(stored.seq, 2);
+}
+
+async fn a_failed_write_stores_none_of_its_parts(b: &impl Backend) {
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    let first = mv(0, "a1", Color::Black, 1);
+    let mut played = change("r1", 1);
+    played.moves.push(first.clone());
+    write(&store, Write::Room(played)).await;
+
+    // The same ply again cannot be stored: the result beside it is not stored either.
+    let mut clash = change("r1", 3);
+    clash.moves.push(mv(0, "b1", Color::Black, 2));
+    clash.status = Some((RoomStatus::Over, Some(win(EndReason::Five))));
+    clash.chat = Some(line("gg", Some(Color::Black)));
+    assert!(store.write(Write::Room(clash)).await.is_err());
+    let stored = read(&store, "r1").await;
+    assert_eq!(stored.moves, [first]);
+    assert_eq!(
+        (stored.status, stored.result, stored.seq),
+        (RoomStatus::Playing, None, 1)
+    );
+    assert_eq!(store.read_chat("r1").await.expect("the read works"), []);
+
+    // A change of a room that was never stored fails whole as well.
+    let mut stray = change("ghost", 1);
+    stray.moves.push(mv(0, "a1", Color::Black, 1));
+    assert!(store.write(Write::Room(stray)).await.is_err());
+    assert_eq!(
+        store.read_room("ghost").await.expect("the read works"),
+        None
+    );
+
+    // And the store goes on.
+    let mut next = change("r1", 2);
+    next.moves.push(mv(1, "b1", Color::White, 2));
+    write(&store, Write::Room(next)).await;
+    assert_eq!(read(&store, "r1").await.moves.len(), 2);
+}
+
+async fn a_flush_returns_once_every_queued_write_is_durable(b: &impl Backend) {
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    let writers: Vec<_> = (0..20)
+        .map(|i| {
+            let store = store.clone();
+            let mut said = change("r1", 1);
+            said.chat = Some(line(&format!("line {i}"), None));
+            tokio::spawn(async move { store.write(Write::Room(said)).await })
+        })
+        .collect();
+    for w in writers {
+        w.await
+            .expect("the writer ran")
+            .expect("the line is stored");
+    }
+    store.flush().await;
+    assert!(store.write(Write::Barrier).await.is_ok());
+    drop(store);
+    let store = b.open();
+    let chat = store.read_chat("r1").await.expect("the read works");
+    assert_eq!(chat.len(), 20);
+}
+
+/// One `#[tokio::test]` per check, each on a fresh backend.
+macro_rules! suite {
+    ($backend:expr => $($check:ident),* $(,)?) => {
+        $(
+            #[tokio::test]
+            async fn $check() {
+                super::$check(&$backend).await;
+            }
+        )*
+    };
+}
+
+mod sqlite {
+    use super::Sqlite;
+
+    suite!(Sqlite::new() =>
+        a_new_room_comes_back_as_written,
+        seats_are_taken_and_given_up,
+        moves_are_appended_and_truncated,
+        chat_lines_are_kept_in_order,
+        the_status_and_result_are_stored,
+        players_are_stored_and_renamed,
+        only_unfinished_rooms_are_loaded_at_start,
+        a_move_and_the_result_it_brings_are_durable_together,
+        a_failed_write_stores_none_of_its_parts,
+        a_flush_returns_once_every_queued_write_is_durable,
+    );
+}

@@ -1,0 +1,112 @@
+//! Limits set in the server's config, over real sockets: connections per address (HTTP 429 at
+//! the upgrade, the place given back when a connection ends), a frame size other than the
+//! default, and a bot's own message rate beside a player's.
+
+mod common;
+
+use common::*;
+use futures::StreamExt;
+use serde_json::json;
+use tokio_tungstenite::tungstenite::{self, Message};
+
+/// Sends `n` joins of an unknown room and collects the error code of each answer.
+async fn codes_of_unknown_joins(c: &mut Client, n: usize) -> Vec<String> {
+    for _ in 0..n {
+        c.send(json!({"t":"join","room":"nowhere","as":"spectator"}))
+            .await;
+    }
+    let mut codes = Vec::new();
+    while codes.len() < n {
+        codes.push(c.expect_error().await);
+    }
+    codes
+}
+
+#[tokio::test]
+async fn connections_past_the_limit_per_address_get_429_until_one_closes() {
+    let server = TestServer::start_with(|c| c.limits.connections_per_address = 2).await;
+    let a = server.client("Alice").await;
+    let mut b = server.client("Bob").await;
+    let refused = match tokio_tungstenite::connect_async(server.url()).await {
+        Err(tungstenite::Error::Http(response)) => response,
+        Err(e) => panic!("expected HTTP 429, got {e}"),
+        Ok(_) => panic!("a third connection from one address was accepted"),
+    };
+    assert_eq!(refused.status().as_u16(), 429);
+    let body = String::from_utf8_lossy(refused.body().as_deref().unwrap_or_default()).to_string();
+    assert!(body.contains("too many connections"), "{body}");
+    assert!(body.contains("at most 2"), "{body}");
+    let metrics = server.metrics().await;
+    assert!(
+        metrics.contains("kibitz_connections_refused_total 1"),
+        "{metrics}"
+    );
+
+    // The connections already open are not affected.
+    b.send(json!({"t":"lobby"})).await;
+    b.expect("lobby").await;
+
+    // Once a connection has ended, its place is free again.
+    a.close().await;
+    let ws = within("a place to be given back", async {
+        loop {
+            match tokio_tungstenite::connect_async(server.url()).await {
+                Ok((ws, _)) => break ws,
+                Err(tungstenite::Error::Http(r)) if r.status().as_u16() == 429 => {
+                    tokio::task::yield_now().await;
+                }
+                Err(e) => panic!("{e}"),
+            }
+        }
+    })
+    .await;
+    let mut c = Client {
+        ws,
+        player: String::new(),
+        token: String::new(),
+        backlog: Vec::new(),
+    };
+    let welcome = c.hello("Carol").await;
+    assert_eq!(welcome["name"], "Carol");
+}
+
+#[tokio::test]
+async fn a_smaller_frame_limit_closes_with_1009_naming_it() {
+    let server = TestServer::start_with(|c| c.limits.max_frame_bytes = 1000).await;
+    let mut a = server.client("Alice").await;
+    let pad = "x".repeat(1000 - 40);
+    a.send_raw(&format!(r#"{{"t":"dance","pad":"{pad}"}}"#))
+        .await;
+    assert_eq!(a.expect_error().await, "unknown_type");
+    a.send_raw(&"y".repeat(1001)).await;
+    let reason = loop {
+        match within("a close frame", a.ws.next()).await {
+            Some(Ok(Message::Close(Some(frame)))) => {
+                assert_eq!(u16::from(frame.code), 1009);
+                break frame.reason.to_string();
+            }
+            Some(Ok(_)) => {}
+            other => panic!("expected a close frame, got {other:?}"),
+        }
+    };
+    assert_eq!(reason, "frame larger than 1000 bytes");
+}
+
+#[tokio::test]
+async fn bots_have_their_own_message_rate() {
+    let server = TestServer::start_with(|c| {
+        c.limits.player_msgs_per_window = 5;
+        c.limits.spectator_msgs_per_window = 5;
+        c.limits.bot_msgs_per_window = 40;
+    })
+    .await;
+    let mut bot = server.bot("Kibot", &["gomoku"], 4).await;
+    let codes = codes_of_unknown_joins(&mut bot, 30).await;
+    assert!(codes.iter().all(|c| c == "no_such_room"), "{codes:?}");
+
+    let mut person = server.client("Alice").await;
+    let codes = codes_of_unknown_joins(&mut person, 10).await;
+    let limited = codes.iter().filter(|c| *c == "rate_limited").count();
+    // The hello took one of the five.
+    assert_eq!(limited, 6, "{codes:?}");
+}

@@ -1,0 +1,141 @@
+// Room page skeleton: builds the elements once (head, player bars, board, status lines, move form, actions, move list, chat, export) and wires their clicks to the room's actions.
+
+import { h, s, clear } from '../dom.js';
+import { t } from '../i18n.js';
+import { createBoard } from '../board.js';
+import { createClocks } from '../clock.js';
+import { createChat } from '../chat.js';
+
+export const SEATS = ['black', 'white'];
+
+/** A small eye drawn in SVG (emoji fonts are not everywhere). */
+function eyeIcon() {
+  return s('svg', { class: 'eye', viewBox: '0 0 24 24', width: 18, height: 18, 'aria-hidden': 'true' },
+    s('path', { d: 'M1 12s4-7 11-7 11 7 11 7-4 7-11 7S1 12 1 12z', fill: 'none', stroke: 'currentColor', 'stroke-width': 2 }),
+    s('circle', { cx: 12, cy: 12, r: 3.2, fill: 'currentColor' }));
+}
+
+function playerBar(seat) {
+  const clock = h('span', { class: 'clock', 'data-testid': `clock-${seat}`, role: 'timer', 'aria-label': t(`seat.${seat}`), hidden: true });
+  const bar = {
+    root: h('div', { class: `player-bar seat-${seat}`, 'data-testid': `player-${seat}` }),
+    name: h('span', { class: 'player-name', 'data-testid': `player-name-${seat}` }),
+    info: h('span', { class: 'player-info' }),
+    clock,
+  };
+  bar.root.append(
+    h('span', { class: `stone-icon ${seat}`, 'aria-hidden': 'true' }),
+    h('span', { class: 'player-main' }, bar.name, bar.info),
+    clock);
+  return bar;
+}
+
+const btn = (testid, key, onclick, extra = {}) => h('button', { type: 'button', 'data-testid': testid, 'data-i18n': key, onclick, ...extra }, t(key));
+
+/** A move-list navigation button: a symbol, its name for screen readers. */
+const navBtn = (testid, key, symbol, onclick) => h('button', { type: 'button', 'data-testid': testid, onclick, 'aria-label': t(key), 'data-i18n-aria': key }, symbol);
+
+/**
+ * Builds room `roomId` in `root` (emptied first). `actions` holds the user's actions; it may be
+ * filled in after this call, since every handler looks it up only when it fires. `me()` is our
+ * player id, for marking our own chat lines. Returns the elements the view draws into.
+ */
+export function buildRoom(root, { roomId, actions, onBack, me }) {
+  const titleEl = h('span', { class: 'room-title', 'data-testid': 'room-title' }, t('room.loading'));
+  const clockSpecEl = h('span', { class: 'room-clock-spec' });
+  const spectatorsEl = h('span', { 'data-testid': 'spectators' }, '0');
+  const head = h('div', { class: 'room-head' },
+    h('button', { type: 'button', class: 'link', 'data-testid': 'btn-lobby', onclick: onBack, 'data-i18n': 'room.back' }, t('room.back')),
+    titleEl, clockSpecEl,
+    h('span', { class: 'spectators', title: t('room.spectators'), 'data-i18n-title': 'room.spectators' },
+      eyeIcon(), ' ', spectatorsEl,
+      h('span', { class: 'sr-only', 'data-i18n': 'room.spectators' }, t('room.spectators'))));
+
+  const bars = { black: playerBar('black'), white: playerBar('white') };
+  const topSlot = h('div', { class: 'bar-slot top' });
+  const bottomSlot = h('div', { class: 'bar-slot bottom' });
+
+  const boardBox = h('div', { class: 'board-box' });
+  const board = createBoard(boardBox, { onPlay: (move) => actions.play(move) });
+
+  const statusEl = h('p', { class: 'status-line', 'data-testid': 'status', 'aria-live': 'polite' });
+  const errorEl = h('p', { class: 'error-msg', role: 'alert', 'data-testid': 'error-msg', hidden: true });
+  const noticeEl = h('p', { class: 'notice', role: 'status', 'data-testid': 'notice', hidden: true });
+  const overEl = h('div', { class: 'game-over', role: 'status', 'data-testid': 'game-over', hidden: true });
+
+  const moveInput = h('input', { type: 'text', class: 'move-input', maxlength: 4, autocomplete: 'off', 'data-testid': 'move-input', 'aria-label': t('room.moveInput'), 'data-i18n-aria': 'room.moveInput', placeholder: t('room.moveInputPh', { ex: 'h8' }) });
+  const moveForm = h('form', { class: 'move-form' }, moveInput,
+    h('button', { type: 'submit', 'data-testid': 'btn-play-move', 'data-i18n': 'room.play' }, t('room.play')));
+  moveForm.addEventListener('submit', (ev) => {
+    ev.preventDefault();
+    const text = moveInput.value.trim().toLowerCase();
+    if (!text) return;
+    if (actions.playTyped(text)) moveInput.value = '';
+  });
+
+  const offersEl = h('div', { class: 'offers', 'aria-live': 'polite' });
+  const buttons = {
+    undo: btn('btn-undo', 'room.undo', () => actions.ask('undo'), { 'aria-keyshortcuts': 'Control+Z' }),
+    draw: btn('btn-draw', 'room.draw', () => actions.ask('draw')),
+    resign: btn('btn-resign', 'room.resign', () => actions.armResign()),
+    resignConfirm: btn('btn-resign-confirm', 'room.resignConfirm', () => actions.resign(), { class: 'danger' }),
+    rematch: btn('btn-rematch', 'room.rematch', () => actions.askRematch()),
+    invite: btn('btn-invite-bot', 'room.inviteBot', () => actions.inviteBot()),
+    flip: btn('btn-flip', 'room.flip', () => actions.flip(), { 'aria-pressed': 'false' }),
+    copy: btn('btn-copy-link', 'room.copyLink', () => actions.copyLink()),
+  };
+  const botLevel = h('select', { 'data-testid': 'bot-level', 'aria-label': t('room.botLevel'), 'data-i18n-aria': 'room.botLevel' });
+  for (let l = 1; l <= 10; l++) botLevel.append(h('option', { value: l, selected: l === 3 ? true : null }, String(l)));
+  botLevel.value = '3';
+  const inviteGroup = h('span', { class: 'invite-group' }, buttons.invite, botLevel);
+  const actionsEl = h('div', { class: 'actions' },
+    buttons.undo, buttons.draw, buttons.resign, buttons.resignConfirm, buttons.rematch, inviteGroup, buttons.flip, buttons.copy);
+
+  const nav = {
+    first: navBtn('btn-first', 'room.first', '«', () => actions.goTo(0)),
+    prev: navBtn('btn-prev', 'room.prev', '‹', () => actions.step(-1)),
+    next: navBtn('btn-next', 'room.next', '›', () => actions.step(1)),
+    last: navBtn('btn-last', 'room.last', '»', () => actions.goTo(Infinity)),
+  };
+  const moveList = h('ol', { class: 'move-list', 'data-testid': 'move-list', 'aria-label': t('room.moves'), 'data-i18n-aria': 'room.moves' });
+  const liveBtn = btn('btn-live', 'room.backToLive', () => actions.goTo(Infinity), { class: 'link' });
+
+  const moveStringEl = h('input', { type: 'text', readonly: true, class: 'move-string', 'data-testid': 'move-string', 'aria-label': t('room.moveString'), 'data-i18n-aria': 'room.moveString' });
+  const exportLinksEl = h('span', { class: 'export-links' });
+  const exportEl = h('section', { class: 'panel export' },
+    h('h2', { class: 'panel-title', 'data-i18n': 'room.export' }, t('room.export')),
+    h('div', { class: 'row' }, moveStringEl, btn('btn-copy-moves', 'room.copyMoves', () => actions.copyMoves())),
+    exportLinksEl);
+
+  const chatBox = h('section', { class: 'panel chat' });
+  const chat = createChat(chatBox, { onSend: (text) => actions.sendChat(text), me });
+
+  const clocks = createClocks({ black: bars.black.clock, white: bars.white.clock });
+
+  clear(root);
+  root.append(h('div', { class: 'room', 'data-testid': 'room', 'data-room': roomId },
+    h('div', { class: 'board-col' },
+      head,
+      topSlot,
+      boardBox,
+      bottomSlot,
+      statusEl, errorEl, noticeEl, overEl,
+      moveForm),
+    h('aside', { class: 'side-col' },
+      offersEl,
+      h('section', { class: 'panel' }, actionsEl),
+      h('section', { class: 'panel moves' },
+        h('div', { class: 'panel-head' },
+          h('h2', { class: 'panel-title', 'data-i18n': 'room.moves' }, t('room.moves')),
+          h('span', { class: 'nav' }, nav.first, nav.prev, nav.next, nav.last)),
+        moveList),
+      chatBox,
+      exportEl)));
+
+  return {
+    titleEl, clockSpecEl, spectatorsEl, bars, topSlot, bottomSlot, board,
+    statusEl, errorEl, noticeEl, overEl, moveInput, moveForm,
+    offersEl, buttons, botLevel, inviteGroup, nav, moveList, liveBtn,
+    moveStringEl, exportLinksEl, chat, clocks,
+  };
+}

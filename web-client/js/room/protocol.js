@@ -1,0 +1,147 @@
+// Room protocol glue: turns the server's messages for one room into state updates and redraws, and asks for the whole room again (`join`) after a gap, a reconnect or a refused seat.
+
+import { t, errorText } from '../i18n.js';
+
+/** The server's messages for room `state`, drawn by `view`; `app.net` sends, `app.go` follows
+ *  a rematch to its new room. */
+export function createProtocol({ state: R, view, app }) {
+  function join(asWhat = R.joinAs) {
+    R.resyncing = true;
+    app.net.send({ t: 'join', room: R.id, as: asWhat });
+  }
+
+  function resync() {
+    if (!R.resyncing) join();
+  }
+
+  /** Whether a numbered event is the next one; a gap asks for a fresh state. */
+  function fresh(msg) {
+    const seq = R.takeSeq(msg);
+    if (seq === 'gap') resync();
+    return seq === 'apply';
+  }
+
+  function onState(msg) {
+    R.applyState(msg);
+    view.showClock();
+    // Same id: the server never plays a move twice.
+    if (R.pending && R.you === R.toMove) app.net.send(R.pending.msg);
+    view.renderAll(false);
+  }
+
+  function onMoved(msg) {
+    if (!R.applyMoved(msg)) {
+      join();
+      return;
+    }
+    view.showClock();
+    view.renderAll(R.view == null);
+  }
+
+  function onOver(msg) {
+    R.applyOver(msg);
+    view.stopClock();
+    view.renderAll(false);
+  }
+
+  function onUndone(msg) {
+    const before = R.clock;
+    if (!R.applyUndone(msg, view.clockShown())) {
+      join();
+      return;
+    }
+    if (R.clock !== before) view.showClock();
+    view.renderAll(false);
+  }
+
+  function onChat(msg) {
+    const { show, gap } = R.chatLine(msg);
+    if (show && msg.from === '') systemLine(msg);
+    else if (show) view.chat.add(msg);
+    if (gap) resync();
+  }
+
+  /** The room's own lines are plain English from the server; the rematch offer is the one the
+   *  page acts on, so it is recognised and shown translated. */
+  function systemLine(msg) {
+    const text = String(msg.text ?? '');
+    const rematch = text.match(/^(.*) offers a rematch\.?$/);
+    if (!rematch) {
+      view.chat.note(text);
+      return;
+    }
+    view.chat.note(t('chat.rematchOffer', { name: rematch[1] }));
+    if (R.rematchAnnounced()) view.renderOffers();
+  }
+
+  function onError(msg) {
+    if (msg.code === 'room_full' && (msg.ref === 'join' || !R.game)) {
+      // The seats are taken: watch instead.
+      R.joinAs = 'spectator';
+      join('spectator');
+      return;
+    }
+    const ended = R.refused(msg);
+    if (ended.move) view.renderBoard(false);
+    if (ended.ask) view.renderOffers();
+    view.showError(errorText(msg));
+  }
+
+  /** Handles `msg` when it is for this room; false for anything else (main.js routes it on). */
+  function onMessage(msg) {
+    if (msg.room != null && msg.room !== R.id) return false;
+    switch (msg.t) {
+      case 'state':
+        onState(msg);
+        return true;
+      case 'moved':
+        if (R.game && fresh(msg)) onMoved(msg);
+        return true;
+      case 'over':
+        if (R.game && fresh(msg)) onOver(msg);
+        return true;
+      case 'undone':
+        if (R.game && fresh(msg)) onUndone(msg);
+        return true;
+      case 'chat':
+        onChat(msg);
+        return true;
+      case 'undo_offer':
+      case 'draw_offer':
+        if (fresh(msg)) {
+          R.offered(msg.t === 'undo_offer' ? 'undo' : 'draw', msg.by);
+          view.renderOffers();
+        }
+        return true;
+      case 'rematch':
+        fresh(msg);
+        if (msg.next) {
+          app.go(msg.next, { as: R.seated ? 'player' : 'spectator' });
+        } else {
+          R.rematchOffered = true;
+          view.renderOffers();
+        }
+        return true;
+      case 'crowd':
+        R.applyCrowd(msg);
+        view.renderPlayers();
+        return true;
+      case 'error':
+        onError(msg);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  return {
+    join,
+    onMessage,
+    /** After every welcome (first connection or reconnect): the room afresh, in our seat if
+     *  we have one. */
+    onReady() {
+      R.resyncing = false;
+      join(R.you ? 'player' : R.joinAs);
+    },
+  };
+}

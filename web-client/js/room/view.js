@@ -1,0 +1,285 @@
+// Room view: draws the room's state into the page (board, player bars, clocks, status, game-over banner, move list, export, offers, action buttons) and keeps the display-only choices (board turned, resign armed).
+
+import { h, clear } from '../dom.js';
+import { t, gameLabel, clockLabel } from '../i18n.js';
+import { parseCell, othelloLegal, stoneOf, countDiscs, other, lineThrough, dims } from '../rules.js';
+import { forbiddenPoints } from '../renju.js';
+import { moveRows, moveString, exportLinks } from '../record.js';
+import { buildRoom, SEATS } from './layout.js';
+
+const seatWord = (seat) => t(`seat.${seat}`);
+const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
+
+/**
+ * Builds the room page in `root` and returns its drawing functions. `clockSpec` is the lobby's
+ * copy of the time control, shown until the first `state` says it; `actions` the user's actions
+ * (see layout.js).
+ */
+export function createRoomView(root, { state: R, app, clockSpec, actions }) {
+  const el = buildRoom(root, { roomId: R.id, actions, onBack: () => app.go(null), me: () => app.net.player });
+  const { board, chat, clocks, buttons, nav } = el;
+  const forbiddenCache = new WeakMap();
+  let flipped = false;
+  let resignArmed = false;
+  let errorTimer = 0;
+  let noticeTimer = 0;
+
+  function winLine() {
+    const line = R.result && Array.isArray(R.result.line) ? R.result.line : null;
+    if (line && line.length) return line.map((c) => parseCell(R.game, c)).filter((i) => i >= 0);
+    if (R.result && (R.result.reason === 'five' || R.result.reason === 'four')) {
+      const pos = R.positions[R.liveIndex];
+      if (pos && pos.last >= 0) return lineThrough(R.game, pos.cells, pos.last, R.game.kind === 'connect4' ? 4 : 5) || [];
+    }
+    return [];
+  }
+
+  function renderBoard(animate) {
+    if (!R.game || !R.positions.length) return;
+    const k = R.shownIndex;
+    const live = R.view == null;
+    const pos = R.positions[k];
+    const toMove = live ? R.toMove : pos.toMove;
+    const atEnd = R.status === 'over' && k === R.liveIndex;
+    let forbidden = [];
+    let legal = [];
+    if (!atEnd && R.game.kind === 'gomoku' && R.game.rule === 'renju' && toMove === 'black') {
+      if (!forbiddenCache.has(pos)) forbiddenCache.set(pos, forbiddenPoints(pos.cells, dims(R.game).cols));
+      forbidden = forbiddenCache.get(pos);
+    }
+    if (!atEnd && R.game.kind === 'othello') legal = othelloLegal(pos.cells, stoneOf(toMove));
+    // Offline, a click could not reach the server: the board waits for the connection.
+    const interactive = live && R.playing && R.seated && R.you === R.toMove && !R.pending && app.net.ready;
+    board.render({
+      game: R.game,
+      pos,
+      flipped,
+      interactive,
+      me: interactive ? R.you : toMove,
+      forbidden,
+      legal,
+      winLine: atEnd ? winLine() : [],
+      animate,
+      onInactiveClick: () => {
+        if (R.view != null) actions.goTo(Infinity);
+      },
+    });
+    buttons.flip.setAttribute('aria-pressed', String(flipped));
+  }
+
+  function renderPlayers() {
+    const bottom = R.seated ? R.you : 'black';
+    el.topSlot.append(el.bars[other(bottom)].root);
+    el.bottomSlot.append(el.bars[bottom].root);
+    const pos = R.positions[R.shownIndex];
+    const discs = R.game && R.game.kind === 'othello' && pos ? countDiscs(pos.cells) : null;
+    for (const seat of SEATS) {
+      const b = el.bars[seat];
+      const info = R.seats[seat];
+      clear(b.info);
+      if (info) {
+        b.name.textContent = String(info.name ?? '?');
+        b.name.classList.remove('muted');
+        if (info.bot) b.info.append(h('span', { class: 'bot-badge', 'data-testid': `bot-badge-${seat}` }, t('player.bot')));
+        const online = R.online[seat] ?? info.online;
+        b.info.append(h('span', {
+          class: `online-dot${online ? ' on' : ''}`,
+          'data-testid': `online-${seat}`,
+          'data-online': String(!!online),
+          title: t(online ? 'player.online' : 'player.offline'),
+          role: 'img',
+          'aria-label': t(online ? 'player.online' : 'player.offline'),
+        }));
+        if (R.you === seat) b.info.append(h('span', { class: 'you-tag' }, t('player.you')));
+      } else {
+        b.name.textContent = t('player.empty');
+        b.name.classList.add('muted');
+      }
+      if (discs) b.info.append(h('span', { class: 'discs', 'data-testid': `discs-${seat}` }, t('player.discs', { n: discs[seat] })));
+      b.root.classList.toggle('to-move', R.playing && R.toMove === seat);
+    }
+    el.spectatorsEl.textContent = String(R.spectators ?? 0);
+  }
+
+  function renderStatus() {
+    const { statusEl } = el;
+    clear(statusEl);
+    if (!R.game) {
+      statusEl.textContent = t('room.loading');
+      return;
+    }
+    if (R.view != null) {
+      statusEl.append(t('room.viewing', { n: R.view, total: R.liveIndex }), ' ', el.liveBtn);
+      return;
+    }
+    if (R.status === 'waiting') statusEl.textContent = t('room.waiting');
+    else if (R.status === 'playing') statusEl.textContent = R.you === R.toMove ? t('room.yourMove') : t('room.toMove', { seat: seatWord(R.toMove) });
+    else if (R.status === 'over') statusEl.textContent = t('room.over');
+    const yourMove = R.status === 'playing' && R.you === R.toMove;
+    document.title = `${yourMove ? '● ' : ''}${gameLabel(R.game)} — Kibitz`;
+  }
+
+  function renderOver() {
+    const { overEl } = el;
+    clear(overEl);
+    if (R.status !== 'over' || !R.result) {
+      overEl.hidden = true;
+      return;
+    }
+    const res = R.result;
+    let head;
+    if (res.result === 'draw') head = t('over.draw');
+    else if (R.seated) head = res.result === R.you ? t('over.youWin') : t('over.youLose');
+    else head = t('over.win', { seat: seatWord(res.result) });
+    const parts = [h('strong', { class: 'over-head' }, head)];
+    if (res.reason) parts.push(h('span', { class: 'over-reason', 'data-reason': res.reason }, ` — ${t(`reason.${res.reason}`)}`));
+    if (res.score) parts.push(h('span', { class: 'over-score', 'data-testid': 'over-score' }, ` (${t('room.score', { black: res.score.black, white: res.score.white })})`));
+    overEl.append(...parts);
+    overEl.dataset.result = res.result || '';
+    overEl.dataset.reason = res.reason || '';
+    overEl.hidden = false;
+  }
+
+  function renderMoves() {
+    const { moveList } = el;
+    clear(moveList);
+    const shown = R.shownIndex;
+    const item = (k, move) => {
+      const b = h('button', { type: 'button', class: `mv${move === 'pass' ? ' pass' : ''}${k === shown ? ' current' : ''}`, 'data-ply': k, 'data-testid': `move-${k}`, onclick: () => actions.goTo(k) }, moveLabel(move));
+      if (k === shown) b.setAttribute('aria-current', 'step');
+      return b;
+    };
+    if (R.opening.length) {
+      moveList.append(h('li', { class: 'opening-row' }, h('span', { class: 'num', 'data-i18n': 'room.opening' }, t('room.opening')),
+        ...R.opening.map((m, i) => item(i + 1, m))));
+    }
+    if (!R.moves.length && !R.opening.length) moveList.append(h('li', { class: 'empty' }, t('room.noMoves')));
+    for (const row of moveRows(R.moves, R.opening.length + 1)) {
+      moveList.append(h('li', { class: 'move-row' },
+        h('span', { class: 'num' }, `${row.number}.`),
+        row.black ? item(row.black.ply, row.black.move) : h('span', { class: 'mv empty' }, '…'),
+        row.white ? item(row.white.ply, row.white.move) : h('span', { class: 'mv empty' })));
+    }
+    const cur = moveList.querySelector('.current');
+    if (cur && moveList.scrollHeight > moveList.clientHeight) {
+      // Keep the highlighted move in view without scrolling the page.
+      const top = cur.offsetTop - moveList.offsetTop;
+      if (top < moveList.scrollTop || top > moveList.scrollTop + moveList.clientHeight - 30) moveList.scrollTop = top - moveList.clientHeight / 2;
+    } else if (R.view == null) moveList.scrollTop = moveList.scrollHeight;
+    nav.first.disabled = nav.prev.disabled = shown <= 0;
+    nav.next.disabled = nav.last.disabled = shown >= R.liveIndex;
+    if (R.game) {
+      el.moveStringEl.value = moveString(R.game, R.opening, R.moves);
+      clear(el.exportLinksEl);
+      for (const l of exportLinks(R.id, R.game)) {
+        el.exportLinksEl.append(h('a', { href: l.href, download: l.file, 'data-testid': `export-${l.key}`, class: 'button' }, t(`room.export.${l.key}`)));
+      }
+    }
+  }
+
+  function renderOffers() {
+    const { offersEl } = el;
+    clear(offersEl);
+    const now = Date.now();
+    for (const kind of ['undo', 'draw']) {
+      const by = R.offers[kind];
+      if (by && R.seated && by !== R.you) {
+        offersEl.append(h('div', { class: 'offer', 'data-testid': `${kind}-offer`, role: 'alertdialog', 'aria-label': t(`room.${kind}Offer`, { seat: seatWord(by) }) },
+          h('span', {}, t(`room.${kind}Offer`, { seat: seatWord(by) })),
+          h('button', { type: 'button', class: 'primary', 'data-testid': `btn-accept-${kind}`, onclick: () => actions.reply(kind, true) }, t('room.accept')),
+          h('button', { type: 'button', 'data-testid': `btn-decline-${kind}`, onclick: () => actions.reply(kind, false) }, t('room.decline'))));
+      }
+      if (R.asking(kind, now)) {
+        offersEl.append(h('div', { class: 'offer asked', 'data-testid': `${kind}-asked` }, t(`room.${kind}Asked`)));
+      }
+    }
+    if (R.status === 'over' && R.asked.rematch) offersEl.append(h('div', { class: 'offer asked', 'data-testid': 'rematch-asked' }, t('room.rematchAsked')));
+    else if (R.status === 'over' && R.rematchOffered && R.seated) {
+      offersEl.append(h('div', { class: 'offer', 'data-testid': 'rematch-offer' }, t('room.rematchOffered'),
+        h('button', { type: 'button', class: 'primary', 'data-testid': 'btn-accept-rematch', onclick: () => actions.askRematch() }, t('room.rematch'))));
+    }
+  }
+
+  function renderActions() {
+    const seated = R.seated;
+    const p = R.playing;
+    buttons.undo.disabled = !(seated && p && R.hasOwnMove);
+    buttons.draw.disabled = !(seated && p);
+    buttons.resign.disabled = !(seated && p);
+    buttons.resign.hidden = resignArmed && seated && p;
+    buttons.resignConfirm.hidden = !(resignArmed && seated && p);
+    buttons.rematch.disabled = !(seated && R.status === 'over');
+    // A spectator has no seat to act for: show only what they can use.
+    for (const b of [buttons.undo, buttons.draw, buttons.rematch]) b.hidden = !seated;
+    if (!seated) buttons.resign.hidden = true;
+    const freeSeat = !R.seats.black || !R.seats.white;
+    buttons.invite.disabled = !(freeSeat && R.status !== 'over' && R.game);
+    el.botLevel.disabled = buttons.invite.disabled;
+    // Once both seats are taken there is nobody to invite: keep the panel short.
+    el.inviteGroup.hidden = !!R.game && !freeSeat;
+    // Typed moves only make sense while the game runs.
+    el.moveForm.hidden = !(seated && p);
+  }
+
+  function renderHead() {
+    if (!R.game) return;
+    el.moveInput.placeholder = t('room.moveInputPh', { ex: R.game.kind === 'connect4' ? '4' : R.game.kind === 'othello' ? 'f5' : 'h8' });
+    el.titleEl.textContent = gameLabel(R.game);
+    // Before the first state the lobby's copy of the time control stands in.
+    const control = R.game && R.hasState ? (R.control ?? null) : clockSpec;
+    el.clockSpecEl.textContent = control !== undefined ? clockLabel(control) : '';
+  }
+
+  function renderAll(animate = false) {
+    renderHead();
+    renderPlayers();
+    renderBoard(animate);
+    renderMoves();
+    renderStatus();
+    renderOver();
+    renderOffers();
+    renderActions();
+    chat.setSpectator(!R.seated);
+  }
+
+  /** Shows `text` in `node` for `ms`; returns the timer that hides it again. */
+  function flash(node, text, timer, ms) {
+    node.textContent = text;
+    node.hidden = false;
+    clearTimeout(timer);
+    return setTimeout(() => { node.hidden = true; }, ms);
+  }
+
+  return {
+    el,
+    chat,
+    renderAll, renderBoard, renderPlayers, renderMoves, renderStatus, renderOffers, renderActions,
+    showError(text) {
+      errorTimer = flash(el.errorEl, text, errorTimer, 6000);
+    },
+    showNotice(text) {
+      noticeTimer = flash(el.noticeEl, text, noticeTimer, 3000);
+    },
+    /** Shows the clock reading of the state; a finished game's clock no longer runs. */
+    showClock() {
+      clocks.set(R.status === 'over' && R.clock ? { ...R.clock, running: null } : R.clock);
+    },
+    stopClock: () => clocks.stop(),
+    /** The clock as displayed now, the running side's time counted down. */
+    clockShown: () => clocks.current(),
+    flip() {
+      flipped = !flipped;
+      renderBoard(false);
+    },
+    armResign(on) {
+      resignArmed = on;
+      renderActions();
+    },
+    dispose() {
+      clearTimeout(errorTimer);
+      clearTimeout(noticeTimer);
+      clocks.stop();
+      document.title = 'Kibitz';
+    },
+  };
+}
