@@ -573,6 +573,10 @@ fn leaves_the_opponent_no_proven_win_when_a_move_avoids_it() {
         ("h8 g8 j10 g7 j8 h7", "k7"),
         ("h8 g8 j10 g7 g9 i7 f7 g5 h6 h7", "f9"),
         ("h8 g9 j6 g10 e9 g11 g8 f8", "g12"),
+        ("h8 g9 j6 e9 f9 f8 h10 g7 h6 h7", "j7"),
+        ("h8 f9 j6 g10 i6 g9", "g11"),
+        ("h8 f9 f10 e11 g12 e9", "h9"),
+        ("h8 f8 j10 f7 f6 g7 h7 h6 e9 g5", "j4"),
     ] {
         let pos = freestyle(moves);
         let lost = freestyle(&format!("{moves} {played}"));
