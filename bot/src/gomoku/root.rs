@@ -190,9 +190,9 @@ impl Verdicts {
 }
 
 /// The moves of `root` worth searching against the opponent's forced win `threat` (his
-/// line were it his move): all but those proven to lose (those not checked in time stay: the
-/// final check looks at the one chosen), or all of them when every move loses, so that the
-/// search finds the longest defence. The moves
+/// line were it his move): those proven to hold; when none is, all but those proven to lose
+/// (those not checked in time stay: the final check looks at the one chosen), or all of them
+/// when every move loses, so that the search finds the longest defence. The moves
 /// most likely to hold are checked first: the points of his line, then our fours, then the
 /// rest in `root`'s order.
 pub fn defences(
@@ -232,8 +232,8 @@ pub fn defences(
     if holds.is_empty() && unknown.is_empty() {
         return root.to_vec();
     }
-    root.iter()
-        .copied()
-        .filter(|m| holds.contains(m) || unknown.contains(m))
-        .collect()
+    // A move proven to hold beats one whose check was cut short: long VCTs hide behind
+    // those, and the final check rarely has the time to find them.
+    let keep = if holds.is_empty() { &unknown } else { &holds };
+    root.iter().copied().filter(|m| keep.contains(m)).collect()
 }
