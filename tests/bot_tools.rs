@@ -62,6 +62,25 @@ impl Tool {
         self.line().await
     }
 
+    /// A brain's answer to `line`, after the `MESSAGE` lines it sends first (returned too).
+    async fn ask_brain(&mut self, line: &str) -> (String, Vec<String>) {
+        self.send(line).await;
+        let mut messages = Vec::new();
+        loop {
+            let reply = self.line().await;
+            if reply.starts_with("MESSAGE ") {
+                messages.push(reply);
+            } else {
+                return (reply, messages);
+            }
+        }
+    }
+
+    /// A brain's answer to `line`, its `MESSAGE` lines left out.
+    async fn ask_move(&mut self, line: &str) -> String {
+        self.ask_brain(line).await.0
+    }
+
     async fn json(&mut self, line: &str) -> Value {
         let reply = self.ask(line).await;
         serde_json::from_str(&reply).unwrap_or_else(|e| panic!("{reply:?}: {e}"))
@@ -372,13 +391,24 @@ async fn pbrain_plays_a_scripted_gomocup_session() {
     assert_eq!(brain.ask("START 15").await, "OK");
     assert!(brain.ask("ABOUT").await.starts_with("name=\"Kibitz\""));
     let mut taken = BTreeSet::new();
-    let first = xy(&brain.ask("BEGIN").await, 15);
+    let (first, messages) = brain.ask_brain("BEGIN").await;
+    let first = xy(&first, 15);
     taken.insert(first);
+    // What the search found comes first, as tournament managers show it.
+    let message = messages.last().expect("a MESSAGE line before the move");
+    for field in ["depth ", " ev ", " nodes ", " nps ", " pv "] {
+        assert!(message.contains(field), "{message:?} has no {field:?}");
+    }
     // Our moves go next to nothing of the brain's, and each answer is a free cell.
+    let mut last_reply = first;
     for mv in [(0, 0), (14, 0), (0, 14)] {
         taken.insert(mv);
-        let reply = xy(&brain.ask(&format!("TURN {},{}", mv.0, mv.1)).await, 15);
+        let reply = xy(
+            &brain.ask_move(&format!("TURN {},{}", mv.0, mv.1)).await,
+            15,
+        );
         assert!(taken.insert(reply), "{reply:?} was taken");
+        last_reply = reply;
     }
     assert!(brain.ask("TURN 0,0").await.starts_with("ERROR"), "occupied");
     assert!(
@@ -386,12 +416,24 @@ async fn pbrain_plays_a_scripted_gomocup_session() {
         "off the board"
     );
     assert_eq!(brain.ask("FROBNICATE").await, "UNKNOWN");
+    // TAKEBACK removes a stone, as a manager takes back the brain's answer and our move:
+    // the points are free again, and the move can be played anew.
+    let (x, y) = last_reply;
+    assert_eq!(brain.ask(&format!("TAKEBACK {x},{y}")).await, "OK");
+    assert_eq!(brain.ask("TAKEBACK 0,14").await, "OK");
+    assert!(
+        brain.ask("TAKEBACK 0,14").await.starts_with("ERROR"),
+        "no stone"
+    );
+    taken.remove(&last_reply);
+    let replayed = xy(&brain.ask_move("TURN 0,14").await, 15);
+    assert!(taken.insert(replayed), "{replayed:?} was taken");
 
     // A move within timeout_turn.
     brain.send("INFO timeout_turn 500").await;
     brain.send("INFO time_left 100000").await;
     let asked = Instant::now();
-    let reply = xy(&brain.ask("TURN 14,14").await, 15);
+    let reply = xy(&brain.ask_move("TURN 14,14").await, 15);
     let took = asked.elapsed();
     assert!(!taken.contains(&reply));
     assert!(took < Duration::from_millis(500), "{took:?}");
@@ -404,7 +446,7 @@ async fn pbrain_plays_a_scripted_gomocup_session() {
     ] {
         brain.send(line).await;
     }
-    assert_eq!(xy(&brain.ask("DONE").await, 15), (7, 7), "no block");
+    assert_eq!(xy(&brain.ask_move("DONE").await, 15), (7, 7), "no block");
 
     // Renju: YXSHOWFORBID lists black's forbidden points, as game-core finds them.
     assert_eq!(brain.ask("START 15").await, "OK");
@@ -458,7 +500,7 @@ async fn pbrain_plays_a_scripted_gomocup_session() {
     for (x, y) in white {
         brain.send(&format!("{x},{y},2")).await;
     }
-    let reply = xy(&brain.ask("DONE").await, 15);
+    let reply = xy(&brain.ask_move("DONE").await, 15);
     assert!(!expected.contains(&reply), "{reply:?} is forbidden");
     assert!(!black.contains(&reply) && !white.contains(&reply));
     brain.send("END").await;

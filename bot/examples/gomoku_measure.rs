@@ -1,5 +1,6 @@
 //! Gomoku engine measurements for release builds: search speed on the bench positions at
-//! fixed depth, and VCF/VCT solve times on constructed positions.
+//! fixed depth, VCF/VCT solve times on constructed positions and on a real game's long VCT,
+//! and the depth timed searches reach on the bench's middle-game positions.
 //!
 //! `cargo run --release -p kibitz-bot --example gomoku_measure`
 
@@ -9,6 +10,7 @@ use game_core::gomoku::Gomoku;
 use game_core::{Cell, GomokuRule};
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 use kibitz_bot::gomoku::board::Board;
+use kibitz_bot::gomoku::root::{self, Budget};
 use kibitz_bot::gomoku::threat::ThreatSearch;
 use kibitz_bot::gomoku::{bench_positions, parse_position, GomokuEngine};
 
@@ -91,31 +93,57 @@ fn main() {
         }
     }
 
+    // A real game's VCT (black i8 wins in 27 plies), found by the deepening VCT of the root.
     let pos = parse_position(
-        "h8 i9 g10 j8 g8 g9 j10 h7 f9 e10 i7",
+        "h8 h9 j8 i10 i7 g9 j11 k8 j9 j10 k10 k9",
         15,
         GomokuRule::Freestyle,
     )
     .expect("a position");
-    for ms in [200u64, 1000] {
-        let mut engine = GomokuEngine::new();
-        let r = engine
-            .search(
-                &pos,
-                SearchLimits::Time(std::time::Duration::from_millis(ms)),
-                Level::MAX,
-                &StopFlag::new(),
-                0,
-            )
-            .expect("a move");
+    if let game_core::AnyPosition::Gomoku(g) = &pos {
+        let mut board = Board::from_position(g);
+        let mut threats = ThreatSearch::new(20);
+        let budget = Budget {
+            nodes: 3_000_000,
+            until: None,
+            stop: StopFlag::new(),
+        };
+        let start = Instant::now();
+        let found = root::find_win(&mut threats, &mut board, true, 33, &budget);
         println!(
-            "timed {ms} ms: depth {} nodes {} in {} ms ({} nodes/s), best {} score {:?}",
-            r.depth,
-            r.nodes,
-            r.ms,
-            r.nodes * 1000 / r.ms.max(1),
-            r.best,
-            r.score
+            "VCT of a real game: {} in {} ms, {} nodes",
+            found.win.as_ref().map_or("no win".to_string(), |w| format!(
+                "{} wins in {}",
+                board.cell(w.line[0]),
+                w.plies
+            )),
+            start.elapsed().as_millis(),
+            found.nodes
+        );
+    }
+
+    // Timed searches of the middle-game bench positions: the depth reached and the speed.
+    for ms in [200u64, 1000] {
+        let (mut depths, mut nodes, mut spent) = (Vec::new(), 0, 0);
+        for (moves, _) in bench_positions().iter().skip(1) {
+            let pos = parse_position(moves, 15, GomokuRule::Freestyle).expect("a position");
+            let mut engine = GomokuEngine::new();
+            let r = engine
+                .search(
+                    &pos,
+                    SearchLimits::Time(std::time::Duration::from_millis(ms)),
+                    Level::MAX,
+                    &StopFlag::new(),
+                    0,
+                )
+                .expect("a move");
+            depths.push(r.depth);
+            nodes += r.nodes;
+            spent += r.ms;
+        }
+        println!(
+            "timed {ms} ms: depths {depths:?}, {} nodes/s",
+            nodes * 1000 / spent.max(1)
         );
     }
 }

@@ -1,11 +1,13 @@
 //! The Gomoku engine as a brain of the Gomocup (Piskvork) protocol on standard input and
 //! output, so it runs in the existing tournament managers and against other brains.
 //!
-//! Commands: START, RESTART, BEGIN, TURN, BOARD … DONE, INFO (timeout_turn, timeout_match,
-//! time_left, max_memory, rule as the bitmask 1 = exactly five, 4 = renju), END, ABOUT, and
-//! the extensions YXBOARD (a board without a reply move) and YXSHOWFORBID (black's forbidden
-//! points). Coordinates are the protocol's `x,y` from 0, `y` counting rows from the top.
-//! The brain answers `OK`, `ERROR message` or `UNKNOWN` as the protocol says, and never
+//! Commands: START, RESTART, BEGIN, TURN, TAKEBACK, BOARD … DONE, INFO (timeout_turn,
+//! timeout_match, time_left, max_memory, rule as the bitmask 1 = exactly five, 4 = renju),
+//! END, ABOUT, and the extensions YXBOARD (a board without a reply move) and YXSHOWFORBID
+//! (black's forbidden points). Before each move it sends a `MESSAGE` line with the search's
+//! depth, score, nodes, speed and principal variation, as brains do for the managers to
+//! show. Coordinates are the protocol's `x,y` from 0, `y` counting rows from the top. The
+//! brain answers `OK`, `ERROR message` or `UNKNOWN` as the protocol says, and never
 //! spends more than `timeout_turn` (less a safety margin) on a move.
 
 use std::io::{BufRead, Write};
@@ -14,10 +16,13 @@ use std::time::Duration;
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, GomokuRule, Position};
 
-use crate::engine::{Engine, Level, SearchLimits, StopFlag};
+use crate::engine::{Engine, Level, Score, SearchLimits, SearchResult, StopFlag};
 
-/// Time kept in hand on every move for the manager's own overhead.
-const MARGIN: Duration = Duration::from_millis(120);
+/// Time kept in hand on every move for the pipes and the manager's own bookkeeping: a fixed
+/// part for a process the machine may pause, and a share of the turn for longer turns.
+fn margin(turn: Duration) -> Duration {
+    (Duration::from_millis(15) + turn / 40).min(turn / 5)
+}
 
 /// The brain's state between commands.
 struct Brain<E> {
@@ -69,7 +74,10 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
         Gomoku::from_stones(self.size, self.rule, &black, &white).map_err(|e| e.to_string())
     }
 
-    fn think(&mut self) -> Result<String, String> {
+    /// Searches the position and plays the move; returns the lines to print: a `MESSAGE`
+    /// with what the search found (depth, score, nodes, speed, principal variation), as
+    /// tournament managers show it, then the move.
+    fn think(&mut self) -> Result<Vec<String>, String> {
         let pos = self.position()?;
         if pos.is_over() {
             return Err("the game is over".to_string());
@@ -79,10 +87,10 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
         if own > theirs {
             return Err("it is not my turn".to_string());
         }
-        let mut budget = self.timeout_turn.saturating_sub(MARGIN);
+        let mut budget = self.timeout_turn.saturating_sub(margin(self.timeout_turn));
         if let Some(left) = self.time_left {
             // Keep a reserve of the match time for the moves still to come.
-            budget = budget.min(left.saturating_sub(MARGIN) / 12);
+            budget = budget.min(left.saturating_sub(margin(left)) / 12);
         }
         let budget = budget.max(Duration::from_millis(10));
         let engine = self.engine.get_or_insert_with(&mut self.make_engine);
@@ -95,13 +103,14 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
             &StopFlag::new(),
             self.seed,
         );
+        let message = result.as_ref().map(message);
         let best = result
             .and_then(|r| r.best.parse::<Cell>().ok())
             .filter(|c| pos.is_legal(*c).is_ok())
             .or_else(|| pos.legal_moves().first().copied())
             .ok_or_else(|| "no legal move".to_string())?;
         self.stones.push((best, true));
-        Ok(self.xy(best))
+        Ok(message.into_iter().chain([self.xy(best)]).collect())
     }
 
     /// Handles one line; returns the lines to print and whether to stop.
@@ -114,10 +123,7 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
             if line.eq_ignore_ascii_case("DONE") {
                 self.board_block = None;
                 if own_reply {
-                    return (
-                        vec![self.think().unwrap_or_else(|e| format!("ERROR {e}"))],
-                        false,
-                    );
+                    return (self.reply(), false);
                 }
                 return (Vec::new(), false);
             }
@@ -165,15 +171,25 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
                     "ERROR START first".to_string()
                 } else {
                     self.stones.clear();
-                    self.think().unwrap_or_else(|e| format!("ERROR {e}"))
+                    return (self.reply(), false);
                 }
             }
             "TURN" => match parse_xy(rest).and_then(|(x, y)| self.cell(x, y)) {
                 Some(c) if self.stones.iter().all(|(s, _)| *s != c) => {
                     self.stones.push((c, false));
-                    self.think().unwrap_or_else(|e| format!("ERROR {e}"))
+                    return (self.reply(), false);
                 }
                 Some(_) => format!("ERROR {rest} is occupied"),
+                None => format!("ERROR bad move {rest:?}"),
+            },
+            "TAKEBACK" => match parse_xy(rest).and_then(|(x, y)| self.cell(x, y)) {
+                Some(c) => match self.stones.iter().rposition(|(s, _)| *s == c) {
+                    Some(i) => {
+                        self.stones.remove(i);
+                        "OK".to_string()
+                    }
+                    None => format!("ERROR no stone at {rest}"),
+                },
                 None => format!("ERROR bad move {rest:?}"),
             },
             "BOARD" | "YXBOARD" => {
@@ -210,6 +226,11 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
         (vec![out], false)
     }
 
+    /// [`Brain::think`]'s lines, or its error as the protocol's `ERROR` line.
+    fn reply(&mut self) -> Vec<String> {
+        self.think().unwrap_or_else(|e| vec![format!("ERROR {e}")])
+    }
+
     fn info(&mut self, rest: &str) {
         let (key, value) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
         let number = value.trim().parse::<i64>().ok();
@@ -235,6 +256,33 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
             _ => {}
         }
     }
+}
+
+/// Thousands as `K`, millions as `M`, as brains print speeds.
+fn count_text(n: u64) -> String {
+    match n {
+        0..=9_999 => n.to_string(),
+        10_000..=9_999_999 => format!("{}K", n / 1000),
+        _ => format!("{}M", n / 1_000_000),
+    }
+}
+
+/// The `MESSAGE` line of a search: depth, score, nodes, speed, time and principal variation.
+fn message(r: &SearchResult) -> String {
+    let score = match r.score {
+        Score::WinIn(n) if n > 0 => format!("win in {n}"),
+        Score::WinIn(n) => format!("loss in {}", -n),
+        Score::Heuristic(s) | Score::Exact(s) => s.to_string(),
+    };
+    let nps = r.nodes * 1000 / r.ms.max(1);
+    format!(
+        "MESSAGE depth {} ev {score} nodes {} nps {} time {} ms pv {}",
+        r.depth,
+        count_text(r.nodes),
+        count_text(nps),
+        r.ms,
+        r.pv.join(" ")
+    )
 }
 
 /// Runs the brain on `input`/`output` until END or end of input. `make_engine` builds the

@@ -102,7 +102,10 @@ pub struct Searcher<M> {
     next_check: u64,
 }
 
-fn noise_of(key: u64, seed: u64, noise: i32) -> i32 {
+/// Evaluation noise for the lower levels: a hash of the position key and the seed, spread
+/// over [-noise, noise], so that a position always gets the same noise in one search.
+#[must_use]
+pub fn noise_of(key: u64, seed: u64, noise: i32) -> i32 {
     if noise <= 0 {
         return 0;
     }

@@ -7,7 +7,7 @@ use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
 use kibitz_bot::engine::{Engine, Level, Score, SearchLimits as Limits, StopFlag};
 use kibitz_bot::gomoku::board::{side, Board, Point};
 use kibitz_bot::gomoku::threat::{ThreatSearch, ThreatWin};
-use kibitz_bot::gomoku::{movegen, parse_position, GomokuEngine};
+use kibitz_bot::gomoku::{movegen, parse_position, FixedThreatBudget, GomokuEngine};
 use proptest::prelude::*;
 
 const RULES: [GomokuRule; 3] = [
@@ -495,4 +495,112 @@ fn parses_moves_with_and_without_spaces() {
     assert!(GomokuEngine::new()
         .search(&won, Limits::Depth(2), Level::MAX, &StopFlag::new(), 0)
         .is_none());
+}
+
+/// An engine whose root threat searches may spend `own` nodes on its own wins and `defence`
+/// on the opponent's, under Depth limits: enough to prove the long wins of real games (and
+/// still deterministic).
+fn thorough_engine(own: u64, defence: u64) -> GomokuEngine {
+    GomokuEngine::with_tt_bits(16).with_fixed_threat_budget(FixedThreatBudget {
+        own,
+        defence,
+        vct_plies: 29,
+    })
+}
+
+fn freestyle(moves: &str) -> Gomoku {
+    match parse_position(moves, 15, GomokuRule::Freestyle).expect("a position") {
+        AnyPosition::Gomoku(pos) => pos,
+        _ => unreachable!("a Gomoku position"),
+    }
+}
+
+/// The opponent's win by force in `pos` (whoever is to move): a VCF, or a VCT of at most
+/// `vct_plies`, looked for with `nodes` nodes each; `None` when both searches end without.
+fn forced_win(pos: &Gomoku, vct_plies: u32, nodes: u64) -> Option<Option<Cell>> {
+    let mut board = Board::from_position(pos);
+    let mut threats = ThreatSearch::new(18);
+    threats.set_budget(nodes, None, None);
+    if let Some(win) = threats.vcf(&mut board, 41) {
+        return Some(Some(board.cell(win.line[0])));
+    }
+    let complete = !threats.aborted();
+    for plies in (9..=vct_plies).step_by(4) {
+        if let Some(win) = threats.vct(&mut board, plies) {
+            return Some(Some(board.cell(win.line[0])));
+        }
+    }
+    (!complete || threats.aborted()).then_some(None)
+}
+
+#[test]
+fn plays_the_proven_win_of_a_real_game_at_once() {
+    // Black to move. A timed search once played i11 here and lost, though a VCT wins: i8
+    // (27 plies).
+    let pos = freestyle("h8 h9 j8 i10 i7 g9 j11 k8 j9 j10 k10 k9");
+    let r = thorough_engine(600_000, 3_000)
+        .search(
+            &AnyPosition::Gomoku(pos.clone()),
+            Limits::Depth(4),
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a move");
+    assert_eq!(r.best, "i8");
+    assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{:?}", r.score);
+    assert!(r.exact);
+    let solved = GomokuEngine::new()
+        .search(
+            &AnyPosition::Gomoku(pos),
+            Limits::Solve,
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a result");
+    assert_eq!(
+        (solved.best.as_str(), solved.score),
+        ("i8", Score::WinIn(27))
+    );
+}
+
+#[test]
+fn leaves_the_opponent_no_proven_win_when_a_move_avoids_it() {
+    // Positions of real games, the move played there, and after it the opponent's win by
+    // force that followed.
+    for (moves, played) in [
+        ("h8 g8 j10 g7 j8 h7", "k7"),
+        ("h8 g8 j10 g7 g9 i7 f7 g5 h6 h7", "f9"),
+        ("h8 g9 j6 g10 e9 g11 g8 f8", "g12"),
+        ("h8 g9 j6 e9 f9 f8 h10 g7 h6 h7", "j7"),
+        ("h8 f9 j6 g10 i6 g9", "g11"),
+        ("h8 f9 f10 e11 g12 e9", "h9"),
+        ("h8 f8 j10 f7 f6 g7 h7 h6 e9 g5", "j4"),
+    ] {
+        let pos = freestyle(moves);
+        let lost = freestyle(&format!("{moves} {played}"));
+        assert!(
+            matches!(forced_win(&lost, 25, 300_000), Some(Some(_))),
+            "{moves} {played} should lose by force"
+        );
+        let (best, score) = {
+            let r = thorough_engine(20_000, 5_000)
+                .search(
+                    &AnyPosition::Gomoku(pos.clone()),
+                    Limits::Depth(6),
+                    Level::MAX,
+                    &StopFlag::new(),
+                    0,
+                )
+                .expect("a move");
+            (r.best.parse::<Cell>().expect("a cell"), r.score)
+        };
+        let after = with_stone(&pos, best, pos.turn());
+        assert_eq!(
+            forced_win(&after, 17, 100_000),
+            None,
+            "after {moves} the engine's {best} ({score:?}) leaves a win by force"
+        );
+    }
 }

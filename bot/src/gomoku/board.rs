@@ -3,7 +3,7 @@
 //!
 //! A move touches only the five cells each way along its four lines (forty points): their
 //! keys gain one digit, their patterns are looked up again, and the running totals follow —
-//! pattern counts, the per-point values of [`super::points`], and the sets of points where a
+//! the per-point values of [`super::points`], and the sets of points where a
 //! colour makes a five, a four, an open four or an open three. Unmaking subtracts the same
 //! digits, so make/unmake is exact and cheap; [`Board::recount`] recomputes everything from
 //! scratch for the tests.
@@ -17,9 +17,7 @@ use game_core::gomoku::Gomoku;
 use game_core::renju::RenjuBoard;
 use game_core::{Cell, Color, GomokuRule};
 
-use super::pattern::{
-    slot, LineKey, Pattern, PatternTable, BLOCKED_DIGIT, OWN_DIGIT, PATTERNS, POW3, REACH,
-};
+use super::pattern::{slot, LineKey, Pattern, PatternTable, BLOCKED_DIGIT, OWN_DIGIT, POW3, REACH};
 use super::points;
 
 /// A point: an index into the padded array.
@@ -48,37 +46,46 @@ pub fn color_of(side: usize) -> Color {
     }
 }
 
-/// A set of points, one bit each.
+/// A set of points, one bit each, with its size kept so that emptiness is one comparison.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PointSet(Vec<u64>);
+pub struct PointSet {
+    words: Vec<u64>,
+    len: usize,
+}
 
 impl PointSet {
     fn new(points: usize) -> PointSet {
-        PointSet(vec![0; points.div_ceil(64)])
+        PointSet {
+            words: vec![0; points.div_ceil(64)],
+            len: 0,
+        }
     }
 
     fn assign(&mut self, p: Point, on: bool) {
         let (word, bit) = (usize::from(p) / 64, p % 64);
-        if on {
-            self.0[word] |= 1 << bit;
-        } else {
-            self.0[word] &= !(1 << bit);
+        let was = self.words[word] >> bit & 1 == 1;
+        if on && !was {
+            self.words[word] |= 1 << bit;
+            self.len += 1;
+        } else if !on && was {
+            self.words[word] &= !(1 << bit);
+            self.len -= 1;
         }
     }
 
     #[must_use]
     pub fn contains(&self, p: Point) -> bool {
-        self.0[usize::from(p) / 64] >> (p % 64) & 1 == 1
+        self.words[usize::from(p) / 64] >> (p % 64) & 1 == 1
     }
 
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&w| w == 0)
+        self.len == 0
     }
 
     /// The points in increasing order.
     pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
-        self.0.iter().enumerate().flat_map(|(i, &word)| {
+        self.words.iter().enumerate().flat_map(|(i, &word)| {
             let mut w = word;
             std::iter::from_fn(move || {
                 (w != 0).then(|| {
@@ -100,7 +107,7 @@ impl PointSet {
 
     #[must_use]
     pub fn len(&self) -> usize {
-        self.0.iter().map(|w| w.count_ones() as usize).sum()
+        self.len
     }
 }
 
@@ -125,8 +132,6 @@ const SIDE_KEY: u64 = 0x5A17_C0DE_D15C_0BB1;
 /// Per-colour summaries of the empty points, kept in step with the patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
-    /// (point, direction) pairs of each pattern, empty points only.
-    pub counts: [u32; PATTERNS],
     /// Sum of [`points::point_value`] over the empty points.
     pub total: i32,
     /// Points where a stone makes five.
@@ -137,19 +142,53 @@ pub struct Summary {
     pub flex4s: PointSet,
     /// Points where a stone makes an open three.
     pub threes: PointSet,
+    /// Points where a stone makes two fours, or a four and an open three: a win next move
+    /// unless the opponent has fours of his own.
+    pub four_threes: PointSet,
 }
 
 impl Summary {
     fn new(points: usize) -> Summary {
         Summary {
-            counts: [0; PATTERNS],
             total: 0,
             fives: PointSet::new(points),
             fours: PointSet::new(points),
             flex4s: PointSet::new(points),
             threes: PointSet::new(points),
+            four_threes: PointSet::new(points),
         }
     }
+}
+
+/// Everything the board keeps about one point, side by side: a move updates forty points,
+/// and each update then touches one cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+struct Spot {
+    /// Per colour and direction, the point's view of the line ([`super::pattern`]).
+    keys: [[LineKey; 4]; 2],
+    /// Per colour and direction, what a stone of that colour here would make.
+    patterns: [[Pattern; 4]; 2],
+    /// Per colour, [`points::point_value`] of the patterns (0 on an occupied point).
+    values: [i16; 2],
+    /// Per colour, the threat flags of the patterns (0 on an occupied point).
+    flags: [u8; 2],
+    /// EMPTY, black 1, white 2 or WALL.
+    cell: u8,
+    /// Stones within two points (a 5x5 square): the candidate moves are the empty points
+    /// with some.
+    near: u8,
+}
+
+impl Spot {
+    const WALL: Spot = Spot {
+        keys: [[0; 4]; 2],
+        patterns: [[Pattern::None; 4]; 2],
+        values: [0; 2],
+        flags: [0; 2],
+        cell: WALL,
+        near: 0,
+    };
 }
 
 /// A Gomoku board for searching: make/unmake with incremental patterns and Zobrist hashing.
@@ -159,18 +198,14 @@ pub struct Board {
     stride: usize,
     rule: GomokuRule,
     dirs: [isize; 4],
-    cells: Vec<u8>,
-    keys: Vec<[[LineKey; 4]; 2]>,
-    patterns: Vec<[[Pattern; 4]; 2]>,
-    values: Vec<[i32; 2]>,
-    /// Per point and colour: the [`points::combo_index`] of its patterns and its threat flags.
-    combos: Vec<[u16; 2]>,
-    flags: Vec<[u8; 2]>,
+    /// Cells each side of a point that its keys hold: five under an exact-five rule (the
+    /// fifth tells an overline), four in freestyle, where nothing further changes a pattern.
+    reach: isize,
+    spots: Vec<Spot>,
     points_table: &'static points::PointTable,
     summary: [Summary; 2],
-    /// Stones within two points (a 5x5 square): the candidate moves are the empty points
-    /// with some.
-    near: Vec<u8>,
+    /// The empty points with a stone within two: where the move generator looks.
+    candidates: PointSet,
     zobrist: Vec<[u64; 2]>,
     hash: u64,
     stones: usize,
@@ -199,12 +234,12 @@ impl Board {
         let zobrist = (0..len)
             .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
             .collect();
-        let mut cells = vec![WALL; len];
+        let mut spots = vec![Spot::WALL; len];
         let mut points = Vec::with_capacity(n * n);
         for row in 0..n {
             for col in 0..n {
                 let p = (row + PAD) * stride + col + PAD;
-                cells[p] = EMPTY;
+                spots[p].cell = EMPTY;
                 points.push(p as Point);
             }
         }
@@ -213,15 +248,11 @@ impl Board {
             stride,
             rule,
             dirs: directions(stride),
-            cells,
-            keys: vec![[[0; 4]; 2]; len],
-            patterns: vec![[[Pattern::None; 4]; 2]; len],
-            values: vec![[0; 2]; len],
-            combos: vec![[0; 2]; len],
-            flags: vec![[0; 2]; len],
+            reach: if rule == GomokuRule::Freestyle { 4 } else { 5 },
+            spots,
             points_table: points::PointTable::shared(),
             summary: [Summary::new(len), Summary::new(len)],
-            near: vec![0; len],
+            candidates: PointSet::new(len),
             zobrist,
             hash: 0,
             stones: 0,
@@ -252,21 +283,24 @@ impl Board {
 
     /// Recomputes keys, patterns and summaries from the stones.
     fn rebuild(&mut self) {
-        let len = self.cells.len();
+        let len = self.spots.len();
         for q in 0..len {
             for v in 0..2 {
                 for d in 0..4 {
-                    self.keys[q][v][d] = self.fresh_key(q, v, d);
+                    self.spots[q].keys[v][d] = self.fresh_key(q, v, d);
                 }
             }
+            self.spots[q].values = [0; 2];
+            self.spots[q].flags = [0; 2];
         }
         self.summary = [Summary::new(len), Summary::new(len)];
-        self.values.fill([0; 2]);
-        self.flags.fill([0; 2]);
+        self.candidates = PointSet::new(len);
         for i in 0..self.points.len() {
             let p = self.points[i];
-            if self.cells[usize::from(p)] == EMPTY {
+            if self.spots[usize::from(p)].cell == EMPTY {
                 self.attach(p);
+                self.candidates
+                    .assign(p, self.spots[usize::from(p)].near > 0);
             }
         }
     }
@@ -275,15 +309,15 @@ impl Board {
     fn fresh_key(&self, q: usize, v: usize, d: usize) -> LineKey {
         let own = v as u8 + 1;
         let mut key = 0;
-        for offset in -(REACH as isize)..=REACH as isize {
+        for offset in -self.reach..=self.reach {
             if offset == 0 {
                 continue;
             }
             let at = q as isize + offset * self.dirs[d];
             let cell = usize::try_from(at)
                 .ok()
-                .and_then(|i| self.cells.get(i).copied())
-                .unwrap_or(WALL);
+                .and_then(|i| self.spots.get(i))
+                .map_or(WALL, |s| s.cell);
             let digit = if cell == EMPTY {
                 0
             } else if cell == own {
@@ -360,7 +394,7 @@ impl Board {
     #[must_use]
     pub fn cell_checked(&self, p: isize) -> Option<Cell> {
         let i = usize::try_from(p).ok()?;
-        (self.cells.get(i).is_some_and(|&c| c != WALL)).then(|| self.cell(i as Point))
+        (self.spots.get(i).is_some_and(|s| s.cell != WALL)).then(|| self.cell(i as Point))
     }
 
     /// Row-major index `row * size + col` (the move code).
@@ -372,13 +406,13 @@ impl Board {
 
     #[must_use]
     pub fn is_empty(&self, p: Point) -> bool {
-        self.cells[usize::from(p)] == EMPTY
+        self.spots[usize::from(p)].cell == EMPTY
     }
 
     /// The stone on a point: Some(0) black, Some(1) white.
     #[must_use]
     pub fn stone(&self, p: Point) -> Option<usize> {
-        match self.cells[usize::from(p)] {
+        match self.spots[usize::from(p)].cell {
             1 => Some(0),
             2 => Some(1),
             _ => None,
@@ -388,19 +422,25 @@ impl Board {
     /// Stones within two points of `p`.
     #[must_use]
     pub fn near(&self, p: Point) -> u8 {
-        self.near[usize::from(p)]
+        self.spots[usize::from(p)].near
+    }
+
+    /// The empty points with a stone within two points.
+    #[must_use]
+    pub fn candidates(&self) -> &PointSet {
+        &self.candidates
     }
 
     /// What colour `v` makes on `p` in each direction.
     #[must_use]
     pub fn patterns(&self, p: Point, v: usize) -> &[Pattern; 4] {
-        &self.patterns[usize::from(p)][v]
+        &self.spots[usize::from(p)].patterns[v]
     }
 
     /// The line key of `p` for colour `v` in direction `d`.
     #[must_use]
     pub fn key(&self, p: Point, v: usize, d: usize) -> LineKey {
-        self.keys[usize::from(p)][v][d]
+        self.spots[usize::from(p)].keys[v][d]
     }
 
     /// The pattern table of colour `v`.
@@ -412,7 +452,7 @@ impl Board {
     /// The value of empty point `p` for colour `v` ([`points::point_value`]).
     #[must_use]
     pub fn value(&self, p: Point, v: usize) -> i32 {
-        self.values[usize::from(p)][v]
+        i32::from(self.spots[usize::from(p)].values[v])
     }
 
     #[must_use]
@@ -441,7 +481,7 @@ impl Board {
         if self.rule != GomokuRule::Renju || !self.is_empty(p) {
             return false;
         }
-        let pats = &self.patterns[usize::from(p)][0];
+        let pats = &self.spots[usize::from(p)].patterns[0];
         if pats.contains(&Pattern::Five) {
             return false;
         }
@@ -462,7 +502,7 @@ impl Board {
     /// Plays the side to move on the empty point `p`.
     pub fn make(&mut self, p: Point) {
         let v = self.turn();
-        let five = self.patterns[usize::from(p)][v].contains(&Pattern::Five);
+        let five = self.spots[usize::from(p)].patterns[v].contains(&Pattern::Five);
         self.put(p, color_of(v));
         self.history.push((p, five));
     }
@@ -479,10 +519,13 @@ impl Board {
         let v = side(color);
         let pi = usize::from(p);
         self.detach(p);
-        self.cells[pi] = v as u8 + 1;
+        self.spots[pi].cell = v as u8 + 1;
         self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
         self.stones += 1;
-        self.renju.borrow_mut().set(self.cell(p), Some(color));
+        if self.rule == GomokuRule::Renju {
+            self.renju.borrow_mut().set(self.cell(p), Some(color));
+        }
+        self.candidates.assign(p, false);
         self.update_near(pi, true);
         self.update_lines(pi, v, true);
     }
@@ -490,12 +533,15 @@ impl Board {
     /// Removes the stone on `p`.
     fn take(&mut self, p: Point) {
         let pi = usize::from(p);
-        let v = usize::from(self.cells[pi]) - 1;
-        self.cells[pi] = EMPTY;
+        let v = usize::from(self.spots[pi].cell) - 1;
+        self.spots[pi].cell = EMPTY;
         self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
         self.stones -= 1;
-        self.renju.borrow_mut().set(self.cell(p), None);
+        if self.rule == GomokuRule::Renju {
+            self.renju.borrow_mut().set(self.cell(p), None);
+        }
         self.update_near(pi, false);
+        self.candidates.assign(p, self.spots[pi].near > 0);
         self.update_lines(pi, v, false);
         self.attach(p);
     }
@@ -505,50 +551,52 @@ impl Board {
         for dr in -2..=2 {
             for dc in -2..=2 {
                 let q = (pi as isize + dr * s + dc) as usize;
+                let spot = &mut self.spots[q];
                 if add {
-                    self.near[q] += 1;
+                    spot.near += 1;
+                    if spot.near == 1 && spot.cell == EMPTY {
+                        self.candidates.assign(q as Point, true);
+                    }
                 } else {
-                    self.near[q] -= 1;
+                    spot.near -= 1;
+                    if spot.near == 0 {
+                        self.candidates.assign(q as Point, false);
+                    }
                 }
             }
         }
     }
 
-    /// Adds or removes colour `v`'s stone on `pi` in the keys of the forty points around it.
+    /// Adds or removes colour `v`'s stone on `pi` in the keys of the forty points around it,
+    /// and looks up again the patterns of the empty ones.
     fn update_lines(&mut self, pi: usize, v: usize, add: bool) {
+        let tables = self.tables;
         for d in 0..4 {
             let step = self.dirs[d];
-            for k in 1..=REACH as isize {
+            for k in 1..=self.reach {
                 for (q, offset) in [(pi as isize - k * step, k), (pi as isize + k * step, -k)] {
                     let q = q as usize;
                     let w = POW3[slot(offset as i32)];
-                    let key = &mut self.keys[q];
+                    let spot = &mut self.spots[q];
                     if add {
-                        key[v][d] += OWN_DIGIT * w;
-                        key[1 - v][d] += BLOCKED_DIGIT * w;
+                        spot.keys[v][d] += OWN_DIGIT * w;
+                        spot.keys[1 - v][d] += BLOCKED_DIGIT * w;
                     } else {
-                        key[v][d] -= OWN_DIGIT * w;
-                        key[1 - v][d] -= BLOCKED_DIGIT * w;
+                        spot.keys[v][d] -= OWN_DIGIT * w;
+                        spot.keys[1 - v][d] -= BLOCKED_DIGIT * w;
                     }
-                    if self.cells[q] == EMPTY {
-                        self.repattern(q, d);
+                    if spot.cell != EMPTY {
+                        continue;
+                    }
+                    let keys = [spot.keys[0][d], spot.keys[1][d]];
+                    for c in 0..2 {
+                        let new = tables[c].get(keys[c]);
+                        if new != self.spots[q].patterns[c][d] {
+                            self.spots[q].patterns[c][d] = new;
+                            self.summarise(q as Point, c);
+                        }
                     }
                 }
-            }
-        }
-    }
-
-    /// Looks up again the patterns of empty point `q` in direction `d`.
-    fn repattern(&mut self, q: usize, d: usize) {
-        for v in 0..2 {
-            let new = self.tables[v].get(self.keys[q][v][d]);
-            let old = std::mem::replace(&mut self.patterns[q][v][d], new);
-            if old != new {
-                self.summary[v].counts[old as usize] -= 1;
-                self.summary[v].counts[new as usize] += 1;
-                let digit = points::COMBO_DIGIT[d] * (new as i32 - old as i32);
-                self.combos[q][v] = (i32::from(self.combos[q][v]) + digit) as u16;
-                self.summarise(q as Point, v);
             }
         }
     }
@@ -557,12 +605,8 @@ impl Board {
     fn detach(&mut self, p: Point) {
         let pi = usize::from(p);
         for v in 0..2 {
-            let s = &mut self.summary[v];
-            for pat in self.patterns[pi][v] {
-                s.counts[pat as usize] -= 1;
-            }
-            s.total -= self.values[pi][v];
-            self.values[pi][v] = 0;
+            self.summary[v].total -= i32::from(self.spots[pi].values[v]);
+            self.spots[pi].values[v] = 0;
             self.set_flags(p, v, 0);
         }
     }
@@ -572,11 +616,8 @@ impl Board {
         let pi = usize::from(p);
         for v in 0..2 {
             for d in 0..4 {
-                let pat = self.tables[v].get(self.keys[pi][v][d]);
-                self.patterns[pi][v][d] = pat;
-                self.summary[v].counts[pat as usize] += 1;
+                self.spots[pi].patterns[v][d] = self.tables[v].get(self.spots[pi].keys[v][d]);
             }
-            self.combos[pi][v] = points::combo_index(&self.patterns[pi][v]);
             self.summarise(p, v);
         }
     }
@@ -584,27 +625,29 @@ impl Board {
     /// Recomputes the value and threat-set memberships of the empty point `p` for colour `v`.
     fn summarise(&mut self, p: Point, v: usize) {
         let pi = usize::from(p);
-        let index = self.combos[pi][v];
+        let index = points::combo_index(&self.spots[pi].patterns[v]);
         let renju_black = v == 0 && self.rule == GomokuRule::Renju;
-        let value = self.points_table.value(index, renju_black);
-        self.summary[v].total += value - self.values[pi][v];
-        self.values[pi][v] = value;
-        self.set_flags(p, v, self.points_table.flags(index));
+        let entry = self.points_table.entry(index);
+        let value = entry.value[usize::from(renju_black)];
+        let old = std::mem::replace(&mut self.spots[pi].values[v], value);
+        self.summary[v].total += i32::from(value) - i32::from(old);
+        self.set_flags(p, v, entry.flags);
     }
 
     fn set_flags(&mut self, p: Point, v: usize, flags: u8) {
         let pi = usize::from(p);
-        let changed = self.flags[pi][v] ^ flags;
+        let changed = self.spots[pi].flags[v] ^ flags;
         if changed == 0 {
             return;
         }
-        self.flags[pi][v] = flags;
+        self.spots[pi].flags[v] = flags;
         let s = &mut self.summary[v];
         for (bit, set) in [
             (points::MAKES_FIVE, &mut s.fives),
             (points::MAKES_FOUR, &mut s.fours),
             (points::MAKES_FLEX4, &mut s.flex4s),
             (points::MAKES_FLEX3, &mut s.threes),
+            (points::MAKES_FOUR_THREE, &mut s.four_threes),
         ] {
             if changed & bit != 0 {
                 set.assign(p, flags & bit != 0);
@@ -630,15 +673,15 @@ impl Board {
             .filter(|&&p| self.is_empty(p))
             .map(|&p| usize::from(p));
         self.summary == other.summary
-            && self.cells == other.cells
-            && self.near == other.near
-            && empty_points.into_iter().all(|p| {
-                self.keys[p] == other.keys[p]
-                    && self.patterns[p] == other.patterns[p]
-                    && self.combos[p] == other.combos[p]
-                    && self.flags[p] == other.flags[p]
-                    && self.values[p] == other.values[p]
-            })
+            && self.candidates == other.candidates
+            && self
+                .spots
+                .iter()
+                .zip(&other.spots)
+                .all(|(a, b)| (a.cell, a.near) == (b.cell, b.near))
+            && empty_points
+                .into_iter()
+                .all(|p| self.spots[p] == other.spots[p])
     }
 
     /// The stones as game-core sees them.

@@ -6,6 +6,7 @@
 
 use super::board::{Board, Point};
 use super::pattern::{slot, Pattern, BLOCKED_DIGIT, POW3, REACH};
+use super::points::is_four_three;
 
 /// How a point ranks for the side `me` to move: attack first, then defence.
 #[must_use]
@@ -15,7 +16,31 @@ pub fn move_score(board: &Board, p: Point, me: usize) -> i32 {
 
 /// The points sorted by [`move_score`], best first; ties keep the given order.
 pub fn sort_by_score(board: &Board, me: usize, points: &mut [Point]) {
-    points.sort_by_cached_key(|&p| std::cmp::Reverse(move_score(board, p, me)));
+    // Insertion sort: the lists are short (threat answers, candidates), and it allocates
+    // nothing, unlike a cached-key sort.
+    for i in 1..points.len() {
+        let p = points[i];
+        let key = move_score(board, p, me);
+        let mut j = i;
+        while j > 0 && move_score(board, points[j - 1], me) < key {
+            points[j] = points[j - 1];
+            j -= 1;
+        }
+        points[j] = p;
+    }
+}
+
+/// What the position asks of the side to move, as [`forced_moves`] finds it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Situation {
+    /// A five-point of ours: the move wins.
+    Win,
+    /// A five-point of theirs: the block is the only move.
+    Block,
+    /// An open three or a four-three point of theirs: the moves that stop it, and our fours.
+    Defend,
+    /// Nothing forcing: the candidates near the stones.
+    Free,
 }
 
 /// The open fours colour `a` could make next, as (point, direction) pairs; for black in renju
@@ -82,6 +107,66 @@ pub fn defence_points(board: &Board, me: usize, threats: &[(Point, usize)], out:
     }
 }
 
+/// Whether a stone of the opponent of `a` on the empty point `x` leaves `a` without the two
+/// fours, or four and open three, that `a` makes on `f`.
+fn spoils_four_three(board: &Board, a: usize, f: Point, x: Point) -> bool {
+    if x == f {
+        return true;
+    }
+    let mut patterns = *board.patterns(f, a);
+    let diff = x as isize - f as isize;
+    'lines: for (d, &step) in board.dirs().iter().enumerate() {
+        for k in 1..=REACH as isize {
+            for offset in [k, -k] {
+                if diff == offset * step {
+                    let key = board.key(f, a, d) + BLOCKED_DIGIT * POW3[slot(offset as i32)];
+                    patterns[d] = board.table(a).get(key);
+                    break 'lines;
+                }
+            }
+        }
+    }
+    !is_four_three(&patterns)
+}
+
+/// The points where `me` stops every four-three (or double four) point of the opponent's,
+/// legal for `me`, appended to `out` without repeats: the threat points themselves and the
+/// cells on their lines that spoil them.
+fn four_three_defence(board: &Board, me: usize, out: &mut Vec<Point>) {
+    let them = 1 - me;
+    let threats: Vec<Point> = board
+        .summary(them)
+        .four_threes
+        .iter()
+        .filter(|&f| board.is_legal(f, them))
+        .collect();
+    if threats.is_empty() {
+        return;
+    }
+    let f = threats[0];
+    let mut candidates = vec![f];
+    for &step in &board.dirs() {
+        for k in 1..=REACH as isize {
+            for q in [f as isize - k * step, f as isize + k * step] {
+                if board.cell_checked(q).is_some() && board.is_empty(q as Point) {
+                    candidates.push(q as Point);
+                }
+            }
+        }
+    }
+    for x in candidates {
+        if out.contains(&x) || !board.is_legal(x, me) {
+            continue;
+        }
+        if threats
+            .iter()
+            .all(|&t| spoils_four_three(board, them, t, x))
+        {
+            out.push(x);
+        }
+    }
+}
+
 /// The legal points where `v` makes a four (a five-point for the next move), appended to
 /// `out` without repeats.
 pub fn four_moves(board: &Board, v: usize, out: &mut Vec<Point>) {
@@ -92,57 +177,71 @@ pub fn four_moves(board: &Board, v: usize, out: &mut Vec<Point>) {
     }
 }
 
-/// The moves to search for the side to move, best-looking first.
+/// The moves to search for the side to move, unsorted, and what kind of position it is.
 ///
 /// - A five-point of ours: that move alone.
-/// - A four of theirs: the block (if black cannot block in renju, the game is lost anyway
-///   and any move does).
-/// - With `tactics`, an open three of theirs: its defence points and our fours.
-/// - Else the empty points within two of a stone, ranked, at most `limit` of them.
-pub fn generate(board: &Board, tactics: bool, limit: usize, out: &mut Vec<Point>) {
+/// - A four of theirs: the block (when it is legal).
+/// - With `tactics`, an open three of theirs: its defence points and our fours; or a point
+///   where they make a four and an open three (or two fours): the points that spoil it and
+///   our fours.
+/// - Else the legal empty points within two of a stone (the centre on an empty board).
+pub fn forced_moves(board: &Board, tactics: bool, out: &mut Vec<Point>) -> Situation {
     let me = board.turn();
     let them = 1 - me;
     if let Some(p) = board.summary(me).fives.iter().next() {
         out.push(p);
-        return;
+        return Situation::Win;
     }
-    let start = out.len();
-    for p in board.summary(them).fives.iter() {
-        if board.is_legal(p, me) {
-            out.push(p);
-        }
-    }
-    if out.len() > start {
-        return;
-    }
-    if tactics {
-        let threats = open_four_points(board, them);
-        if !threats.is_empty() {
-            let mut replies = Vec::new();
-            defence_points(board, me, &threats, &mut replies);
-            four_moves(board, me, &mut replies);
-            if !replies.is_empty() {
-                sort_by_score(board, me, &mut replies);
-                out.extend(replies);
-                return;
+    if !board.summary(them).fives.is_empty() {
+        let start = out.len();
+        for p in board.summary(them).fives.iter() {
+            if board.is_legal(p, me) {
+                out.push(p);
             }
         }
+        if out.len() > start {
+            return Situation::Block;
+        }
+        // Black may not block (renju): lost whatever he plays; the candidates below keep
+        // the move legal.
     }
-    let mut candidates: Vec<Point> = board
-        .points()
-        .iter()
-        .copied()
-        .filter(|&p| board.is_empty(p) && board.near(p) > 0 && board.is_legal(p, me))
-        .collect();
-    if candidates.is_empty() {
+    if tactics && !board.summary(them).four_threes.is_empty() {
+        // An open three (its open-four point is a four-three point too) or a four-three of
+        // theirs: it wins next move unless we stop it or keep them busy with fours.
+        let start = out.len();
+        let threats = open_four_points(board, them);
+        if threats.is_empty() {
+            four_three_defence(board, me, out);
+        } else {
+            defence_points(board, me, &threats, out);
+        }
+        if out.len() > start {
+            let mut fours = Vec::new();
+            four_moves(board, me, &mut fours);
+            for p in fours {
+                if !out[start..].contains(&p) {
+                    out.push(p);
+                }
+            }
+            return Situation::Defend;
+        }
+    }
+    let start = out.len();
+    out.extend(
+        board
+            .candidates()
+            .iter()
+            .filter(|&p| me == 1 || board.is_legal(p, me)),
+    );
+    if out.len() == start {
         // An empty board, or every point near the stones forbidden: anything legal, the
         // centre first.
         let half = (board.size() / 2) as u8;
         let centre = board.point(game_core::Cell::new(half, half));
         if board.is_legal(centre, me) {
-            candidates.push(centre);
+            out.push(centre);
         } else {
-            candidates.extend(
+            out.extend(
                 board
                     .points()
                     .iter()
@@ -151,7 +250,17 @@ pub fn generate(board: &Board, tactics: bool, limit: usize, out: &mut Vec<Point>
             );
         }
     }
-    sort_by_score(board, me, &mut candidates);
-    candidates.truncate(limit.max(1));
-    out.extend(candidates);
+    Situation::Free
+}
+
+/// The moves to search for the side to move, best-looking first: [`forced_moves`] ranked by
+/// [`move_score`], at most `limit` of them when nothing is forcing.
+pub fn generate(board: &Board, tactics: bool, limit: usize, out: &mut Vec<Point>) {
+    let start = out.len();
+    let situation = forced_moves(board, tactics, out);
+    let me = board.turn();
+    sort_by_score(board, me, &mut out[start..]);
+    if situation == Situation::Free {
+        out.truncate(start + limit.max(1));
+    }
 }

@@ -55,20 +55,37 @@ pub fn combo_index(patterns: &[Pattern; 4]) -> u16 {
         .fold(0, |acc, &p| acc * PATTERNS as u16 + p as u16)
 }
 
-/// Powers of ten, to change one direction's digit of a [`combo_index`].
-pub const COMBO_DIGIT: [i32; 4] = [1, 10, 100, 1000];
-
 /// Membership flags of a point: which threat sets of the board it belongs to.
 pub const MAKES_FIVE: u8 = 1;
 pub const MAKES_FOUR: u8 = 2;
 pub const MAKES_FLEX4: u8 = 4;
 pub const MAKES_FLEX3: u8 = 8;
+pub const MAKES_FOUR_THREE: u8 = 16;
+
+/// Whether a point with these patterns makes two fours, or a four and an open three.
+#[must_use]
+pub fn is_four_three(patterns: &[Pattern; 4]) -> bool {
+    let fours: usize = patterns
+        .iter()
+        .map(|&p| usize::from(p.is_four()) + usize::from(p == Pattern::Flex4))
+        .sum();
+    let threes = patterns.iter().filter(|&&p| p == Pattern::Flex3).count();
+    fours >= 2 || (fours == 1 && threes >= 1)
+}
+
+/// What the [`PointTable`] holds for one combination of four patterns.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PointEntry {
+    /// [`point_value`], for every colour but black in renju (0) and for black in renju (1).
+    pub value: [i16; 2],
+    /// The threat flags (`MAKES_*`).
+    pub flags: u8,
+}
 
 /// [`point_value`] and the threat flags for every combination of four patterns, so a move's
 /// forty pattern changes cost a lookup each.
 pub struct PointTable {
-    values: [Vec<i32>; 2],
-    flags: Vec<u8>,
+    entries: Vec<PointEntry>,
 }
 
 impl std::fmt::Debug for PointTable {
@@ -84,13 +101,12 @@ impl PointTable {
         static TABLE: std::sync::OnceLock<PointTable> = std::sync::OnceLock::new();
         TABLE.get_or_init(|| {
             let combos = PATTERNS.pow(4);
-            let mut values = [Vec::with_capacity(combos), Vec::with_capacity(combos)];
-            let mut flags = Vec::with_capacity(combos);
+            let mut entries = Vec::with_capacity(combos);
             for index in 0..combos {
                 let pats: [Pattern; 4] =
                     std::array::from_fn(|d| Pattern::ALL[index / 10usize.pow(d as u32) % 10]);
-                values[0].push(point_value(&pats, false));
-                values[1].push(point_value(&pats, true));
+                // Values stay far inside i16: at most four fives and a bonus.
+                let value = [false, true].map(|renju| point_value(&pats, renju) as i16);
                 let mut f = 0;
                 for p in pats {
                     f |= match p {
@@ -101,22 +117,31 @@ impl PointTable {
                         _ => 0,
                     };
                 }
-                flags.push(f);
+                if is_four_three(&pats) {
+                    f |= MAKES_FOUR_THREE;
+                }
+                entries.push(PointEntry { value, flags: f });
             }
-            PointTable { values, flags }
+            PointTable { entries }
         })
+    }
+
+    /// The entry of a combination ([`combo_index`]).
+    #[must_use]
+    pub fn entry(&self, index: u16) -> PointEntry {
+        self.entries[usize::from(index)]
     }
 
     /// The value of a combination; `renju_black` as for [`point_value`].
     #[must_use]
     pub fn value(&self, index: u16, renju_black: bool) -> i32 {
-        self.values[usize::from(renju_black)][usize::from(index)]
+        i32::from(self.entry(index).value[usize::from(renju_black)])
     }
 
     /// The threat flags of a combination.
     #[must_use]
     pub fn flags(&self, index: u16) -> u8 {
-        self.flags[usize::from(index)]
+        self.entry(index).flags
     }
 }
 
@@ -141,6 +166,15 @@ mod tests {
         let index = combo_index(&pats);
         let table = PointTable::shared();
         assert_eq!(table.value(index, false), point_value(&pats, false));
-        assert_eq!(table.flags(index), MAKES_FIVE | MAKES_FOUR | MAKES_FLEX3);
+        assert_eq!(
+            table.flags(index),
+            MAKES_FIVE | MAKES_FOUR | MAKES_FLEX3 | MAKES_FOUR_THREE
+        );
+        // A four and an open three, two fours, an open four: each wins next move.
+        assert!(is_four_three(&[Block4, Flex3, None, None]));
+        assert!(is_four_three(&[Block4, None, Block4, None]));
+        assert!(is_four_three(&[Flex4, None, None, None]));
+        assert!(!is_four_three(&[Block4, Block3, Flex2, None]));
+        assert!(!is_four_three(&[Flex3, Flex3, None, None]));
     }
 }

@@ -11,9 +11,11 @@
 //! Renju: black's threats never stand on forbidden points, and an open three whose open-four
 //! point is forbidden is no threat.
 //!
-//! A failure cache remembers positions where no win was found within a depth. It is a small
-//! array of its own rather than the search's TT: it stores one bit of information per
-//! position, needs no move or bound, and must not evict the main search's entries.
+//! Two caches of its own (rather than the search's TT, whose entries they must not evict):
+//! positions where no win was found within a depth, and (VCT only) positions won, with the
+//! first move and the length, so that a VCT reached again by another order of threats is not
+//! proven twice. A VCF is cheap enough to prove again, and its lines are replayed whole by
+//! the tests, so its wins are not cached (a cached win gives only its first move).
 
 use std::time::Instant;
 
@@ -29,7 +31,7 @@ pub struct ThreatWin {
     pub plies: u32,
 }
 
-/// The threat searcher: budget, node count and failure cache.
+/// The threat searcher: budget, node count and caches.
 pub struct ThreatSearch {
     nodes: u64,
     max_nodes: u64,
@@ -37,6 +39,10 @@ pub struct ThreatSearch {
     stop: Option<StopFlag>,
     aborted: bool,
     failed: Vec<(u64, u8)>,
+    /// VCT wins: key, first move, plies.
+    won: Vec<(u64, Point, u8)>,
+    /// Move lists by depth of recursion, reused from node to node.
+    buffers: Vec<Vec<Point>>,
 }
 
 /// Salt that keeps VCF and VCT failures apart in the cache.
@@ -53,7 +59,15 @@ impl ThreatSearch {
             stop: None,
             aborted: false,
             failed: vec![(0, 0); 1 << cache_bits.min(24)],
+            won: vec![(0, 0, 0); 1 << cache_bits.min(24).saturating_sub(2)],
+            buffers: Vec::new(),
         }
+    }
+
+    fn take_buffer(&mut self) -> Vec<Point> {
+        let mut b = self.buffers.pop().unwrap_or_default();
+        b.clear();
+        b
     }
 
     /// Limits the next searches: at most `max_nodes` nodes each, until `deadline`, or until
@@ -72,6 +86,7 @@ impl ThreatSearch {
     /// Forgets the failures (for deterministic searches).
     pub fn clear(&mut self) {
         self.failed.fill((0, 0));
+        self.won.fill((0, 0, 0));
     }
 
     /// Nodes of the last search.
@@ -111,7 +126,9 @@ impl ThreatSearch {
         self.nodes += 1;
         if self.nodes >= self.max_nodes {
             self.aborted = true;
-        } else if self.nodes & 255 == 0 {
+        } else if self.nodes & 255 == 1 {
+            // The first node of every search reads the clock too: a search started late
+            // (one of many checks at the root) stops at once.
             let late = self.deadline.is_some_and(|d| Instant::now() >= d);
             if late || self.stop.as_ref().is_some_and(StopFlag::is_stopped) {
                 self.aborted = true;
@@ -155,7 +172,15 @@ impl ThreatSearch {
         if self.failed[slot].0 == key && u32::from(self.failed[slot].1) >= depth {
             return None;
         }
-        let mut moves = Vec::new();
+        let won = (key as usize >> 8) & (self.won.len() - 1);
+        if threes {
+            let (k, first, plies) = self.won[won];
+            if k == key && u32::from(plies) <= depth {
+                line.push(first);
+                return Some(u32::from(plies));
+            }
+        }
+        let mut moves = self.take_buffer();
         match block {
             Some(x) => {
                 // Their four first: the block is forced, and in VCF it must be a four too.
@@ -177,24 +202,30 @@ impl ThreatSearch {
                 }
             }
         }
-        for m in moves {
+        let mut found = None;
+        for &m in &moves {
             let mark = line.len();
             line.push(m);
             board.make(m);
             let result = self.defend(board, depth - 1, threes, line);
             board.unmake();
             if let Some(plies) = result {
-                return Some(plies + 1);
+                found = Some(plies + 1);
+                if threes {
+                    self.won[won] = (key, m, (plies + 1).min(255) as u8);
+                }
+                break;
             }
             line.truncate(mark);
             if self.aborted {
-                return None;
+                break;
             }
         }
-        if !self.aborted {
+        self.buffers.push(moves);
+        if found.is_none() && !self.aborted {
             self.failed[slot] = (key, depth.min(255) as u8);
         }
-        None
+        found
     }
 
     /// The defender (side to move) answers the attacker's threat; `Some` when every answer
@@ -241,25 +272,33 @@ impl ThreatSearch {
         if threats.is_empty() {
             return None;
         }
-        let mut replies = Vec::new();
+        let mut replies = self.take_buffer();
         defence_points(board, d, &threats, &mut replies);
         four_moves(board, d, &mut replies);
+        // Best-looking first: a four of the defender's often refutes at once (it breaks the
+        // attacker's line or gains a tempo), and a quick refutation is most of the saving.
+        sort_by_score(board, d, &mut replies);
         if replies.is_empty() {
             // Any move, then the open four, a block and the five.
+            self.buffers.push(replies);
             return Some(4);
         }
-        sort_by_score(board, d, &mut replies);
-        let mut longest = 0;
+        let mut longest = Some(0);
         let mut first_line = None;
-        for r in replies {
+        for &r in &replies {
             let mut sub = vec![r];
             board.make(r);
             let result = self.attack(board, depth.saturating_sub(1), threes, &mut sub);
             board.unmake();
-            let plies = result?;
-            longest = longest.max(plies + 1);
+            let Some(plies) = result else {
+                longest = None;
+                break;
+            };
+            longest = longest.map(|l: u32| l.max(plies + 1));
             first_line.get_or_insert(sub);
         }
+        self.buffers.push(replies);
+        let longest = longest?;
         line.extend(first_line.unwrap_or_default());
         Some(longest)
     }

@@ -1,0 +1,239 @@
+//! The root's threat-space decisions, around the alpha-beta search: a proven win (VCF, then
+//! VCT) is played at once; when the opponent would have one were it his move, only the moves
+//! after which he has none are searched; and the move the search chose is checked the same
+//! way, the next-best taking its place when it loses by force.
+//!
+//! Every check runs under a [`Budget`]: a node count (deterministic searches) or an instant
+//! (timed ones). A check cut short proves nothing, and the move it was about keeps its place.
+
+use std::time::Instant;
+
+use super::board::{Board, Point};
+use super::threat::{ThreatSearch, ThreatWin};
+use crate::engine::StopFlag;
+
+/// Plies the VCF may look ahead: long chains of fours are common and cheap to follow.
+pub const VCF_PLIES: u32 = 41;
+/// The VCT deepens by this many plies an iteration, up to [`VCT_PLIES_MAX`]: short wins are
+/// found first, and a long search does not starve the short ones.
+const VCT_PLIES_FIRST: u32 = 9;
+const VCT_PLIES_STEP: u32 = 4;
+pub const VCT_PLIES_MAX: u32 = 33;
+
+/// What a threat search may spend.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    pub nodes: u64,
+    pub until: Option<Instant>,
+    pub stop: StopFlag,
+}
+
+impl Budget {
+    fn apply(&self, threats: &mut ThreatSearch) {
+        threats.set_budget(self.nodes, self.until, Some(self.stop.clone()));
+    }
+
+    fn spent(&self) -> bool {
+        self.until.is_some_and(|t| Instant::now() >= t) || self.stop.is_stopped()
+    }
+}
+
+/// A threat search's answer and the nodes it took.
+#[derive(Clone, Debug, Default)]
+pub struct Found {
+    pub win: Option<ThreatWin>,
+    /// True when the search ran to its end (so `win: None` means none within its plies).
+    pub complete: bool,
+    pub nodes: u64,
+}
+
+/// A win for the side to move: by fours alone, or with `vct` by threes and fours, deepening
+/// up to `max_plies`.
+pub fn find_win(
+    threats: &mut ThreatSearch,
+    board: &mut Board,
+    vct: bool,
+    max_plies: u32,
+    budget: &Budget,
+) -> Found {
+    budget.apply(threats);
+    if !vct {
+        let win = threats.vcf(board, max_plies);
+        return Found {
+            complete: !threats.aborted(),
+            nodes: threats.nodes(),
+            win,
+        };
+    }
+    let mut found = Found::default();
+    let mut plies = VCT_PLIES_FIRST.min(max_plies);
+    loop {
+        let win = threats.vct(board, plies);
+        found.nodes += threats.nodes();
+        found.complete = !threats.aborted();
+        if win.is_some() || !found.complete || plies >= max_plies || budget.spent() {
+            found.win = win;
+            return found;
+        }
+        plies = (plies + VCT_PLIES_STEP).min(max_plies);
+        // The node budget is for the whole deepening.
+        threats.set_budget(
+            budget.nodes.saturating_sub(found.nodes),
+            budget.until,
+            Some(budget.stop.clone()),
+        );
+    }
+}
+
+/// The opponent's win if it were his move (the side to move passes).
+pub fn opponent_win(
+    threats: &mut ThreatSearch,
+    board: &mut Board,
+    vct: bool,
+    max_plies: u32,
+    budget: &Budget,
+) -> Found {
+    board.pass();
+    let found = find_win(threats, board, vct, max_plies, budget);
+    board.unpass();
+    found
+}
+
+/// How a root move fares against the opponent's threats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// After it, the opponent has no win within the searched plies.
+    Holds,
+    /// After it, the opponent wins by force.
+    Loses,
+    /// The check was cut short.
+    Unknown,
+}
+
+/// Whether the opponent wins by force after `m`: a VCF, and with `vct_plies > 0` a VCT of
+/// at most that many plies.
+pub fn verdict(
+    threats: &mut ThreatSearch,
+    board: &mut Board,
+    m: Point,
+    vct_plies: u32,
+    budget: &Budget,
+    nodes: &mut u64,
+) -> Verdict {
+    board.make(m);
+    let mut result = Verdict::Holds;
+    for (threes, plies) in [(false, VCF_PLIES), (true, vct_plies)] {
+        if threes && vct_plies == 0 {
+            break;
+        }
+        let found = find_win(threats, board, threes, plies, budget);
+        *nodes += found.nodes;
+        if found.win.is_some() {
+            result = Verdict::Loses;
+            break;
+        }
+        if !found.complete {
+            result = Verdict::Unknown;
+            break;
+        }
+    }
+    board.unmake();
+    result
+}
+
+/// What is known of the root moves against the opponent's threats, each move checked once.
+#[derive(Clone, Debug)]
+pub struct Verdicts {
+    known: Vec<(Point, Verdict)>,
+    /// The VCT length checked after a move (0: VCF only).
+    pub vct_plies: u32,
+}
+
+impl Verdicts {
+    /// Nothing known yet; after a move the opponent's VCTs up to `vct_plies` count (0: only
+    /// his VCFs).
+    #[must_use]
+    pub fn new(vct_plies: u32) -> Verdicts {
+        Verdicts {
+            known: Vec::new(),
+            vct_plies,
+        }
+    }
+
+    /// The verdict on `m`, if it was checked to the end.
+    #[must_use]
+    pub fn get(&self, m: Point) -> Option<Verdict> {
+        self.known
+            .iter()
+            .find(|&&(p, _)| p == m)
+            .map(|&(_, v)| v)
+            .filter(|&v| v != Verdict::Unknown)
+    }
+
+    /// The verdict on `m`, checked now unless known.
+    pub fn check(
+        &mut self,
+        threats: &mut ThreatSearch,
+        board: &mut Board,
+        m: Point,
+        budget: &Budget,
+        nodes: &mut u64,
+    ) -> Verdict {
+        if let Some(v) = self.get(m) {
+            return v;
+        }
+        let v = verdict(threats, board, m, self.vct_plies, budget, nodes);
+        self.known.retain(|&(p, _)| p != m);
+        self.known.push((m, v));
+        v
+    }
+}
+
+/// The moves of `root` worth searching against the opponent's forced win `threat` (his
+/// line were it his move): those proven to hold; when none is, all but those proven to lose
+/// (those not checked in time stay: the final check looks at the one chosen), or all of them
+/// when every move loses, so that the search finds the longest defence. The moves
+/// most likely to hold are checked first: the points of his line, then our fours, then the
+/// rest in `root`'s order.
+pub fn defences(
+    threats: &mut ThreatSearch,
+    board: &mut Board,
+    root: &[Point],
+    threat: &ThreatWin,
+    verdicts: &mut Verdicts,
+    budget: &Budget,
+    nodes: &mut u64,
+) -> Vec<Point> {
+    let me = board.turn();
+    let rank = |m: &Point| {
+        if threat.line.contains(m) {
+            0
+        } else if board.summary(me).fours.contains(*m) {
+            1
+        } else {
+            2
+        }
+    };
+    let mut order = root.to_vec();
+    order.sort_by_key(rank);
+    let (mut holds, mut unknown) = (Vec::new(), Vec::new());
+    for m in order {
+        let v = if budget.spent() {
+            Verdict::Unknown
+        } else {
+            verdicts.check(threats, board, m, budget, nodes)
+        };
+        match v {
+            Verdict::Holds => holds.push(m),
+            Verdict::Unknown => unknown.push(m),
+            Verdict::Loses => {}
+        }
+    }
+    if holds.is_empty() && unknown.is_empty() {
+        return root.to_vec();
+    }
+    // A move proven to hold beats one whose check was cut short: long VCTs hide behind
+    // those, and the final check rarely has the time to find them.
+    let keep = if holds.is_empty() { &unknown } else { &holds };
+    root.iter().copied().filter(|m| keep.contains(m)).collect()
+}

@@ -1,0 +1,616 @@
+//! The Gomoku alpha-beta search: iterative deepening over principal-variation search (PVS)
+//! with a transposition table, threat-driven move generation, forced-move extensions, late
+//! move reductions and pruning, killer and history ordering, and small VCFs at the leaves.
+//!
+//! Gomoku has a search of its own rather than the shared [`crate::search`] because its best
+//! tools are Gomoku's: a four is answered by one forced move, which costs no depth (so a
+//! line of fours is followed to its end at any depth); an open three narrows the answers to
+//! its defence points and our fours; and a quiet move (one that makes no threat and stops
+//! none) may be reduced or pruned, which the threat flags of the board tell at once.
+//!
+//! Values follow [`crate::value`]: a win is `WIN - plies` from the root, a loss the negative.
+//! At a fixed depth the search is deterministic.
+
+use std::time::Instant;
+
+use super::board::{Board, Point};
+use super::eval;
+use super::movegen::{self, move_score, open_four_points, Situation};
+use super::threat::ThreatSearch;
+use crate::engine::StopFlag;
+use crate::search::noise_of;
+use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, TranspositionTable};
+use crate::value::{WIN, WIN_BOUND};
+
+/// Deepest ply of the search tree (extensions included).
+pub const MAX_PLY: usize = 128;
+/// No move (an empty TT slot or killer).
+const NO_MOVE: Point = Point::MAX;
+/// Nodes a VCF at a leaf may spend, and the plies it may look ahead: a miss costs a little
+/// accuracy, a hit turns a guess into a proof.
+const LEAF_VCF_NODES: u64 = 48;
+const LEAF_VCF_PLIES: u32 = 15;
+/// Largest magnitude of a history entry (the gravity formula keeps it inside).
+const HISTORY_MAX: i32 = 1 << 14;
+/// Margin per ply of depth for reverse futility pruning (centi-stones), and the deepest
+/// node it applies to.
+const FUTILITY_MARGIN: i32 = 70;
+const FUTILITY_DEPTH: i32 = 8;
+/// Margin per ply below alpha for razoring (centi-stones).
+const RAZOR_MARGIN: i32 = 60;
+
+/// What a search may do and for how long.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    pub max_depth: u32,
+    pub deadline: Option<Instant>,
+    pub max_nodes: Option<u64>,
+    /// Evaluation noise in [-noise, noise] at the leaves (lower levels), 0 at full strength.
+    pub noise: i32,
+    pub seed: u64,
+    /// Forced answers to open threes and open fours seen as won (level 3 up).
+    pub tactics: bool,
+    /// VCFs at the leaves.
+    pub probe_vcf: bool,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_depth: 1,
+            deadline: None,
+            max_nodes: None,
+            noise: 0,
+            seed: 0,
+            tactics: true,
+            probe_vcf: true,
+        }
+    }
+}
+
+/// A completed iteration (or the usable part of an interrupted one).
+#[derive(Clone, Debug)]
+pub struct Iteration {
+    pub depth: u32,
+    /// Deepest ply reached, extensions included.
+    pub seldepth: u32,
+    pub score: i32,
+    pub best: Point,
+    pub pv: Vec<Point>,
+    /// Nodes since the search started.
+    pub nodes: u64,
+    /// The root moves, best first, with their last scores (`-WIN - 1` when unsearched):
+    /// the order the engine's safety check walks.
+    pub ranking: Vec<(Point, i32)>,
+}
+
+/// The searcher; its tables live from one search to the next of a game.
+pub struct Searcher {
+    tt: TranspositionTable,
+    /// Per point, per side: how often a quiet move cut off lately.
+    history: Vec<[i32; 2]>,
+    killers: [[Point; 2]; MAX_PLY],
+    /// Triangular principal-variation table.
+    pv: Vec<[Point; MAX_PLY]>,
+    pv_len: [usize; MAX_PLY],
+    /// Static evaluations by ply, to tell whether the side to move is improving.
+    evals: [i32; MAX_PLY],
+    moves: Vec<Vec<Point>>,
+    keys: Vec<Vec<i32>>,
+    threats: ThreatSearch,
+    nodes: u64,
+    next_check: u64,
+    aborted: bool,
+    stop: StopFlag,
+    limits: Limits,
+    seldepth: usize,
+}
+
+/// Plies a late move is reduced by (`index` counts from 1): more for later moves and deeper
+/// searches, less on the principal variation, more when the position is not improving.
+fn reduction(depth: i32, index: usize, pv_node: bool, improving: bool) -> i32 {
+    let r = f64::from(depth.max(1)).ln() * (index.max(1) as f64).ln();
+    let r = r as i32;
+    if pv_node {
+        r - 1
+    } else {
+        r + i32::from(!improving && r > 1)
+    }
+}
+
+/// Moves searched in a free position before the rest are pruned, by depth: the count grows a
+/// little faster than the depth, and halves when the position is not improving.
+fn late_move_count(depth: i32, improving: bool) -> usize {
+    let d = f64::from(depth.max(0));
+    let count = 3 + d.powf(1.32) as usize;
+    if improving {
+        count
+    } else {
+        (count / 2).max(2)
+    }
+}
+
+/// A quiet move for the side `me` to move: it makes no four or open three and stops none of
+/// the opponent's. Only quiet moves are reduced or pruned.
+fn is_quiet(board: &Board, m: Point, me: usize) -> bool {
+    let (mine, theirs) = (board.summary(me), board.summary(1 - me));
+    !(mine.fours.contains(m)
+        || mine.threes.contains(m)
+        || theirs.fours.contains(m)
+        || theirs.threes.contains(m))
+}
+
+/// Whether colour `v` can make an open four on a point it may play.
+fn has_open_four_point(board: &Board, v: usize) -> bool {
+    !board.summary(v).flex4s.is_empty() && !open_four_points(board, v).is_empty()
+}
+
+impl Searcher {
+    /// A searcher with a TT of `2^tt_bits` entries.
+    #[must_use]
+    pub fn new(tt_bits: u32) -> Searcher {
+        Searcher {
+            tt: TranspositionTable::new(tt_bits),
+            history: Vec::new(),
+            killers: [[NO_MOVE; 2]; MAX_PLY],
+            pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY],
+            pv_len: [0; MAX_PLY],
+            evals: [0; MAX_PLY],
+            moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            keys: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            threats: ThreatSearch::new(16),
+            nodes: 0,
+            next_check: 0,
+            aborted: false,
+            stop: StopFlag::new(),
+            limits: Limits::default(),
+            seldepth: 0,
+        }
+    }
+
+    /// Forgets everything learnt (for deterministic, repeatable searches).
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        self.history.clear();
+        self.killers = [[NO_MOVE; 2]; MAX_PLY];
+        self.threats.clear();
+    }
+
+    /// Nodes of the last search (threat-search nodes included).
+    #[must_use]
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    /// Whether the last search stopped on its limits before its last iteration finished.
+    #[must_use]
+    pub fn aborted(&self) -> bool {
+        self.aborted
+    }
+
+    fn out_of_time(&mut self) -> bool {
+        if self.aborted {
+            return true;
+        }
+        if self.nodes >= self.next_check {
+            self.next_check = self.nodes + 512;
+            let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
+            let spent = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
+            if late || spent || self.stop.is_stopped() {
+                self.aborted = true;
+            }
+        }
+        self.aborted
+    }
+
+    /// Iterative deepening over `root` (the moves to consider, best-looking first; not
+    /// empty). `on_iteration` sees every completed depth. Returns the last completed
+    /// iteration, or the better part of an interrupted one.
+    pub fn search(
+        &mut self,
+        board: &mut Board,
+        root: &[Point],
+        limits: Limits,
+        stop: &StopFlag,
+        mut on_iteration: impl FnMut(&Iteration),
+    ) -> Iteration {
+        self.limits = limits;
+        self.stop = stop.clone();
+        self.nodes = 0;
+        self.next_check = 0;
+        self.aborted = false;
+        self.seldepth = 0;
+        let len = board.points().last().map_or(0, |&p| usize::from(p) + 1);
+        if self.history.len() < len {
+            self.history = vec![[0; 2]; len];
+        }
+        let mut ranking: Vec<(Point, i32)> = root.iter().map(|&p| (p, -WIN - 1)).collect();
+        let mut best = Iteration {
+            depth: 0,
+            seldepth: 0,
+            score: 0,
+            best: root[0],
+            pv: vec![root[0]],
+            nodes: 0,
+            ranking: ranking.clone(),
+        };
+        let mut previous: i32 = 0;
+        for depth in 1..=self.limits.max_depth.max(1) {
+            // Aspiration: a window around the last score, widened when the score leaves it.
+            let mut delta = 60;
+            let (mut alpha, mut beta) = if depth >= 5 && previous.abs() < WIN_BOUND {
+                (previous - delta, previous + delta)
+            } else {
+                (-WIN - 1, WIN + 1)
+            };
+            let outcome = loop {
+                let outcome = self.root(board, &mut ranking, depth as i32, alpha, beta);
+                if self.aborted {
+                    break outcome;
+                }
+                match outcome {
+                    Some((score, _)) if score <= alpha && alpha > -WIN - 1 => {
+                        alpha = (score - delta).max(-WIN - 1);
+                    }
+                    Some((score, _)) if score >= beta && beta < WIN + 1 => {
+                        beta = (score + delta).min(WIN + 1);
+                    }
+                    _ => break outcome,
+                }
+                delta *= 4;
+            };
+            match outcome {
+                Some((score, complete)) if complete || self.aborted => {
+                    let it = Iteration {
+                        depth: if self.aborted { best.depth } else { depth },
+                        seldepth: self.seldepth as u32,
+                        score,
+                        best: ranking[0].0,
+                        pv: self.pv[0][..self.pv_len[0]].to_vec(),
+                        nodes: self.nodes,
+                        ranking: ranking.clone(),
+                    };
+                    previous = score;
+                    if !self.aborted {
+                        on_iteration(&it);
+                    }
+                    best = it;
+                }
+                _ => {}
+            }
+            if self.aborted || best.score.abs() >= WIN_BOUND {
+                break;
+            }
+        }
+        best.nodes = self.nodes;
+        if best.pv.is_empty() {
+            best.pv = vec![best.best];
+        }
+        best
+    }
+
+    /// One iteration at the root within `(alpha, beta)`. Keeps `ranking` best first. Returns
+    /// the best score and whether the iteration finished; `None` when it was interrupted
+    /// before anything better than the last iteration's move was proven.
+    fn root(
+        &mut self,
+        board: &mut Board,
+        ranking: &mut [(Point, i32)],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(i32, bool)> {
+        let me = board.turn();
+        let mut best: Option<(usize, i32)> = None;
+        self.pv_len[0] = 0;
+        self.evals[0] = eval::evaluate(board);
+        for (i, entry) in ranking.iter_mut().enumerate() {
+            let m = entry.0;
+            let quiet = is_quiet(board, m, me);
+            board.make(m);
+            self.nodes += 1;
+            let score = if i == 0 {
+                -self.pvs(board, depth - 1, 1, -beta, -alpha)
+            } else {
+                let r = if quiet && depth >= 4 && i >= 4 {
+                    reduction(depth, i + 1, true, true).clamp(0, 2)
+                } else {
+                    0
+                };
+                let mut s = -self.pvs(board, depth - 1 - r, 1, -alpha - 1, -alpha);
+                if r > 0 && s > alpha && !self.aborted {
+                    s = -self.pvs(board, depth - 1, 1, -alpha - 1, -alpha);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.pvs(board, depth - 1, 1, -beta, -alpha);
+                }
+                s
+            };
+            board.unmake();
+            if self.aborted {
+                break;
+            }
+            entry.1 = score;
+            if best.is_none_or(|(_, b)| score > b) {
+                best = Some((i, score));
+                if score > alpha {
+                    alpha = score;
+                    self.pv[0][0] = m;
+                    let n = self.pv_len[1];
+                    let (head, tail) = self.pv.split_at_mut(1);
+                    head[0][1..=n].copy_from_slice(&tail[0][..n]);
+                    self.pv_len[0] = n + 1;
+                }
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        let (i, score) = best?;
+        if self.aborted && i == 0 && self.pv_len[0] == 0 {
+            // Only the old best move was searched, and not to the end: nothing new.
+            return None;
+        }
+        // Best first; the others by their scores of this iteration where searched.
+        ranking[..=i].rotate_right(1);
+        if !self.aborted {
+            ranking[1..].sort_by_key(|&(_, s)| std::cmp::Reverse(s));
+        }
+        if self.pv_len[0] == 0 {
+            self.pv[0][0] = ranking[0].0;
+            self.pv_len[0] = 1;
+        }
+        let key = board.hash();
+        if !self.aborted {
+            self.tt.store(
+                key,
+                Entry {
+                    key,
+                    score: score_to_tt(score, 0),
+                    depth: depth as i16,
+                    bound: Bound::Exact,
+                    best: u32::from(ranking[0].0),
+                },
+            );
+        }
+        Some((score, !self.aborted))
+    }
+
+    fn pvs(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
+        let mut alpha = alpha;
+        let mut beta = beta;
+        let pv_node = beta - alpha > 1;
+        self.pv_len[ply] = 0;
+        if self.out_of_time() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if board.last_made_five() {
+            return -WIN + ply as i32;
+        }
+        if board.stones() == board.points().len() {
+            return 0;
+        }
+        if ply >= MAX_PLY - 2 {
+            return eval::evaluate(board);
+        }
+        // Mate-distance pruning: nothing here beats a win already found nearer the root.
+        alpha = alpha.max(-WIN + ply as i32);
+        beta = beta.min(WIN - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        let me = board.turn();
+        let them = 1 - me;
+        if !board.summary(me).fives.is_empty() {
+            return WIN - ply as i32 - 1;
+        }
+        let (block, second) = board.summary(them).fives.first_two();
+        match block {
+            Some(x) if second.is_some() || !board.is_legal(x, me) => {
+                return -(WIN - ply as i32 - 2);
+            }
+            None if self.limits.tactics && has_open_four_point(board, me) => {
+                // An open four, and they have no four to delay it with that matters: our
+                // five comes before theirs.
+                return WIN - ply as i32 - 3;
+            }
+            _ => {}
+        }
+        if depth <= 0 && block.is_none() {
+            return self.leaf(board, ply);
+        }
+
+        let key = board.hash();
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt.probe(key) {
+            tt_move = Point::try_from(e.best).unwrap_or(NO_MOVE);
+            if !pv_node && i32::from(e.depth) >= depth {
+                let s = score_from_tt(e.score, ply as u32);
+                match e.bound {
+                    Bound::Exact => return s,
+                    Bound::Lower if s >= beta => return s,
+                    Bound::Upper if s <= alpha => return s,
+                    _ => {}
+                }
+            }
+        }
+
+        // Under a threat (their four, open three or four-three point) the static value means
+        // little and the moves are few: no pruning before the moves.
+        let threatened = block.is_some() || !board.summary(them).four_threes.is_empty();
+        let static_eval = if threatened {
+            -self.evals[ply - 1]
+        } else {
+            eval::evaluate(board)
+        };
+        self.evals[ply] = static_eval;
+        let improving = ply >= 2 && static_eval > self.evals[ply - 2];
+        if !pv_node && !threatened && beta.abs() < WIN_BOUND {
+            // Razoring: far below alpha near the horizon, only a forced win can help.
+            if depth <= 2 && static_eval + RAZOR_MARGIN * depth < alpha {
+                return self.leaf(board, ply);
+            }
+            // Reverse futility: far above beta with nothing to answer, the search would not
+            // come down.
+            if depth <= FUTILITY_DEPTH
+                && static_eval - FUTILITY_MARGIN * (depth - 1 - i32::from(improving)).max(0) >= beta
+            {
+                return static_eval;
+            }
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let mut keys = std::mem::take(&mut self.keys[ply]);
+        moves.clear();
+        keys.clear();
+        let situation = movegen::forced_moves(board, self.limits.tactics, &mut moves);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            self.keys[ply] = keys;
+            return 0;
+        }
+        let killers = self.killers[ply];
+        for &m in &moves {
+            let k = if m == tt_move {
+                1 << 30
+            } else if m == killers[0] {
+                1 << 26
+            } else if m == killers[1] {
+                1 << 25
+            } else {
+                move_score(board, m, me) * 32 + self.history[usize::from(m)][me] / 16
+            };
+            keys.push(k);
+        }
+        // A forced answer costs no depth: a line of fours is followed to its end.
+        let extension = i32::from(situation == Situation::Block || moves.len() == 1);
+        let late_moves = late_move_count(depth, improving);
+        let original_alpha = alpha;
+        let mut best_score = -WIN - 1;
+        let mut best_move = NO_MOVE;
+        for i in 0..moves.len() {
+            // Lazy selection: cutoffs come early, so a full sort is mostly wasted.
+            let mut pick = i;
+            for j in i + 1..moves.len() {
+                if keys[j] > keys[pick] {
+                    pick = j;
+                }
+            }
+            moves.swap(i, pick);
+            keys.swap(i, pick);
+            let m = moves[i];
+            let free = situation == Situation::Free;
+            // Move-count pruning: with a move that does not lose in hand, the late ones of a
+            // free position are not searched (the order puts threats and good shape first).
+            if free && i >= late_moves && best_score > -WIN_BOUND {
+                break;
+            }
+            let four = board.summary(me).fours.contains(m);
+            let quiet = free && m != tt_move && is_quiet(board, m, me);
+            board.make(m);
+            self.nodes += 1;
+            let new_depth = depth - 1 + extension;
+            let score = if i == 0 {
+                -self.pvs(board, new_depth, ply + 1, -beta, -alpha)
+            } else {
+                let r = if depth >= 2 && !four && extension == 0 {
+                    reduction(depth, i + 1, pv_node, improving) - i32::from(!quiet)
+                } else {
+                    0
+                };
+                let reduced = (new_depth - r.max(0)).max(1).min(new_depth);
+                let mut s = -self.pvs(board, reduced, ply + 1, -alpha - 1, -alpha);
+                if reduced < new_depth && s > alpha && !self.aborted {
+                    s = -self.pvs(board, new_depth, ply + 1, -alpha - 1, -alpha);
+                }
+                if s > alpha && s < beta && !self.aborted {
+                    s = -self.pvs(board, new_depth, ply + 1, -beta, -alpha);
+                }
+                s
+            };
+            board.unmake();
+            if self.aborted {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                best_move = m;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.pv[ply][0] = m;
+                        let n = self.pv_len[ply + 1];
+                        let (head, tail) = self.pv.split_at_mut(ply + 1);
+                        head[ply][1..=n].copy_from_slice(&tail[0][..n]);
+                        self.pv_len[ply] = n + 1;
+                    }
+                    if alpha >= beta {
+                        if quiet {
+                            self.reward(ply, m, me, depth, &moves[..i]);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        self.keys[ply] = keys;
+        if self.aborted {
+            return 0;
+        }
+        let bound = if best_score <= original_alpha {
+            Bound::Upper
+        } else if best_score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.tt.store(
+            key,
+            Entry {
+                key,
+                score: score_to_tt(best_score, ply as u32),
+                depth: depth.clamp(-100, 100) as i16,
+                bound,
+                best: if best_move == NO_MOVE {
+                    u32::MAX
+                } else {
+                    u32::from(best_move)
+                },
+            },
+        );
+        best_score
+    }
+
+    /// A quiet move cut off: a killer of this ply, and history credit (the quiet moves tried
+    /// before it lose some).
+    fn reward(&mut self, ply: usize, m: Point, me: usize, depth: i32, before: &[Point]) {
+        let k = &mut self.killers[ply];
+        if k[0] != m {
+            k[1] = k[0];
+            k[0] = m;
+        }
+        let bonus = (depth * depth).min(400);
+        let update = |h: &mut i32, b: i32| *h += b - *h * b.abs() / HISTORY_MAX;
+        update(&mut self.history[usize::from(m)][me], bonus);
+        for &q in before {
+            update(&mut self.history[usize::from(q)][me], -bonus);
+        }
+    }
+
+    /// The value at the horizon: a proven win when a small VCF finds one, else the static
+    /// evaluation (with the level's noise).
+    fn leaf(&mut self, board: &mut Board, ply: usize) -> i32 {
+        let me = board.turn();
+        if self.limits.probe_vcf && !board.summary(me).fours.is_empty() {
+            self.threats.set_budget(LEAF_VCF_NODES, None, None);
+            let win = self.threats.vcf(board, LEAF_VCF_PLIES);
+            self.nodes += self.threats.nodes();
+            if let Some(win) = win {
+                return WIN - ply as i32 - win.plies as i32;
+            }
+        }
+        eval::evaluate(board) + noise_of(board.hash(), self.limits.seed, self.limits.noise)
+    }
+}
