@@ -2,8 +2,9 @@
 //! `<1-based column sequence> <score>`, 7x6), read at run time from the path given:
 //!
 //! ```text
-//! cargo run --release -p kibitz-bot --example connect4_testset -- /work/shared/data/connect4/Test_L2_R1 [--fresh] [--limit N]
+//! cargo run --release -p kibitz-bot --example connect4_testset -- DATA/Test_L2_R1 [--fresh] [--limit N]
 //! ```
+//! DATA is a folder of Pascal Pons' public Connect Four test sets (Test_L3_R1 … Test_L1_R3).
 //! Prints `correct N/total, mean X µs, mean nodes Y`. The solver's table is kept from one
 //! position to the next (as in Pons' benchmark); `--fresh` empties it before each position.
 //!
