@@ -9,7 +9,10 @@ fn text(spec: &GameSpec, moves: &[&str]) -> String {
 
 #[test]
 fn gomoku_rows_come_from_the_top() {
-    let board = text(&GameSpec::gomoku(5, GomokuRule::Freestyle), &["a1", "e5", "c3"]);
+    let board = text(
+        &GameSpec::gomoku(5, GomokuRule::Freestyle),
+        &["a1", "e5", "c3"],
+    );
     assert_eq!(board, "....o/...../..x../...../x....".replace('/', ""));
 }
 

@@ -47,7 +47,10 @@ fn golden_hello() {
         }
     );
     let house = client_golden(r#"{"t":"hello","name":"Showcase","house":{"key":"k"}}"#);
-    let ClientMsg::Hello { house: Some(house), .. } = house else {
+    let ClientMsg::Hello {
+        house: Some(house), ..
+    } = house
+    else {
         panic!("no house part");
     };
     assert_eq!(house.key, "k");

@@ -2,7 +2,8 @@
 //! games, connected bots and seeks to subscribers — at once on subscribe, then at most every
 //! `lobby_interval` while something changes. Each list is bounded (the newest open rooms, the
 //! most watched games, the largest seeks) and sent with its totals, so the frame stays small
-//! however many rooms there are; a subscriber has at most one lobby frame queued.
+//! however many rooms there are; a subscriber has at most one lobby frame queued. Live games
+//! carry their position; a change that is only moves waits for `lobby_board_interval`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -39,6 +40,8 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
                 seats: r.seats.clone(),
                 spectators: r.spectators,
                 ply: r.ply,
+                board: Some(r.board.clone()),
+                last: r.last.clone(),
             }),
             RoomStatus::Over => {}
         }
@@ -82,8 +85,17 @@ pub async fn run(hub: SharedHub, mut inbox: LobbyInbox) {
         tokio::select! {
             event = inbox.events.recv() => {
                 let Some(event) = event else { break };
+                // Moves come far more often than anything else, and each push carries every
+                // listed game's board (a few hundred bytes each, up to `lobby_list_max` of
+                // them) to every subscriber: a change that is only moves waits for the slower
+                // board interval, which keeps a lobby of many busy games to about one frame a
+                // second per subscriber while small boards still visibly move.
+                let mut only_moves = false;
                 let changed = match event {
                     LobbyEvent::Room(summary) => {
+                        only_moves = rooms
+                            .get(&summary.room)
+                            .is_some_and(|old| old.only_moved(&summary));
                         rooms.insert(summary.room.clone(), *summary);
                         true
                     }
@@ -100,9 +112,14 @@ pub async fn run(hub: SharedHub, mut inbox: LobbyInbox) {
                     }
                     LobbyEvent::Changed => true,
                 };
-                if changed && due.is_none() {
-                    let earliest = last_sent + hub.config.lobby_interval;
-                    due = Some(earliest.max(Instant::now()));
+                if changed {
+                    let wait = if only_moves {
+                        hub.config.lobby_board_interval
+                    } else {
+                        hub.config.lobby_interval
+                    };
+                    let at = (last_sent + wait).max(Instant::now());
+                    due = Some(due.map_or(at, |d| d.min(at)));
                 }
             }
             () = async {
