@@ -51,6 +51,7 @@ test('the lobby draws a live game small and the picture follows its moves', asyn
   assert.equal(await mini.locator('circle.stone.white').count(), 1);
   assert.equal(await mini.locator('.last-move').count(), 1, 'the last move is marked');
   assert.equal(await byId(viewer.page, `mini-${room}`).getAttribute('data-ply'), '2');
+  await screenshot(viewer.page, 'lobby-live');
 
   // The small board is a way in: it opens the game to watch.
   await byId(viewer.page, `mini-${room}`).click();
@@ -85,8 +86,13 @@ test('the TV shows the best live game and moves on to the next when it ends', as
   await tv.page.locator('[data-testid="cell-h8"][data-stone="black"]').waitFor({ state: 'attached', timeout: WAIT_MS });
   // The TV is a watcher like any other: Fan and the TV.
   await byId(tv.page, 'spectators').filter({ hasText: '2' }).waitFor({ timeout: WAIT_MS });
-  await best.white.send({ t: 'move', room: best.room, move: 'h9' });
-  await tv.page.locator('[data-testid="cell-h9"][data-stone="white"]').waitFor({ state: 'attached', timeout: WAIT_MS });
+  const moves = ['h9', 'g7', 'j10', 'i7', 'g10', 'j7'];
+  for (const [k, move] of moves.entries()) {
+    const mover = k % 2 === 0 ? best.white : best.black;
+    await mover.send({ t: 'move', room: best.room, move });
+    await mover.waitFor('moved', { room: best.room, ply: k + 2 });
+  }
+  await tv.page.locator('[data-testid="cell-j7"][data-stone="black"]').waitFor({ state: 'attached', timeout: WAIT_MS });
   await byId(tv.page, 'tv-status').and(tv.page.locator('[data-state="watching"]')).waitFor({ timeout: WAIT_MS });
   await screenshot(tv.page, 'tv');
   if (process.env.UPDATE_README_IMAGES) {
