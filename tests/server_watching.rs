@@ -1,6 +1,7 @@
 //! Watching games: the server's own client (the showcase, a house client proved by the bot
 //! key) is never counted as a spectator, the lobby's live games carry their position and
-//! follow each move, and `/tv` serves the page that shows the best live game.
+//! follow each move, their boards take a bounded share of a full lobby's frame, and `/tv`
+//! serves the page that shows the best live game.
 
 mod common;
 
@@ -168,4 +169,54 @@ async fn tv_is_served_as_the_page() {
     assert!(body.contains("js/main.js"), "{body}");
     let (status, _) = http_get(server.addr, "/tv/x").await;
     assert_eq!(status, 404);
+}
+
+#[tokio::test]
+async fn the_boards_of_a_full_lobby_stay_within_their_share_of_the_frame() {
+    let server = TestServer::start_with(|c| {
+        c.limits.new_players_per_address = 1000;
+        c.limits.open_rooms_per_address = 1000;
+    })
+    .await;
+    let mut watcher = server.client("Watcher").await;
+    watcher.send(json!({"t":"lobby"})).await;
+    watcher.expect("lobby").await;
+    // A full open list, and more live games on the largest board than are listed.
+    let mut keep = Vec::new();
+    for i in 0..5 {
+        let mut host = server.client(&format!("Host{i}")).await;
+        for _ in 0..10 {
+            host.create(json!({"t":"create","game":gomoku(),"seat":"black"}))
+                .await;
+        }
+        keep.push(host);
+    }
+    let large = json!({"kind":"gomoku","size":26,"rule":"freestyle"});
+    for _ in 0..55 {
+        let (a, b, _) = seated_pair(&server, large.clone(), Value::Null).await;
+        keep.push(a);
+        keep.push(b);
+    }
+    let mut largest = 0;
+    let last = loop {
+        let v = watcher.recv().await;
+        if v["t"] != "lobby" {
+            continue;
+        }
+        largest = largest.max(v.to_string().len());
+        if v["live_total"] == 55 && v["open_total"] == 50 {
+            break v;
+        }
+    };
+    let live = last["live"].as_array().unwrap();
+    assert_eq!(live.len(), 50);
+    let boards: Vec<usize> = live
+        .iter()
+        .filter_map(|g| g["board"].as_str().map(str::len))
+        .collect();
+    assert!(!boards.is_empty(), "the first games keep their boards");
+    assert!(boards.iter().all(|&n| n == 26 * 26));
+    assert!(boards.len() < live.len(), "26x26 boards do not all fit");
+    assert!(boards.iter().sum::<usize>() <= 12 * 1024);
+    assert!(largest < 48 * 1024, "a lobby frame of {largest} bytes");
 }

@@ -16,6 +16,12 @@ use crate::conn::Conn;
 use crate::hub::SharedHub;
 use crate::lobby_feed::{LobbyEvent, LobbyInbox, RoomSummary};
 
+/// The boards of the listed live games take at most this much of a lobby frame, given in list
+/// order (the most watched first) to each board that still fits: 15x15 Gomoku boards for a
+/// whole list of 50, fewer of the large ones. Every subscriber gets every push, so the frame
+/// must stay small however large the boards are.
+pub const LIVE_BOARDS_BYTES: usize = 12 * 1024;
+
 fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
     let mut open: Vec<OpenRoom> = Vec::new();
     let mut live: Vec<LiveGame> = Vec::new();
@@ -40,7 +46,7 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
                 seats: r.seats.clone(),
                 spectators: r.spectators,
                 ply: r.ply,
-                board: Some(r.board.clone()),
+                board: None,
                 last: r.last.clone(),
             }),
             RoomStatus::Over => {}
@@ -53,6 +59,16 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
     open.truncate(max);
     live.sort_by(|a, b| b.spectators.cmp(&a.spectators).then(a.room.cmp(&b.room)));
     live.truncate(max);
+    let mut budget = LIVE_BOARDS_BYTES;
+    for game in &mut live {
+        let Some(board) = rooms.get(&game.room).map(|r| &r.board) else {
+            continue;
+        };
+        if board.len() <= budget {
+            budget -= board.len();
+            game.board = Some(board.clone());
+        }
+    }
     let mut seeks = hub.seeks.list();
     if seeks.len() > max {
         seeks.sort_by_key(|s| std::cmp::Reverse(s.waiting));
