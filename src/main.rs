@@ -279,6 +279,10 @@ struct LimitArgs {
     /// Seconds a disconnected player keeps the seat before losing by abandonment.
     #[arg(long, env = "KIBITZ_GRACE_SECS", default_value_t = default_limits().grace.as_secs())]
     grace_secs: u64,
+    /// Seconds each side of a timed game has for its first move before the game is aborted.
+    #[arg(long, env = "KIBITZ_FIRST_MOVE_SECS",
+          default_value_t = default_limits().first_move.as_secs())]
+    first_move_secs: u64,
     /// Seconds an invited bot has to join before the next bot is asked.
     #[arg(long, env = "KIBITZ_INVITE_SECS",
           default_value_t = default_limits().invite_timeout.as_secs())]
@@ -329,6 +333,7 @@ impl LimitArgs {
             idle_timeout: Duration::from_secs(self.idle_secs),
             ping_interval: Duration::from_secs(self.ping_secs),
             grace: Duration::from_secs(self.grace_secs),
+            first_move: Duration::from_secs(self.first_move_secs),
             invite_timeout: Duration::from_secs(self.invite_secs),
             name_max_chars: self.name_max_chars,
             bot_capacity_max: self.bot_capacity_max,

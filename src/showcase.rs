@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use game_core::protocol::{
-    BotSeats, ClientMsg, ClockSpec, ErrorCode, RoomStatus, SeatChoice, ServerMsg,
+    BotSeats, ClientMsg, ClockSpec, ErrorCode, ResultKind, RoomStatus, SeatChoice, ServerMsg,
 };
 use game_core::{GameSpec, GomokuRule};
 use kibitz_bot::error::BotError;
@@ -73,11 +73,15 @@ async fn session(url: &str, key: &str, next: &mut usize) -> Result<(), BotError>
                         tracing::info!(%room, "showcase game created");
                         current = Some(room);
                     }
-                    ServerMsg::Over { room, .. } if current.as_deref() == Some(room.as_str()) => {
-                        // Let the audience see the end, then start the next game.
+                    ServerMsg::Over { room, result, .. }
+                        if current.as_deref() == Some(room.as_str()) =>
+                    {
+                        // Let the audience see the end, then start the next game; an aborted
+                        // game (a bot that never moved) has no end to see.
                         connection.send(&ClientMsg::Leave { room }).await?;
                         current = None;
-                        create_at = Some(tokio::time::Instant::now() + Duration::from_secs(6));
+                        let pause = if result.result == ResultKind::Aborted { 2 } else { 6 };
+                        create_at = Some(tokio::time::Instant::now() + Duration::from_secs(pause));
                     }
                     ServerMsg::State(s) if current.as_deref() == Some(s.room.as_str())
                         && s.status == RoomStatus::Over =>

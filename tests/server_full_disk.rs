@@ -409,6 +409,9 @@ async fn timed_endings_are_told_once_stored_and_tried_again_until_they_are() {
         json!({"move_ms":5000}),
     )
     .await;
+    // Both first moves, which are free: from then on black's clock runs.
+    a.play(&timed, "h8").await;
+    b.play(&timed, "a1").await;
 
     // Black's flag falls.
     disk.fill(&server).await;
@@ -425,7 +428,9 @@ async fn timed_endings_are_told_once_stored_and_tried_again_until_they_are() {
     }
 
     // A player who does not come back.
-    let (mut c, d, gone) = seated_pair(&server, json!({"kind":"othello"}), json!(null)).await;
+    let (mut c, mut d, gone) = seated_pair(&server, json!({"kind":"othello"}), json!(null)).await;
+    c.play(&gone, "f5").await;
+    d.play(&gone, "d6").await;
     d.close().await;
     disk.fill(&server).await;
     let failed = metric(&server, "kibitz_store_failures_total").await;
@@ -442,6 +447,27 @@ async fn timed_endings_are_told_once_stored_and_tried_again_until_they_are() {
         (&over["result"], &over["reason"]),
         (&json!("black"), &json!("abandoned"))
     );
+
+    // A timed game whose first move is not made in time.
+    let (mut f, mut g, unplayed) = seated_pair(
+        &server,
+        json!({"kind":"connect4"}),
+        json!({"initial_ms":60000,"increment_ms":0}),
+    )
+    .await;
+    disk.fill(&server).await;
+    let failed = metric(&server, "kibitz_store_failures_total").await;
+    advance(Duration::from_secs(30)).await;
+    wait_metric(&server, "kibitz_store_failures_total", |v| v > failed).await;
+    assert_eq!(
+        untold(&server, &mut f, &unplayed, "player").await["status"],
+        "playing"
+    );
+    disk.free();
+    advance(Duration::from_secs(1)).await;
+    for p in [&mut f, &mut g] {
+        assert_eq!(p.expect("over").await["result"], "aborted");
+    }
 
     // A room nobody sat down in, past its waiting time.
     let mut e = server.client("Erin").await;
@@ -461,13 +487,18 @@ async fn timed_endings_are_told_once_stored_and_tried_again_until_they_are() {
     e.expect_where(|v| v["t"] == "state" && v["status"] == "over")
         .await;
 
-    drop((a, b, c, e));
+    drop((a, b, c, e, f, g));
     let data = server.stop().await;
     let server = TestServer::start_in(data, no_idle).await;
     assert_eq!(stored(&server, &timed).await["result"]["reason"], "timeout");
     assert_eq!(
         stored(&server, &gone).await["result"]["reason"],
         "abandoned"
+    );
+    let room = stored(&server, &unplayed).await;
+    assert_eq!(
+        (&room["status"], &room["result"]["result"]),
+        (&json!("over"), &json!("aborted"))
     );
     let room = stored(&server, &idle).await;
     assert_eq!(

@@ -59,8 +59,8 @@ async fn nothing_unstored_is_announced_and_a_timed_ending_is_tried_again() {
     );
     store_failures(&server, 1).await;
 
-    // Black's flag falls, but the ending cannot be stored: nobody is told.
-    advance(Duration::from_secs(5)).await;
+    // Black makes no first move in time, but the abort cannot be stored: nobody is told.
+    advance(Duration::from_secs(30)).await;
     store_failures(&server, 2).await;
     for c in [&mut a, &mut b] {
         let st = c.fresh_state(&room, "player").await;
@@ -72,21 +72,28 @@ async fn nothing_unstored_is_announced_and_a_timed_ending_is_tried_again() {
             .any(|v| v["t"] == "over" || v["t"] == "moved"));
     }
 
-    // The row is back: the next try, a second later, stores the ending and announces it.
+    // The row is back: the next try, a second later, stores the abort and announces it.
     db.execute_batch("INSERT INTO rooms SELECT * FROM kept;")
         .expect("put the row back");
     advance(Duration::from_secs(1)).await;
     for c in [&mut a, &mut b] {
         let over = c.expect("over").await;
-        assert_eq!(over["result"], "white");
-        assert_eq!(over["reason"], "timeout");
+        assert_eq!(over["result"], "aborted");
+        assert_eq!(over["reason"], "aborted");
     }
-    let status: String = db
-        .query_row("SELECT status FROM rooms WHERE id = ?1", [&room], |r| {
-            r.get(0)
-        })
+    let (status, result): (String, String) = db
+        .query_row(
+            "SELECT status, result FROM rooms WHERE id = ?1",
+            [&room],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )
         .expect("the room's row");
     assert_eq!(status, "over");
+    let result: serde_json::Value = serde_json::from_str(&result).expect("a stored result");
+    assert_eq!(
+        (&result["result"], &result["reason"]),
+        (&json!("aborted"), &json!("aborted"))
+    );
     // The move refused earlier may be sent again: it was never played.
     let e = a
         .refused(json!({"t":"move","room":room,"move":"h8","id":"m1"}))

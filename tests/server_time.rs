@@ -1,6 +1,8 @@
 //! Clocks and absence on a frozen tokio clock (the server runs in the test's runtime, so its
-//! clocks follow): a Fischer flag falls, a per-move clock resets and falls, an absent player
-//! loses by abandonment after the grace period and one who comes back in time does not.
+//! clocks follow): each side's clock starts with its own first move, a first move not made in
+//! time aborts the game, either player may abort until both have moved, a Fischer flag falls,
+//! a per-move clock resets and falls, an absent player loses by abandonment after the grace
+//! period and one who comes back in time does not.
 
 mod common;
 
@@ -23,23 +25,36 @@ async fn fischer_flag_falls() {
     let st = a.fresh_state(&room, "player").await;
     assert_eq!(
         st["clock"],
-        json!({"black_ms":60000,"white_ms":60000,"running":"black"})
+        json!({"black_ms":60000,"white_ms":60000,"running":null})
     );
 
+    // Each side's first move is free: no time charged, no increment.
     advance(Duration::from_secs(5)).await;
     let moved = a.play(&room, "h8").await;
     assert_eq!(
         moved["clock"],
-        json!({"black_ms":57000,"white_ms":60000,"running":"white"})
+        json!({"black_ms":60000,"white_ms":60000,"running":null})
     );
     advance(Duration::from_secs(10)).await;
     let moved = b.play(&room, "a1").await;
     assert_eq!(
         moved["clock"],
-        json!({"black_ms":57000,"white_ms":52000,"running":"black"})
+        json!({"black_ms":60000,"white_ms":60000,"running":"black"})
     );
-    // Black thinks for 56.999 s: still in time.
-    advance(Duration::from_millis(56_999)).await;
+    advance(Duration::from_secs(3)).await;
+    let moved = a.play(&room, "h9").await;
+    assert_eq!(
+        moved["clock"],
+        json!({"black_ms":59000,"white_ms":60000,"running":"white"})
+    );
+    advance(Duration::from_secs(10)).await;
+    let moved = b.play(&room, "a2").await;
+    assert_eq!(
+        moved["clock"],
+        json!({"black_ms":59000,"white_ms":52000,"running":"black"})
+    );
+    // Black thinks for 58.999 s: still in time.
+    advance(Duration::from_millis(58_999)).await;
     let st = b.fresh_state(&room, "player").await;
     assert_eq!(st["status"], "playing");
     assert_eq!(st["clock"]["black_ms"], 1);
@@ -54,7 +69,9 @@ async fn fischer_flag_falls() {
         st["clock"],
         json!({"black_ms":0,"white_ms":52000,"running":null})
     );
-    let e = a.refused(json!({"t":"move","room":room,"move":"h9"})).await;
+    let e = a
+        .refused(json!({"t":"move","room":room,"move":"h10"}))
+        .await;
     assert_eq!(e["code"], "game_over");
 }
 
@@ -63,6 +80,8 @@ async fn per_move_clock_resets_and_falls() {
     let _frozen = freeze_time();
     let server = TestServer::start_with(no_idle).await;
     let (mut a, mut b, room) = seated_pair(&server, gomoku(), json!({"move_ms":5000})).await;
+    a.play(&room, "j10").await;
+    b.play(&room, "a15").await;
     advance(Duration::from_millis(4_900)).await;
     let moved = a.play(&room, "h8").await;
     assert_eq!(
@@ -93,7 +112,8 @@ async fn absent_player_loses_after_the_grace_period() {
     .await;
     let (mut a, mut b, room) = seated_pair(&server, gomoku(), json!(null)).await;
     a.play(&room, "h8").await;
-    b.saw_ply(&room, 1).await;
+    b.play(&room, "a1").await;
+    a.saw_ply(&room, 2).await;
     a.close().await;
     advance(Duration::from_secs(1)).await;
     b.expect_where(|v| v["t"] == "crowd" && v["online"]["black"] == false)
@@ -113,7 +133,11 @@ async fn coming_back_in_time_keeps_the_game() {
     })
     .await;
     let clock = json!({"initial_ms":600000,"increment_ms":0});
-    let (a, mut b, room) = seated_pair(&server, gomoku(), clock).await;
+    let (mut a, mut b, room) = seated_pair(&server, gomoku(), clock).await;
+    // Both first moves, at once: black's clock runs from here.
+    a.play(&room, "j10").await;
+    b.play(&room, "a1").await;
+    a.saw_ply(&room, 2).await;
     let token = a.token.clone();
     a.close().await;
     advance(Duration::from_secs(1)).await;
@@ -134,6 +158,95 @@ async fn coming_back_in_time_keeps_the_game() {
     advance(Duration::from_secs(119)).await;
     let moved = a.play(&room, "h8").await;
     assert_eq!(moved["clock"]["black_ms"], 600000 - 171000);
+    let st = b.fresh_state(&room, "player").await;
+    assert_eq!(st["status"], "playing");
+}
+
+#[tokio::test(start_paused = true)]
+async fn clocks_wait_for_first_moves_and_a_late_first_move_aborts_the_game() {
+    let _frozen = freeze_time();
+    let server = TestServer::start_with(|c| {
+        no_idle(c);
+        c.limits.first_move = Duration::from_secs(20);
+    })
+    .await;
+    let clock = json!({"initial_ms":300000,"increment_ms":3000});
+    let (mut a, mut b, room) = seated_pair(&server, gomoku(), clock).await;
+    let mut watcher = server.client("Carol").await;
+    watcher.join(&room, "spectator").await;
+    // Black takes its time over the first move: nothing runs.
+    advance(Duration::from_millis(19_999)).await;
+    let st = watcher.fresh_state(&room, "spectator").await;
+    assert_eq!(
+        (&st["status"], &st["clock"]),
+        (
+            &json!("playing"),
+            &json!({"black_ms":300000,"white_ms":300000,"running":null})
+        )
+    );
+    a.play(&room, "h8").await;
+    // White's own twenty seconds start with black's move; white lets them pass.
+    advance(Duration::from_millis(19_999)).await;
+    let st = b.fresh_state(&room, "player").await;
+    assert_eq!(st["clock"]["running"], json!(null));
+    assert_eq!(st["status"], "playing");
+    advance(Duration::from_millis(1)).await;
+    for c in [&mut a, &mut b, &mut watcher] {
+        let over = c.expect("over").await;
+        assert_eq!(
+            (&over["result"], &over["reason"]),
+            (&json!("aborted"), &json!("aborted"))
+        );
+    }
+    // Stored so before it was told: the game's record says it too.
+    let (code, body) = http_get(server.addr, &format!("/api/games/{room}")).await;
+    assert_eq!(code, 200);
+    let stored: serde_json::Value = serde_json::from_str(&body).expect("json");
+    assert_eq!(stored["status"], "over");
+    assert_eq!(stored["result"]["result"], "aborted");
+    let e = a.refused(json!({"t":"move","room":room,"move":"h9"})).await;
+    assert_eq!(e["code"], "game_over");
+}
+
+#[tokio::test(start_paused = true)]
+async fn either_player_aborts_until_both_have_moved() {
+    let _frozen = freeze_time();
+    let server = TestServer::start_with(no_idle).await;
+    let clock = json!({"move_ms":10000});
+    // White aborts before any move; both hear it, and it counts for nothing.
+    let (mut a, mut b, room) = seated_pair(&server, gomoku(), clock.clone()).await;
+    b.send(json!({"t":"abort","room":room})).await;
+    for c in [&mut a, &mut b] {
+        let over = c.expect("over").await;
+        assert_eq!(over["result"], "aborted");
+    }
+    // Black aborts after its own first move.
+    let (mut a, mut b, room) = seated_pair(&server, gomoku(), clock.clone()).await;
+    a.play(&room, "h8").await;
+    a.send(json!({"t":"abort","room":room})).await;
+    assert_eq!(b.expect("over").await["reason"], "aborted");
+    // Once both have moved, the game is played: abort is refused and changes nothing.
+    let (mut a, mut b, room) = seated_pair(&server, gomoku(), clock).await;
+    a.play(&room, "h8").await;
+    b.play(&room, "a1").await;
+    let e = b.refused(json!({"t":"abort","room":room})).await;
+    assert_eq!(e["code"], "bad_request");
+    assert!(e["message"].as_str().unwrap().contains("resign"), "{e}");
+    let mut watcher = server.client("Carol").await;
+    let e = watcher.refused(json!({"t":"abort","room":room})).await;
+    assert_eq!(e["code"], "not_a_player");
+    let st = a.fresh_state(&room, "player").await;
+    assert_eq!(st["status"], "playing");
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_untimed_game_waits_for_its_first_move_without_a_limit() {
+    let _frozen = freeze_time();
+    let server = TestServer::start_with(no_idle).await;
+    let (mut a, mut b, room) = seated_pair(&server, gomoku(), json!(null)).await;
+    advance(Duration::from_secs(3600)).await;
+    a.play(&room, "h8").await;
+    b.saw_ply(&room, 1).await;
     let st = b.fresh_state(&room, "player").await;
     assert_eq!(st["status"], "playing");
 }

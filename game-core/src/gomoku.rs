@@ -35,6 +35,10 @@ pub struct Gomoku {
     cells: Vec<Option<Color>>,
     /// Stones on the board, kept beside `cells` so `turn` is O(1).
     stones: usize,
+    /// The winning run on the board and whose it is. A move can only make a run through its
+    /// own stone, so each move looks from there instead of scanning the board; a board given
+    /// whole is scanned once.
+    five: Option<(Color, Vec<Cell>)>,
 }
 
 impl Gomoku {
@@ -49,6 +53,7 @@ impl Gomoku {
             rule,
             cells: vec![None; n * n],
             stones: 0,
+            five: None,
         })
     }
 
@@ -91,6 +96,11 @@ impl Gomoku {
                 }
             }
         }
+        // The side that just moved is looked at first, in case the board holds lines of both.
+        let mover = pos.turn().other();
+        pos.five = [mover, mover.other()]
+            .into_iter()
+            .find_map(|color| pos.winning_line(color).map(|line| (color, line)));
         Ok(pos)
     }
 
@@ -158,33 +168,68 @@ impl Gomoku {
     /// The first winning run of `color` in row-major order, whole: for an overline that wins
     /// (freestyle, or white in renju) that is every stone of the run, not just five.
     fn winning_line(&self, color: Color) -> Option<Vec<Cell>> {
-        let step = |cell: Cell, (dc, dr): (i8, i8)| -> Option<Cell> {
-            let col = cell.col.checked_add_signed(dc)?;
-            let row = cell.row.checked_add_signed(dr)?;
-            self.index(Cell::new(col, row)).map(|_| Cell::new(col, row))
-        };
         for (start, c) in self.stones() {
             if c != color {
                 continue;
             }
             for (dc, dr) in DIRECTIONS {
                 // Only the first stone of a run starts it.
-                if step(start, (-dc, -dr)).and_then(|p| self.stone(p)) == Some(color) {
+                if self
+                    .neighbour(start, (-dc, -dr))
+                    .and_then(|p| self.stone(p))
+                    == Some(color)
+                {
                     continue;
                 }
-                let mut line = vec![start];
-                let mut at = start;
-                while let Some(next) = step(at, (dc, dr)).filter(|&n| self.stone(n) == Some(color))
-                {
-                    line.push(next);
-                    at = next;
-                }
+                let line = self.run_from(start, (dc, dr));
                 if self.wins(color, line.len()) {
                     return Some(line);
                 }
             }
         }
         None
+    }
+
+    /// The winning run of `cell`'s stone that passes through `cell`, reported as
+    /// [`Gomoku::winning_line`] would find it: of several, the one whose first stone comes
+    /// first in row-major order, then by direction.
+    fn winning_line_through(&self, cell: Cell) -> Option<Vec<Cell>> {
+        let color = self.stone(cell)?;
+        let mut best: Option<(usize, Vec<Cell>)> = None;
+        for (dc, dr) in DIRECTIONS {
+            let mut start = cell;
+            while let Some(prev) = self
+                .neighbour(start, (-dc, -dr))
+                .filter(|&p| self.stone(p) == Some(color))
+            {
+                start = prev;
+            }
+            let line = self.run_from(start, (dc, dr));
+            let first = self.index(start).unwrap_or(usize::MAX);
+            if self.wins(color, line.len()) && best.as_ref().is_none_or(|(b, _)| first < *b) {
+                best = Some((first, line));
+            }
+        }
+        best.map(|(_, line)| line)
+    }
+
+    /// The cell one step from `cell`, if it is on the board.
+    fn neighbour(&self, cell: Cell, (dc, dr): (i8, i8)) -> Option<Cell> {
+        let col = cell.col.checked_add_signed(dc)?;
+        let row = cell.row.checked_add_signed(dr)?;
+        self.index(Cell::new(col, row)).map(|_| Cell::new(col, row))
+    }
+
+    /// The stones of `start`'s colour in a row from `start` in direction `dir`.
+    fn run_from(&self, start: Cell, dir: (i8, i8)) -> Vec<Cell> {
+        let color = self.stone(start);
+        let mut line = vec![start];
+        let mut at = start;
+        while let Some(next) = self.neighbour(at, dir).filter(|&n| self.stone(n) == color) {
+            line.push(next);
+            at = next;
+        }
+        line
     }
 }
 
@@ -240,6 +285,9 @@ impl Position for Gomoku {
                 self.stones += 1;
             }
             self.cells[i] = Some(turn);
+            if self.five.is_none() {
+                self.five = self.winning_line_through(m).map(|line| (turn, line));
+            }
         }
     }
 
@@ -248,16 +296,13 @@ impl Position for Gomoku {
     /// and so, in renju, is black to move with every empty point forbidden: nothing is left to
     /// play, and [`EndReason::Full`] says so.
     fn outcome(&self) -> Option<Outcome> {
-        let mover = self.turn().other();
-        for color in [mover, mover.other()] {
-            if let Some(line) = self.winning_line(color) {
-                return Some(Outcome {
-                    winner: Some(color),
-                    reason: EndReason::Five,
-                    line,
-                    score: None,
-                });
-            }
+        if let Some((color, line)) = &self.five {
+            return Some(Outcome {
+                winner: Some(*color),
+                reason: EndReason::Five,
+                line: line.clone(),
+                score: None,
+            });
         }
         let draw = Outcome {
             winner: None,
@@ -265,7 +310,7 @@ impl Position for Gomoku {
             line: Vec::new(),
             score: None,
         };
-        if self.cells.iter().all(Option::is_some) {
+        if self.stones == self.cells.len() {
             return Some(draw);
         }
         if self.rule == GomokuRule::Renju
@@ -320,5 +365,50 @@ mod tests {
         assert!(matches!(twice, Err(SpecError::PositionText(_))));
         let off = Gomoku::from_stones(9, GomokuRule::Renju, &cells("j1"), &[]);
         assert!(matches!(off, Err(SpecError::PositionText(_))));
+    }
+
+    /// The end found from each last stone is the one a scan of the whole board finds, over
+    /// random games of every rule on small and large boards.
+    #[test]
+    fn the_end_found_from_the_last_stone_matches_a_scan_of_the_board() {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move |below: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % below as u64) as usize
+        };
+        for game in 0..300 {
+            let size = [5, 6, 7, 9, 15][game % 5];
+            let rule = [
+                GomokuRule::Freestyle,
+                GomokuRule::Standard,
+                GomokuRule::Renju,
+            ][game % 3];
+            let mut pos = Gomoku::new(size, rule).unwrap();
+            while pos.outcome().is_none() {
+                let moves = pos.legal_moves();
+                pos.play_unchecked(moves[next(moves.len())]);
+                let whole = Gomoku::from_stones(
+                    size,
+                    rule,
+                    &pos.stones()
+                        .filter(|s| s.1 == Color::Black)
+                        .map(|s| s.0)
+                        .collect::<Vec<_>>(),
+                    &pos.stones()
+                        .filter(|s| s.1 == Color::White)
+                        .map(|s| s.0)
+                        .collect::<Vec<_>>(),
+                )
+                .unwrap();
+                assert_eq!(
+                    pos.outcome(),
+                    whole.outcome(),
+                    "game {game} at ply {}",
+                    pos.ply()
+                );
+            }
+        }
     }
 }

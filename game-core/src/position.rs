@@ -77,6 +77,9 @@ pub enum EndReason {
     Timeout,
     Agreement,
     Abandoned,
+    /// Ended before both sides had made their first move, by a player or by the server when
+    /// the side to move did not make it in time: no result.
+    Aborted,
 }
 
 /// Final disc count of an Othello game, empties given to the winner.

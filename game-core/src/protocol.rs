@@ -161,7 +161,8 @@ impl<'de> Deserialize<'de> for ClockSpec {
 pub struct ClockState {
     pub black_ms: u64,
     pub white_ms: u64,
-    /// The side whose time is running; `null` before the first move and after the end.
+    /// The side whose time is running; `null` while the side to move has not made its first
+    /// move (its time starts with it), before the game starts and after it ends.
     pub running: Option<Color>,
 }
 
@@ -189,13 +190,15 @@ pub struct SeatsOnline {
     pub white: bool,
 }
 
-/// Who won: a side or nobody.
+/// Who won: a side, nobody (a draw), or no result at all (an aborted game).
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum ResultKind {
     Black,
     White,
     Draw,
+    /// Ended before both sides made their first move: no winner, and not a draw either.
+    Aborted,
 }
 
 impl ResultKind {
@@ -209,13 +212,13 @@ impl ResultKind {
         }
     }
 
-    /// The winning side, `None` for a draw.
+    /// The winning side, `None` for a draw or an aborted game.
     #[must_use]
     pub fn winner(self) -> Option<Color> {
         match self {
             ResultKind::Black => Some(Color::Black),
             ResultKind::White => Some(Color::White),
-            ResultKind::Draw => None,
+            ResultKind::Draw | ResultKind::Aborted => None,
         }
     }
 }
@@ -447,6 +450,10 @@ pub enum ClientMsg {
     Resign {
         room: String,
     },
+    /// Ends a game without a result, while a side has not made its first move yet.
+    Abort {
+        room: String,
+    },
     Undo {
         room: String,
     },
@@ -514,6 +521,7 @@ client_types! {
     Join => "join",
     Move => "move",
     Resign => "resign",
+    Abort => "abort",
     Undo => "undo",
     UndoReply => "undo_reply",
     Draw => "draw",

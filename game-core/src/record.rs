@@ -214,6 +214,7 @@ fn result_label(result: &GameResult) -> String {
         ResultKind::Black => "black wins",
         ResultKind::White => "white wins",
         ResultKind::Draw => "draw",
+        ResultKind::Aborted => "no result",
     };
     let reason = serde_json::to_value(result.reason)
         .ok()
@@ -698,6 +699,8 @@ fn sgf_result(result: &GameResult) -> String {
         ResultKind::Black => "B",
         ResultKind::White => "W",
         ResultKind::Draw => return "0".to_string(),
+        // SGF's word for a game that counts for nothing.
+        ResultKind::Aborted => return "Void".to_string(),
     };
     let how = match result.reason {
         EndReason::Resign => "R".to_string(),
@@ -707,7 +710,11 @@ fn sgf_result(result: &GameResult) -> String {
             Some(s) => (i32::from(s.black) - i32::from(s.white)).abs().to_string(),
             None => String::new(),
         },
-        EndReason::Five | EndReason::Four | EndReason::Full | EndReason::Agreement => String::new(),
+        EndReason::Five
+        | EndReason::Four
+        | EndReason::Full
+        | EndReason::Agreement
+        | EndReason::Aborted => String::new(),
     };
     format!("{side}+{how}")
 }

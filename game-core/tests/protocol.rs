@@ -158,6 +158,7 @@ fn golden_room_messages() {
     );
     client_golden(r#"{"t":"move","room":"r1","move":"4"}"#);
     client_golden(r#"{"t":"resign","room":"r1"}"#);
+    client_golden(r#"{"t":"abort","room":"r1"}"#);
     client_golden(r#"{"t":"undo","room":"r1"}"#);
     client_golden(r#"{"t":"undo_reply","room":"r1","accept":true}"#);
     client_golden(r#"{"t":"draw","room":"r1"}"#);
@@ -200,6 +201,7 @@ fn every_client_type_is_listed_and_covered() {
         r#"{"t":"join","room":"r","as":"player"}"#,
         r#"{"t":"move","room":"r","move":"a1"}"#,
         r#"{"t":"resign","room":"r"}"#,
+        r#"{"t":"abort","room":"r"}"#,
         r#"{"t":"undo","room":"r"}"#,
         r#"{"t":"undo_reply","room":"r","accept":true}"#,
         r#"{"t":"draw","room":"r"}"#,
@@ -311,6 +313,7 @@ fn golden_over_with_line_and_with_score() {
         r#"{"t":"over","room":"r2","seq":61,"result":"black","reason":"count","score":{"black":40,"white":24}}"#,
     );
     server_golden(r#"{"t":"over","room":"r3","seq":9,"result":"draw","reason":"agreement"}"#);
+    server_golden(r#"{"t":"over","room":"r4","seq":1,"result":"aborted","reason":"aborted"}"#);
     for reason in [
         "four",
         "full",

@@ -324,8 +324,25 @@ fn othello_score_in_sgf() {
         ResultKind::Draw => "RE[0]".to_string(),
         ResultKind::Black => format!("RE[B+{}]", black - white),
         ResultKind::White => format!("RE[W+{}]", white - black),
+        ResultKind::Aborted => panic!("a game played to its end is not aborted"),
     };
     assert!(sgf.contains(&want), "{sgf}");
+}
+
+#[test]
+fn an_aborted_game_is_void_in_sgf() {
+    let spec = gomoku(15, GomokuRule::Freestyle);
+    let mut record = GameRecord::from_moves(&spec, &["h8"]).unwrap();
+    record.result = Some(GameResult {
+        result: ResultKind::Aborted,
+        reason: EndReason::Aborted,
+        line: None,
+        score: None,
+    });
+    let sgf = record.to_sgf().unwrap();
+    assert!(sgf.contains("RE[Void]"), "{sgf}");
+    // Read back, a void game has no result.
+    assert_eq!(GameRecord::from_sgf(&sgf).unwrap().result, None);
 }
 
 #[test]

@@ -6,7 +6,9 @@ use tokio::time::{Duration, Instant};
 use game_core::protocol::{ClockSpec, ClockState};
 use game_core::Color;
 
-/// The clocks of one game.
+/// The clocks of one game. A side's time runs only once that side has made its first move:
+/// the first move of each side is free, and while it is awaited the turn is *held* (nothing
+/// runs; the room aborts the game if it takes too long).
 #[derive(Clone, Debug)]
 pub struct GameClock {
     spec: ClockSpec,
@@ -14,11 +16,35 @@ pub struct GameClock {
     remaining_ms: [u64; 2],
     /// The side whose time runs, and since when.
     running: Option<(Color, Instant)>,
+    /// The side to move whose time does not run yet (its first move is awaited), and since
+    /// when.
+    held: Option<(Color, Instant)>,
 }
 
 /// A side ran out of time.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Flagged(pub Color);
+
+/// Whether the side given the turn has made its first move: only then does its time run.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Turn {
+    /// Its time runs.
+    Runs,
+    /// Its first move is awaited: nothing runs.
+    First,
+}
+
+impl Turn {
+    /// `Runs` for a side that has moved before.
+    #[must_use]
+    pub fn after(has_moved: bool) -> Turn {
+        if has_moved {
+            Turn::Runs
+        } else {
+            Turn::First
+        }
+    }
+}
 
 impl GameClock {
     /// Fresh clocks, stopped.
@@ -29,6 +55,7 @@ impl GameClock {
             spec,
             remaining_ms: [full, full],
             running: None,
+            held: None,
         }
     }
 
@@ -39,6 +66,7 @@ impl GameClock {
             spec,
             remaining_ms: [black_ms, white_ms],
             running: None,
+            held: None,
         }
     }
 
@@ -66,7 +94,7 @@ impl GameClock {
         }
     }
 
-    /// The readings for the protocol.
+    /// The readings for the protocol: a held turn shows no running side.
     #[must_use]
     pub fn state(&self, now: Instant) -> ClockState {
         ClockState {
@@ -78,11 +106,18 @@ impl GameClock {
 
     /// Starts `side`'s time.
     pub fn start(&mut self, side: Color, now: Instant) {
+        self.held = None;
         self.running = Some((side, now));
     }
 
     /// Stops the clocks, keeping what each side has left.
     pub fn stop(&mut self, now: Instant) {
+        self.settle(now);
+        self.held = None;
+    }
+
+    /// Charges the running side its time so far and stops it.
+    fn settle(&mut self, now: Instant) {
         if let Some((side, _)) = self.running {
             self.remaining_ms[side.index()] = self.left_ms(side, now);
         }
@@ -90,43 +125,50 @@ impl GameClock {
     }
 
     /// `mover` moved at `now`: charge the time, add the increment (or reset a per-move clock)
-    /// and start the other side. A move after the flag fell is a loss on time.
-    pub fn on_move(&mut self, mover: Color, now: Instant) -> Result<(), Flagged> {
-        let left = self.left_ms(mover, now);
-        if matches!(self.running, Some((side, _)) if side == mover) && left == 0 {
-            return Err(Flagged(mover));
+    /// and give the other side the turn (`next`). A first move, made while the turn was
+    /// held, costs nothing and earns no increment. A move after the flag fell is a loss on
+    /// time.
+    pub fn on_move(&mut self, mover: Color, next: Turn, now: Instant) -> Result<(), Flagged> {
+        if matches!(self.running, Some((side, _)) if side == mover) {
+            let left = self.left_ms(mover, now);
+            if left == 0 {
+                return Err(Flagged(mover));
+            }
+            self.remaining_ms[mover.index()] = match self.spec {
+                ClockSpec::Fischer { increment_ms, .. } => left.saturating_add(increment_ms),
+                ClockSpec::PerMove { move_ms } => move_ms,
+            };
+            // The mover's time is settled above; `give_turn` must not charge it again.
+            self.running = None;
         }
-        self.remaining_ms[mover.index()] = match self.spec {
-            ClockSpec::Fischer { increment_ms, .. } => left.saturating_add(increment_ms),
-            ClockSpec::PerMove { move_ms } => move_ms,
-        };
-        // The mover's time is settled above; `start_turn` must not charge it again.
-        self.running = None;
-        self.start_turn(mover.other(), now);
+        self.give_turn(mover.other(), next, now);
         Ok(())
     }
 
     /// A pass played by the server: it takes no thinking, so the passer keeps the time it
-    /// had when its turn began (no increment), and the other side's time starts.
-    pub fn on_pass(&mut self, passer: Color, now: Instant) {
+    /// had when its turn began (no increment), and the other side gets the turn.
+    pub fn on_pass(&mut self, passer: Color, next: Turn, now: Instant) {
         if let ClockSpec::PerMove { move_ms } = self.spec {
             self.remaining_ms[passer.index()] = move_ms;
         }
-        self.running = None;
-        self.start_turn(passer.other(), now);
+        if matches!(self.running, Some((side, _)) if side == passer) {
+            self.running = None;
+        }
+        self.give_turn(passer.other(), next, now);
     }
 
-    /// Gives the turn to `side` (after a move, a pass or an undo).
-    pub fn start_turn(&mut self, side: Color, now: Instant) {
-        if let Some((running, _)) = self.running {
-            if running != side {
-                self.remaining_ms[running.index()] = self.left_ms(running, now);
-            }
-        }
+    /// Gives the turn to `side` (at the start, after a move, a pass or an undo): the side
+    /// that ran is charged, and `side`'s time runs, or is held until its first move.
+    pub fn give_turn(&mut self, side: Color, turn: Turn, now: Instant) {
+        self.settle(now);
+        self.held = None;
         if let ClockSpec::PerMove { move_ms } = self.spec {
             self.remaining_ms[side.index()] = move_ms;
         }
-        self.running = Some((side, now));
+        match turn {
+            Turn::Runs => self.running = Some((side, now)),
+            Turn::First => self.held = Some((side, now)),
+        }
     }
 
     /// When the running side's flag falls.
@@ -138,6 +180,12 @@ impl GameClock {
                 since + Duration::from_millis(self.remaining_ms[side.index()]),
             )
         })
+    }
+
+    /// The side whose first move is awaited, and since when.
+    #[must_use]
+    pub fn held(&self) -> Option<(Color, Instant)> {
+        self.held
     }
 }
 
@@ -155,12 +203,15 @@ mod tests {
         c.start(Color::Black, t0);
         let t1 = t0 + Duration::from_millis(3_000);
         assert_eq!(c.left_ms(Color::Black, t1), 7_000);
-        c.on_move(Color::Black, t1).unwrap();
+        c.on_move(Color::Black, Turn::Runs, t1).unwrap();
         assert_eq!(c.left_ms(Color::Black, t1), 8_000);
         assert_eq!(c.state(t1).running, Some(Color::White));
         let t2 = t1 + Duration::from_millis(10_000);
         assert_eq!(c.left_ms(Color::White, t2), 0);
-        assert_eq!(c.on_move(Color::White, t2), Err(Flagged(Color::White)));
+        assert_eq!(
+            c.on_move(Color::White, Turn::Runs, t2),
+            Err(Flagged(Color::White))
+        );
         assert_eq!(c.deadline().unwrap().1, t1 + Duration::from_millis(10_000));
     }
 
@@ -170,12 +221,40 @@ mod tests {
         let t0 = Instant::now();
         c.start(Color::Black, t0);
         let t1 = t0 + Duration::from_millis(4_000);
-        c.on_move(Color::Black, t1).unwrap();
+        c.on_move(Color::Black, Turn::Runs, t1).unwrap();
         assert_eq!(c.left_ms(Color::Black, t1), 5_000);
         assert_eq!(c.left_ms(Color::White, t1), 5_000);
-        c.on_pass(Color::White, t1);
+        c.on_pass(Color::White, Turn::Runs, t1);
         assert_eq!(c.state(t1).running, Some(Color::Black));
         c.stop(t1 + Duration::from_millis(1_000));
         assert_eq!(c.left_ms(Color::Black, t1 + Duration::from_secs(9)), 4_000);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_first_move_is_free_and_a_held_turn_runs_nothing() {
+        let mut c = GameClock::new(ClockSpec::Fischer {
+            initial_ms: 10_000,
+            increment_ms: 1_000,
+        });
+        let t0 = Instant::now();
+        c.give_turn(Color::Black, Turn::First, t0);
+        let t1 = t0 + Duration::from_millis(7_000);
+        assert_eq!(c.state(t1).running, None);
+        assert_eq!(c.left_ms(Color::Black, t1), 10_000);
+        assert_eq!(c.held(), Some((Color::Black, t0)));
+        assert_eq!(c.deadline(), None);
+        // Black's first move: nothing charged, no increment; white's first move is awaited.
+        c.on_move(Color::Black, Turn::First, t1).unwrap();
+        assert_eq!(c.held(), Some((Color::White, t1)));
+        let t2 = t1 + Duration::from_millis(3_000);
+        c.on_move(Color::White, Turn::Runs, t2).unwrap();
+        let readings = c.state(t2 + Duration::from_millis(500));
+        assert_eq!(
+            (readings.black_ms, readings.white_ms, readings.running),
+            (9_500, 10_000, Some(Color::Black))
+        );
+        assert_eq!(c.held(), None);
+        c.stop(t2);
+        assert_eq!(c.held(), None);
     }
 }

@@ -65,6 +65,9 @@ pub struct Limits {
     pub ping_interval: Duration,
     /// How long a disconnected player keeps the seat before losing by abandonment.
     pub grace: Duration,
+    /// How long each side of a timed game has for its first move (its clock does not run
+    /// until then); past it the game is aborted, without a result.
+    pub first_move: Duration,
     /// How long an invited bot has to join before the next bot is asked.
     pub invite_timeout: Duration,
     /// Longest player name, in characters.
@@ -107,6 +110,7 @@ impl Default for Limits {
             idle_timeout: Duration::from_secs(60),
             ping_interval: Duration::from_secs(20),
             grace: Duration::from_secs(60),
+            first_move: Duration::from_secs(30),
             invite_timeout: Duration::from_secs(10),
             name_max_chars: 32,
             bot_capacity_max: 1000,

@@ -6,15 +6,26 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, Notify};
 
 use game_core::protocol::ServerMsg;
+
+/// A message serialised once; every recipient's queue holds the same bytes (a clone counts a
+/// reference, it copies nothing), and the socket writes them as they are.
+pub type SharedText = Utf8Bytes;
+
+/// `msg` as JSON, ready to share between recipients.
+#[must_use]
+pub fn shared_text(msg: &ServerMsg) -> SharedText {
+    Utf8Bytes::from(msg.to_json())
+}
 
 /// One outgoing frame.
 #[derive(Debug)]
 pub enum Out {
     /// A JSON text frame, serialised once and shared between recipients.
-    Text(Arc<str>),
+    Text(SharedText),
     /// The lobby's lists as they are when the writer comes to it (at most one is queued).
     Lobby,
     /// Close the connection with this code and reason.
@@ -119,7 +130,7 @@ impl Conn {
     }
 
     /// Queues a frame; a full queue marks the client as too slow (it will be disconnected).
-    pub fn send_text(&self, text: Arc<str>) {
+    pub fn send_text(&self, text: SharedText) {
         match self.tx.try_send(Out::Text(text)) {
             Ok(()) => {}
             Err(mpsc::error::TrySendError::Full(_)) => self.overflow.notify_one(),
@@ -129,7 +140,7 @@ impl Conn {
 
     /// Serialises and queues one message.
     pub fn send(&self, msg: &ServerMsg) {
-        self.send_text(Arc::from(msg.to_json()));
+        self.send_text(shared_text(msg));
     }
 
     /// Queues a close frame behind what is already queued.

@@ -2,11 +2,9 @@
 //! is connected to this server (`Local`); a member connected to another node would get a
 //! variant that forwards the same frames over the bus between nodes, and no room would change.
 
-use std::sync::Arc;
-
 use game_core::protocol::ServerMsg;
 
-use crate::conn::Conn;
+use crate::conn::{Conn, SharedText};
 
 /// Cheap-clone link to a member's connection.
 #[derive(Clone, Debug)]
@@ -25,9 +23,9 @@ impl MemberLink {
     }
 
     /// Queues a frame serialised once for every recipient.
-    pub fn send_text(&self, text: &Arc<str>) {
+    pub fn send_text(&self, text: &SharedText) {
         match self {
-            MemberLink::Local(conn) => conn.send_text(Arc::clone(text)),
+            MemberLink::Local(conn) => conn.send_text(text.clone()),
         }
     }
 

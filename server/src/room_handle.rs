@@ -47,6 +47,7 @@ pub struct Actor {
 pub enum Action {
     Move { mv: String, id: Option<String> },
     Resign,
+    Abort,
     Undo,
     UndoReply(bool),
     Draw,

@@ -189,6 +189,9 @@ test('a draw by agreement, then a rematch asked by both moves everyone to a new 
 test('a resignation confirmed in two steps ends the game for everyone', async () => {
   const { alice, bob, all } = await threeInRoom('6');
   await playCell(alice, 'h8', 'black', all);
+  // Until both sides have moved the game is aborted, not resigned.
+  assert.equal(await byId(bob.page, 'btn-resign').isVisible(), false);
+  await playCell(bob, 'a1', 'white', all);
   await byId(bob.page, 'btn-resign').click();
   // The first click only arms the button: nothing is sent yet.
   await byId(bob.page, 'btn-resign-confirm').waitFor({ timeout: WAIT_MS });

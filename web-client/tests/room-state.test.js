@@ -93,19 +93,19 @@ test('our move stays pending until its moved, and a fresh state keeps it only wh
 });
 
 test('undone takes the position back and the side to move keeps the displayed clock running', () => {
-  const room = playingRoom({ moves: ['h8', 'h9', 'i8'], you: 'white' });
-  room.view = 3;
+  const room = playingRoom({ moves: ['h8', 'h9', 'i8', 'i9', 'j8'], you: 'white' });
+  room.view = 5;
   room.offered('undo', 'black');
   const shown = { black_ms: 50000, white_ms: 40000, running: 'white' };
-  assert.equal(room.applyUndone({ t: 'undone', seq: 5, ply: 1 }, shown), true);
-  assert.deepEqual(room.moves, ['h8']);
-  assert.equal(room.positions.length, 2);
+  assert.equal(room.applyUndone({ t: 'undone', seq: 5, ply: 3 }, shown), true);
+  assert.deepEqual(room.moves, ['h8', 'h9', 'i8']);
+  assert.equal(room.positions.length, 4);
   assert.equal(room.toMove, 'white');
   assert.deepEqual(room.clock, { black_ms: 50000, white_ms: 40000, running: 'white' });
   assert.equal(room.view, null, 'a shown position past the new end follows the game again');
   assert.equal(room.offers.undo, null);
   assert.equal(room.applyUndone({ t: 'undone', ply: 4 }, shown), false);
-  assert.deepEqual(room.moves, ['h8']);
+  assert.deepEqual(room.moves, ['h8', 'h9', 'i8']);
 });
 
 test('over ends the game, clears what was waiting and keeps the result', () => {
@@ -193,4 +193,25 @@ test('crowd updates the audience and presence', () => {
   assert.deepEqual(room.online, { black: true, white: false });
   room.applyCrowd({ t: 'crowd', online: null });
   assert.equal(room.spectators, 3);
+});
+
+test('a game can be aborted until both sides have moved, and a take-back before a first move leaves that clock stopped', () => {
+  const room = playingRoom({ moves: [], clock: { black_ms: 60000, white_ms: 60000, running: null } });
+  assert.equal(room.abortable, true);
+  assert.equal(room.hasMoved('black'), false);
+  assert.ok(room.applyMoved({ t: 'moved', room: 'r1', seq: 5, ply: 1, move: 'h8', by: 'black', to_move: 'white', clock: { black_ms: 60000, white_ms: 60000, running: null } }));
+  assert.equal(room.hasMoved('black'), true);
+  assert.equal(room.abortable, true);
+  assert.equal(room.clock.running, null);
+  assert.ok(room.applyMoved({ t: 'moved', room: 'r1', seq: 6, ply: 2, move: 'a1', by: 'white', to_move: 'black', clock: { black_ms: 60000, white_ms: 60000, running: 'black' } }));
+  assert.equal(room.abortable, false);
+  assert.ok(room.applyMoved({ t: 'moved', room: 'r1', seq: 7, ply: 3, move: 'h9', by: 'black', to_move: 'white', clock: { black_ms: 59000, white_ms: 60000, running: 'white' } }));
+  // White takes back its first move and black's reply: white's clock waits again.
+  assert.ok(room.applyUndone({ t: 'undone', room: 'r1', seq: 8, ply: 1 }, { black_ms: 59000, white_ms: 58000, running: 'white' }));
+  assert.equal(room.toMove, 'white');
+  assert.equal(room.clock.running, null);
+  assert.equal(room.abortable, true);
+  room.applyOver({ t: 'over', room: 'r1', seq: 9, result: 'aborted', reason: 'aborted' });
+  assert.equal(room.abortable, false);
+  assert.equal(room.result.result, 'aborted');
 });

@@ -115,10 +115,10 @@ pub fn greeting(talk: &mut Talk, table: &Table, name: &str, level: u8) -> Option
 }
 
 /// "gg" when a game the bot played ends (`result` is `None` when the room only said it was
-/// over, as after a restart: nothing to say then).
+/// over, as after a restart: nothing to say then). An aborted game was not played: no gg.
 #[must_use]
 pub fn goodbye(talk: &mut Talk, table: &Table, result: Option<ResultKind>) -> Option<String> {
-    let result = result?;
+    let result = result.filter(|r| *r != ResultKind::Aborted)?;
     let won = result.winner().map(|c| Some(c) == table.you);
     talk.goodbye(won)
 }

@@ -112,7 +112,8 @@ impl Table {
         AnyPosition::with_moves(&self.spec, &all).map_err(|e| e.to_string())
     }
 
-    /// The bot's time left now, if the game has a clock.
+    /// The bot's time left now, if the game has a clock. Time since the reading counts only
+    /// while the bot's clock runs: before the bot's first move it waits.
     #[must_use]
     pub fn my_time_left(&self) -> Option<Duration> {
         let clock = self.clock.as_ref()?;
@@ -121,8 +122,18 @@ impl Table {
         } else {
             clock.white_ms
         };
+        if !self.my_clock_runs() {
+            return Some(Duration::from_millis(mine));
+        }
         let elapsed = self.clock_at.elapsed().as_millis() as u64;
         Some(Duration::from_millis(mine.saturating_sub(elapsed)))
+    }
+
+    /// Whether the bot's time runs now (a timed game, the bot's turn, its first move made).
+    #[must_use]
+    pub fn my_clock_runs(&self) -> bool {
+        self.you
+            .is_some_and(|you| self.clock.as_ref().and_then(|c| c.running) == Some(you))
     }
 
     /// The share of the board filled, as (cells filled, cells the game can fill).

@@ -10,7 +10,9 @@ use game_core::GameKind;
 use tokio::sync::mpsc;
 
 use super::table::Table;
-use crate::engine::{Engine, Level, Score, SearchLimits, SearchRequest, SearchResult, StopFlag};
+use crate::engine::{
+    move_time, Engine, Level, Score, SearchLimits, SearchRequest, SearchResult, StopFlag,
+};
 
 /// Makes a fresh engine for a game (each room keeps its own, with its own tables).
 pub type EngineFactory = Arc<dyn Fn(GameKind) -> Option<Box<dyn Engine>> + Send + Sync>;
@@ -39,6 +41,12 @@ enum MoveClock {
         left: Duration,
         increment: Duration,
     },
+    /// The bot's first move: its time does not run until it is made, but the server aborts
+    /// a game whose first move takes too long, so the search takes no longer than the level
+    /// thinks without a clock, nor than the clock would give a move (`most`).
+    First {
+        most: Duration,
+    },
 }
 
 impl MoveClock {
@@ -48,6 +56,16 @@ impl MoveClock {
             return MoveClock::Untimed;
         };
         let left = left.saturating_sub(CLOCK_MARGIN);
+        if !table.my_clock_runs() {
+            let most = match table.control {
+                Some(ClockSpec::PerMove { .. }) => left.mul_f64(0.6),
+                Some(ClockSpec::Fischer { increment_ms, .. }) => {
+                    move_time(left, Duration::from_millis(increment_ms))
+                }
+                None => move_time(left, Duration::ZERO),
+            };
+            return MoveClock::First { most };
+        }
         match table.control {
             Some(ClockSpec::PerMove { .. }) => MoveClock::PerMove { left },
             Some(ClockSpec::Fischer { increment_ms, .. }) => MoveClock::Game {
@@ -67,6 +85,7 @@ impl MoveClock {
             MoveClock::Untimed => SearchLimits::Time(think_time),
             MoveClock::PerMove { left } => SearchLimits::Time(left.mul_f64(0.6).min(think_time)),
             MoveClock::Game { left, increment } => SearchLimits::Clock { left, increment },
+            MoveClock::First { most } => SearchLimits::Time(most.min(think_time)),
         }
     }
 }
@@ -182,6 +201,9 @@ impl Thinking {
 
 #[cfg(test)]
 mod tests {
+    use game_core::protocol::{ClockState, RoomState, Seats};
+    use game_core::{Color, GameSpec};
+
     use super::*;
 
     #[test]
@@ -206,5 +228,51 @@ mod tests {
                 increment: Duration::from_secs(1)
             }
         );
+        let first = MoveClock::First {
+            most: Duration::from_secs(8),
+        };
+        assert_eq!(first.limits(think), SearchLimits::Time(think));
+    }
+
+    #[test]
+    fn a_clock_that_waits_for_the_first_move_is_not_counted_down() {
+        let state = RoomState {
+            room: "r1".into(),
+            seq: 0,
+            game: GameSpec::Othello,
+            opening: Vec::new(),
+            moves: Vec::new(),
+            to_move: Color::Black,
+            status: RoomStatus::Playing,
+            result: None,
+            seats: Seats::default(),
+            clock: Some(ClockState {
+                black_ms: 300_000,
+                white_ms: 300_000,
+                running: None,
+            }),
+            spectators: 0,
+            you: Some(Color::Black),
+            control: Some(ClockSpec::Fischer {
+                initial_ms: 300_000,
+                increment_ms: 0,
+            }),
+        };
+        let mut table = Table::from_state(state, None);
+        // Read a while after the state came: a clock that does not run has lost nothing.
+        table.clock_at -= Duration::from_secs(20);
+        assert_eq!(table.my_time_left(), Some(Duration::from_secs(300)));
+        assert!(!table.my_clock_runs());
+        let MoveClock::First { most } = MoveClock::of(&table) else {
+            panic!("the bot's first move");
+        };
+        assert!(most < Duration::from_secs(13), "{most:?}");
+        // Once its clock runs, the time since the reading counts.
+        if let Some(clock) = table.clock.as_mut() {
+            clock.running = Some(Color::Black);
+        }
+        assert!(table.my_clock_runs());
+        assert_eq!(table.my_time_left(), Some(Duration::from_secs(280)));
+        assert!(matches!(MoveClock::of(&table), MoveClock::Game { .. }));
     }
 }

@@ -447,6 +447,12 @@ impl RoomActor {
         if let Some(flag) = self.game.flag_deadline() {
             consider(ending(flag));
         }
+        if let Some(lapse) = self
+            .game
+            .first_move_deadline(self.hub.config.limits.first_move)
+        {
+            consider(ending(lapse));
+        }
         if self.game.status() != RoomStatus::Over {
             for t in self.members.grace_deadlines(self.hub.config.limits.grace) {
                 consider(ending(t));
@@ -484,6 +490,12 @@ impl RoomActor {
         if endings_due {
             self.retry_endings_at = None;
             if let Some(change) = self.game.flag_fall(now) {
+                self.timed_ending(change).await;
+                return;
+            }
+            let first_move = self.hub.config.limits.first_move;
+            if let Some(change) = self.game.first_move_lapse(first_move, now) {
+                // A side did not make its first move in time: no game was played.
                 self.timed_ending(change).await;
                 return;
             }

@@ -19,6 +19,8 @@ pub enum RoomError {
     NotYourTurn,
     #[error("your time ran out")]
     TimeRanOut,
+    #[error("both sides have moved: the game can no longer be aborted (resign instead)")]
+    TooLateToAbort,
     /// Not a move of this game, or not legal here (the code tells forbidden from illegal).
     #[error("{0}")]
     Move(MoveError),
@@ -122,6 +124,7 @@ impl Refusal for RoomError {
             | RoomError::OpeningEnds => ErrorCode::BadGame,
             RoomError::NoSuchRoom(_) => ErrorCode::NoSuchRoom,
             RoomError::NothingToTakeBack
+            | RoomError::TooLateToAbort
             | RoomError::UndoPending
             | RoomError::NoUndoToAnswer
             | RoomError::OwnUndo

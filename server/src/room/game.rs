@@ -4,8 +4,11 @@
 //! answered with a [`Change`] (what to store, the state after it, what to announce) or a
 //! [`RoomError`]; the room's task stores the change and only then [`RoomGame::commit`]s it.
 //! Time comes in as a [`Moment`], so the rules are tested on a frozen clock.
+//!
+//! Each side's first move is free: its time runs only from then on, and until both sides have
+//! made one the game may be aborted, without a result.
 
-use tokio::time::Instant;
+use tokio::time::{Duration, Instant};
 
 use game_core::protocol::{
     ClockState, GameResult, ResultKind, RoomState, RoomStatus, SeatInfo, Seats, ServerMsg,
@@ -16,7 +19,7 @@ use super::answers::AnswerCache;
 use super::change::{Change, Event, Moment, Offers};
 use super::error::RoomError;
 use super::plan::RoomPlan;
-use crate::clock::GameClock;
+use crate::clock::{GameClock, Turn};
 use crate::players::PlayerRecord;
 use crate::refusal::About;
 use crate::store::{
@@ -92,7 +95,7 @@ impl RoomGame {
         let full = seats.iter().all(Option::is_some);
         let mut clock = control.map(GameClock::new);
         if let (true, Some(clock)) = (full, clock.as_mut()) {
-            clock.start_turn(start.turn(), now.at);
+            clock.give_turn(start.turn(), Turn::First, now.at);
         }
         RoomGame {
             head: StoredRoomHead {
@@ -123,8 +126,9 @@ impl RoomGame {
     }
 
     /// A stored room, replayed. Each side's clock resumes from what it had after the last
-    /// stored move (the time the server was down is not charged) and runs again from `now`;
-    /// the request ids of the stored moves keep being answered.
+    /// stored move (the time the server was down is not charged) and runs again from `now`
+    /// (or, before the side to move's first move, waits for it from `now`); the request ids
+    /// of the stored moves keep being answered.
     pub fn restore(
         stored: StoredRoom,
         answers_kept: usize,
@@ -153,15 +157,17 @@ impl RoomGame {
                 None => GameClock::new(spec),
             };
             if status == RoomStatus::Playing {
-                clock.start_turn(position.turn(), now.at);
+                let turn = position.turn();
+                clock.give_turn(turn, Turn::after(has_moved(&moves, turn)), now.at);
             }
             clock
         });
         let seats = [black, white];
         let mut answers = AnswerCache::new(answers_kept);
-        for m in &moves {
+        for (k, m) in moves.iter().enumerate() {
             if let (Some(id), Some(seat)) = (&m.req_id, &seats[m.by.index()]) {
-                answers.remember(&seat.player, id, stored_answer(&head.id, m, id));
+                let next_ran = has_moved(&moves[..k], m.by.other());
+                answers.remember(&seat.player, id, stored_answer(&head.id, m, id, next_ran));
             }
         }
         Ok(RoomGame {
@@ -273,6 +279,30 @@ impl RoomGame {
         self.clock.as_ref()?.deadline().map(|(_, at)| at)
     }
 
+    /// When a timed game whose side to move has not made its first move is aborted, given
+    /// `limit`, the time a side has for its first move.
+    #[must_use]
+    pub fn first_move_deadline(&self, limit: Duration) -> Option<Instant> {
+        if self.status != RoomStatus::Playing {
+            return None;
+        }
+        self.clock.as_ref()?.held().map(|(_, since)| since + limit)
+    }
+
+    /// Whether `side` has made a move of its own in this game (a pass is the server's).
+    #[must_use]
+    pub fn has_moved(&self, side: Color) -> bool {
+        has_moved(&self.moves, side)
+    }
+
+    /// Whether the game may still be aborted: it is played, and a side has not made its
+    /// first move.
+    #[must_use]
+    pub fn abortable(&self) -> bool {
+        self.status == RoomStatus::Playing
+            && !(self.has_moved(Color::Black) && self.has_moved(Color::White))
+    }
+
     /// The room as stored (at its creation).
     #[must_use]
     pub fn stored(&self) -> StoredRoom {
@@ -366,7 +396,7 @@ impl RoomGame {
     fn start_into(&self, change: &mut Change, now: Moment) {
         change.record.status = Some((RoomStatus::Playing, None));
         if let Some(mut clock) = self.clock.clone() {
-            clock.start_turn(self.position.turn(), now.at);
+            clock.give_turn(self.position.turn(), Turn::First, now.at);
             change.clock = Some(clock);
         }
     }
@@ -481,7 +511,8 @@ impl RoomGame {
         if let Some(clock) = clock.as_mut() {
             // The flag was checked above at this same instant, so charging the move cannot
             // find it fallen.
-            let _ = clock.on_move(seat, now.at);
+            let next = Turn::after(self.has_moved(seat.other()));
+            let _ = clock.on_move(seat, next, now.at);
         }
         let mut change = self.change();
         change.offers.undo = None;
@@ -562,7 +593,9 @@ impl RoomGame {
                 return;
             }
             if let Some(clock) = clock.as_mut() {
-                clock.on_pass(passer, now.at);
+                let next = passer.other();
+                let moved = self.has_moved(next) || has_moved(&change.record.moves, next);
+                clock.on_pass(passer, Turn::after(moved), now.at);
             }
             let moved = self.record_move(change, position, clock, passer, PASS.into(), None, now);
             change.events.push(Event::All(moved));
@@ -606,6 +639,39 @@ impl RoomGame {
         Ok(self.ending(Some(seat.other()), EndReason::Resign, now))
     }
 
+    /// Ends the game without a result (a player's `abort`, or the server's once a first move
+    /// takes too long): clocks stopped, offers dropped, `over` announced.
+    fn aborted(&self, now: Moment) -> Change {
+        let result = GameResult {
+            result: ResultKind::Aborted,
+            reason: EndReason::Aborted,
+            line: None,
+            score: None,
+        };
+        let mut change = self.change();
+        let mut clock = self.clock.clone();
+        self.end_into(&mut change, &mut clock, result, now);
+        change.clock = clock;
+        change
+    }
+
+    /// A player aborts the game: possible while a side has not made its first move.
+    pub fn abort(&self, now: Moment) -> Result<Change, RoomError> {
+        self.check_playing()?;
+        if !self.abortable() {
+            return Err(RoomError::TooLateToAbort);
+        }
+        Ok(self.aborted(now))
+    }
+
+    /// The abort of a timed game whose side to move has not made its first move within
+    /// `limit`, if that time is up by `now`.
+    #[must_use]
+    pub fn first_move_lapse(&self, limit: Duration, now: Moment) -> Option<Change> {
+        let deadline = self.first_move_deadline(limit)?;
+        (deadline <= now.at).then(|| self.aborted(now))
+    }
+
     /// The loss on time of the side whose flag has fallen by `now`, if any.
     #[must_use]
     pub fn flag_fall(&self, now: Moment) -> Option<Change> {
@@ -616,11 +682,13 @@ impl RoomGame {
         (deadline <= now.at).then(|| self.ending(Some(side.other()), EndReason::Timeout, now))
     }
 
-    /// `seat` stayed away past its grace period: it loses a game in progress, and a waiting
-    /// room closes.
+    /// `seat` stayed away past its grace period: it loses a game in progress, a game not
+    /// under way yet (a side has not made its first move) is aborted, and a waiting room
+    /// closes.
     #[must_use]
     pub fn abandon(&self, seat: Color, now: Moment) -> Option<Change> {
         match self.status {
+            RoomStatus::Playing if self.abortable() => Some(self.aborted(now)),
             RoomStatus::Playing => Some(self.ending(Some(seat.other()), EndReason::Abandoned, now)),
             RoomStatus::Waiting => self.cancel(),
             RoomStatus::Over => None,
@@ -649,7 +717,8 @@ impl RoomGame {
     }
 
     /// The opponent of the asker answers an undo request. Accepted, the game returns to just
-    /// before the asker's move and the side to move's clock runs.
+    /// before the asker's move and the side to move's clock runs (or, before that side's
+    /// first move, waits for it).
     pub fn answer_undo(&self, seat: Color, accept: bool, now: Moment) -> Result<Change, RoomError> {
         self.check_playing()?;
         let (by, keep) = self.offers.undo.ok_or(RoomError::NoUndoToAnswer)?;
@@ -674,7 +743,12 @@ impl RoomGame {
         change.offers.draw = None;
         change.record.truncate = Some(keep);
         if let Some(mut clock) = self.clock.clone() {
-            clock.start_turn(position.turn(), now.at);
+            let turn = position.turn();
+            clock.give_turn(
+                turn,
+                Turn::after(has_moved(&self.moves[..keep], turn)),
+                now.at,
+            );
             change.clock = Some(clock);
         }
         change.position = Some(position);
@@ -906,13 +980,19 @@ impl RoomGame {
     }
 }
 
-/// The answer a stored move gave its mover, so a resend after a restart gets the same one.
-fn stored_answer(room: &str, m: &StoredMove, id: &str) -> ServerMsg {
+/// Whether `side` made a move of its own among `moves` (a pass is the server's, not a move).
+fn has_moved(moves: &[StoredMove], side: Color) -> bool {
+    moves.iter().any(|m| m.by == side && m.mv != PASS)
+}
+
+/// The answer a stored move gave its mover, so a resend after a restart gets the same one;
+/// `next_ran`: the other side had moved before, so its time ran after this move.
+fn stored_answer(room: &str, m: &StoredMove, id: &str, next_ran: bool) -> ServerMsg {
     let clock = match (m.black_ms, m.white_ms) {
         (Some(black_ms), Some(white_ms)) => Some(ClockState {
             black_ms,
             white_ms,
-            running: Some(m.by.other()),
+            running: next_ran.then(|| m.by.other()),
         }),
         _ => None,
     };

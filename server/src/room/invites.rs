@@ -2,8 +2,6 @@
 //! (to hear if no bot is free), and the bots already tried for each seat. A bot that declines,
 //! lets its time pass or disconnects is replaced by the next one at once.
 
-use std::sync::Arc;
-
 use game_core::protocol::ServerMsg;
 use game_core::Color;
 use tokio::time::Instant;
@@ -117,7 +115,7 @@ impl Invitations {
                     level,
                     clock: head.clock,
                 };
-                let text: Arc<str> = Arc::from(invite.to_json());
+                let text = crate::conn::shared_text(&invite);
                 for link in &links {
                     link.send_text(&text);
                 }

@@ -3,13 +3,13 @@
 //! text goes to every member; a `state`, which differs by seat, at most once per seat.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use game_core::protocol::ServerMsg;
 use game_core::Color;
 use tokio::time::{Duration, Instant};
 
 use super::game::RoomGame;
+use crate::conn::{shared_text, SharedText};
 use crate::member::MemberLink;
 
 struct Member {
@@ -106,7 +106,7 @@ impl Members {
 
     /// One message to every member.
     pub fn send_all(&self, msg: &ServerMsg) {
-        let text: Arc<str> = Arc::from(msg.to_json());
+        let text = shared_text(msg);
         for m in self.by_conn.values() {
             m.link.send_text(&text);
         }
@@ -115,8 +115,8 @@ impl Members {
     /// A move to every member; with `mine`, the mover's connection gets that copy (with its
     /// request id) instead.
     pub fn send_move(&self, plain: &ServerMsg, mine: Option<(&ServerMsg, &MemberLink)>) {
-        let text: Arc<str> = Arc::from(plain.to_json());
-        let mine = mine.map(|(msg, link)| (Arc::<str>::from(msg.to_json()), link.id()));
+        let text = shared_text(plain);
+        let mine = mine.map(|(msg, link)| (shared_text(msg), link.id()));
         for (id, m) in &self.by_conn {
             match &mine {
                 Some((text, mover)) if mover == id => m.link.send_text(text),
@@ -127,7 +127,7 @@ impl Members {
 
     /// A message to the members who sit on no seat.
     pub fn send_spectators(&self, msg: &ServerMsg, game: &RoomGame) {
-        let text: Arc<str> = Arc::from(msg.to_json());
+        let text = shared_text(msg);
         for m in self.by_conn.values() {
             if game.seat_of(&m.player).is_none() {
                 m.link.send_text(&text);
@@ -140,14 +140,14 @@ impl Members {
         let online = self.seats_online(game);
         let spectators = self.spectators(game);
         // Black's view, white's view, a spectator's: each serialised once, when first needed.
-        let mut views: [Option<Arc<str>>; 3] = [None, None, None];
+        let mut views: [Option<SharedText>; 3] = [None, None, None];
         for m in self.by_conn.values() {
             let you = game.seat_of(&m.player);
             let view = you.map_or(2, Color::index);
             let text = views[view].get_or_insert_with(|| {
-                Arc::from(
-                    ServerMsg::State(Box::new(game.state(you, online, spectators, now))).to_json(),
-                )
+                shared_text(&ServerMsg::State(Box::new(
+                    game.state(you, online, spectators, now),
+                )))
             });
             m.link.send_text(text);
         }

@@ -59,6 +59,10 @@ impl RoomActor {
                 let proposal = self.game.resign(seat, now);
                 self.settle(proposal, "the resignation").await
             }
+            (Action::Abort, Some(_)) => {
+                let proposal = self.game.abort(now);
+                self.settle(proposal, "the abort").await
+            }
             (Action::Undo, Some(seat)) => {
                 let proposal = self.game.offer_undo(seat);
                 self.settle(proposal, "the request").await

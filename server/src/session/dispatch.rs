@@ -200,6 +200,7 @@ impl Session {
             ClientMsg::Resign { room } => {
                 self.act(&room, Action::Resign, reference, received).await
             }
+            ClientMsg::Abort { room } => self.act(&room, Action::Abort, reference, received).await,
             ClientMsg::Undo { room } => self.act(&room, Action::Undo, reference, received).await,
             ClientMsg::UndoReply { room, accept } => {
                 let action = Action::UndoReply(accept);

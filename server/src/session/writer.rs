@@ -24,6 +24,9 @@ pub const CLOSE_GOING_AWAY: u16 = 1001;
 pub const CLOSE_POLICY: u16 = 1008;
 pub const CLOSE_TOO_BIG: u16 = 1009;
 
+/// Most queued frames written before one flush.
+const WRITE_BATCH: usize = 32;
+
 /// What the writer needs besides the socket.
 pub struct WriterParts {
     pub queue: mpsc::Receiver<Out>,
@@ -63,12 +66,44 @@ impl Sink {
         sent && !closing
     }
 
-    /// Sends one queued frame.
-    async fn send(&mut self, out: Out) -> bool {
-        let frame = match out {
+    /// Writes `first` and whatever is already queued behind it (up to [`WRITE_BATCH`] frames),
+    /// then flushes once: under load a connection's frames leave in one write instead of one
+    /// system call each. The whole batch is bounded by the send timeout. False once the
+    /// connection is done.
+    async fn send_queued(&mut self, first: Out, queue: &mut mpsc::Receiver<Out>) -> bool {
+        let send_timeout = self.send_timeout;
+        let written = timeout(send_timeout, async {
+            let mut out = first;
+            let mut fed = 0;
+            loop {
+                let frame = self.frame(out);
+                let closing = matches!(frame, Message::Close(_));
+                self.sink.feed(frame).await?;
+                fed += 1;
+                let next = if closing || fed >= WRITE_BATCH {
+                    None
+                } else {
+                    queue.try_recv().ok()
+                };
+                match next {
+                    Some(queued) => out = queued,
+                    None => {
+                        self.sink.flush().await?;
+                        return Ok::<bool, axum::Error>(!closing);
+                    }
+                }
+            }
+        })
+        .await;
+        matches!(written, Ok(Ok(true)))
+    }
+
+    /// The frame for one queued item.
+    fn frame(&mut self, out: Out) -> Message {
+        match out {
             Out::Text(text) => {
                 self.metrics.message_out();
-                Message::Text(Utf8Bytes::from(&*text))
+                Message::Text(text)
             }
             Out::Lobby => {
                 // The lists as they are now: a subscriber that reads slowly skips the versions
@@ -82,8 +117,7 @@ impl Sink {
                 code,
                 reason: Utf8Bytes::from(reason.as_ref()),
             })),
-        };
-        self.write(frame).await
+        }
     }
 }
 
@@ -113,13 +147,13 @@ pub fn spawn(sink: SplitSink<WebSocket, Message>, parts: WriterParts) -> JoinHan
             tokio::select! {
                 out = queue.recv() => {
                     let Some(out) = out else { break };
-                    if !sink.send(out).await {
+                    if !sink.send_queued(out, &mut queue).await {
                         break;
                     }
                 }
                 _ = &mut reader_done => {
                     while let Ok(out) = queue.try_recv() {
-                        if !sink.send(out).await {
+                        if !sink.send_queued(out, &mut queue).await {
                             break;
                         }
                     }

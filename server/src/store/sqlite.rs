@@ -84,6 +84,9 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
     conn.pragma_update(None, "busy_timeout", 5000)?;
+    // Every statement the writer runs stays prepared: parsing SQL was a visible part of a
+    // move's cost under load.
+    conn.set_prepared_statement_cache_capacity(32);
     Ok(conn)
 }
 
@@ -162,60 +165,67 @@ fn insert_seat(
     seat: Option<&StoredSeat>,
 ) -> Result<(), StoreError> {
     match seat {
-        Some(s) => db.execute(
-            "INSERT OR REPLACE INTO seats (room, color, player, name, bot, level)
+        Some(s) => db
+            .prepare_cached(
+                "INSERT OR REPLACE INTO seats (room, color, player, name, bot, level)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-            params![room, color.as_str(), s.player, s.name, s.bot, s.level],
-        )?,
-        None => db.execute(
-            "DELETE FROM seats WHERE room = ?1 AND color = ?2",
-            params![room, color.as_str()],
-        )?,
+            )?
+            .execute(params![
+                room,
+                color.as_str(),
+                s.player,
+                s.name,
+                s.bot,
+                s.level
+            ])?,
+        None => db
+            .prepare_cached("DELETE FROM seats WHERE room = ?1 AND color = ?2")?
+            .execute(params![room, color.as_str()])?,
     };
     Ok(())
 }
 
 fn insert_move(db: &Connection, room: &str, mv: &StoredMove) -> Result<(), StoreError> {
-    db.execute(
+    db.prepare_cached(
         "INSERT INTO moves (room, ply, mv, by, black_ms, white_ms, at_ms, req_id, seq)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
-        params![
-            room,
-            mv.ply as i64,
-            mv.mv,
-            mv.by.as_str(),
-            mv.black_ms.map(|v| v as i64),
-            mv.white_ms.map(|v| v as i64),
-            mv.at_ms as i64,
-            mv.req_id,
-            mv.seq as i64
-        ],
-    )?;
+    )?
+    .execute(params![
+        room,
+        mv.ply as i64,
+        mv.mv,
+        mv.by.as_str(),
+        mv.black_ms.map(|v| v as i64),
+        mv.white_ms.map(|v| v as i64),
+        mv.at_ms as i64,
+        mv.req_id,
+        mv.seq as i64
+    ])?;
     Ok(())
 }
 
 fn insert_room(db: &Connection, room: &StoredRoom) -> Result<(), StoreError> {
     let head = &room.head;
-    db.execute(
+    db.prepare_cached(
         "INSERT INTO rooms (id, game, clock, opening, private, created_ms, creator, status,
                             result, seq)
          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
-        params![
-            head.id,
-            serde_json::to_string(&head.game)?,
-            head.clock.map(|c| serde_json::to_string(&c)).transpose()?,
-            serde_json::to_string(&head.opening)?,
-            head.private,
-            head.created_ms as i64,
-            head.creator,
-            status_str(room.status),
-            room.result
-                .as_ref()
-                .map(serde_json::to_string)
-                .transpose()?,
-            room.seq as i64,
-        ],
-    )?;
+    )?
+    .execute(params![
+        head.id,
+        serde_json::to_string(&head.game)?,
+        head.clock.map(|c| serde_json::to_string(&c)).transpose()?,
+        serde_json::to_string(&head.opening)?,
+        head.private,
+        head.created_ms as i64,
+        head.creator,
+        status_str(room.status),
+        room.result
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()?,
+        room.seq as i64,
+    ])?;
     for (color, seat) in [(Color::Black, &room.black), (Color::White, &room.white)] {
         if seat.is_some() {
             insert_seat(db, &head.id, color, seat.as_ref())?;
@@ -230,28 +240,24 @@ fn insert_room(db: &Connection, room: &StoredRoom) -> Result<(), StoreError> {
 fn apply_change(db: &Connection, change: &RoomChange) -> Result<(), StoreError> {
     let room = change.room.as_str();
     let updated = match &change.status {
-        Some((status, result)) => db.execute(
-            "UPDATE rooms SET status = ?2, result = ?3, seq = ?4 WHERE id = ?1",
-            params![
+        Some((status, result)) => db
+            .prepare_cached("UPDATE rooms SET status = ?2, result = ?3, seq = ?4 WHERE id = ?1")?
+            .execute(params![
                 room,
                 status_str(*status),
                 result.as_ref().map(serde_json::to_string).transpose()?,
                 change.seq as i64
-            ],
-        )?,
-        None => db.execute(
-            "UPDATE rooms SET seq = ?2 WHERE id = ?1",
-            params![room, change.seq as i64],
-        )?,
+            ])?,
+        None => db
+            .prepare_cached("UPDATE rooms SET seq = ?2 WHERE id = ?1")?
+            .execute(params![room, change.seq as i64])?,
     };
     if updated == 0 {
         return Err(StoreError::NoSuchRoom(room.to_string()));
     }
     if let Some(ply) = change.truncate {
-        db.execute(
-            "DELETE FROM moves WHERE room = ?1 AND ply >= ?2",
-            params![room, ply as i64],
-        )?;
+        db.prepare_cached("DELETE FROM moves WHERE room = ?1 AND ply >= ?2")?
+            .execute(params![room, ply as i64])?;
     }
     for mv in &change.moves {
         insert_move(db, room, mv)?;
@@ -260,31 +266,27 @@ fn apply_change(db: &Connection, change: &RoomChange) -> Result<(), StoreError> 
         insert_seat(db, room, *color, seat.as_ref())?;
     }
     if let Some(next) = &change.rematch_next {
-        db.execute(
-            "UPDATE rooms SET next = ?2 WHERE id = ?1",
-            params![room, next],
-        )?;
+        db.prepare_cached("UPDATE rooms SET next = ?2 WHERE id = ?1")?
+            .execute(params![room, next])?;
     }
     if let Some(asked) = change.rematch_asks {
-        db.execute(
-            "UPDATE rooms SET rematch_asks = ?2 WHERE id = ?1",
-            params![room, asks_bits(asked)],
-        )?;
+        db.prepare_cached("UPDATE rooms SET rematch_asks = ?2 WHERE id = ?1")?
+            .execute(params![room, asks_bits(asked)])?;
     }
     if let Some(line) = &change.chat {
-        db.execute(
+        db.prepare_cached(
             "INSERT INTO chat (room, player, name, text, seat, bot, at_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            params![
-                room,
-                line.player,
-                line.name,
-                line.text,
-                line.seat.map(Color::as_str),
-                line.bot,
-                line.at_ms as i64
-            ],
-        )?;
+        )?
+        .execute(params![
+            room,
+            line.player,
+            line.name,
+            line.text,
+            line.seat.map(Color::as_str),
+            line.bot,
+            line.at_ms as i64
+        ])?;
     }
     Ok(())
 }
@@ -292,13 +294,13 @@ fn apply_change(db: &Connection, change: &RoomChange) -> Result<(), StoreError> 
 fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
     match write {
         Write::Player(p) => {
-            db.execute(
+            db.prepare_cached(
                 "INSERT INTO players (id, name, token_hash, bot, last_seen_ms)
                  VALUES (?1, ?2, ?3, ?4, ?5)
                  ON CONFLICT(id) DO UPDATE SET name = excluded.name,
                                                last_seen_ms = excluded.last_seen_ms",
-                params![p.id, p.name, p.token_hash, p.bot, now_ms()],
-            )?;
+            )?
+            .execute(params![p.id, p.name, p.token_hash, p.bot, now_ms()])?;
         }
         Write::NewRoom(room) => insert_room(db, room)?,
         Write::Room(change) => apply_change(db, change)?,
@@ -310,7 +312,7 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
             ids,
             seen_before_ms,
         } => {
-            let mut forget = db.prepare(
+            let mut forget = db.prepare_cached(
                 "DELETE FROM players WHERE id = ?1 AND bot = 0 AND last_seen_ms < ?2
                  AND NOT EXISTS (SELECT 1 FROM seats JOIN rooms ON rooms.id = seats.room
                                  WHERE seats.player = players.id AND rooms.status != 'over')",

@@ -1,4 +1,4 @@
-// Room controls: the user's actions (moves, offers, resignation, rematch, bot invitation, chat, copying, history navigation, keys) turned into client messages and view updates.
+// Room controls: the user's actions (moves, offers, resignation, abort, rematch, bot invitation, chat, copying, history navigation, keys) turned into client messages and view updates.
 
 import { t } from '../i18n.js';
 import { ASK_TIMEOUT_MS } from './state.js';
@@ -131,6 +131,10 @@ export function createControls({ state: R, view, app }) {
     resign() {
       view.armResign(false);
       if (R.seated && R.playing) send({ t: 'resign', room: R.id });
+    },
+    /** Ends a game not under way yet (a side has not moved): no result, no confirmation. */
+    abort() {
+      if (R.seated && R.abortable) send({ t: 'abort', room: R.id });
     },
     askRematch,
     inviteBot() {

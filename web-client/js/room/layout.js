@@ -84,6 +84,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
     draw: btn('btn-draw', 'room.draw', () => actions.ask('draw')),
     resign: btn('btn-resign', 'room.resign', () => actions.armResign()),
     resignConfirm: btn('btn-resign-confirm', 'room.resignConfirm', () => actions.resign(), { class: 'danger' }),
+    abort: btn('btn-abort', 'room.abort', () => actions.abort()),
     rematch: btn('btn-rematch', 'room.rematch', () => actions.askRematch()),
     invite: btn('btn-invite-bot', 'room.inviteBot', () => actions.inviteBot()),
     flip: btn('btn-flip', 'room.flip', () => actions.flip(), { 'aria-pressed': 'false' }),
@@ -94,7 +95,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
   botLevel.value = '3';
   const inviteGroup = h('span', { class: 'invite-group' }, buttons.invite, botLevel);
   const actionsEl = h('div', { class: 'actions' },
-    buttons.undo, buttons.draw, buttons.resign, buttons.resignConfirm, buttons.rematch, inviteGroup, buttons.flip, buttons.copy);
+    buttons.undo, buttons.draw, buttons.abort, buttons.resign, buttons.resignConfirm, buttons.rematch, inviteGroup, buttons.flip, buttons.copy);
 
   const nav = {
     first: navBtn('btn-first', 'room.first', '«', () => actions.goTo(0)),

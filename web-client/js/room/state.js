@@ -55,7 +55,18 @@ export class RoomState {
 
   /** The server takes back the asker's own last move, so there must be one (a pass is not). */
   get hasOwnMove() {
-    return this.moves.some((m, k) => m !== 'pass' && this.positions[this.opening.length + k]?.toMove === this.you);
+    return this.hasMoved(this.you);
+  }
+
+  /** Whether `seat` has made a move of its own in this game (a pass is the server's). Its
+   *  clock runs only from then on. */
+  hasMoved(seat) {
+    return this.moves.some((m, k) => m !== 'pass' && this.positions[this.opening.length + k]?.toMove === seat);
+  }
+
+  /** Until both sides have made their first move the game can be aborted, without a result. */
+  get abortable() {
+    return this.playing && !(this.hasMoved('black') && this.hasMoved('white'));
   }
 
   /** Whether our own `kind` request is still waiting for an answer at `now`. */
@@ -149,7 +160,8 @@ export class RoomState {
     this.moves.length = n;
     this.positions.length = this.opening.length + n + 1;
     this.toMove = this.positions[this.liveIndex].toMove;
-    if (shownClock && shownClock.running) this.clock = { ...shownClock, running: this.toMove };
+    // The side to move's clock runs again, unless the take-back went to before its first move.
+    if (shownClock && shownClock.running) this.clock = { ...shownClock, running: this.hasMoved(this.toMove) ? this.toMove : null };
     if (this.view != null && this.view >= this.liveIndex) this.view = null;
     this.offers.undo = null;
     this.asked.undo = 0;

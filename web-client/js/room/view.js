@@ -155,6 +155,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
       return;
     }
     if (R.status === 'waiting') statusEl.textContent = t('room.waiting');
+    else if (R.status === 'playing' && R.you === R.toMove && R.clock && !R.hasMoved(R.you)) statusEl.textContent = t('room.yourFirstMove');
     else if (R.status === 'playing') statusEl.textContent = R.you === R.toMove ? t('room.yourMove') : t('room.toMove', { seat: seatWord(R.toMove) });
     else if (R.status === 'over') statusEl.textContent = t('room.over');
     const yourMove = R.status === 'playing' && R.you === R.toMove;
@@ -164,7 +165,8 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
   /** The result in words: { head, reason, score, rating } (the last three may be empty). */
   function resultWords(res) {
     let head;
-    if (res.result === 'draw') head = t('over.draw');
+    if (res.result === 'aborted') head = t('over.aborted');
+    else if (res.result === 'draw') head = t('over.draw');
     else if (R.seated) head = res.result === R.you ? t('over.youWin') : t('over.youLose');
     else head = t('over.win', { name: playerWord(res.result), seat: seatWord(res.result) });
     const reason = res.reason ? t(`reason.${res.reason}`) : '';
@@ -276,9 +278,13 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     const p = R.playing;
     buttons.undo.disabled = !(seated && p && R.hasOwnMove);
     buttons.draw.disabled = !(seated && p);
+    // Before both sides have moved a game is aborted, not resigned.
+    const abortable = seated && R.abortable;
+    buttons.abort.hidden = !abortable;
+    buttons.abort.disabled = !abortable;
     buttons.resign.disabled = !(seated && p);
-    buttons.resign.hidden = resignArmed && seated && p;
-    buttons.resignConfirm.hidden = !(resignArmed && seated && p);
+    buttons.resign.hidden = abortable || (resignArmed && seated && p);
+    buttons.resignConfirm.hidden = abortable || !(resignArmed && seated && p);
     buttons.rematch.disabled = !(seated && R.status === 'over');
     // A spectator has no seat to act for: show only what they can use.
     for (const b of [buttons.undo, buttons.draw, buttons.rematch]) b.hidden = !seated;

@@ -1,0 +1,105 @@
+// Browser tests of the clocks at the start of a timed game: nothing runs until a side has made its first move, the Abort button stands in for Resign until both sides have moved and ends the game without a result, and from move three on the clocks run.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
+  createRoom, openRoom, playCell, waitMyTurn, WAIT_MS,
+} from './harness.mjs';
+
+/** A 3+2 clock: three minutes each. */
+const FULL_MS = '180000';
+
+let dataDir;
+let server;
+let browser;
+
+before(async () => {
+  dataDir = await freshDir('kibitz-browser-clocks-');
+  server = await startServer({ dataDir });
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+  await removeDir(dataDir);
+});
+
+/** Two players seated in a fresh 3+2 Gomoku room, black the creator; the game has started. */
+async function timedPair(blackName, whiteName) {
+  const black = await openPlayer(browser, { name: blackName });
+  const white = await openPlayer(browser, { name: whiteName });
+  const room = await createRoom(black, server, { clock: '3+2' });
+  await openRoom(white, server, room);
+  for (const p of [black, white]) {
+    await byId(p.page, 'player-name-white').filter({ hasText: whiteName }).waitFor({ timeout: WAIT_MS });
+  }
+  await waitMyTurn(black);
+  return { black, white, room, both: [black, white] };
+}
+
+/** Asserts that on every page both clocks show a full, standing 3+2 clock. */
+async function assertClocksStand(players, why) {
+  for (const p of players) {
+    for (const seat of ['black', 'white']) {
+      const clock = byId(p.page, `clock-${seat}`);
+      assert.equal(await clock.getAttribute('data-ms'), FULL_MS, `${p.name}: ${seat}'s clock ${why}`);
+      assert.equal(await clock.evaluate((el) => el.classList.contains('running')), false, `${p.name}: ${seat}'s clock runs ${why}`);
+      assert.equal(await clock.textContent(), '3:00');
+    }
+  }
+}
+
+test('the clocks stand until each side has made its first move, and Abort ends the game without a result', async () => {
+  const { black, white, room, both } = await timedPair('Ann', 'Ben');
+  await assertClocksStand(both, 'before black\'s first move');
+  await byId(black.page, 'status').filter({ hasText: /clock starts with your first move/ }).waitFor({ timeout: WAIT_MS });
+  // A chat line there and back: time passes on both pages, and still nothing runs.
+  await byId(white.page, 'chat-input').fill('ready when you are');
+  await byId(white.page, 'chat-input').press('Enter');
+  await byId(black.page, 'chat-list').getByText('ready when you are').waitFor({ timeout: WAIT_MS });
+  await assertClocksStand(both, 'while black thinks over its first move');
+  for (const p of both) {
+    assert.equal(await byId(p.page, 'btn-abort').isVisible(), true, `${p.name} can abort`);
+    assert.equal(await byId(p.page, 'btn-resign').isVisible(), false, `${p.name} has no Resign yet`);
+  }
+  await screenshot(black.page, 'clocks-before-first-move');
+
+  await playCell(black, 'h8', 'black', both);
+  await assertClocksStand(both, 'before white\'s first move');
+  await byId(white.page, 'status').filter({ hasText: /clock starts with your first move/ }).waitFor({ timeout: WAIT_MS });
+  assert.equal(await byId(white.page, 'btn-abort').isVisible(), true);
+
+  await byId(white.page, 'btn-abort').click();
+  for (const p of both) {
+    await byId(p.page, 'game-over-dialog').waitFor({ timeout: WAIT_MS });
+    assert.equal(await byId(p.page, 'over-title').textContent(), 'Game aborted');
+    assert.equal(await byId(p.page, 'btn-abort').isVisible(), false);
+  }
+  await screenshot(white.page, 'clocks-game-aborted');
+  // Stored as an ending without a winner.
+  const stored = await (await fetch(`${server.url}api/games/${room}`)).json();
+  assert.equal(stored.status, 'over');
+  assert.deepEqual([stored.result.result, stored.result.reason], ['aborted', 'aborted']);
+  assertClean(black, white);
+  await black.context.close();
+  await white.context.close();
+});
+
+test('once both sides have moved Resign replaces Abort and black\'s clock runs', async () => {
+  const { black, white, both } = await timedPair('Cat', 'Dan');
+  await playCell(black, 'h8', 'black', both);
+  await playCell(white, 'a1', 'white', both);
+  for (const p of both) {
+    await byId(p.page, 'btn-abort').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    assert.equal(await byId(p.page, 'btn-resign').isVisible(), true);
+    // Black's time now runs down on screen, white's stands.
+    await p.page.locator('[data-testid="clock-black"].running').waitFor({ timeout: WAIT_MS });
+    await p.page.waitForFunction(() => Number(document.querySelector('[data-testid="clock-black"]').dataset.ms) < 180000, null, { timeout: WAIT_MS });
+    assert.equal(await byId(p.page, 'clock-white').getAttribute('data-ms'), FULL_MS);
+  }
+  assertClean(black, white);
+  await black.context.close();
+  await white.context.close();
+});
