@@ -240,6 +240,12 @@ impl RoomGame {
         self.position.turn()
     }
 
+    /// The position now, opening included.
+    #[must_use]
+    pub fn position(&self) -> &AnyPosition {
+        &self.position
+    }
+
     #[must_use]
     pub fn seat(&self, color: Color) -> Option<&StoredSeat> {
         self.seats[color.index()].as_ref()
