@@ -9,8 +9,8 @@
 //! made one the game may be aborted, without a result.
 //!
 //! A game with an opening rule runs the opening first: each decision is a step like a move,
-//! stored and announced as one, made by the player whose decision it is; the clock of that
-//! player runs. When a decision exchanges the colours, the players change seats (and take
+//! stored and announced as one, made by the player whose decision it is, and followed by a
+//! fresh `state` for everyone with the opening's view; the clock of that player runs. When a decision exchanges the colours, the players change seats (and take
 //! their times with them), so a seat always holds the colour its player plays. The player
 //! seated black when the game starts is the opening's first player.
 
@@ -567,6 +567,9 @@ impl RoomGame {
                 .seats
                 .push((Color::White, self.seats[0].clone()));
             change.events.push(Event::SeatsSwapped);
+        }
+        if self.game.in_opening() {
+            // The opening's view (phase, proposals, seats) comes with a fresh `state`.
             change.events.push(Event::States);
         }
         self.after_move(&mut change, &mut game, &mut clock, now);

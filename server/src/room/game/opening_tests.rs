@@ -121,6 +121,10 @@ fn swap2_with_two_more_stones_ends_with_the_first_player_choosing_a_colour() {
     play_all(&mut g, &["h8", "j9", "i7", "k10", "g6"]);
     let events = play(&mut g, BLACK, "black", None, t0());
     assert!(!events.contains(&Event::SeatsSwapped));
+    assert!(
+        events.contains(&Event::States),
+        "every decision brings a fresh state"
+    );
     assert_eq!(seated(&g, BLACK), "Alice");
     assert_eq!(g.turn(), WHITE);
 }
