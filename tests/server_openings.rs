@@ -105,6 +105,68 @@ async fn two_people_play_a_swap2_opening_that_survives_a_restart() {
     bob.play(&room, "b1").await;
     alice.join(&room, "player").await;
     alice.play(&room, "c1").await;
+
+    // The exports write the stones on the board, without the choices.
+    let (status, psq) = http_get(server.addr, &format!("/api/games/{room}/psq")).await;
+    assert_eq!(status, 200, "{psq}");
+    let stones = psq
+        .lines()
+        .filter(|l| l.matches(',').count() == 2 && !l.starts_with("Piskvorky"))
+        .count();
+    assert_eq!(stones, 6, "six stones, no choices: {psq}");
+    let (status, json) = http_get(server.addr, &format!("/api/games/{room}")).await;
+    assert_eq!(status, 200);
+    assert!(json.contains(r#""move_string":"h8j9i7a1b1c1""#), "{json}");
+}
+
+#[tokio::test]
+async fn rooms_and_seeks_take_only_the_rules_a_board_supports() {
+    let server = TestServer::start().await;
+    let mut alice = server.client("Alice").await;
+    let renju_swap2 = json!({"kind":"gomoku","size":15,"rule":"renju","opening_rule":"swap2"});
+    let err = alice
+        .refused(json!({"t":"create","game":renju_swap2,"seat":"black"}))
+        .await;
+    assert_eq!(err["code"], "bad_game");
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("swap2 opening rule needs"),
+        "{err}"
+    );
+    let freestyle_soosorv =
+        json!({"kind":"gomoku","size":15,"rule":"freestyle","opening_rule":"soosorv8"});
+    let err = alice
+        .refused(json!({"t":"seek","game":freestyle_soosorv,"clock":null}))
+        .await;
+    assert_eq!(err["code"], "bad_game");
+    assert!(
+        err["message"].as_str().unwrap().contains("renju on 15x15"),
+        "{err}"
+    );
+    let err = alice
+        .refused(json!({"t":"create","game":swap2(),"seat":"black","opening":["h8"]}))
+        .await;
+    assert_eq!(err["code"], "bad_game");
+    assert!(
+        err["message"].as_str().unwrap().contains("empty board"),
+        "{err}"
+    );
+
+    // Two seeks of the same rule pair into a room that starts with the opening.
+    let mut bob = server.client("Bob").await;
+    for c in [&mut alice, &mut bob] {
+        c.send(json!({"t":"seek","game":taraguchi10(),"clock":null}))
+            .await;
+    }
+    for c in [&mut alice, &mut bob] {
+        let state = c
+            .expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+            .await;
+        assert_eq!(state["opening_state"]["rule"], "taraguchi10");
+        assert_eq!(state["opening_state"]["to_act"], "first");
+    }
 }
 
 /// A fresh `state` of `room` that has seen event `seq` (older ones still queued are skipped).
