@@ -144,13 +144,4 @@ impl Game {
             swapped: opening.black() != black,
         })
     }
-
-    /// Checks a step without playing it; returns its canonical text.
-    pub fn check(&self, text: &str) -> Result<String, StepError> {
-        if self.in_opening() {
-            let mut probe = self.clone();
-            return probe.play(text).map(|step| step.text);
-        }
-        self.position.check_str(text).map_err(StepError::Move)
-    }
 }
