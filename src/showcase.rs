@@ -1,6 +1,7 @@
 //! The showcase: a client inside `kibitz up` that keeps a bot-vs-bot game running, so that
 //! a newcomer who opens the page sees a live game at once. When a game ends it starts the
-//! next, alternating Gomoku, Othello and Connect Four.
+//! next, alternating Gomoku, Othello and Connect Four. It says `hello` as a house client (with
+//! the server's bot key), so the rooms it watches do not count it as a spectator.
 
 use std::time::Duration;
 
@@ -23,19 +24,20 @@ fn games() -> [GameSpec; 3] {
 /// Level of both showcase bots: strong, but quick enough to watch.
 const LEVEL: u8 = 7;
 
-/// Runs the showcase against `url` until the task is dropped; reconnects on errors.
-pub async fn run(url: String) {
+/// Runs the showcase against `url`, whose bot key is `key`, until the task is dropped;
+/// reconnects on errors.
+pub async fn run(url: String, key: String) {
     let mut next = 0usize;
     loop {
-        if let Err(e) = session(&url, &mut next).await {
+        if let Err(e) = session(&url, &key, &mut next).await {
             tracing::debug!(error = %e, "showcase connection ended");
         }
         tokio::time::sleep(Duration::from_secs(2)).await;
     }
 }
 
-async fn session(url: &str, next: &mut usize) -> Result<(), BotError> {
-    let mut connection = Connection::open(url, &Hello::player("Showcase")).await?;
+async fn session(url: &str, key: &str, next: &mut usize) -> Result<(), BotError> {
+    let mut connection = Connection::open(url, &Hello::house("Showcase", key)).await?;
     let mut create_at = Some(tokio::time::Instant::now() + Duration::from_secs(1));
     let mut current: Option<String> = None;
     loop {

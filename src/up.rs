@@ -55,7 +55,7 @@ pub async fn up(
             stop_rx.clone(),
         )));
     }
-    let showcase = tokio::spawn(crate::showcase::run(ws_url));
+    let showcase = tokio::spawn(crate::showcase::run(ws_url, key));
 
     shutdown.await;
     let _ = stop_tx.send(true);

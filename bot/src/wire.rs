@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
-use game_core::protocol::{parse_server, BotHello, ClientMsg, ServerMsg};
+use game_core::protocol::{parse_server, BotHello, ClientMsg, HouseHello, ServerMsg};
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
@@ -29,6 +29,9 @@ pub struct Hello {
     pub token: Option<String>,
     /// A bot's key, games and capacity; `None` for a person.
     pub bot: Option<BotHello>,
+    /// The server's key, for the server's own clients (the showcase), which rooms do not
+    /// count as spectators; `None` for everyone else.
+    pub house: Option<HouseHello>,
 }
 
 impl Hello {
@@ -39,6 +42,16 @@ impl Hello {
             name: name.into(),
             token: None,
             bot: None,
+            house: None,
+        }
+    }
+
+    /// A client of the server itself (the showcase), proved by the server's bot `key`.
+    #[must_use]
+    pub fn house(name: impl Into<String>, key: impl Into<String>) -> Hello {
+        Hello {
+            house: Some(HouseHello { key: key.into() }),
+            ..Hello::player(name)
         }
     }
 
@@ -49,6 +62,7 @@ impl Hello {
             name: self.name.clone(),
             token: self.token.clone(),
             bot: self.bot.clone(),
+            house: self.house.clone(),
         }
     }
 }

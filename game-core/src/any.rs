@@ -1,7 +1,7 @@
 //! [`AnyPosition`]: one enum over the three games, so the server can hold any game in a room
 //! and speak notation strings to it.
 
-use crate::connect4::ConnectFour;
+use crate::connect4::{CellState, ConnectFour};
 use crate::error::{MoveError, SpecError};
 use crate::gomoku::Gomoku;
 use crate::othello::{Othello, OthelloMove};
@@ -141,6 +141,45 @@ impl AnyPosition {
         match self {
             AnyPosition::Gomoku(p) if p.turn() == Color::Black => p.forbidden_points(),
             _ => Vec::new(),
+        }
+    }
+
+    /// The board as text, for a picture of it: one character a cell — `.` empty, `x` black,
+    /// `o` white, `#` blocked (Connect Four) — row by row from the top of the board as it is
+    /// drawn, each row from the left. Gomoku and Connect Four number their rows from the
+    /// bottom, so their last row comes first; Othello numbers them from the top.
+    #[must_use]
+    pub fn board_text(&self) -> String {
+        let stone = |c: Option<Color>| match c {
+            Some(Color::Black) => 'x',
+            Some(Color::White) => 'o',
+            None => '.',
+        };
+        match self {
+            AnyPosition::Gomoku(p) => {
+                let n = p.size();
+                (0..n)
+                    .rev()
+                    .flat_map(|row| (0..n).map(move |col| Cell::new(col, row)))
+                    .map(|cell| stone(p.stone(cell)))
+                    .collect()
+            }
+            AnyPosition::Othello(p) => (0..8u8)
+                .flat_map(|row| (0..8u8).map(move |col| Cell::new(col, row)))
+                .map(|cell| stone(p.get(cell)))
+                .collect(),
+            AnyPosition::Connect4(p) => {
+                let (cols, rows) = (p.cols(), p.rows());
+                (0..rows)
+                    .rev()
+                    .flat_map(|row| (0..cols).map(move |col| Cell::new(col, row)))
+                    .map(|cell| match p.cell(cell) {
+                        Some(CellState::Blocked) => '#',
+                        Some(CellState::Stone(c)) => stone(Some(c)),
+                        Some(CellState::Empty) | None => '.',
+                    })
+                    .collect()
+            }
         }
     }
 }

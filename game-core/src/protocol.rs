@@ -306,6 +306,14 @@ pub struct BotHello {
     pub capacity: u32,
 }
 
+/// The `house` part of the server's own clients' `hello` (the showcase): the server's bot key
+/// proves the connection belongs to the server, and such a connection is no spectator.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HouseHello {
+    /// The key the server was started with.
+    pub key: String,
+}
+
 /// A room waiting for a player, in the lobby.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OpenRoom {
@@ -325,6 +333,13 @@ pub struct LiveGame {
     pub seats: Seats,
     pub spectators: u32,
     pub ply: u32,
+    /// The position as [`crate::AnyPosition::board_text`] draws it, for the lobby's small
+    /// boards (an addition to the v1 contract; absent from older servers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<String>,
+    /// The last move played, in canonical notation (absent before the first).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last: Option<String>,
 }
 
 /// A connected bot, in the lobby.
@@ -407,6 +422,8 @@ pub enum ClientMsg {
         token: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         bot: Option<BotHello>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        house: Option<HouseHello>,
     },
     Create {
         game: GameSpec,

@@ -42,9 +42,18 @@ fn golden_hello() {
         ClientMsg::Hello {
             name: "Alice".into(),
             token: None,
-            bot: None
+            bot: None,
+            house: None
         }
     );
+    let house = client_golden(r#"{"t":"hello","name":"Showcase","house":{"key":"k"}}"#);
+    let ClientMsg::Hello {
+        house: Some(house), ..
+    } = house
+    else {
+        panic!("no house part");
+    };
+    assert_eq!(house.key, "k");
     client_golden(r#"{"t":"hello","name":"Alice","token":"tok123"}"#);
     let bot = client_golden(
         r#"{"t":"hello","name":"Kibot","bot":{"key":"k","games":["gomoku","othello","connect4"],"capacity":8}}"#,
@@ -357,6 +366,13 @@ fn golden_lobby_and_invite() {
             "seeks":[{"game":{"kind":"gomoku","size":15,"rule":"freestyle"},"clock":null,"waiting":2}]}"#,
     );
     server_golden(r#"{"t":"lobby","open":[],"live":[],"bots":[],"seeks":[]}"#);
+    server_golden(
+        r#"{"t":"lobby","open":[],
+            "live":[{"room":"r3","game":{"kind":"connect4","cols":4,"rows":4,"blocked":[[4,1]]},
+                     "seats":{"black":null,"white":null},"spectators":0,"ply":2,
+                     "board":"............xo.#","last":"2"}],
+            "bots":[],"seeks":[]}"#,
+    );
     server_golden(
         r#"{"t":"invite","room":"r1","game":{"kind":"gomoku","size":15,"rule":"renju"},"seat":"white",
             "level":7,"clock":{"initial_ms":300000,"increment_ms":2000}}"#,

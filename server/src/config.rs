@@ -149,6 +149,9 @@ pub struct Config {
     pub bot_key: Option<String>,
     /// The lobby pushes its lists at most this often.
     pub lobby_interval: Duration,
+    /// A lobby change that is only moves in live games (their small boards) is pushed at most
+    /// this often.
+    pub lobby_board_interval: Duration,
     /// `crowd` updates are batched over this period.
     pub crowd_interval: Duration,
     pub limits: Limits,
@@ -162,6 +165,7 @@ impl Config {
             data_dir: data_dir.into(),
             bot_key: None,
             lobby_interval: Duration::from_millis(200),
+            lobby_board_interval: Duration::from_secs(1),
             crowd_interval: Duration::from_millis(300),
             limits: Limits::default(),
         }

@@ -45,6 +45,8 @@ pub struct Conn {
     rooms: Arc<Mutex<HashSet<String>>>,
     /// A lobby frame is queued and not yet taken by the writer.
     lobby_queued: Arc<AtomicBool>,
+    /// The server's own client (set once, at `hello`, before it can join a room).
+    house: Arc<AtomicBool>,
 }
 
 impl Conn {
@@ -56,7 +58,18 @@ impl Conn {
             overflow,
             rooms: Arc::default(),
             lobby_queued: Arc::default(),
+            house: Arc::default(),
         }
+    }
+
+    /// Marks the connection as the server's own client.
+    pub fn mark_house(&self) {
+        self.house.store(true, Ordering::SeqCst);
+    }
+
+    #[must_use]
+    pub fn is_house(&self) -> bool {
+        self.house.load(Ordering::SeqCst)
     }
 
     /// The flag the writer clears as it takes the queued lobby frame.

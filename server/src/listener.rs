@@ -290,7 +290,7 @@ impl GuardedListener {
             tcp,
             state,
             sockets: Arc::clone(sockets),
-            sleep: Box::pin(sleep_until(deadline)),
+            sleep: Some(Box::pin(sleep_until(deadline))),
             deadline,
         })
     }
@@ -383,15 +383,21 @@ pub struct GuardedStream {
     tcp: TcpStream,
     state: Arc<SocketState>,
     sockets: Arc<Sockets>,
-    sleep: Pin<Box<Sleep>>,
+    /// The handshake timer; dropped once the socket is a WebSocket, which it stays.
+    sleep: Option<Pin<Box<Sleep>>>,
     deadline: Instant,
 }
 
 impl GuardedStream {
     /// An error once the socket's handshake time ran out or it was evicted.
     fn check(&mut self, cx: &mut Context<'_>) -> Option<io::Error> {
+        // Upgraded is final: from then on every read and write passes without a look.
+        let sleep = self.sleep.as_mut()?;
         match self.state.phase.load(Ordering::SeqCst) {
-            UPGRADED => None,
+            UPGRADED => {
+                self.sleep = None;
+                None
+            }
             EVICTED => Some(io::Error::new(
                 io::ErrorKind::ConnectionAborted,
                 "closed to make room",
@@ -402,9 +408,9 @@ impl GuardedStream {
                 let deadline = self.sockets.epoch + Duration::from_millis(ms);
                 if deadline != self.deadline {
                     self.deadline = deadline;
-                    self.sleep.as_mut().reset(deadline);
+                    sleep.as_mut().reset(deadline);
                 }
-                if self.sleep.as_mut().poll(cx).is_ready() {
+                if sleep.as_mut().poll(cx).is_ready() {
                     self.sockets.metrics.socket_shed(Shed::Timeout.as_str());
                     // Counted once: the socket is closed after this error.
                     self.state.phase.store(EVICTED, Ordering::SeqCst);

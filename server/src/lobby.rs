@@ -2,7 +2,8 @@
 //! games, connected bots and seeks to subscribers — at once on subscribe, then at most every
 //! `lobby_interval` while something changes. Each list is bounded (the newest open rooms, the
 //! most watched games, the largest seeks) and sent with its totals, so the frame stays small
-//! however many rooms there are; a subscriber has at most one lobby frame queued.
+//! however many rooms there are; a subscriber has at most one lobby frame queued. Live games
+//! carry their position; a change that is only moves waits for `lobby_board_interval`.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,6 +15,12 @@ use game_core::protocol::{LiveGame, LobbyLists, OpenRoom, RoomStatus, ServerMsg}
 use crate::conn::Conn;
 use crate::hub::SharedHub;
 use crate::lobby_feed::{LobbyEvent, LobbyInbox, RoomSummary};
+
+/// The boards of the listed live games take at most this much of a lobby frame, given in list
+/// order (the most watched first) to each board that still fits: 15x15 Gomoku boards for a
+/// whole list of 50, fewer of the large ones. Every subscriber gets every push, so the frame
+/// must stay small however large the boards are.
+pub const LIVE_BOARDS_BYTES: usize = 12 * 1024;
 
 fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
     let mut open: Vec<OpenRoom> = Vec::new();
@@ -39,6 +46,8 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
                 seats: r.seats.clone(),
                 spectators: r.spectators,
                 ply: r.ply,
+                board: None,
+                last: r.last.clone(),
             }),
             RoomStatus::Over => {}
         }
@@ -50,6 +59,16 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
     open.truncate(max);
     live.sort_by(|a, b| b.spectators.cmp(&a.spectators).then(a.room.cmp(&b.room)));
     live.truncate(max);
+    let mut budget = LIVE_BOARDS_BYTES;
+    for game in &mut live {
+        let Some(board) = rooms.get(&game.room).map(|r| &r.board) else {
+            continue;
+        };
+        if board.len() <= budget {
+            budget -= board.len();
+            game.board = Some(board.clone());
+        }
+    }
     let mut seeks = hub.seeks.list();
     if seeks.len() > max {
         seeks.sort_by_key(|s| std::cmp::Reverse(s.waiting));
@@ -82,8 +101,17 @@ pub async fn run(hub: SharedHub, mut inbox: LobbyInbox) {
         tokio::select! {
             event = inbox.events.recv() => {
                 let Some(event) = event else { break };
+                // Moves come far more often than anything else, and each push carries every
+                // listed game's board (a few hundred bytes each, up to `lobby_list_max` of
+                // them) to every subscriber: a change that is only moves waits for the slower
+                // board interval, which keeps a lobby of many busy games to about one frame a
+                // second per subscriber while small boards still visibly move.
+                let mut only_moves = false;
                 let changed = match event {
                     LobbyEvent::Room(summary) => {
+                        only_moves = rooms
+                            .get(&summary.room)
+                            .is_some_and(|old| old.only_moved(&summary));
                         rooms.insert(summary.room.clone(), *summary);
                         true
                     }
@@ -100,9 +128,14 @@ pub async fn run(hub: SharedHub, mut inbox: LobbyInbox) {
                     }
                     LobbyEvent::Changed => true,
                 };
-                if changed && due.is_none() {
-                    let earliest = last_sent + hub.config.lobby_interval;
-                    due = Some(earliest.max(Instant::now()));
+                if changed {
+                    let wait = if only_moves {
+                        hub.config.lobby_board_interval
+                    } else {
+                        hub.config.lobby_interval
+                    };
+                    let at = (last_sent + wait).max(Instant::now());
+                    due = Some(due.map_or(at, |d| d.min(at)));
                 }
             }
             () = async {

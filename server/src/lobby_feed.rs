@@ -11,7 +11,7 @@ use tokio::sync::{mpsc, watch};
 use crate::conn::Conn;
 
 /// What a room tells the lobby about itself.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RoomSummary {
     pub room: String,
     pub game: GameSpec,
@@ -24,6 +24,23 @@ pub struct RoomSummary {
     pub created: u64,
     /// Seats promised to an invited bot.
     pub reserved: [bool; 2],
+    /// The position (`AnyPosition::board_text`), drawn small in the lobby.
+    pub board: String,
+    /// The last move after the opening, in canonical notation.
+    pub last: Option<String>,
+}
+
+impl RoomSummary {
+    /// Whether `next` differs from this summary only by the moves played (the position, the
+    /// ply, the last move): such a change only redraws a small board in the lobby.
+    #[must_use]
+    pub fn only_moved(&self, next: &RoomSummary) -> bool {
+        let mut moved = self.clone();
+        moved.ply = next.ply;
+        moved.board.clone_from(&next.board);
+        moved.last.clone_from(&next.last);
+        moved == *next
+    }
 }
 
 /// Messages to the lobby task.

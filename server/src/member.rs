@@ -44,6 +44,21 @@ impl MemberLink {
         }
     }
 
+    /// The connection is the server's own (a house client, proved by the bot key): rooms do
+    /// not count it among their spectators.
+    pub fn mark_house(&self) {
+        match self {
+            MemberLink::Local(conn) => conn.mark_house(),
+        }
+    }
+
+    #[must_use]
+    pub fn is_house(&self) -> bool {
+        match self {
+            MemberLink::Local(conn) => conn.is_house(),
+        }
+    }
+
     /// The room counts this connection as a member now (told again when it closes).
     pub fn entered(&self, room: &str) {
         match self {

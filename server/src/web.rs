@@ -27,11 +27,12 @@ fn content_type(path: &str) -> &'static str {
     }
 }
 
-/// Serves an embedded file: `/` is `index.html` (room links are `/?room=<id>`), and any other
-/// path must name an embedded file exactly; everything else is 404.
+/// Serves an embedded file: `/` and `/tv` (the page that shows the best live game) are
+/// `index.html` (room links are `/?room=<id>`), and any other path must name an embedded file
+/// exactly; everything else is 404.
 pub async fn static_file(uri: Uri) -> Response {
     let path = match uri.path() {
-        "/" => "index.html",
+        "/" | "/tv" => "index.html",
         other => other.trim_start_matches('/'),
     };
     match Assets::get(path) {

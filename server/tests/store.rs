@@ -354,6 +354,32 @@ async fn a_flush_returns_once_every_queued_write_is_durable(b: &impl Backend) {
     assert_eq!(chat.len(), 20);
 }
 
+/// Writes queued together share a transaction; one of them failing fails alone: the others
+/// are stored and answered as stored, the failed one leaves nothing behind.
+async fn a_failed_write_among_many_fails_alone(b: &impl Backend) {
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    // Queued all at once so that the writer takes them in shared batches.
+    let writes: Vec<_> = (0..40)
+        .map(|i| {
+            let mut said = change(if i == 20 { "ghost" } else { "r1" }, 1);
+            said.chat = Some(line(&format!("line {i}"), None));
+            store.write(Write::Room(said))
+        })
+        .collect();
+    let results = futures::future::join_all(writes).await;
+    for (i, result) in results.iter().enumerate() {
+        assert_eq!(result.is_err(), i == 20, "write {i}: {result:?}");
+    }
+    let chat = store.read_chat("r1").await.expect("the read works");
+    assert_eq!(chat.len(), 39);
+    assert!(chat.iter().all(|l| l.text != "line 20"));
+}
+
 /// One `#[tokio::test]` per check, each on a fresh backend.
 macro_rules! suite {
     ($backend:expr => $($check:ident),* $(,)?) => {
@@ -380,5 +406,6 @@ mod sqlite {
         a_move_and_the_result_it_brings_are_durable_together,
         a_failed_write_stores_none_of_its_parts,
         a_flush_returns_once_every_queued_write_is_durable,
+        a_failed_write_among_many_fails_alone,
     );
 }

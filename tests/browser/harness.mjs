@@ -36,13 +36,13 @@ export async function removeDir(dir) {
 }
 
 /**
- * Starts `kibitz serve` on `bind` (port 0 by default) with the data directory `dataDir` and
- * resolves once it prints its address; `env` adds environment variables (limits such as
- * KIBITZ_LOBBY_LIST_MAX). Returns { url, bind, dataDir, stop(signal) }; `stop` resolves when
+ * Starts `kibitz serve` (or `command`: `up` adds its bots and the showcase game) on `bind`
+ * (port 0 by default) with the data directory `dataDir` and resolves once it prints its
+ * address; `env` adds environment variables (limits such as KIBITZ_LOBBY_LIST_MAX). Returns { url, bind, dataDir, stop(signal) }; `stop` resolves when
  * the process has exited.
  */
-export function startServer({ dataDir, bind = '127.0.0.1:0', env = {} }) {
-  const child = spawn(KIBITZ_BIN, ['serve', '--bind', bind, '--data', dataDir, '--bot-key', BOT_KEY], {
+export function startServer({ dataDir, bind = '127.0.0.1:0', env = {}, command = 'serve' }) {
+  const child = spawn(KIBITZ_BIN, [command, '--bind', bind, '--data', dataDir, '--bot-key', BOT_KEY], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, RUST_LOG: process.env.RUST_LOG || 'warn', ...env },
   });

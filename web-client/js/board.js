@@ -40,10 +40,16 @@ function geometry(game) {
 /**
  * Creates a board in `container`. Options: onPlay(moveText) when the user plays a move,
  * testPrefix for data-testid values (so two boards never share ids), touchConfirm (Gomoku
- * on a touch screen: the first tap previews, the second on the same point plays).
+ * on a touch screen: the first tap previews, the second on the same point plays), mini (a
+ * small picture, as in the lobby's live list: no coordinates, no input, one image to screen
+ * readers).
  */
-export function createBoard(container, { onPlay, testPrefix = '', label = 'board.aria' } = {}) {
-  const svg = s('svg', {
+export function createBoard(container, { onPlay, testPrefix = '', label = 'board.aria', mini = false } = {}) {
+  const svg = s('svg', mini ? {
+    class: 'board mini',
+    role: 'img',
+    'data-testid': `${testPrefix}board`,
+  } : {
     class: 'board',
     role: 'application',
     tabindex: 0,
@@ -143,7 +149,7 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
     const kind = game.kind;
     clear(svg);
     svg.setAttribute('viewBox', `0 0 ${geo.width} ${geo.height}`);
-    svg.setAttribute('class', `board board-${kind}${view.interactive ? ' interactive' : ''}`);
+    svg.setAttribute('class', `board board-${kind}${mini ? ' mini' : ''}${view.interactive ? ' interactive' : ''}`);
     svg.setAttribute('aria-label', t(label));
 
     // Background and grid.
@@ -300,7 +306,9 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
         }, why ? s('title', {}, why) : null));
       }
     }
-    svg.append(bg, labels, marks, stones, over, previewLayer, cursorLayer, hit);
+    // A small picture has nothing to point at and no room for coordinates.
+    if (mini) svg.append(bg, marks, stones, over);
+    else svg.append(bg, labels, marks, stones, over, previewLayer, cursorLayer, hit);
     drawPreview();
     drawCursor();
   }

@@ -6,6 +6,7 @@ import { clockFromKey, clockKey, sameGame } from './record.js';
 import { createBoard } from './board.js';
 import { replay, other } from './rules.js';
 import { openingRules } from './opening.js';
+import { livePosition } from './live-board.js';
 
 const FORM_KEY = 'kibitz.newGame';
 /** How long a seek waits before a bot is offered. Browser tests shorten it with the page
@@ -449,6 +450,20 @@ export function mountLobby(root, app) {
     if (more > 0) list.append(h('li', { class: 'empty more', 'data-testid': testid }, t('lobby.more', { n: more })));
   }
 
+  /** A live game drawn small, from the position the lobby sends; a click watches it. */
+  function miniBoard(r) {
+    const pos = livePosition(r);
+    if (!pos) return null;
+    const box = h('button', {
+      type: 'button', class: 'mini-board', 'data-testid': `mini-${r.room}`, 'data-ply': r.ply ?? 0,
+      'aria-label': t('lobby.watchGame', { game: gameLabel(r.game) }),
+      onclick: () => app.go(r.room, { as: 'spectator' }),
+    });
+    createBoard(box, { mini: true, testPrefix: `mini-${r.room}-` })
+      .render({ game: r.game, pos, flipped: false, interactive: false, me: null, animate: false });
+    return box;
+  }
+
   function renderLists(msg) {
     lastLobby = msg;
     clear(openList);
@@ -472,7 +487,8 @@ export function mountLobby(root, app) {
     if (!live.length) liveList.append(h('li', { class: 'empty' }, t('lobby.liveEmpty')));
     for (const r of live) {
       const seats = r.seats || {};
-      liveList.append(h('li', { class: 'room-item', 'data-room': r.room },
+      liveList.append(h('li', { class: 'room-item live-item', 'data-room': r.room },
+        miniBoard(r),
         h('span', { class: 'room-game' }, gameLabel(r.game)),
         h('span', { class: 'room-who' }, seatName(seats.black), ' – ', seatName(seats.white)),
         h('span', { class: 'room-meta' }, t('lobby.ply', { n: r.ply ?? 0 }), ' · ',
@@ -515,7 +531,9 @@ export function mountLobby(root, app) {
       card('lobby.newGame', newGameForm)),
     h('div', { class: 'lobby-lists' },
       card('lobby.open', openList),
-      card('lobby.live', liveList),
+      card('lobby.live',
+        h('a', { href: 'tv', class: 'tv-link', 'data-testid': 'link-tv', 'data-i18n': 'lobby.tv', onclick: (ev) => { ev.preventDefault(); app.goTv(); } }, t('lobby.tv')),
+        liveList),
       card('lobby.bots', botsList))));
   onFormChange();
   renderLists({});

@@ -1,10 +1,11 @@
-// Entry point of the Kibitz page: the header (language, connection), the offline banner, and routing between the lobby and a room (`/?room=<id>`).
+// Entry point of the Kibitz page: the header (language, connection), the offline banner, and routing between the lobby, a room (`/?room=<id>`) and the TV page (`/tv`).
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
 import { t, initLang, getLang, setLang, LANGS, applyI18n, onLangChange } from './i18n.js';
 import { mountLobby } from './lobby.js';
 import { mountRoom } from './room.js';
+import { mountTv } from './tv.js';
 
 const NAME_KEY = 'kibitz.name';
 
@@ -45,15 +46,27 @@ const app = {
   },
   /** Shows a room (or the lobby for null) and records it in the address bar. */
   go(room, opts = {}) {
-    const url = room ? `?room=${encodeURIComponent(room)}` : location.pathname;
-    try {
-      history.pushState({ room: room || null }, '', url);
-    } catch {
-      // Some pages (file://) refuse pushState; the view still changes.
-    }
+    const url = room ? `${basePath()}?room=${encodeURIComponent(room)}` : basePath();
+    remember({ room: room || null }, url);
     mount(room, opts);
   },
+  /** Shows the TV page: the best live game, one after another. */
+  goTv() {
+    remember({ tv: true }, `${basePath()}tv`);
+    mount(null, { tv: true });
+  },
 };
+
+/** The page's folder: the lobby's address, under which `tv` is the TV page. */
+const basePath = () => location.pathname.replace(/tv$/, '');
+
+function remember(state, url) {
+  try {
+    history.pushState(state, '', url);
+  } catch {
+    // Some pages (file://) refuse pushState; the view still changes.
+  }
+}
 
 // ---------- header and banner ----------
 const langSelect = h('select', { id: 'lang', 'data-testid': 'lang-select', 'aria-label': t('app.language'), 'data-i18n-aria': 'app.language' });
@@ -111,7 +124,8 @@ function mount(room, opts = {}) {
   if (view) view.unmount();
   view = null;
   clear(main);
-  view = room ? mountRoom(main, app, { room, ...opts }) : mountLobby(main, app);
+  if (opts.tv) view = mountTv(main, app);
+  else view = room ? mountRoom(main, app, { room, ...opts }) : mountLobby(main, app);
   applyI18n(main);
   window.scrollTo(0, 0);
 }
@@ -121,7 +135,10 @@ function roomFromUrl() {
   return room && room.trim() ? room.trim() : null;
 }
 
-window.addEventListener('popstate', () => mount(roomFromUrl(), { as: 'player' }));
+/** Whether the address is the TV page's (`/tv`, no room named). */
+const tvFromUrl = () => !roomFromUrl() && /\/tv$/.test(location.pathname);
+
+window.addEventListener('popstate', () => mount(roomFromUrl(), { as: 'player', tv: tvFromUrl() }));
 
 net.onStatus(() => {
   renderBanner();
@@ -142,6 +159,6 @@ onLangChange(() => {
 });
 
 applyI18n(document.body);
-mount(roomFromUrl(), { as: 'player' });
+mount(roomFromUrl(), { as: 'player', tv: tvFromUrl() });
 renderBanner();
 net.start();

@@ -7,13 +7,14 @@ import { createProtocol } from './room/protocol.js';
 
 /** Mounts the room `room` in `root`. opts.fresh: we just created it (its state is on the way);
  *  opts.as: 'player' (take a free seat, else watch) or 'spectator'; opts.clockSpec: the lobby's
- *  copy of its time control. */
-export function mountRoom(root, app, { room, fresh = false, as = 'player', clockSpec }) {
+ *  copy of its time control; opts.quiet: no game-over dialog (the TV page says the result its
+ *  own way and moves on). */
+export function mountRoom(root, app, { room, fresh = false, as = 'player', clockSpec, quiet = false }) {
   const state = new RoomState(room, as);
   // The view's buttons need the controls and the controls need the view: the handlers look
   // their action up when they fire, by which time it is here.
   const actions = {};
-  const view = createRoomView(root, { state, app, clockSpec, actions });
+  const view = createRoomView(root, { state, app, clockSpec, actions, quiet });
   Object.assign(actions, createControls({ state, view, app }));
   const protocol = createProtocol({ state, view, app });
 

@@ -66,6 +66,7 @@ impl BotOptions {
                 games: self.games.clone(),
                 capacity: self.capacity,
             }),
+            house: None,
         }
     }
 }

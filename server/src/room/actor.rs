@@ -424,6 +424,8 @@ impl RoomActor {
             ply: self.game.ply() as u32,
             created: head.created_ms,
             reserved: self.invites.reserved(),
+            board: self.game.position().board_text(),
+            last: self.game.moves().last().map(|m| m.mv.clone()),
         }
     }
 

@@ -21,7 +21,7 @@ use game_core::opening::Role;
 use game_core::protocol::{
     ClockState, GameResult, ResultKind, RoomState, RoomStatus, SeatInfo, Seats, ServerMsg,
 };
-use game_core::{Color, EndReason};
+use game_core::{AnyPosition, Color, EndReason};
 
 use super::answers::AnswerCache;
 use super::change::{Change, Event, Moment, Offers};
@@ -266,6 +266,12 @@ impl RoomGame {
     #[must_use]
     pub fn in_opening(&self) -> bool {
         self.game.in_opening()
+    }
+
+    /// The position now, opening included.
+    #[must_use]
+    pub fn position(&self) -> &AnyPosition {
+        self.game.position()
     }
 
     #[must_use]

@@ -16,6 +16,8 @@ struct Member {
     link: MemberLink,
     /// The player id behind the connection.
     player: String,
+    /// The server's own client (the showcase): it watches, but is not counted as a spectator.
+    house: bool,
 }
 
 /// The members of one room, by connection id.
@@ -37,6 +39,7 @@ impl Members {
         self.by_conn.insert(
             link.id(),
             Member {
+                house: link.is_house(),
                 link,
                 player: player.to_string(),
             },
@@ -90,12 +93,12 @@ impl Members {
         [Color::Black, Color::White].map(|c| game.seat(c).is_some_and(|s| self.online(&s.player)))
     }
 
-    /// Members who sit on no seat.
+    /// Members who sit on no seat, the server's own clients left out.
     #[must_use]
     pub fn spectators(&self, game: &RoomGame) -> u32 {
         self.by_conn
             .values()
-            .filter(|m| game.seat_of(&m.player).is_none())
+            .filter(|m| !m.house && game.seat_of(&m.player).is_none())
             .count() as u32
     }
 

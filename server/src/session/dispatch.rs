@@ -75,8 +75,26 @@ impl Session {
             ..About::default()
         };
         match (msg, self.player.is_some()) {
-            (ClientMsg::Hello { name, token, bot }, false) => {
-                match hello(&self.hub, &self.link, self.address, &name, token, bot).await {
+            (
+                ClientMsg::Hello {
+                    name,
+                    token,
+                    bot,
+                    house,
+                },
+                false,
+            ) => {
+                match hello(
+                    &self.hub,
+                    &self.link,
+                    self.address,
+                    &name,
+                    token,
+                    bot,
+                    house,
+                )
+                .await
+                {
                     Ok(welcome) => {
                         self.conn.send(&ServerMsg::Welcome {
                             player: welcome.player.id.clone(),

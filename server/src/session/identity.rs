@@ -1,10 +1,12 @@
 //! `hello`: who a connection is. A known token resumes its player under the name given now; no
 //! token makes a new player with a fresh token. The player is stored before the `welcome`. A
-//! bot (the bot key, compared in constant time) is also registered with what it plays.
+//! bot (the bot key, compared in constant time) is also registered with what it plays; a house
+//! client (the server's own, such as the showcase; the same key) is marked so that rooms do not
+//! count it among their spectators.
 
 use std::net::IpAddr;
 
-use game_core::protocol::BotHello;
+use game_core::protocol::{BotHello, HouseHello};
 
 use super::error::SessionError;
 use crate::hub::Hub;
@@ -21,8 +23,17 @@ pub struct Welcome {
     pub token: String,
 }
 
+/// Whether `key` is the server's bot key (none set: nothing is).
+fn bot_key_ok(hub: &Hub, key: &str) -> bool {
+    hub.config
+        .bot_key
+        .as_deref()
+        .is_some_and(|k| token::constant_time_eq(k.as_bytes(), key.as_bytes()))
+}
+
 /// Checks a `hello` from `address`, stores the player and registers a bot. A new player
-/// (no token) counts against the address's new players; a bot, which holds the key, does not.
+/// (no token) counts against the address's new players; a bot or a house client, which holds
+/// the key, does not.
 pub async fn hello(
     hub: &Hub,
     link: &MemberLink,
@@ -30,6 +41,7 @@ pub async fn hello(
     name: &str,
     token: Option<String>,
     bot: Option<BotHello>,
+    house: Option<HouseHello>,
 ) -> Result<Welcome, SessionError> {
     let limits = &hub.config.limits;
     let name = name.trim();
@@ -39,13 +51,13 @@ pub async fn hello(
     {
         return Err(SessionError::BadName(limits.name_max_chars));
     }
+    // Only the key makes a house client: anyone else who could hide from the spectator count
+    // would make it lie.
+    if house.as_ref().is_some_and(|h| !bot_key_ok(hub, &h.key)) {
+        return Err(SessionError::BadBotKey);
+    }
     if let Some(b) = &bot {
-        let key_ok = hub
-            .config
-            .bot_key
-            .as_deref()
-            .is_some_and(|k| token::constant_time_eq(k.as_bytes(), b.key.as_bytes()));
-        if !key_ok {
+        if !bot_key_ok(hub, &b.key) {
             return Err(SessionError::BadBotKey);
         }
         if b.games.is_empty() || b.capacity == 0 || b.capacity > limits.bot_capacity_max {
@@ -59,7 +71,7 @@ pub async fn hello(
             (player, token, hash)
         }
         None => {
-            if bot.is_none() && !hub.admit_new_player(address) {
+            if bot.is_none() && house.is_none() && !hub.admit_new_player(address) {
                 return Err(SessionError::TooManyNewPlayers(
                     limits.new_players_per_address,
                     limits.new_players_window.as_secs(),
@@ -88,6 +100,9 @@ pub async fn hello(
         return Err(SessionError::PlayerNotStored);
     }
     hub.players.connected(player.clone(), token_hash);
+    if house.is_some() {
+        link.mark_house();
+    }
     if let Some(b) = bot {
         hub.bots
             .connected(&player, b.games, b.capacity, link.clone());

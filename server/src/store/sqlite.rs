@@ -339,6 +339,11 @@ fn apply_atomically(tx: &mut rusqlite::Transaction<'_>, write: &Write) -> Result
 /// error) fails the whole batch: the jobs after it would otherwise run outside the
 /// transaction and be stored while answered as failed.
 fn commit_batch(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), String>>, String> {
+    // Jobs almost never fail: first the whole batch without a savepoint each (two statements
+    // less per job); only if one fails is the batch rolled back and run job by job.
+    if commit_all(conn, batch).is_ok() {
+        return Ok(batch.iter().map(|_| Ok(())).collect());
+    }
     let mut tx = conn.transaction().map_err(|e| e.to_string())?;
     let mut results = Vec::with_capacity(batch.len());
     for job in batch {
@@ -352,6 +357,17 @@ fn commit_batch(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), S
     }
     tx.commit().map_err(|e| e.to_string())?;
     Ok(results)
+}
+
+/// Runs every job of the batch in one transaction; on the first error nothing is stored.
+fn commit_all(conn: &mut Connection, batch: &[Job]) -> Result<(), StoreError> {
+    let tx = conn.transaction()?;
+    for job in batch {
+        // Dropped without a commit on error: the whole transaction rolls back.
+        apply(&tx, &job.write)?;
+    }
+    tx.commit()?;
+    Ok(())
 }
 
 /// The writer's connection and what it knows of the WAL.

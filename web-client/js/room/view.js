@@ -27,9 +27,9 @@ const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
 /**
  * Builds the room page in `root` and returns its drawing functions. `clockSpec` is the lobby's
  * copy of the time control, shown until the first `state` says it; `actions` the user's actions
- * (see layout.js).
+ * (see layout.js); `quiet` leaves out the game-over dialog.
  */
-export function createRoomView(root, { state: R, app, clockSpec, actions }) {
+export function createRoomView(root, { state: R, app, clockSpec, actions, quiet = false }) {
   const el = buildRoom(root, { roomId: R.id, actions, onBack: () => app.go(null), me: () => app.net.player });
   const { board, chat, clocks, buttons, nav } = el;
   const forbiddenCache = new WeakMap();
@@ -257,7 +257,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions }) {
 
   /** Opens the game-over dialog (again: its words follow the language). */
   function openOver() {
-    if (R.status !== 'over' || !R.result) return;
+    if (quiet || R.status !== 'over' || !R.result) return;
     const words = resultWords(R.result);
     const lines = [];
     if (words.reason) lines.push({ text: words.reason, testid: 'over-dialog-reason' });
