@@ -48,53 +48,6 @@ async fn person_against_the_bot(game: Value, my_seat: &str, bot_seat: &str, leve
     assert!(chat.len() <= 4, "the bot talks too much: {chat:?}");
 }
 
-/// Creates a room with the bot on `bot_seat`, retrying while no bot is connected yet;
-/// returns the room id.
-async fn create_with_bot(
-    c: &mut Client,
-    game: &Value,
-    my_seat: &str,
-    bot_seat: &str,
-    level: u8,
-    clock: Value,
-) -> String {
-    let started = Instant::now();
-    loop {
-        c.send(
-            json!({"t":"create","game":game,"seat":my_seat,"clock":clock,
-            "bots":{bot_seat: level}}),
-        )
-        .await;
-        let room = c.expect("created").await["room"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        // The bot joins (a `state` with both seats) or none is there yet.
-        let v = c
-            .expect_where(|v| {
-                (v["t"] == "state" && v["room"] == room.as_str() && v["status"] == "playing")
-                    || (v["t"] == "error" && v["code"] == "no_bot_available")
-            })
-            .await;
-        if v["t"] == "state" {
-            c.backlog.insert(0, v);
-            return room;
-        }
-        assert!(
-            started.elapsed() < WAIT,
-            "the bot never connected: no_bot_available"
-        );
-        c.send(json!({"t":"leave","room":room})).await;
-        // A bot that is starting connects within moments; wait for the lobby to show it.
-        c.send(json!({"t":"lobby"})).await;
-        c.expect_where(|v| {
-            v["t"] == "lobby" && v["bots"].as_array().is_some_and(|b| !b.is_empty())
-        })
-        .await;
-        c.send(json!({"t":"unlobby"})).await;
-    }
-}
-
 #[tokio::test]
 async fn a_person_plays_the_bot_at_gomoku_to_the_end() {
     person_against_the_bot(

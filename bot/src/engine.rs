@@ -170,6 +170,17 @@ pub trait Engine: Send {
         self.search_with(position, &request)
     }
 
+    /// The decision of whoever acts in an opening rule (swap2, Soosõrv-8, Taraguchi-10),
+    /// as a result whose `best` is the choice's text; `None` for an engine that does not
+    /// play opening rules, or once the opening is over.
+    fn decide_opening(
+        &mut self,
+        _opening: &game_core::opening::Opening,
+        _request: &SearchRequest,
+    ) -> Option<SearchResult> {
+        None
+    }
+
     /// How long `level` thinks about a move of an untimed game: 0.3 s at level 1 up to 3 s
     /// at level 10.
     fn think_time(&self, level: Level) -> Duration {

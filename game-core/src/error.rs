@@ -67,6 +67,15 @@ pub enum MoveError {
     Illegal(#[from] IllegalMoveError),
 }
 
+/// A step of a [`crate::game::Game`]: a move that is refused, or an opening choice that is.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum StepError {
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    #[error(transparent)]
+    Choice(#[from] crate::opening::ChoiceError),
+}
+
 /// A game spec that describes no playable game.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {
@@ -87,10 +96,14 @@ pub enum SpecError {
         opening: &'static str,
         needs: &'static str,
     },
+    /// Set-up moves given for a game with an opening rule, whose opening starts on an empty
+    /// board.
+    #[error("the {0} opening rule starts on an empty board: no opening moves")]
+    SetupWithOpeningRule(&'static str),
     #[error("the game has no opening rule")]
     NoOpeningRule,
     /// A spec with an opening rule given where only a plain position can be made: its games
-    /// start with [`crate::opening::Opening`].
+    /// start with [`crate::opening::Opening`] (see [`crate::game::Game`]).
     #[error("the {0} opening rule is not available here")]
     OpeningRuleNotRun(&'static str),
 }

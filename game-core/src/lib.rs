@@ -56,6 +56,7 @@
 //! - [`opening`]: the opening rules swap2, Soosõrv-8 and Taraguchi-10 as a state machine over a
 //!   Gomoku position, with the notation of their choices.
 //! - [`any`]: [`AnyPosition`], one enum over the three games for the server.
+//! - [`game`]: [`game::Game`], a game from its spec: the opening rule's choices, then the moves.
 //! - [`record`]: game records — move strings, SGF, PSQ.
 //! - [`protocol`]: `ClientMsg` and `ServerMsg`, the two directions of the wire protocol.
 
@@ -63,6 +64,7 @@ pub mod any;
 pub mod color;
 pub mod connect4;
 pub mod error;
+pub mod game;
 pub mod gomoku;
 pub mod opening;
 pub mod othello;
@@ -75,6 +77,6 @@ pub mod symmetry;
 
 pub use any::AnyPosition;
 pub use color::Color;
-pub use error::{IllegalMoveError, MoveError, ParseMoveError, SpecError};
+pub use error::{IllegalMoveError, MoveError, ParseMoveError, SpecError, StepError};
 pub use position::{Cell, EndReason, Outcome, PlayError, Position, Score};
 pub use spec::{GameKind, GameSpec, GomokuRule, OpeningRule};

@@ -402,6 +402,10 @@ pub struct RoomState {
     /// client that arrives by a link can show it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub control: Option<ClockSpec>,
+    /// Where the opening rule stands, for a game with one (absent otherwise); its choices
+    /// are the first entries of `moves`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub opening_state: Option<crate::opening::OpeningView>,
 }
 
 // ---------------------------------------------------------------------------------------------

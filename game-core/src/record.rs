@@ -56,6 +56,7 @@ use std::fmt::Write as _;
 use thiserror::Error;
 
 use crate::error::{MoveError, SpecError};
+use crate::opening::OpeningChoice;
 use crate::position::{Cell, EndReason};
 use crate::protocol::{GameResult, ResultKind};
 use crate::spec::{GameKind, GameSpec, GomokuRule};
@@ -228,6 +229,38 @@ fn kind_name(spec: &GameSpec) -> &'static str {
 }
 
 impl GameRecord {
+    /// The record as stones on the board: for a game played from an opening rule, the
+    /// choices that place no stone (`swap`, `declare 3`, the offered 5th moves...) are left
+    /// out, `choose c` becomes the stone `c`, and the rule is dropped, so the formats (which
+    /// know nothing of opening rules) describe the game as it was played on the board.
+    #[must_use]
+    pub fn on_board(self) -> GameRecord {
+        let GameSpec::Gomoku {
+            size,
+            rule,
+            opening_rule: Some(_),
+        } = self.spec
+        else {
+            return self;
+        };
+        let moves = self
+            .moves
+            .iter()
+            .filter_map(|m| match m.parse::<OpeningChoice>() {
+                Ok(OpeningChoice::Place(cell) | OpeningChoice::Choose(cell)) => {
+                    Some(cell.to_string())
+                }
+                Ok(_) => None,
+                Err(_) => Some(m.clone()),
+            })
+            .collect();
+        GameRecord {
+            spec: GameSpec::gomoku(size, rule),
+            moves,
+            ..self
+        }
+    }
+
     /// Replays `moves` from the start of `spec` and records the result if the game ended on
     /// the board. Moves are stored in canonical notation.
     pub fn from_moves<S: AsRef<str>>(

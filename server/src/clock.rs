@@ -129,6 +129,20 @@ impl GameClock {
     /// held, costs nothing and earns no increment. A move after the flag fell is a loss on
     /// time.
     pub fn on_move(&mut self, mover: Color, next: Turn, now: Instant) -> Result<(), Flagged> {
+        self.on_step(mover, mover.other(), next, false, now)
+    }
+
+    /// A decision of an opening rule, charged like a move, after which `to` acts (`next`),
+    /// which may be the mover again. With `swap` the players exchanged colours, so the two
+    /// sides' times change hands: each player keeps their own time.
+    pub fn on_step(
+        &mut self,
+        mover: Color,
+        to: Color,
+        next: Turn,
+        swap: bool,
+        now: Instant,
+    ) -> Result<(), Flagged> {
         if matches!(self.running, Some((side, _)) if side == mover) {
             let left = self.left_ms(mover, now);
             if left == 0 {
@@ -141,7 +155,11 @@ impl GameClock {
             // The mover's time is settled above; `give_turn` must not charge it again.
             self.running = None;
         }
-        self.give_turn(mover.other(), next, now);
+        if swap {
+            self.settle(now);
+            self.remaining_ms.swap(0, 1);
+        }
+        self.give_turn(to, next, now);
         Ok(())
     }
 
@@ -256,5 +274,43 @@ mod tests {
         assert_eq!(c.held(), None);
         c.stop(t2);
         assert_eq!(c.held(), None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_swap_hands_each_player_their_own_time() {
+        let mut c = GameClock::new(ClockSpec::Fischer {
+            initial_ms: 10_000,
+            increment_ms: 0,
+        });
+        let t0 = Instant::now();
+        c.give_turn(Color::Black, Turn::Runs, t0);
+        // Black places a stone in 3 s and acts again: its time keeps running.
+        c.on_step(
+            Color::Black,
+            Color::Black,
+            Turn::Runs,
+            false,
+            t0 + Duration::from_secs(3),
+        )
+        .unwrap();
+        assert_eq!(
+            c.state(t0 + Duration::from_secs(3)).running,
+            Some(Color::Black)
+        );
+        // 1 s more, then white takes over; white spends 2 s and swaps: white's 8 s go to
+        // the black seat, and the old black player, now white, acts on its 6 s.
+        c.on_move(Color::Black, Turn::Runs, t0 + Duration::from_secs(4))
+            .unwrap();
+        c.on_step(
+            Color::White,
+            Color::White,
+            Turn::Runs,
+            true,
+            t0 + Duration::from_secs(6),
+        )
+        .unwrap();
+        let state = c.state(t0 + Duration::from_secs(6));
+        assert_eq!((state.black_ms, state.white_ms), (8_000, 6_000));
+        assert_eq!(state.running, Some(Color::White));
     }
 }

@@ -112,6 +112,7 @@ async fn load(hub: &SharedHub, room: &str) -> Result<StoredRoom, Response> {
     }
 }
 
+/// The room's record for the exports: its stones on the board (see [`GameRecord::on_board`]).
 fn record_of(room: &StoredRoom) -> GameRecord {
     let mut moves = room.head.opening.clone();
     moves.extend(room.moves.iter().map(|m| m.mv.clone()));
@@ -122,6 +123,7 @@ fn record_of(room: &StoredRoom) -> GameRecord {
         white: room.white.as_ref().map(|s| s.name.clone()),
         result: room.result.clone(),
     }
+    .on_board()
 }
 
 async fn game_json(Path(room): Path<String>, State(hub): State<SharedHub>) -> Response {

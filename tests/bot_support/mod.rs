@@ -6,13 +6,14 @@
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
 
 use game_core::{AnyPosition, Color, GameSpec};
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-use crate::common::{within, Client, BOT_KEY};
+use crate::common::{within, Client, BOT_KEY, WAIT};
 
 /// The pace the test bots keep (`--pace-ms`): low, so that whole games fit in a test.
 pub const TEST_PACE_MS: &str = "20";
@@ -410,5 +411,52 @@ pub async fn play_to_end(
         over,
         follow: seat.follow,
         their_chat: seat.their_chat,
+    }
+}
+
+/// Creates a room with the bot on `bot_seat`, retrying while no bot is connected yet;
+/// returns the room id.
+pub async fn create_with_bot(
+    c: &mut Client,
+    game: &Value,
+    my_seat: &str,
+    bot_seat: &str,
+    level: u8,
+    clock: Value,
+) -> String {
+    let started = Instant::now();
+    loop {
+        c.send(
+            json!({"t":"create","game":game,"seat":my_seat,"clock":clock,
+            "bots":{bot_seat: level}}),
+        )
+        .await;
+        let room = c.expect("created").await["room"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        // The bot joins (a `state` with both seats) or none is there yet.
+        let v = c
+            .expect_where(|v| {
+                (v["t"] == "state" && v["room"] == room.as_str() && v["status"] == "playing")
+                    || (v["t"] == "error" && v["code"] == "no_bot_available")
+            })
+            .await;
+        if v["t"] == "state" {
+            c.backlog.insert(0, v);
+            return room;
+        }
+        assert!(
+            started.elapsed() < WAIT,
+            "the bot never connected: no_bot_available"
+        );
+        c.send(json!({"t":"leave","room":room})).await;
+        // A bot that is starting connects within moments; wait for the lobby to show it.
+        c.send(json!({"t":"lobby"})).await;
+        c.expect_where(|v| {
+            v["t"] == "lobby" && v["bots"].as_array().is_some_and(|b| !b.is_empty())
+        })
+        .await;
+        c.send(json!({"t":"unlobby"})).await;
     }
 }

@@ -221,9 +221,10 @@ export async function openMoreOptions(page) {
 /**
  * Creates a room through the lobby's new-game form. `game` is 'gomoku' | 'othello' |
  * 'connect4'; `rule` for Gomoku; `blocked` a list of [col,row] cells for Connect Four;
- * `seat` the creator's seat; `botLevel` (1..10) makes the opponent a bot of that level. Resolves with the room id once the room view shows its state.
+ * `seat` the creator's seat; `botLevel` (1..10) makes the opponent a bot of that level;
+ * `openingRule` ('swap2', 'soosorv8', 'taraguchi10') plays the game from that opening. Resolves with the room id once the room view shows its state.
  */
-export async function createRoom(player, server, { game = 'gomoku', rule = 'freestyle', size = 15, blocked = [], seat = 'black', clock = 'none', botLevel = null } = {}) {
+export async function createRoom(player, server, { game = 'gomoku', rule = 'freestyle', size = 15, blocked = [], seat = 'black', clock = 'none', botLevel = null, openingRule = 'none' } = {}) {
   const { page } = player;
   await gotoLobby(player, server);
   await openMoreOptions(page);
@@ -231,6 +232,7 @@ export async function createRoom(player, server, { game = 'gomoku', rule = 'free
   if (game === 'gomoku') {
     await byId(page, 'new-game-size').selectOption(String(size));
     await byId(page, 'new-game-rule').selectOption(rule);
+    await byId(page, 'new-game-opening-rule').selectOption(openingRule);
   }
   if (game === 'connect4') {
     for (const [c, r] of blocked) await byId(page, `blocked-${c}-${r}`).click();

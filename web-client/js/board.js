@@ -213,6 +213,12 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
       const [x, y] = centre(idx);
       marks.append(s('circle', { cx: x, cy: y, r: geo.u * 0.12, class: `legal${view.me ? ` for-${view.me}` : ''}`, 'data-testid': tid(`legal-${cellName(game, idx)}`) }));
     }
+    // An opening's 5th moves: offered (`proposal`) or being picked to offer (`picked`), as
+    // dashed stones of the colour they would be.
+    for (const m of view.marks || []) {
+      const [x, y] = centre(m.idx);
+      marks.append(s('circle', { cx: x, cy: y, r: geo.stoneR, class: `opening-mark ${m.kind} ${m.seat || ''}`, 'data-testid': tid(`${m.kind}-${cellName(game, m.idx)}`) }));
+    }
 
     // Stones (Connect Four: every hole, blocked cells too).
     const stones = s('g', { class: 'layer-stones' });

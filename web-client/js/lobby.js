@@ -5,6 +5,7 @@ import { t, gameLabel, clockLabel, errorText } from './i18n.js';
 import { clockFromKey, clockKey, sameGame } from './record.js';
 import { createBoard } from './board.js';
 import { replay, other } from './rules.js';
+import { openingRules } from './opening.js';
 import { livePosition } from './live-board.js';
 
 const FORM_KEY = 'kibitz.newGame';
@@ -48,7 +49,7 @@ const LEVELS = Array.from({ length: 10 }, (_, i) => i + 1);
 const DEFAULT_FORM = {
   kind: 'gomoku', size: 15, rule: 'freestyle', cols: 7, rows: 6, blocked: [],
   clock: '5+3', seat: 'random', opp: 'person', level: 3, levelBlack: 3, levelWhite: 5,
-  private: false, opening: [],
+  private: false, opening: [], openingRule: 'none',
   vsGame: 'gomoku', vsOrder: 'you',
 };
 
@@ -247,6 +248,8 @@ export function mountLobby(root, app) {
     onFormChange();
   });
   const ruleSelect = select({ 'data-testid': 'new-game-rule' }, ['freestyle', 'standard', 'renju'].map((r) => [r, t(`rule.${r}`), `rule.${r}`]), form.rule, (v) => { form.rule = v; onFormChange(); });
+  // The opening rules the board and rule allow (refilled as they change); `none` first.
+  const openingRuleSelect = h('select', { 'data-testid': 'new-game-opening-rule', onchange: (ev) => { form.openingRule = ev.target.value; onFormChange(); } });
   const sizes = Array.from({ length: 9 }, (_, i) => [i + 4, String(i + 4)]);
   const colsSelect = select({ 'data-testid': 'new-game-cols' }, sizes, form.cols, (v) => { form.cols = Number(v); trimBlocked(); onFormChange(); });
   const rowsSelect = select({ 'data-testid': 'new-game-rows' }, sizes, form.rows, (v) => { form.rows = Number(v); trimBlocked(); onFormChange(); });
@@ -266,7 +269,8 @@ export function mountLobby(root, app) {
       h('span', { 'data-i18n': `lobby.opp.${v}` }, t(`lobby.opp.${v}`))));
   }
 
-  gomokuPart.append(h('div', { class: 'row' }, field('lobby.size', sizeSelect, 'ng-size'), field('lobby.rule', ruleSelect, 'ng-rule')));
+  gomokuPart.append(h('div', { class: 'row' }, field('lobby.size', sizeSelect, 'ng-size'), field('lobby.rule', ruleSelect, 'ng-rule')),
+    field('lobby.openingRule', openingRuleSelect, 'ng-opening-rule'));
   c4Part.append(
     h('div', { class: 'row' }, field('lobby.cols', colsSelect, 'ng-cols'), field('lobby.rows', rowsSelect, 'ng-rows')),
     h('div', { class: 'row' },
@@ -370,10 +374,21 @@ export function mountLobby(root, app) {
     openingNote.textContent = form.opening.length ? form.opening.join(' ') : t('lobby.openingNone');
   }
 
+  function renderOpeningRules() {
+    const rules = openingRules({ kind: 'gomoku', size: form.size, rule: form.rule });
+    if (!rules.includes(form.openingRule)) form.openingRule = 'none';
+    clear(openingRuleSelect);
+    openingRuleSelect.append(h('option', { value: 'none', 'data-i18n': 'lobby.openingRuleNone' }, t('lobby.openingRuleNone')));
+    for (const r of rules) openingRuleSelect.append(h('option', { value: r, 'data-i18n': `openingRule.${r}` }, t(`openingRule.${r}`)));
+    openingRuleSelect.value = form.openingRule;
+  }
+
   function onFormChange() {
     kindSelect.value = form.kind;
     gomokuPart.hidden = form.kind !== 'gomoku';
-    openingPart.hidden = form.kind !== 'gomoku';
+    renderOpeningRules();
+    // An opening rule starts on an empty board: no set-up stones with it.
+    openingPart.hidden = form.kind !== 'gomoku' || form.openingRule !== 'none';
     c4Part.hidden = form.kind !== 'connect4';
     botPart.hidden = form.opp !== 'bot';
     botbotPart.hidden = form.opp !== 'botbot';
@@ -390,7 +405,10 @@ export function mountLobby(root, app) {
   }
 
   function formGame() {
-    if (form.kind === 'gomoku') return { kind: 'gomoku', size: form.size, rule: form.rule };
+    if (form.kind === 'gomoku') {
+      const game = { kind: 'gomoku', size: form.size, rule: form.rule };
+      return form.openingRule !== 'none' ? { ...game, opening_rule: form.openingRule } : game;
+    }
     if (form.kind === 'othello') return { kind: 'othello' };
     return { kind: 'connect4', cols: form.cols, rows: form.rows, blocked: form.blocked.map(([c, r]) => [c, r]) };
   }
@@ -409,7 +427,7 @@ export function mountLobby(root, app) {
     }
     const msg = { t: 'create', game, seat, clock: clockFromKey(form.clock), private: !!form.private };
     if (bots) msg.bots = bots;
-    if (form.kind === 'gomoku' && form.opening.length) msg.opening = [...form.opening];
+    if (form.kind === 'gomoku' && !game.opening_rule && form.opening.length) msg.opening = [...form.opening];
     createAs = seat === 'none' ? 'spectator' : 'player';
     createClock = msg.clock;
     if (!app.net.send(msg)) showError(t('net.notSent'));

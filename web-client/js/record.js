@@ -1,12 +1,17 @@
 // Game records on the page: the move string export, the numbered move list, clock labels and the server's export links.
 
+import { stepStone } from './opening.js';
+
 /**
  * The move string of a game from the empty board (opening first): Gomoku and Othello moves
  * written together (`h8i9h10`, `f5d6c3` — Othello passes are left out, as in transcripts),
  * Connect Four columns as digits (`4453`), separated by spaces once a column number has two digits.
  */
 export function moveString(game, opening, moves) {
-  const all = [...(opening || []), ...(moves || [])];
+  // An opening rule's record: the stones on the board, as the server's exports write them.
+  const all = [...(opening || []), ...(moves || [])]
+    .map((m) => (game.opening_rule ? stepStone(m) : m))
+    .filter((m) => m != null);
   if (game.kind === 'othello') return all.filter((m) => m !== 'pass').join('');
   if (game.kind === 'connect4') return all.join((game.cols || 7) > 9 ? ' ' : '');
   return all.join('');
@@ -54,7 +59,10 @@ export function clockFromKey(key) {
 /** Same game spec? (For matching quick-pairing buttons with the lobby's seek counts.) */
 export function sameGame(a, b) {
   if (!a || !b || a.kind !== b.kind) return false;
-  if (a.kind === 'gomoku') return (a.size || 15) === (b.size || 15) && (a.rule || 'freestyle') === (b.rule || 'freestyle');
+  if (a.kind === 'gomoku') {
+    return (a.size || 15) === (b.size || 15) && (a.rule || 'freestyle') === (b.rule || 'freestyle')
+      && (a.opening_rule || null) === (b.opening_rule || null);
+  }
   if (a.kind === 'connect4') {
     const key = (g) => JSON.stringify([g.cols || 7, g.rows || 6, (g.blocked || []).map(String).sort()]);
     return key(a) === key(b);

@@ -1,5 +1,7 @@
 // Board geometry, notation and move replay for Gomoku, Othello and Connect Four — for display only; the server is the referee.
 
+import { stepStone } from './opening.js';
+
 /** Cell contents. */
 export const EMPTY = 0;
 export const BLACK = 1;
@@ -153,7 +155,13 @@ export function applyMove(game, pos, move) {
     return next;
   }
   if (move === 'pass') return next;
-  const idx = parseCell(game, move);
+  let stoneAt = move;
+  if (game.opening_rule) {
+    // An opening choice that places nothing leaves the board and the next colour as they are.
+    stoneAt = stepStone(move);
+    if (stoneAt == null) return { ...next, toMove: pos.toMove };
+  }
+  const idx = parseCell(game, stoneAt);
   if (idx < 0 || cells[idx] !== EMPTY) return next;
   if (game.kind === 'othello') {
     const flips = othelloFlips(cells, idx, stone);

@@ -5,8 +5,9 @@
 
 use std::time::Duration;
 
+use game_core::game::Game;
 use game_core::protocol::{ClockSpec, ClockState, RoomState, RoomStatus, SeatInfo};
-use game_core::{AnyPosition, Color, GameSpec};
+use game_core::{Color, GameSpec};
 use tokio::time::Instant;
 
 /// One room the bot is seated in.
@@ -72,6 +73,18 @@ impl Table {
         if seq != self.seq + 1 || ply as usize != self.moves.len() + 1 {
             return false;
         }
+        // An opening rule's swap moves the players between the seats: the bot's seat
+        // changes with it (the room's fresh `state` follows and says the same).
+        if self.spec.opening_rule().is_some() {
+            let swapped = self
+                .game()
+                .ok()
+                .and_then(|mut game| game.play(&mv).ok())
+                .is_some_and(|step| step.swapped);
+            if swapped {
+                self.you = self.you.map(Color::other);
+            }
+        }
         self.seq = seq;
         self.moves.push(mv);
         self.to_move = to_move;
@@ -106,10 +119,12 @@ impl Table {
         self.status == RoomStatus::Playing && Some(self.to_move) == self.you
     }
 
-    /// The position after the opening and the moves.
-    pub fn position(&self) -> Result<AnyPosition, String> {
-        let all: Vec<&String> = self.opening.iter().chain(self.moves.iter()).collect();
-        AnyPosition::with_moves(&self.spec, &all).map_err(|e| e.to_string())
+    /// The game after the set-up moves and the moves (an opening rule's choices first).
+    pub fn game(&self) -> Result<Game, String> {
+        Game::with_setup(&self.spec, &self.opening)
+            .map_err(|e| e.to_string())?
+            .replay(&self.moves)
+            .map_err(|(index, e)| format!("move {index}: {e}"))
     }
 
     /// The bot's time left now, if the game has a clock. Time since the reading counts only
@@ -186,6 +201,7 @@ mod tests {
             spectators: 0,
             you: Some(Color::Black),
             control: None,
+            opening_state: None,
         }
     }
 
@@ -208,7 +224,7 @@ mod tests {
         table.chat(5);
         assert_eq!(table.seq, 5, "a spectator's line takes no number");
         assert_eq!(table.filled(), (3, 42));
-        assert!(table.position().is_ok());
+        assert!(table.game().is_ok());
         table.undone(6, 1);
         assert_eq!((table.seq, table.moves.len()), (6, 1));
         table.refresh(connect4_state());

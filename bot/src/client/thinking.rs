@@ -136,14 +136,14 @@ impl Thinking {
             return;
         }
         self.stop();
-        let position = match table.position() {
-            Ok(p) => p,
+        let game = match table.game() {
+            Ok(game) => game,
             Err(e) => {
                 tracing::warn!(%room, error = %e, "cannot rebuild the position");
                 return;
             }
         };
-        if position.is_over() {
+        if game.position().is_over() {
             return;
         }
         let clock = MoveClock::of(table);
@@ -158,7 +158,7 @@ impl Thinking {
         tokio::task::spawn_blocking(move || {
             let mut slot = engine_slot.lock().unwrap_or_else(|e| e.into_inner());
             if slot.is_none() {
-                *slot = engines(position.kind());
+                *slot = engines(game.position().kind());
             }
             let mut wait = Duration::ZERO;
             let result = slot.as_mut().and_then(|engine| {
@@ -173,7 +173,11 @@ impl Thinking {
                     stop,
                     seed,
                 };
-                engine.search_with(&position, &request)
+                // An opening rule's decision, while its opening runs; else a move.
+                match game.opening().filter(|o| !o.is_over()) {
+                    Some(opening) => engine.decide_opening(opening, &request),
+                    None => engine.search_with(game.position(), &request),
+                }
             });
             drop(slot);
             // A deliberate pause on this blocking thread, within the move's budget.
@@ -253,6 +257,7 @@ mod tests {
             }),
             spectators: 0,
             you: Some(Color::Black),
+            opening_state: None,
             control: Some(ClockSpec::Fischer {
                 initial_ms: 300_000,
                 increment_ms: 0,

@@ -23,11 +23,13 @@
 //! - [`root`]: the threat decisions around it.
 //! - [`time`]: the clock of one move.
 //! - [`levels`]: what each level may do.
+//! - [`opening`]: the decisions of an opening rule, as either player.
 
 pub mod board;
 pub mod eval;
 pub mod levels;
 pub mod movegen;
+pub mod opening;
 pub mod pattern;
 pub mod points;
 pub mod root;
@@ -333,6 +335,14 @@ impl Engine for GomokuEngine {
             AnyPosition::Gomoku(pos) => self.search_gomoku(pos, request),
             _ => None,
         }
+    }
+
+    fn decide_opening(
+        &mut self,
+        opening: &game_core::opening::Opening,
+        request: &SearchRequest,
+    ) -> Option<SearchResult> {
+        opening::decide(self, opening, request)
     }
 }
 

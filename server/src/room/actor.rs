@@ -316,6 +316,7 @@ impl RoomActor {
                 }
                 Event::Spectators(msg) => self.members.send_spectators(&msg, &self.game),
                 Event::States => self.members.send_states(&self.game, Instant::now()),
+                Event::SeatsSwapped => self.members.swap_seats(),
             }
         }
         if lobby {

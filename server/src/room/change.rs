@@ -4,8 +4,9 @@
 //! change: nothing is announced that is not stored, and a failed write leaves the state as it
 //! was.
 
+use game_core::game::Game;
 use game_core::protocol::ServerMsg;
-use game_core::{AnyPosition, Color};
+use game_core::Color;
 use tokio::time::{Duration, Instant};
 
 use crate::clock::GameClock;
@@ -67,6 +68,9 @@ pub enum Event {
     Spectators(ServerMsg),
     /// A fresh `state` for everyone, each from its own seat (seats or status changed).
     States,
+    /// The seated players exchanged seats (an opening rule's swap): what the room keeps per
+    /// seat about its player goes with them.
+    SeatsSwapped,
 }
 
 /// A proposed change of a room: nothing until stored and committed.
@@ -75,8 +79,8 @@ pub enum Event {
 pub struct Change {
     /// What to store, in one write.
     pub(super) record: RoomChange,
-    /// The position after the change, when it moved.
-    pub(super) position: Option<AnyPosition>,
+    /// The game after the change, when it moved.
+    pub(super) position: Option<Game>,
     /// The clocks after the change, when they changed.
     pub(super) clock: Option<GameClock>,
     pub(super) offers: Offers,

@@ -2,7 +2,9 @@
 //! task answers every one of them through the same reply (`crate::refusal`).
 
 use game_core::error::{IllegalMoveError, MoveError};
+use game_core::opening::ChoiceError;
 use game_core::protocol::{ErrorCode, BOT_LEVELS};
+use game_core::StepError;
 use thiserror::Error;
 
 use crate::refusal::Refusal;
@@ -24,12 +26,17 @@ pub enum RoomError {
     /// Not a move of this game, or not legal here (the code tells forbidden from illegal).
     #[error("{0}")]
     Move(MoveError),
+    /// An opening rule's decision that is no choice, or not one allowed now.
+    #[error("{0}")]
+    Choice(ChoiceError),
     #[error("not a move")]
     NotAMove,
     #[error("you are not seated in this room")]
     NotSeated,
 
     // ---- offers
+    #[error("an opening rule's decisions cannot be taken back")]
+    UndoInOpening,
     #[error("you have no move to take back")]
     NothingToTakeBack,
     #[error("your undo request is already pending")]
@@ -101,6 +108,15 @@ pub enum RoomError {
     Replay(String),
 }
 
+impl From<StepError> for RoomError {
+    fn from(e: StepError) -> RoomError {
+        match e {
+            StepError::Move(e) => RoomError::Move(e),
+            StepError::Choice(e) => RoomError::Choice(e),
+        }
+    }
+}
+
 impl Refusal for RoomError {
     fn code(&self) -> ErrorCode {
         match self {
@@ -110,7 +126,9 @@ impl Refusal for RoomError {
                 ErrorCode::Forbidden
             }
             RoomError::Move(MoveError::Illegal(IllegalMoveError::GameOver)) => ErrorCode::GameOver,
-            RoomError::Move(_) | RoomError::NotAMove => ErrorCode::IllegalMove,
+            RoomError::Move(_) | RoomError::Choice(_) | RoomError::NotAMove => {
+                ErrorCode::IllegalMove
+            }
             RoomError::NotSeated | RoomError::NotInRoom => ErrorCode::NotAPlayer,
             RoomError::SeatsTaken | RoomError::SeatsClosed | RoomError::NoFreeSeat => {
                 ErrorCode::RoomFull
@@ -124,6 +142,7 @@ impl Refusal for RoomError {
             | RoomError::OpeningEnds => ErrorCode::BadGame,
             RoomError::NoSuchRoom(_) => ErrorCode::NoSuchRoom,
             RoomError::NothingToTakeBack
+            | RoomError::UndoInOpening
             | RoomError::TooLateToAbort
             | RoomError::UndoPending
             | RoomError::NoUndoToAnswer

@@ -7,9 +7,17 @@
 //!
 //! Each side's first move is free: its time runs only from then on, and until both sides have
 //! made one the game may be aborted, without a result.
+//!
+//! A game with an opening rule runs the opening first: each decision is a step like a move,
+//! stored and announced as one, made by the player whose decision it is, and followed by a
+//! fresh `state` for everyone with the opening's view; the clock of that player runs. When a decision exchanges the colours, the players change seats (and take
+//! their times with them), so a seat always holds the colour its player plays. The player
+//! seated black when the game starts is the opening's first player.
 
 use tokio::time::{Duration, Instant};
 
+use game_core::game::{Game, Step};
+use game_core::opening::Role;
 use game_core::protocol::{
     ClockState, GameResult, ResultKind, RoomState, RoomStatus, SeatInfo, Seats, ServerMsg,
 };
@@ -36,10 +44,11 @@ const PASS: &str = "pass";
 #[derive(Clone, Debug)]
 pub struct RoomGame {
     head: StoredRoomHead,
-    /// The position after the opening: undo replays from here, a rematch starts here.
-    start: AnyPosition,
-    position: AnyPosition,
-    /// Moves after the opening.
+    /// The game after the set-up moves: undo replays from here, a rematch starts here.
+    start: Game,
+    /// The game now: the opening rule's state, if any, and the position.
+    game: Game,
+    /// Moves after the set-up moves (an opening rule's decisions first).
     moves: Vec<StoredMove>,
     clock: Option<GameClock>,
     seq: u64,
@@ -95,7 +104,7 @@ impl RoomGame {
         let full = seats.iter().all(Option::is_some);
         let mut clock = control.map(GameClock::new);
         if let (true, Some(clock)) = (full, clock.as_mut()) {
-            clock.give_turn(start.turn(), Turn::First, now.at);
+            clock.give_turn(start.to_act(), Turn::First, now.at);
         }
         RoomGame {
             head: StoredRoomHead {
@@ -107,7 +116,7 @@ impl RoomGame {
                 created_ms: now.unix_ms,
                 creator,
             },
-            position: start.clone(),
+            game: start.clone(),
             start,
             moves: Vec::new(),
             clock,
@@ -143,13 +152,17 @@ impl RoomGame {
             white,
             moves,
         } = stored;
-        let start = AnyPosition::with_moves(&head.game, &head.opening)
+        let start = Game::with_setup(&head.game, &head.opening)
             .map_err(|e| RoomError::Replay(e.to_string()))?;
-        let mut position = start.clone();
+        // Who made each stored step, by role: the opening's decisions belong to the player
+        // whose decision it was, whatever colour they held.
+        let mut game = start.clone();
+        let mut steps = Vec::with_capacity(moves.len());
         for m in &moves {
-            position
-                .play_str(&m.mv)
+            let role = game.role_of(game.to_act());
+            game.play(&m.mv)
                 .map_err(|e| RoomError::Replay(format!("move {}: {e}", m.mv)))?;
+            steps.push((role, game.to_act()));
         }
         let clock = head.clock.map(|spec| {
             let mut clock = match moves.last().and_then(|m| Some((m.black_ms?, m.white_ms?))) {
@@ -157,23 +170,30 @@ impl RoomGame {
                 None => GameClock::new(spec),
             };
             if status == RoomStatus::Playing {
-                let turn = position.turn();
+                let turn = game.to_act();
                 clock.give_turn(turn, Turn::after(has_moved(&moves, turn)), now.at);
             }
             clock
         });
         let seats = [black, white];
+        let first = first_seat(&game);
         let mut answers = AnswerCache::new(answers_kept);
-        for (k, m) in moves.iter().enumerate() {
-            if let (Some(id), Some(seat)) = (&m.req_id, &seats[m.by.index()]) {
+        for (k, (m, (role, to_move))) in moves.iter().zip(steps).enumerate() {
+            let seat = if role == Role::First {
+                first
+            } else {
+                1 - first
+            };
+            if let (Some(id), Some(seat)) = (&m.req_id, &seats[seat]) {
                 let next_ran = has_moved(&moves[..k], m.by.other());
-                answers.remember(&seat.player, id, stored_answer(&head.id, m, id, next_ran));
+                let answer = stored_answer(&head.id, m, id, to_move, next_ran);
+                answers.remember(&seat.player, id, answer);
             }
         }
         Ok(RoomGame {
             head,
             start,
-            position,
+            game,
             moves,
             clock,
             seq,
@@ -235,15 +255,23 @@ impl RoomGame {
         &self.moves
     }
 
+    /// The colour of whoever acts next: the side to move, or the player whose opening
+    /// decision it is.
     #[must_use]
     pub fn turn(&self) -> Color {
-        self.position.turn()
+        self.game.to_act()
+    }
+
+    /// Whether an opening rule's decisions are still being made.
+    #[must_use]
+    pub fn in_opening(&self) -> bool {
+        self.game.in_opening()
     }
 
     /// The position now, opening included.
     #[must_use]
     pub fn position(&self) -> &AnyPosition {
-        &self.position
+        self.game.position()
     }
 
     #[must_use]
@@ -349,7 +377,7 @@ impl RoomGame {
             game: self.head.game.clone(),
             opening: self.head.opening.clone(),
             moves: self.moves.iter().map(|m| m.mv.clone()).collect(),
-            to_move: self.position.turn(),
+            to_move: self.game.to_act(),
             status: self.status,
             result: self.result.clone(),
             seats: self.seat_infos(online),
@@ -357,6 +385,7 @@ impl RoomGame {
             spectators,
             you,
             control: self.head.clock,
+            opening_state: self.game.opening_view(),
         }
     }
 
@@ -396,7 +425,7 @@ impl RoomGame {
     fn start_into(&self, change: &mut Change, now: Moment) {
         change.record.status = Some((RoomStatus::Playing, None));
         if let Some(mut clock) = self.clock.clone() {
-            clock.give_turn(self.position.turn(), Turn::First, now.at);
+            clock.give_turn(self.game.to_act(), Turn::First, now.at);
             change.clock = Some(clock);
         }
     }
@@ -483,7 +512,7 @@ impl RoomGame {
             }
         }
         self.check_playing()?;
-        if self.position.turn() != seat {
+        if self.game.to_act() != seat {
             return Err(RoomError::NotYourTurn);
         }
         if self
@@ -493,11 +522,15 @@ impl RoomGame {
         {
             return Err(RoomError::TimeRanOut);
         }
-        let mut position = self.position.clone();
-        let canonical = match position.play_str(text) {
-            Ok(canonical) => canonical,
+        let mut game = self.game.clone();
+        let Step {
+            text: canonical,
+            swapped,
+            ..
+        } = match game.play(text) {
+            Ok(step) => step,
             Err(e) => {
-                let refusal = RoomError::Move(e);
+                let refusal = RoomError::from(e);
                 if let (Some(id), Some(mover)) = (id, mover.map(str::to_string)) {
                     let answer = About::room("move", &self.head.id)
                         .with_id(Some(id))
@@ -507,17 +540,18 @@ impl RoomGame {
                 return Err(refusal);
             }
         };
+        let to = game.to_act();
         let mut clock = self.clock.clone();
         if let Some(clock) = clock.as_mut() {
             // The flag was checked above at this same instant, so charging the move cannot
-            // find it fallen.
-            let next = Turn::after(self.has_moved(seat.other()));
-            let _ = clock.on_move(seat, next, now.at);
+            // find it fallen. The next to act may be the mover again (an opening's stones).
+            let next = Turn::after(to == seat || self.has_moved(to));
+            let _ = clock.on_step(seat, to, next, swapped, now.at);
         }
         let mut change = self.change();
         change.offers.undo = None;
         change.offers.draw = None;
-        let plain = self.record_move(&mut change, &position, &clock, seat, canonical, id, now);
+        let plain = self.record_move(&mut change, to, &clock, seat, canonical, id, now);
         let mine = id.map(|id| {
             let mut mine = plain.clone();
             if let ServerMsg::Moved { id: slot, .. } = &mut mine {
@@ -529,8 +563,23 @@ impl RoomGame {
             change.answer = Some((mover.to_string(), id.to_string(), mine.clone()));
         }
         change.events.push(Event::Moved { plain, mine });
-        self.after_move(&mut change, &mut position, &mut clock, now);
-        change.position = Some(position);
+        if swapped {
+            change
+                .record
+                .seats
+                .push((Color::Black, self.seats[1].clone()));
+            change
+                .record
+                .seats
+                .push((Color::White, self.seats[0].clone()));
+            change.events.push(Event::SeatsSwapped);
+        }
+        if self.game.in_opening() {
+            // The opening's view (phase, proposals, seats) comes with a fresh `state`.
+            change.events.push(Event::States);
+        }
+        self.after_move(&mut change, &mut game, &mut clock, now);
+        change.position = Some(game);
         change.clock = clock;
         Ok(Played::Move(change))
     }
@@ -540,7 +589,7 @@ impl RoomGame {
     fn record_move(
         &self,
         change: &mut Change,
-        after: &AnyPosition,
+        to_move: Color,
         clock: &Option<GameClock>,
         by: Color,
         mv: String,
@@ -566,7 +615,7 @@ impl RoomGame {
             ply: (ply + 1) as u32,
             mv,
             by,
-            to_move: after.turn(),
+            to_move,
             clock: readings,
             id: None,
         }
@@ -576,20 +625,20 @@ impl RoomGame {
     fn after_move(
         &self,
         change: &mut Change,
-        position: &mut AnyPosition,
+        game: &mut Game,
         clock: &mut Option<GameClock>,
         now: Moment,
     ) {
         loop {
-            if let Some(outcome) = position.outcome() {
+            if let Some(outcome) = game.position().outcome() {
                 self.end_into(change, clock, GameResult::from_outcome(&outcome), now);
                 return;
             }
-            if !position.must_pass() {
+            if game.in_opening() || !game.position().must_pass() {
                 return;
             }
-            let passer = position.turn();
-            if position.play_str(PASS).is_err() {
+            let passer = game.to_act();
+            if game.play(PASS).is_err() {
                 return;
             }
             if let Some(clock) = clock.as_mut() {
@@ -597,7 +646,8 @@ impl RoomGame {
                 let moved = self.has_moved(next) || has_moved(&change.record.moves, next);
                 clock.on_pass(passer, Turn::after(moved), now.at);
             }
-            let moved = self.record_move(change, position, clock, passer, PASS.into(), None, now);
+            let to = game.to_act();
+            let moved = self.record_move(change, to, clock, passer, PASS.into(), None, now);
             change.events.push(Event::All(moved));
         }
     }
@@ -695,14 +745,21 @@ impl RoomGame {
         }
     }
 
-    /// `seat` asks to take back its last move (and the reply after it).
+    /// `seat` asks to take back its last move (and the reply after it). The decisions of an
+    /// opening rule are final: no take-back during the opening, nor one that reaches into it.
     pub fn offer_undo(&self, seat: Color) -> Result<Change, RoomError> {
         self.check_playing()?;
+        if self.game.in_opening() {
+            return Err(RoomError::UndoInOpening);
+        }
         let keep = self
             .moves
             .iter()
             .rposition(|m| m.by == seat && m.mv != PASS)
             .ok_or(RoomError::NothingToTakeBack)?;
+        if keep < self.game.opening_steps() {
+            return Err(RoomError::UndoInOpening);
+        }
         if self.offers.undo.is_some_and(|(by, _)| by == seat) {
             return Err(RoomError::UndoPending);
         }
@@ -734,16 +791,16 @@ impl RoomGame {
             );
             return Ok(change);
         }
-        let mut position = self.start.clone();
-        for m in &self.moves[..keep] {
-            position
-                .play_str(&m.mv)
-                .map_err(|e| RoomError::Replay(format!("move {}: {e}", m.mv)))?;
-        }
+        let kept: Vec<&str> = self.moves[..keep].iter().map(|m| m.mv.as_str()).collect();
+        let position = self
+            .start
+            .clone()
+            .replay(&kept)
+            .map_err(|(k, e)| RoomError::Replay(format!("move {}: {e}", kept[k])))?;
         change.offers.draw = None;
         change.record.truncate = Some(keep);
         if let Some(mut clock) = self.clock.clone() {
-            let turn = position.turn();
+            let turn = position.to_act();
             clock.give_turn(
                 turn,
                 Turn::after(has_moved(&self.moves[..keep], turn)),
@@ -827,8 +884,10 @@ impl RoomGame {
         Ok(RematchStep::Asked(change))
     }
 
-    /// The next game: same game, clock and opening, colours swapped.
+    /// The next game: same game, clock and opening, colours swapped: with an opening rule,
+    /// the other player opens (is the first player) this time.
     fn rematch_plan(&self) -> RoomPlan {
+        let first = first_seat(&self.game);
         RoomPlan {
             game: self.head.game.clone(),
             clock: self.head.clock,
@@ -836,7 +895,7 @@ impl RoomGame {
             start: self.start.clone(),
             private: self.head.private,
             creator: self.head.creator.clone(),
-            seats: [self.seats[1].clone(), self.seats[0].clone()],
+            seats: [self.seats[1 - first].clone(), self.seats[first].clone()],
             origin: None,
         }
     }
@@ -963,8 +1022,8 @@ impl RoomGame {
             self.result = result;
         }
         self.seq = seq;
-        if let Some(position) = position {
-            self.position = position;
+        if let Some(game) = position {
+            self.game = game;
         }
         if clock.is_some() {
             self.clock = clock;
@@ -980,6 +1039,12 @@ impl RoomGame {
     }
 }
 
+/// The seat (0 black, 1 white) of the opening's first player now: black without an opening
+/// rule.
+fn first_seat(game: &Game) -> usize {
+    game.role_of(Color::White).eq(&Role::First).into()
+}
+
 /// Whether `side` made a move of its own among `moves` (a pass is the server's, not a move).
 fn has_moved(moves: &[StoredMove], side: Color) -> bool {
     moves.iter().any(|m| m.by == side && m.mv != PASS)
@@ -987,7 +1052,13 @@ fn has_moved(moves: &[StoredMove], side: Color) -> bool {
 
 /// The answer a stored move gave its mover, so a resend after a restart gets the same one;
 /// `next_ran`: the other side had moved before, so its time ran after this move.
-fn stored_answer(room: &str, m: &StoredMove, id: &str, next_ran: bool) -> ServerMsg {
+fn stored_answer(
+    room: &str,
+    m: &StoredMove,
+    id: &str,
+    to_move: Color,
+    next_ran: bool,
+) -> ServerMsg {
     let clock = match (m.black_ms, m.white_ms) {
         (Some(black_ms), Some(white_ms)) => Some(ClockState {
             black_ms,
@@ -1002,11 +1073,13 @@ fn stored_answer(room: &str, m: &StoredMove, id: &str, next_ran: bool) -> Server
         ply: (m.ply + 1) as u32,
         mv: m.mv.clone(),
         by: m.by,
-        to_move: m.by.other(),
+        to_move,
         clock,
         id: Some(id.to_string()),
     }
 }
 
+#[cfg(test)]
+mod opening_tests;
 #[cfg(test)]
 mod tests;

@@ -176,6 +176,11 @@ impl Members {
         self.away_since[seat.index()] = None;
     }
 
+    /// The seated players exchanged seats: each one's absence goes with them.
+    pub fn swap_seats(&mut self) {
+        self.away_since.swap(0, 1);
+    }
+
     /// Nobody is waited for any more (the game is over).
     pub fn clear_away(&mut self) {
         self.away_since = [None, None];

@@ -4,8 +4,9 @@
 
 use std::net::IpAddr;
 
+use game_core::game::Game;
 use game_core::protocol::ClockSpec;
-use game_core::{AnyPosition, GameSpec};
+use game_core::GameSpec;
 
 use super::error::RoomError;
 use crate::store::StoredSeat;
@@ -16,8 +17,8 @@ pub struct RoomPlan {
     pub game: GameSpec,
     pub clock: Option<ClockSpec>,
     pub opening: Vec<String>,
-    /// The position after the opening.
-    pub start: AnyPosition,
+    /// The game after the set-up moves (an opening rule's opening is still to be played).
+    pub start: Game,
     pub private: bool,
     pub creator: Option<String>,
     /// Black and white; a room made with both taken starts at once.
@@ -50,9 +51,9 @@ impl RoomPlan {
         if opening.len() > max_opening {
             return Err(RoomError::OpeningTooLong(max_opening));
         }
-        let start = AnyPosition::with_moves(&game, &opening)
-            .map_err(|e| RoomError::BadOpening(e.to_string()))?;
-        if start.is_over() {
+        let start =
+            Game::with_setup(&game, &opening).map_err(|e| RoomError::BadOpening(e.to_string()))?;
+        if start.position().is_over() {
             return Err(RoomError::OpeningEnds);
         }
         Ok(RoomPlan {
@@ -102,7 +103,7 @@ mod tests {
         let gomoku = GameSpec::gomoku(15, game_core::GomokuRule::Freestyle);
         let plan = RoomPlan::new(gomoku.clone(), None, vec!["h8".into(), "h9".into()], 10)
             .expect("a fine plan");
-        assert_eq!(plan.start.ply(), 2);
+        assert_eq!(plan.start.position().ply(), 2);
         assert!(matches!(
             RoomPlan::new(
                 GameSpec::gomoku(3, game_core::GomokuRule::Freestyle),

@@ -23,8 +23,9 @@ use crate::room::actor::find_room;
 use crate::room::error::RoomError;
 use crate::room_handle::{Action, Actor, RoomCmd};
 
-/// Longest move text passed to a room; every move of every game is far shorter.
-const MAX_MOVE_BYTES: usize = 16;
+/// Longest move text passed to a room. The longest step of any game is an opening's ten
+/// offered 5th moves, `fifths a1,b2,...` (46 bytes in canonical form).
+const MAX_MOVE_BYTES: usize = 64;
 
 /// One connection's state past the frame rules.
 pub struct Session {

@@ -2,6 +2,7 @@
 
 import { t } from '../i18n.js';
 import { ASK_TIMEOUT_MS } from './state.js';
+import { openingClick } from '../opening.js';
 
 /** How long a sent move may stay unanswered before the board takes input again. */
 const PENDING_TIMEOUT_MS = 10000;
@@ -116,8 +117,33 @@ export function createControls({ state: R, view, app }) {
     }
   }
 
+  /** A click on the board: a move, or what it means in an opening rule's step (a stone, a
+   *  5th move picked to offer, an offered 5th move chosen). */
+  function boardClick(cell) {
+    const step = R.openingNow;
+    if (!step) return play(cell);
+    const click = openingClick(step, cell, R.picked, R.offering);
+    if (!click) return false;
+    if (click.send) return play(click.send);
+    R.picked = click.picked;
+    view.renderBoard(false);
+    view.renderOpening();
+    return true;
+  }
+
   return {
     play,
+    boardClick,
+    /** An opening rule's choice made by a button. */
+    choose(text) {
+      if (text) play(text);
+    },
+    /** Taraguchi-10's 5th move: offer ten instead of placing one. */
+    startOffering() {
+      R.offering = true;
+      R.picked = [];
+      view.renderOpening();
+    },
     /** A move typed in the move box is played from the live position, whatever is on show. */
     playTyped(text) {
       R.view = null;

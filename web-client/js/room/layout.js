@@ -57,7 +57,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
   const bottomSlot = h('div', { class: 'bar-slot bottom' });
 
   const boardBox = h('div', { class: 'board-box' });
-  const board = createBoard(boardBox, { onPlay: (move) => actions.play(move) });
+  const board = createBoard(boardBox, { onPlay: (move) => actions.boardClick(move) });
 
   const statusEl = h('p', { class: 'status-line', 'data-testid': 'status', 'aria-live': 'polite' });
   const errorEl = h('p', { class: 'error-msg', role: 'alert', 'data-testid': 'error-msg', hidden: true });
@@ -67,8 +67,10 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
     h('span', { 'data-i18n': 'room.touchHint' }, t('room.touchHint')),
     h('button', { type: 'button', 'data-testid': 'btn-touch-hint-ok', 'data-i18n': 'room.touchHintOk', onclick: () => actions.touchHintSeen() }, t('room.touchHintOk')));
   const forbiddenNoteEl = h('p', { class: 'forbidden-note', 'data-testid': 'forbidden-note', 'aria-live': 'polite', hidden: true });
+  // An opening rule's step: whose choice, what it is, and its buttons (drawn by the view).
+  const openingEl = h('div', { class: 'opening-panel', 'data-testid': 'opening-panel', 'aria-live': 'polite', hidden: true });
 
-  const moveInput = h('input', { type: 'text', class: 'move-input', maxlength: 4, autocomplete: 'off', 'data-testid': 'move-input', 'aria-label': t('room.moveInput'), 'data-i18n-aria': 'room.moveInput', placeholder: t('room.moveInputPh', { ex: 'h8' }) });
+  const moveInput = h('input', { type: 'text', class: 'move-input', maxlength: 64, autocomplete: 'off', 'data-testid': 'move-input', 'aria-label': t('room.moveInput'), 'data-i18n-aria': 'room.moveInput', placeholder: t('room.moveInputPh', { ex: 'h8' }) });
   const moveForm = h('form', { class: 'move-form' }, moveInput,
     h('button', { type: 'submit', 'data-testid': 'btn-play-move', 'data-i18n': 'room.play' }, t('room.play')));
   moveForm.addEventListener('submit', (ev) => {
@@ -133,7 +135,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
       topSlot,
       boardBox,
       bottomSlot,
-      statusEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl,
+      statusEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl,
       moveForm),
     h('aside', { class: 'side-col' },
       offersEl,
@@ -149,7 +151,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
 
   return {
     titleEl, clockSpecEl, spectatorsEl, bars, topSlot, bottomSlot, board,
-    statusEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl, moveInput, moveForm,
+    statusEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl, moveInput, moveForm,
     offersEl, buttons, botLevel, inviteGroup, nav, moveList, liveBtn,
     moveStringEl, exportLinksEl, chat, clocks, overDialog,
   };

@@ -1,6 +1,7 @@
 // Room state: what one room is (game, moves, seats, clock reading, offers, seq), updated from the server's messages; no DOM, so node can test it.
 
 import { replay, applyMove, other } from '../rules.js';
+import { openingStep, openingRuns, firstPlayerSteps } from '../opening.js';
 
 /** How long our own undo or draw request shows as waiting: the server sets no deadline, and
  *  an opponent who ignores it should not leave the note up for ever. */
@@ -35,6 +36,15 @@ export class RoomState {
     this.offers = noOffers();
     this.asked = { undo: 0, draw: 0, rematch: 0 };
     this.rematchOffered = false;
+    // An opening rule's view (`state.opening_state`), and the 5th moves we are picking to offer.
+    this.openingState = null;
+    this.picked = [];
+    this.offering = false;
+  }
+
+  /** The opening rule's step now, seen from our seat; null when no opening runs. */
+  get openingNow() {
+    return this.playing ? openingStep(this.openingState, this.you) : null;
   }
 
   get liveIndex() {
@@ -55,7 +65,8 @@ export class RoomState {
 
   /** The server takes back the asker's own last move, so there must be one (a pass is not). */
   get hasOwnMove() {
-    return this.hasMoved(this.you);
+    // An opening rule's decisions cannot be taken back.
+    return !openingRuns(this.openingState) && this.hasMoved(this.you);
   }
 
   /** Whether `seat` has made a move of its own in this game (a pass is the server's). Its
@@ -66,6 +77,8 @@ export class RoomState {
 
   /** Until both sides have made their first move the game can be aborted, without a result. */
   get abortable() {
+    // With an opening rule: until the second player has made a decision.
+    if (this.openingState) return this.playing && this.moves.length <= firstPlayerSteps(this.openingState.rule);
     return this.playing && !(this.hasMoved('black') && this.hasMoved('white'));
   }
 
@@ -118,6 +131,13 @@ export class RoomState {
     this.you = msg.you === 'black' || msg.you === 'white' ? msg.you : null;
     this.seq = typeof msg.seq === 'number' ? msg.seq : null;
     this.resyncing = false;
+    const phase = this.openingState && this.openingState.phase;
+    this.openingState = msg.opening_state || null;
+    // A new step of the opening starts the picking afresh.
+    if (!this.openingState || this.openingState.phase !== phase) {
+      this.picked = [];
+      this.offering = false;
+    }
     if (this.you) this.joinAs = 'player';
     else if (this.seats.black && this.seats.white) this.joinAs = 'spectator';
     if (this.view != null && this.view >= this.liveIndex) this.view = null;

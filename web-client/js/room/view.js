@@ -6,6 +6,7 @@ import { parseCell, cellName, othelloLegal, stoneOf, countDiscs, other, lineThro
 import { forbiddenPoints } from '../renju.js';
 import { moveRows, moveString, exportLinks } from '../record.js';
 import { buildRoom, SEATS } from './layout.js';
+import { fifthsChoice } from '../opening.js';
 
 const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
 
@@ -67,6 +68,13 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
       forbidden = forbiddenCache.get(pos);
     }
     if (!atEnd && R.game.kind === 'othello') legal = othelloLegal(pos.cells, stoneOf(toMove));
+    // An opening's 5th moves: offered ones for everyone, the ones we pick for us.
+    const marks = [];
+    if (live && R.openingState) {
+      const fifth = pos.toMove;
+      for (const c of R.openingState.proposals || []) marks.push({ idx: parseCell(R.game, c), kind: 'proposal', seat: fifth });
+      for (const c of R.picked) marks.push({ idx: parseCell(R.game, c), kind: 'picked', seat: fifth });
+    }
     // Offline, a click could not reach the server: the board waits for the connection.
     const interactive = live && R.playing && R.seated && R.you === R.toMove && !R.pending && app.net.ready;
     board.render({
@@ -77,6 +85,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
       me: interactive ? R.you : toMove,
       forbidden,
       legal,
+      marks: marks.filter((m) => m.idx >= 0),
       winLine: atEnd ? winLine() : [],
       animate,
       onInactiveClick: () => {
@@ -106,6 +115,55 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     }
   }
 
+
+  /** The opening rule's step: whose choice it is and what it is, in one line, with its
+   *  buttons for the player whose choice it is. */
+  function renderOpening() {
+    const panel = el.openingEl;
+    clear(panel);
+    const step = R.view == null ? R.openingNow : null;
+    panel.hidden = !step;
+    if (!step) return;
+    panel.classList.toggle('mine', step.mine);
+    const p = step.params;
+    const who = step.mine ? t('opening.you') : t('opening.player', { name: playerWord(p.seat), seat: seatWord(p.seat) });
+    const words = {
+      ...p, who,
+      seat: seatWord(p.seat),
+      other: p.other ? seatWord(p.other) : '',
+      color: p.color ? seatWord(p.color) : '',
+      area: p.area ? t(p.area.key, { side: p.area.side }) : '',
+      proposeArea: p.proposeArea ? t(p.proposeArea.key, { side: p.proposeArea.side }) : '',
+    };
+    panel.dataset.phase = R.openingState.phase;
+    panel.dataset.mine = String(step.mine);
+    panel.append(
+      h('span', { class: 'opening-rule' }, t(`openingRule.${R.openingState.rule}`)),
+      h('span', { 'data-testid': 'opening-step' }, t(step.key, words)));
+    if (!step.mine || R.pending) return;
+    const choice = (name, text, label) => h('button', { type: 'button', 'data-testid': `btn-opening-${name}`, onclick: () => actions.choose(text) }, label);
+    for (const b of step.buttons) {
+      if (b === 'swap') panel.append(choice('swap', 'swap', t('opening.swap', { seat: seatWord(p.seat === 'black' ? 'white' : 'black') })));
+      if (b === 'stay') panel.append(choice('stay', 'stay', t('opening.stay', { seat: seatWord(p.seat) })));
+      if (b === 'black' || b === 'white') panel.append(choice(b, b, t('opening.take', { seat: seatWord(b) })));
+      if (b === 'declare') {
+        const max = p.max || 8;
+        const pick = h('select', { 'data-testid': 'opening-declare', 'aria-label': t('opening.declareLabel') });
+        for (let n = 1; n <= max; n++) pick.append(h('option', { value: n }, String(n)));
+        pick.value = '2';
+        panel.append(pick, h('button', { type: 'button', 'data-testid': 'btn-opening-declare', onclick: () => actions.choose(`declare ${pick.value}`) }, t('opening.declare')));
+      }
+    }
+    if (step.propose) {
+      if (step.place && !R.offering) {
+        panel.append(h('button', { type: 'button', 'data-testid': 'btn-opening-offering', onclick: () => actions.startOffering() }, t('opening.offerInstead', { n: step.propose.n })));
+      } else {
+        const text = fifthsChoice(step, R.picked);
+        panel.append(h('span', { class: 'note', 'data-testid': 'opening-picked' }, t('opening.picked', { k: R.picked.length, n: step.propose.n })),
+          h('button', { type: 'button', class: 'primary', 'data-testid': 'btn-opening-offer', disabled: !text, onclick: () => actions.choose(text) }, t('opening.offer')));
+      }
+    }
+  }
 
   function renderPlayers() {
     const bottom = R.seated ? R.you : 'black';
@@ -313,6 +371,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     renderBoard(animate);
     renderMoves();
     renderStatus();
+    renderOpening();
     renderOver();
     renderOffers();
     renderActions();
@@ -330,7 +389,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
   return {
     el,
     chat,
-    renderAll, renderBoard, renderPlayers, renderMoves, renderStatus, renderOffers, renderActions,
+    renderAll, renderBoard, renderPlayers, renderMoves, renderStatus, renderOffers, renderActions, renderOpening,
     openOver,
     showError(text) {
       errorTimer = flash(el.errorEl, text, errorTimer, 6000);

@@ -15,17 +15,17 @@ use crate::room::error::RoomError;
 use crate::room::plan::RoomPlan;
 use crate::store::StoredSeat;
 
-const BLACK: Color = Color::Black;
-const WHITE: Color = Color::White;
+pub(super) const BLACK: Color = Color::Black;
+pub(super) const WHITE: Color = Color::White;
 
-fn t0() -> Moment {
+pub(super) fn t0() -> Moment {
     Moment {
         at: Instant::now(),
         unix_ms: 1_700_000_000_000,
     }
 }
 
-fn person(name: &str) -> StoredSeat {
+pub(super) fn person(name: &str) -> StoredSeat {
     StoredSeat {
         player: name.to_lowercase(),
         name: name.to_string(),
@@ -34,7 +34,7 @@ fn person(name: &str) -> StoredSeat {
     }
 }
 
-fn bot(name: &str) -> StoredSeat {
+pub(super) fn bot(name: &str) -> StoredSeat {
     StoredSeat {
         bot: true,
         level: Some(5),
@@ -54,13 +54,18 @@ fn gomoku() -> GameSpec {
     GameSpec::gomoku(15, GomokuRule::Freestyle)
 }
 
-fn plan(game: GameSpec, clock: Option<ClockSpec>, opening: &[&str]) -> RoomPlan {
+pub(super) fn plan(game: GameSpec, clock: Option<ClockSpec>, opening: &[&str]) -> RoomPlan {
     let opening = opening.iter().map(ToString::to_string).collect();
     RoomPlan::new(game, clock, opening, 100).expect("a valid plan")
 }
 
 /// Alice (black) against Bob (white), started at `now`.
-fn game_at(game: GameSpec, clock: Option<ClockSpec>, opening: &[&str], now: Moment) -> RoomGame {
+pub(super) fn game_at(
+    game: GameSpec,
+    clock: Option<ClockSpec>,
+    opening: &[&str],
+    now: Moment,
+) -> RoomGame {
     let plan = plan(game, clock, opening).seated([Some(person("Alice")), Some(person("Bob"))]);
     RoomGame::new("room1".into(), plan, 8, now)
 }
@@ -80,7 +85,13 @@ fn first_moves(g: &mut RoomGame, now: Moment) {
 const FIRST_MOVE: Duration = Duration::from_secs(30);
 
 /// Plays a move that must be accepted, commits it, returns its events.
-fn play(g: &mut RoomGame, seat: Color, mv: &str, id: Option<&str>, now: Moment) -> Vec<Event> {
+pub(super) fn play(
+    g: &mut RoomGame,
+    seat: Color,
+    mv: &str,
+    id: Option<&str>,
+    now: Moment,
+) -> Vec<Event> {
     match g.play(seat, mv, id, now) {
         Ok(Played::Move(change)) => g.commit(change),
         other => panic!("{mv} by {seat:?} was not played: {other:?}"),
@@ -88,7 +99,7 @@ fn play(g: &mut RoomGame, seat: Color, mv: &str, id: Option<&str>, now: Moment) 
 }
 
 /// Plays moves alternately from the side to move.
-fn play_all(g: &mut RoomGame, moves: &[&str]) -> Vec<Event> {
+pub(super) fn play_all(g: &mut RoomGame, moves: &[&str]) -> Vec<Event> {
     let mut events = Vec::new();
     for mv in moves {
         let seat = g.turn();
@@ -97,7 +108,7 @@ fn play_all(g: &mut RoomGame, moves: &[&str]) -> Vec<Event> {
     events
 }
 
-fn refused(g: &mut RoomGame, seat: Color, mv: &str) -> RoomError {
+pub(super) fn refused(g: &mut RoomGame, seat: Color, mv: &str) -> RoomError {
     match g.play(seat, mv, None, t0()) {
         Err(e) => e,
         Ok(other) => panic!("{mv} by {seat:?} was accepted: {other:?}"),
@@ -105,7 +116,7 @@ fn refused(g: &mut RoomGame, seat: Color, mv: &str) -> RoomError {
 }
 
 /// Proposes a change that must be accepted, commits it, returns its events.
-fn apply(
+pub(super) fn apply(
     g: &mut RoomGame,
     propose: impl FnOnce(&RoomGame) -> Result<Change, RoomError>,
 ) -> Vec<Event> {
@@ -123,13 +134,13 @@ fn over(events: &[Event]) -> GameResult {
         .expect("an over event")
 }
 
-fn messages(events: &[Event]) -> Vec<ServerMsg> {
+pub(super) fn messages(events: &[Event]) -> Vec<ServerMsg> {
     events
         .iter()
         .filter_map(|e| match e {
             Event::All(m) | Event::Spectators(m) => Some(m.clone()),
             Event::Moved { plain, .. } => Some(plain.clone()),
-            Event::States => None,
+            Event::States | Event::SeatsSwapped => None,
         })
         .collect()
 }
@@ -985,7 +996,7 @@ fn a_bot_agrees_to_a_rematch_at_once_from_the_same_opening() {
     assert_eq!(plan.seats, [Some(bot("Kibot")), Some(person("Alice"))]);
     assert_eq!(plan.opening, ["h8", "h9"]);
     assert_eq!(
-        plan.start.ply(),
+        plan.start.position().ply(),
         2,
         "the start position is not replayed again"
     );
