@@ -4,11 +4,13 @@
 //! and seats a new player all along, closes every stuck socket (the oldest make room for new
 //! ones, the rest when their handshake time runs out), never runs out of files, and after the
 //! flood holds no more open files than before it, within a small slack. On a quiet server, one
-//! address past its share of handshakes is answered 429 until one of them ends.
+//! address past its share of handshakes is answered 429 until one of them ends. A connection
+//! that sends nothing for the idle time is closed; one that keeps talking stays.
 
 mod common;
 
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::time::Duration;
 
 use common::serve::{serve_args, ServeProcess};
 use common::*;
@@ -124,7 +126,7 @@ async fn half_open_and_silent_sockets_are_closed_and_the_server_keeps_serving() 
 async fn one_address_past_its_handshakes_is_answered_429_until_one_ends() {
     let server = TestServer::start_with(|c| {
         c.limits.handshakes_per_address = 3;
-        c.limits.handshake_timeout = std::time::Duration::from_secs(1);
+        c.limits.handshake_timeout = Duration::from_secs(1);
     })
     .await;
     let mut silent = Vec::new();
@@ -156,4 +158,40 @@ async fn one_address_past_its_handshakes_is_answered_429_until_one_ends() {
         metric(&server, r#"kibitz_sockets_shed_total{reason="address"}"#).await,
         1.0
     );
+}
+
+#[tokio::test]
+async fn a_silent_connection_is_closed_after_the_idle_time_and_a_talking_one_stays() {
+    // No server pings: only the clients' own frames count as signs of life.
+    let server = TestServer::start_with(|c| {
+        c.limits.idle_timeout = Duration::from_millis(400);
+        c.limits.ping_interval = Duration::from_secs(3600);
+        c.limits.player_msgs_per_window = 1_000_000;
+    })
+    .await;
+    let mut silent = server.client("Quiet").await;
+    let mut talking = server.client("Chatty").await;
+    // The talking client asks for the lobby again and again while the silent one waits; both
+    // connected at the same time, so once the silent one is closed the talking one has lived
+    // past the idle time too.
+    let close = silent.expect_close();
+    tokio::pin!(close);
+    let code = loop {
+        tokio::select! {
+            code = &mut close => break code,
+            () = async {
+                // A fresh subscription is answered with the lists at once.
+                talking.send(json!({"t":"lobby"})).await;
+                talking.expect("lobby").await;
+                talking.send(json!({"t":"unlobby"})).await;
+            } => {}
+        }
+    };
+    assert_eq!(code, 1008, "closed as idle");
+    // Twice: one answer may still be on its way from the last round of the loop.
+    for _ in 0..2 {
+        talking.send(json!({"t":"unlobby"})).await;
+        talking.send(json!({"t":"lobby"})).await;
+        talking.expect("lobby").await;
+    }
 }

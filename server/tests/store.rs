@@ -179,6 +179,34 @@ async fn moves_are_appended_and_truncated(b: &impl Backend) {
     assert_eq!(stored.seq, 5);
 }
 
+/// A change that only appends moves may leave the room's own row alone; its event number
+/// still comes back, as does that of a change whose last event is not a move, and a change
+/// for a room that does not exist is refused either way.
+async fn the_event_number_comes_back_after_any_change(b: &impl Backend) {
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    let mut moved = change("r1", 4);
+    moved.moves.push(mv(0, "a1", Color::Black, 4));
+    write(&store, Write::Room(moved)).await;
+    assert_eq!(read(&store, "r1").await.seq, 4);
+    // A move followed by another event (a chat line) in the same change.
+    let mut moved_and_said = change("r1", 6);
+    moved_and_said.moves.push(mv(1, "b1", Color::White, 5));
+    moved_and_said.chat = Some(line("good move", Some(Color::White)));
+    write(&store, Write::Room(moved_and_said)).await;
+    assert_eq!(read(&store, "r1").await.seq, 6);
+
+    let mut lost = change("nowhere", 1);
+    lost.moves.push(mv(0, "a1", Color::Black, 1));
+    let refused = store.write(Write::Room(lost)).await;
+    assert!(refused.is_err(), "a move for an unknown room is refused");
+    assert!(store.read_room("nowhere").await.unwrap().is_none());
+}
+
 async fn chat_lines_are_kept_in_order(b: &impl Backend) {
     let store = b.open();
     write(
@@ -399,6 +427,7 @@ mod sqlite {
         a_new_room_comes_back_as_written,
         seats_are_taken_and_given_up,
         moves_are_appended_and_truncated,
+        the_event_number_comes_back_after_any_change,
         chat_lines_are_kept_in_order,
         the_status_and_result_are_stored,
         players_are_stored_and_renamed,

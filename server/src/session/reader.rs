@@ -71,7 +71,14 @@ pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
         closing: false,
     };
     let mut shutdown = hub.shutdown.clone();
+    let shutting_down = shutdown.changed();
+    tokio::pin!(shutting_down);
+    // One idle timer for the connection's life, moved on only when it fires: a fresh timer
+    // for every frame would cost a timer-wheel insertion and removal per message.
     let idle = hub.config.limits.idle_timeout;
+    let mut last_frame = Instant::now();
+    let idle_timer = tokio::time::sleep_until(last_frame + idle);
+    tokio::pin!(idle_timer);
     let mut writer_ended = false;
     loop {
         tokio::select! {
@@ -81,20 +88,25 @@ pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
                 writer_ended = true;
                 break;
             }
-            frame = timeout(idle, stream.next()) => {
+            () = &mut idle_timer => {
+                let quiet_until = last_frame + idle;
+                if Instant::now() >= quiet_until {
+                    reader.close(CLOSE_POLICY, "idle for too long").await;
+                    break;
+                }
+                idle_timer.as_mut().reset(quiet_until);
+            }
+            frame = stream.next() => {
+                last_frame = Instant::now();
                 let frame = match frame {
-                    Err(_) => {
-                        reader.close(CLOSE_POLICY, "idle for too long").await;
-                        break;
-                    }
-                    Ok(None | Some(Err(_))) => break,
-                    Ok(Some(Ok(frame))) => frame,
+                    None | Some(Err(_)) => break,
+                    Some(Ok(frame)) => frame,
                 };
                 if !reader.on_frame(frame).await {
                     break;
                 }
             }
-            _ = shutdown.changed() => {
+            _ = &mut shutting_down => {
                 reader.close(CLOSE_GOING_AWAY, "server shutting down").await;
                 break;
             }

@@ -143,6 +143,9 @@ pub fn spawn(sink: SplitSink<WebSocket, Message>, parts: WriterParts) -> JoinHan
     };
     tokio::spawn(async move {
         let mut ping = tokio::time::interval_at(Instant::now() + ping_every, ping_every);
+        // Made once: it waits for the only overflow the connection can have.
+        let overflowed = overflow.notified();
+        tokio::pin!(overflowed);
         loop {
             tokio::select! {
                 out = queue.recv() => {
@@ -159,7 +162,7 @@ pub fn spawn(sink: SplitSink<WebSocket, Message>, parts: WriterParts) -> JoinHan
                     }
                     break;
                 }
-                () = overflow.notified() => {
+                () = &mut overflowed => {
                     let close = Message::Close(Some(CloseFrame {
                         code: CLOSE_POLICY,
                         reason: Utf8Bytes::from_static("too slow to keep up"),
