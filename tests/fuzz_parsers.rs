@@ -11,17 +11,24 @@ mod fuzz_support;
 use std::str::FromStr;
 
 use fuzz_support::{cases, corpus, mutate, mutated, mutation, CLIENT_CORPUS, SERVER_CORPUS};
-use game_core::protocol::{parse_client, parse_server, ErrorCode, ParseError, CLIENT_TYPES};
+use game_core::protocol::{
+    parse_client, parse_server, ClientMsg, ErrorCode, ParseError, CLIENT_TYPES,
+};
 use game_core::record::GameRecord;
 use game_core::{AnyPosition, Cell, GameSpec, GomokuRule};
 use proptest::prelude::*;
 
-/// The contract of a client frame: accepted messages read back the same; refusals are one of
-/// the three parse codes with a short message and a bounded echo of the type.
+/// The contract of a client frame: accepted messages read back the same, and as a JSON value
+/// read into the message would (the parser reads well-formed frames without that detour);
+/// refusals are one of the three parse codes with a short message and a bounded echo of the
+/// type.
 fn check_client_frame(text: &str) -> Result<(), TestCaseError> {
     match parse_client(text) {
         Ok(msg) => {
             prop_assert_eq!(parse_client(&msg.to_json()), Ok(msg.clone()), "{}", text);
+            let through_value = serde_json::from_str::<serde_json::Value>(text)
+                .and_then(serde_json::from_value::<ClientMsg>);
+            prop_assert_eq!(through_value.ok(), Some(msg), "{}", text);
         }
         Err(e) => check_refusal(text, &e)?,
     }
