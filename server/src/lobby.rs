@@ -97,6 +97,10 @@ pub async fn run(hub: SharedHub, mut inbox: LobbyInbox) {
     let mut due: Option<Instant> = None;
     let mut last_sent = Instant::now();
     let mut shutdown = hub.shutdown.clone();
+    // One timer, moved when the due time changes, rather than a new one for every event: moves
+    // arrive here by the thousand a second under load.
+    let timer = sleep_until(Instant::now());
+    tokio::pin!(timer);
     loop {
         tokio::select! {
             event = inbox.events.recv() => {
@@ -135,15 +139,14 @@ pub async fn run(hub: SharedHub, mut inbox: LobbyInbox) {
                         hub.config.lobby_interval
                     };
                     let at = (last_sent + wait).max(Instant::now());
-                    due = Some(due.map_or(at, |d| d.min(at)));
+                    let sooner = due.map_or(at, |d| d.min(at));
+                    if due != Some(sooner) {
+                        due = Some(sooner);
+                        timer.as_mut().reset(sooner);
+                    }
                 }
             }
-            () = async {
-                match due {
-                    Some(t) => sleep_until(t).await,
-                    None => std::future::pending().await,
-                }
-            } => {
+            () = &mut timer, if due.is_some() => {
                 due = None;
                 last_sent = Instant::now();
                 subscribers.retain(|_, c| !c.is_closed());

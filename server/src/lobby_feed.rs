@@ -35,11 +35,31 @@ impl RoomSummary {
     /// ply, the last move): such a change only redraws a small board in the lobby.
     #[must_use]
     pub fn only_moved(&self, next: &RoomSummary) -> bool {
-        let mut moved = self.clone();
-        moved.ply = next.ply;
-        moved.board.clone_from(&next.board);
-        moved.last.clone_from(&next.last);
-        moved == *next
+        // Every field named, so that a new one must be placed on one side or the other; and
+        // no copy of the summary, as this runs for every move of every room.
+        let RoomSummary {
+            room,
+            game,
+            clock,
+            seats,
+            status,
+            private,
+            spectators,
+            ply: _,
+            created,
+            reserved,
+            board: _,
+            last: _,
+        } = self;
+        *room == next.room
+            && *game == next.game
+            && *clock == next.clock
+            && *seats == next.seats
+            && *status == next.status
+            && *private == next.private
+            && *spectators == next.spectators
+            && *created == next.created
+            && *reserved == next.reserved
     }
 }
 
@@ -119,5 +139,44 @@ impl LobbyFeed {
     fn send(&self, event: LobbyEvent) {
         // The lobby ends only at shutdown; nothing is left to tell then.
         let _ = self.events.send(event);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use game_core::GomokuRule;
+
+    fn summary() -> RoomSummary {
+        RoomSummary {
+            room: "r1".into(),
+            game: GameSpec::gomoku(15, GomokuRule::Freestyle),
+            clock: None,
+            seats: Seats::default(),
+            status: RoomStatus::Playing,
+            private: false,
+            spectators: 0,
+            ply: 3,
+            created: 1,
+            reserved: [false; 2],
+            board: "x..".into(),
+            last: Some("h8".into()),
+        }
+    }
+
+    #[test]
+    fn a_summary_that_differs_by_its_moves_only_moved() {
+        let before = summary();
+        let mut moved = summary();
+        moved.ply = 4;
+        moved.board = "xo.".into();
+        moved.last = Some("h9".into());
+        assert!(before.only_moved(&moved));
+        let mut watched = moved.clone();
+        watched.spectators = 1;
+        assert!(!before.only_moved(&watched));
+        let mut over = moved;
+        over.status = RoomStatus::Over;
+        assert!(!before.only_moved(&over));
     }
 }
