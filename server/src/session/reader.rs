@@ -118,7 +118,8 @@ pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
         closing,
         ..
     } = reader;
-    session.finish().await;
+    // Boxed for the same reason as a message's handling: it runs once, at the end.
+    Box::pin(session.finish()).await;
     drop(session);
     drop(conn);
     let _ = reader_done.send(());
@@ -190,7 +191,10 @@ impl Reader {
             return self.refused(&SessionError::RateLimited).await;
         }
         match parse_client(text) {
-            Ok(msg) => self.session.on_message(msg, received).await,
+            // Boxed: handling a message (creating a room, joining one, ...) takes a few KB of
+            // state, which an idle connection would otherwise hold all its life inside its
+            // reader. The box lives only while a message is in flight.
+            Ok(msg) => Box::pin(self.session.on_message(msg, received)).await,
             Err(e) => {
                 self.hub.metrics.error(e.code.as_str());
                 self.conn.send(&e.to_server_msg());
