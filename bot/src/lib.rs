@@ -6,6 +6,7 @@
 //!   requests, results, levels, the stop flag.
 //! - [`value`]: the shared search's value scale (proven wins by distance) and its scores.
 //! - [`tt`]: the Zobrist-keyed transposition table.
+//! - [`watchdog`]: the deadline, node budget and stop flag every search reads as it goes.
 //! - [`search`]: the generic iterative-deepening PVS alpha-beta over a `SearchGame`.
 //! - [`connect4`], [`othello`], [`gomoku`]: one engine per game, each with its level table.
 //! - [`registry`]: which engine plays which game; position parsing for analyze and bench.
@@ -28,4 +29,5 @@ pub mod registry;
 pub mod search;
 pub mod tt;
 pub mod value;
+pub mod watchdog;
 pub mod wire;

@@ -19,6 +19,7 @@ use std::time::Instant;
 use crate::engine::StopFlag;
 use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, TranspositionTable};
 use crate::value::{WIN, WIN_BOUND};
+use crate::watchdog::Watchdog;
 /// Deepest ply the searcher keeps per-ply tables for.
 pub const MAX_PLY: usize = 256;
 /// History table size; `move_code` must stay below it.
@@ -95,11 +96,7 @@ pub struct Searcher<M> {
     buffers: Vec<Vec<M>>,
     nodes: u64,
     budget: SearchBudget,
-    stop: StopFlag,
-    aborted: bool,
-    /// Node count at which the clock and the stop flag are read next. A counter rather than
-    /// `nodes % 1024`, because probes add many nodes at once and could step over a multiple.
-    next_check: u64,
+    watchdog: Watchdog,
 }
 
 /// Evaluation noise for the lower levels: a hash of the position key and the seed, spread
@@ -128,9 +125,7 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
             buffers: (0..MAX_PLY).map(|_| Vec::new()).collect(),
             nodes: 0,
             budget: SearchBudget::default(),
-            stop: StopFlag::new(),
-            aborted: false,
-            next_check: 0,
+            watchdog: Watchdog::new(1024),
         }
     }
 
@@ -148,18 +143,7 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if self.aborted {
-            return true;
-        }
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 1024;
-            let late = self.budget.deadline.is_some_and(|d| Instant::now() >= d);
-            let spent = self.budget.max_nodes.is_some_and(|n| self.nodes >= n);
-            if late || spent || self.stop.is_stopped() {
-                self.aborted = true;
-            }
-        }
-        self.aborted
+        self.watchdog.over(self.nodes)
     }
 
     /// Iterative deepening from depth 1 to `budget.max_depth`. Returns the last completed
@@ -172,11 +156,9 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
         stop: &StopFlag,
         mut on_iteration: impl FnMut(&Iteration<M>),
     ) -> Option<Iteration<M>> {
+        self.watchdog.arm(budget.deadline, budget.max_nodes, stop);
         self.budget = budget;
-        self.stop = stop.clone();
         self.nodes = 0;
-        self.next_check = 0;
-        self.aborted = false;
         let mut root_moves = Vec::new();
         game.generate(&mut root_moves);
         if root_moves.is_empty() {
@@ -185,7 +167,7 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
         let mut best: Option<Iteration<M>> = None;
         for depth in 1..=self.budget.max_depth.max(1) {
             let (score, mv) = self.root(game, &mut root_moves, depth as i32);
-            if self.aborted {
+            if self.watchdog.stopped() {
                 if best.is_none() {
                     if let Some(mv) = mv {
                         best = Some(Iteration {
@@ -245,14 +227,14 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
                 -self.pvs(game, depth - 1, 1, -beta, -alpha)
             } else {
                 let s = -self.pvs(game, depth - 1, 1, -alpha - 1, -alpha);
-                if s > alpha && !self.aborted {
+                if s > alpha && !self.watchdog.stopped() {
                     -self.pvs(game, depth - 1, 1, -beta, -alpha)
                 } else {
                     s
                 }
             };
             game.undo(m);
-            if self.aborted {
+            if self.watchdog.stopped() {
                 break;
             }
             if best.is_none_or(|(_, b)| score > b) {
@@ -345,14 +327,14 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
                 -self.pvs(game, depth - 1, ply + 1, -beta, -alpha)
             } else {
                 let s = -self.pvs(game, depth - 1, ply + 1, -alpha - 1, -alpha);
-                if s > alpha && s < beta && !self.aborted {
+                if s > alpha && s < beta && !self.watchdog.stopped() {
                     -self.pvs(game, depth - 1, ply + 1, -beta, -alpha)
                 } else {
                     s
                 }
             };
             game.undo(m);
-            if self.aborted {
+            if self.watchdog.stopped() {
                 break;
             }
             if score > best_score {
@@ -376,7 +358,7 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
             }
         }
         self.buffers[ply as usize] = moves;
-        if self.aborted {
+        if self.watchdog.stopped() {
             return 0;
         }
         let bound = if best_score <= original_alpha {

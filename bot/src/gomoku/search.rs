@@ -21,6 +21,7 @@ use crate::engine::StopFlag;
 use crate::search::noise_of;
 use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, TranspositionTable};
 use crate::value::{WIN, WIN_BOUND};
+use crate::watchdog::Watchdog;
 
 /// Deepest ply of the search tree (extensions included).
 pub const MAX_PLY: usize = 128;
@@ -99,9 +100,7 @@ pub struct Searcher {
     keys: Vec<Vec<i32>>,
     threats: ThreatSearch,
     nodes: u64,
-    next_check: u64,
-    aborted: bool,
-    stop: StopFlag,
+    watchdog: Watchdog,
     limits: Limits,
     seldepth: usize,
 }
@@ -160,9 +159,7 @@ impl Searcher {
             keys: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             threats: ThreatSearch::new(16),
             nodes: 0,
-            next_check: 0,
-            aborted: false,
-            stop: StopFlag::new(),
+            watchdog: Watchdog::new(512),
             limits: Limits::default(),
             seldepth: 0,
         }
@@ -185,22 +182,11 @@ impl Searcher {
     /// Whether the last search stopped on its limits before its last iteration finished.
     #[must_use]
     pub fn aborted(&self) -> bool {
-        self.aborted
+        self.watchdog.stopped()
     }
 
     fn out_of_time(&mut self) -> bool {
-        if self.aborted {
-            return true;
-        }
-        if self.nodes >= self.next_check {
-            self.next_check = self.nodes + 512;
-            let late = self.limits.deadline.is_some_and(|d| Instant::now() >= d);
-            let spent = self.limits.max_nodes.is_some_and(|n| self.nodes >= n);
-            if late || spent || self.stop.is_stopped() {
-                self.aborted = true;
-            }
-        }
-        self.aborted
+        self.watchdog.over(self.nodes)
     }
 
     /// Iterative deepening over `root` (the moves to consider, best-looking first; not
@@ -214,11 +200,9 @@ impl Searcher {
         stop: &StopFlag,
         mut on_iteration: impl FnMut(&Iteration),
     ) -> Iteration {
+        self.watchdog.arm(limits.deadline, limits.max_nodes, stop);
         self.limits = limits;
-        self.stop = stop.clone();
         self.nodes = 0;
-        self.next_check = 0;
-        self.aborted = false;
         self.seldepth = 0;
         let len = board.points().last().map_or(0, |&p| usize::from(p) + 1);
         if self.history.len() < len {
@@ -245,7 +229,7 @@ impl Searcher {
             };
             let outcome = loop {
                 let outcome = self.root(board, &mut ranking, depth as i32, alpha, beta);
-                if self.aborted {
+                if self.watchdog.stopped() {
                     break outcome;
                 }
                 match outcome {
@@ -260,9 +244,13 @@ impl Searcher {
                 delta *= 4;
             };
             match outcome {
-                Some((score, complete)) if complete || self.aborted => {
+                Some((score, complete)) if complete || self.watchdog.stopped() => {
                     let it = Iteration {
-                        depth: if self.aborted { best.depth } else { depth },
+                        depth: if self.watchdog.stopped() {
+                            best.depth
+                        } else {
+                            depth
+                        },
                         seldepth: self.seldepth as u32,
                         score,
                         best: ranking[0].0,
@@ -271,14 +259,14 @@ impl Searcher {
                         ranking: ranking.clone(),
                     };
                     previous = score;
-                    if !self.aborted {
+                    if !self.watchdog.stopped() {
                         on_iteration(&it);
                     }
                     best = it;
                 }
                 _ => {}
             }
-            if self.aborted || best.score.abs() >= WIN_BOUND {
+            if self.watchdog.stopped() || best.score.abs() >= WIN_BOUND {
                 break;
             }
         }
@@ -318,16 +306,16 @@ impl Searcher {
                     0
                 };
                 let mut s = -self.pvs(board, depth - 1 - r, 1, -alpha - 1, -alpha);
-                if r > 0 && s > alpha && !self.aborted {
+                if r > 0 && s > alpha && !self.watchdog.stopped() {
                     s = -self.pvs(board, depth - 1, 1, -alpha - 1, -alpha);
                 }
-                if s > alpha && s < beta && !self.aborted {
+                if s > alpha && s < beta && !self.watchdog.stopped() {
                     s = -self.pvs(board, depth - 1, 1, -beta, -alpha);
                 }
                 s
             };
             board.unmake();
-            if self.aborted {
+            if self.watchdog.stopped() {
                 break;
             }
             entry.1 = score;
@@ -347,13 +335,13 @@ impl Searcher {
             }
         }
         let (i, score) = best?;
-        if self.aborted && i == 0 && self.pv_len[0] == 0 {
+        if self.watchdog.stopped() && i == 0 && self.pv_len[0] == 0 {
             // Only the old best move was searched, and not to the end: nothing new.
             return None;
         }
         // Best first; the others by their scores of this iteration where searched.
         ranking[..=i].rotate_right(1);
-        if !self.aborted {
+        if !self.watchdog.stopped() {
             ranking[1..].sort_by_key(|&(_, s)| std::cmp::Reverse(s));
         }
         if self.pv_len[0] == 0 {
@@ -361,7 +349,7 @@ impl Searcher {
             self.pv_len[0] = 1;
         }
         let key = board.hash();
-        if !self.aborted {
+        if !self.watchdog.stopped() {
             self.tt.store(
                 key,
                 Entry {
@@ -373,7 +361,7 @@ impl Searcher {
                 },
             );
         }
-        Some((score, !self.aborted))
+        Some((score, !self.watchdog.stopped()))
     }
 
     fn pvs(&mut self, board: &mut Board, depth: i32, ply: usize, alpha: i32, beta: i32) -> i32 {
@@ -521,16 +509,16 @@ impl Searcher {
                 };
                 let reduced = (new_depth - r.max(0)).max(1).min(new_depth);
                 let mut s = -self.pvs(board, reduced, ply + 1, -alpha - 1, -alpha);
-                if reduced < new_depth && s > alpha && !self.aborted {
+                if reduced < new_depth && s > alpha && !self.watchdog.stopped() {
                     s = -self.pvs(board, new_depth, ply + 1, -alpha - 1, -alpha);
                 }
-                if s > alpha && s < beta && !self.aborted {
+                if s > alpha && s < beta && !self.watchdog.stopped() {
                     s = -self.pvs(board, new_depth, ply + 1, -beta, -alpha);
                 }
                 s
             };
             board.unmake();
-            if self.aborted {
+            if self.watchdog.stopped() {
                 break;
             }
             if score > best_score {
@@ -556,7 +544,7 @@ impl Searcher {
         }
         self.moves[ply] = moves;
         self.keys[ply] = keys;
-        if self.aborted {
+        if self.watchdog.stopped() {
             return 0;
         }
         let bound = if best_score <= original_alpha {

@@ -34,6 +34,7 @@ use super::bitboard::{can_move, legal_moves};
 use super::board::{final_score, game_over, PASS};
 use super::eval::Evaluator;
 use crate::engine::StopFlag;
+use crate::watchdog::Watchdog;
 use last_empties::{parity_of, solve_small, stability_cutoff, INFINITY};
 use ordering::{value_fast, value_with_eval, MoveList};
 use table::{EndgameTable, NO_MOVE};
@@ -60,11 +61,7 @@ pub struct Solver {
     table: EndgameTable,
     /// Nodes visited since the solver was made (callers take differences).
     pub nodes: u64,
-    deadline: Option<Instant>,
-    stop: StopFlag,
-    aborted: bool,
-    /// Node count at which the clock and the stop flag are read next.
-    next_check: u64,
+    watchdog: Watchdog,
     /// [`DEEP_EMPTIES`], lowered by the tests to exercise the deep code on small positions.
     deep_empties: u32,
     /// [`EVAL_ORDER_EMPTIES`], lowered by the tests likewise.
@@ -93,10 +90,7 @@ impl Solver {
         Solver {
             table: EndgameTable::new(tt_bits),
             nodes: 0,
-            deadline: None,
-            stop: StopFlag::new(),
-            aborted: false,
-            next_check: 0,
+            watchdog: Watchdog::new(CHECK_EVERY),
             deep_empties: DEEP_EMPTIES,
             eval_order_empties: EVAL_ORDER_EMPTIES,
             eval: Evaluator::embedded(),
@@ -110,8 +104,7 @@ impl Solver {
 
     /// Where to stop: the stop flag and an optional deadline.
     pub fn set_limits(&mut self, stop: &StopFlag, deadline: Option<Instant>) {
-        self.stop = stop.clone();
-        self.deadline = deadline;
+        self.watchdog.arm(deadline, None, stop);
     }
 
     /// The value within `(alpha, beta)` as the module contract says, or `None` if stopped.
@@ -122,14 +115,13 @@ impl Solver {
         alpha: i32,
         beta: i32,
     ) -> Option<i32> {
-        self.aborted = self.stop.is_stopped();
-        if self.aborted {
+        self.watchdog.restart();
+        if self.watchdog.over(self.nodes) {
             return None;
         }
-        self.next_check = self.nodes;
         let empties = 64 - (mover | opponent).count_ones();
         let value = self.pvs(mover, opponent, alpha, beta, empties);
-        (!self.aborted).then_some(value)
+        (!self.watchdog.stopped()).then_some(value)
     }
 
     /// The exact value of the position, its best move and a best line; `None` if stopped or
@@ -154,7 +146,7 @@ impl Solver {
         }
         let score = guess;
         let pv = self.principal_variation(mover, opponent, score);
-        if self.aborted {
+        if self.watchdog.stopped() {
             return None;
         }
         Some(Solution {
@@ -186,7 +178,7 @@ impl Solver {
     fn principal_variation(&mut self, mut mover: u64, mut opponent: u64, score: i32) -> Vec<u8> {
         let mut pv = Vec::new();
         let mut value = score;
-        while !game_over(mover, opponent) && !self.aborted {
+        while !game_over(mover, opponent) && !self.watchdog.stopped() {
             let legal = legal_moves(mover, opponent);
             if legal == 0 {
                 pv.push(PASS);
@@ -228,14 +220,6 @@ impl Solver {
         pv
     }
 
-    fn check_limits(&mut self) {
-        self.next_check = self.nodes + CHECK_EVERY;
-        let late = self.deadline.is_some_and(|d| Instant::now() >= d);
-        if late || self.stop.is_stopped() {
-            self.aborted = true;
-        }
-    }
-
     /// The value with an open window `(alpha, beta)`, fail-soft.
     fn pvs(
         &mut self,
@@ -249,10 +233,7 @@ impl Solver {
             return self.nws(mover, opponent, alpha, empties);
         }
         self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
-        if self.aborted {
+        if self.watchdog.over(self.nodes) {
             return alpha;
         }
         let legal = legal_moves(mover, opponent);
@@ -298,7 +279,7 @@ impl Solver {
                 }
             };
             first = false;
-            if self.aborted {
+            if self.watchdog.stopped() {
                 return alpha;
             }
             if score > best {
@@ -360,10 +341,7 @@ impl Solver {
     /// A null-window node with many empties: stability cutoff, table, ordered moves.
     fn nws_deep(&mut self, mover: u64, opponent: u64, alpha: i32, empties: u32) -> i32 {
         self.nodes += 1;
-        if self.nodes >= self.next_check {
-            self.check_limits();
-        }
-        if self.aborted {
+        if self.watchdog.over(self.nodes) {
             return alpha;
         }
         if let Some(ceiling) = stability_cutoff(mover, opponent, alpha, empties) {
@@ -416,7 +394,7 @@ impl Solver {
                 }
             }
         }
-        if !self.aborted {
+        if !self.watchdog.stopped() {
             self.table.store(
                 mover,
                 opponent,
