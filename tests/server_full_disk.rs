@@ -145,17 +145,11 @@ async fn untold(server: &TestServer, c: &mut Client, room: &str, as_: &str) -> V
 }
 
 async fn pair_with(server: &TestServer, game: Value, opening: &[&str]) -> (Client, Client, String) {
-    let mut a = server.client("Alice").await;
-    let mut b = server.client("Bob").await;
-    let (room, _) = a
-        .create(json!({"t":"create","game":game,"seat":"black","opening":opening}))
-        .await;
-    b.send(json!({"t":"join","room":room,"as":"player"})).await;
-    b.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
-        .await;
-    a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
-        .await;
-    (a, b, room)
+    seated_pair_made(
+        server,
+        json!({"t":"create","game":game,"seat":"black","opening":opening}),
+    )
+    .await
 }
 
 #[tokio::test]

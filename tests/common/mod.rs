@@ -523,11 +523,18 @@ pub async fn seated_pair(
     game: Value,
     clock: Value,
 ) -> (Client, Client, String) {
+    seated_pair_made(
+        server,
+        json!({"t":"create","game":game,"seat":"black","clock":clock}),
+    )
+    .await
+}
+
+/// Two players seated in a fresh room made by Alice's `create` message, the game started.
+pub async fn seated_pair_made(server: &TestServer, create: Value) -> (Client, Client, String) {
     let mut a = server.client("Alice").await;
     let mut b = server.client("Bob").await;
-    let (room, _) = a
-        .create(json!({"t":"create","game":game,"seat":"black","clock":clock}))
-        .await;
+    let (room, _) = a.create(create).await;
     b.send(json!({"t":"join","room":room,"as":"player"})).await;
     b.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
         .await;
