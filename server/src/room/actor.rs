@@ -425,7 +425,7 @@ impl RoomActor {
             created: head.created_ms,
             reserved: self.invites.reserved(),
             board: self.game.position().board_text(),
-            last: self.game.moves().last().map(|m| m.mv.clone()),
+            last: self.game.last_stone(),
         }
     }
 

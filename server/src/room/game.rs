@@ -17,7 +17,7 @@
 use tokio::time::{Duration, Instant};
 
 use game_core::game::{Game, Step};
-use game_core::opening::Role;
+use game_core::opening::{OpeningChoice, Role};
 use game_core::protocol::{
     ClockState, GameResult, ResultKind, RoomState, RoomStatus, SeatInfo, Seats, ServerMsg,
 };
@@ -253,6 +253,26 @@ impl RoomGame {
     #[must_use]
     pub fn moves(&self) -> &[StoredMove] {
         &self.moves
+    }
+
+    /// The last move that put a stone on the board, for the lobby's small boards: an opening
+    /// rule's choices that place nothing (`swap`, a colour, a declaration, offered 5th moves)
+    /// leave the mark on the stone before them, and `choose c` marks `c`.
+    #[must_use]
+    pub fn last_stone(&self) -> Option<String> {
+        if self.head.game.opening_rule().is_none() {
+            return self.moves.last().map(|m| m.mv.clone());
+        }
+        self.moves
+            .iter()
+            .rev()
+            .find_map(|m| match m.mv.parse::<OpeningChoice>() {
+                Ok(OpeningChoice::Place(cell) | OpeningChoice::Choose(cell)) => {
+                    Some(cell.to_string())
+                }
+                Ok(_) => None,
+                Err(_) => Some(m.mv.clone()),
+            })
     }
 
     /// The colour of whoever acts next: the side to move, or the player whose opening
