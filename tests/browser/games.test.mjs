@@ -1,4 +1,4 @@
-// Browser tests of the rules on screen: a renju forbidden point marked and refused, Othello legal-move dots, and a Connect Four drop past a blocked cell.
+// Browser tests of the rules on screen: a renju forbidden point marked and refused (explained by a tap on a phone), Othello legal-move dots, and a Connect Four drop past a blocked cell.
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -23,9 +23,12 @@ after(async () => {
   await removeDir(dataDir);
 });
 
-/** Alice creates a room of `spec` as black and Bob joins as white. */
-async function twoInRoom(tag, spec) {
-  const alice = await openPlayer(browser, { name: `Alice${tag}` });
+const PHONE = { width: 390, height: 844 };
+
+/** Alice creates a room of `spec` as black and Bob joins as white; `phone`: Alice plays on a
+ *  phone-size touch screen. */
+async function twoInRoom(tag, spec, { phone = false } = {}) {
+  const alice = await openPlayer(browser, phone ? { name: `Alice${tag}`, viewport: PHONE, mobile: true } : { name: `Alice${tag}` });
   const bob = await openPlayer(browser, { name: `Bob${tag}` });
   const room = await createRoom(alice, server, { ...spec, seat: 'black' });
   await openRoom(bob, server, room);
@@ -71,6 +74,39 @@ test('a renju double-three is marked for black and refused when played anyway', 
   // The game goes on: black may still play elsewhere.
   await playCell(alice, 'c3', 'black', both);
   assert.deepEqual(await moveTexts(bob.page), [...before, 'c3']);
+  assertClean(...both);
+  for (const p of both) await p.context.close();
+});
+
+test('on a phone a tap on a renju forbidden point explains it and plays nothing', async () => {
+  const { alice, bob, both } = await twoInRoom('T', { game: 'gomoku', rule: 'renju' }, { phone: true });
+  const black = ['h8', 'i8', 'j10', 'j9'];
+  const white = ['a1', 'a3', 'a5', 'a7'];
+  for (let i = 0; i < black.length; i++) {
+    await playCell(alice, black[i], 'black', both);
+    await playCell(bob, white[i], 'white', both);
+  }
+  await waitMyTurn(alice);
+  await byId(alice.page, 'forbidden-j8').waitFor({ timeout: WAIT_MS });
+  const before = await moveTexts(alice.page);
+  // Two taps play a point on a phone; on a forbidden point each tap only explains it.
+  for (let tap = 0; tap < 2; tap++) {
+    await byId(alice.page, 'cell-j8').tap();
+    const why = byId(alice.page, 'forbidden-why');
+    await why.waitFor({ state: 'visible', timeout: WAIT_MS });
+    assert.equal(await why.textContent(), 'j8 — Forbidden for black: double three');
+    assert.ok(await why.evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight;
+    }), 'the explanation is on screen');
+  }
+  await screenshot(alice.page, 'renju-forbidden-tapped');
+  // Nothing was sent: the next move the server takes is the one played elsewhere.
+  await byId(alice.page, 'cell-c3').tap();
+  await byId(alice.page, 'cell-c3').tap();
+  await waitStone(both, 'c3', 'black');
+  assert.deepEqual(await moveTexts(bob.page), [...before, 'c3']);
+  assert.equal(await byId(alice.page, 'error-msg').isVisible(), false, 'no refused move');
   assertClean(...both);
   for (const p of both) await p.context.close();
 });
