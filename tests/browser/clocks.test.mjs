@@ -1,36 +1,22 @@
 // Browser tests of the clocks at the start of a timed game: nothing runs until a side has made its first move, the Abort button stands in for Resign until both sides have moved and ends the game without a result, the countdown to the abort of a first move not made (its own server with a short first-move time), and from move three on the clocks run.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  createRoom, openRoom, playCell, waitMyTurn, WAIT_MS,
+  useHall, startServer, freshDir, removeDir, openPlayer, assertClean, screenshot, byId, createRoom,
+  openRoom, playCell, waitMyTurn, WAIT_MS,
 } from './harness.mjs';
 
 /** A 3+2 clock: three minutes each. */
 const FULL_MS = '180000';
 
-let dataDir;
-let server;
-let browser;
-
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-clocks-');
-  server = await startServer({ dataDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
-});
+const hall = useHall('clocks');
 
 /** Two players seated in a fresh 3+2 Gomoku room of `host` (the file's server by default),
  *  black the creator; the game has started. */
-async function timedPair(blackName, whiteName, host = server) {
-  const black = await openPlayer(browser, { name: blackName });
-  const white = await openPlayer(browser, { name: whiteName });
+async function timedPair(blackName, whiteName, host = hall.server) {
+  const black = await openPlayer(hall.browser, { name: blackName });
+  const white = await openPlayer(hall.browser, { name: whiteName });
   const room = await createRoom(black, host, { clock: '3+2' });
   await openRoom(white, host, room);
   for (const p of [black, white]) {
@@ -80,7 +66,7 @@ test('the clocks stand until each side has made its first move, and Abort ends t
   }
   await screenshot(white.page, 'clocks-game-aborted');
   // Stored as an ending without a winner.
-  const stored = await (await fetch(`${server.url}api/games/${room}`)).json();
+  const stored = await (await fetch(`${hall.server.url}api/games/${room}`)).json();
   assert.equal(stored.status, 'over');
   assert.deepEqual([stored.result.result, stored.result.reason], ['aborted', 'aborted']);
   assertClean(black, white);
@@ -121,7 +107,7 @@ test('players and watchers see the countdown to the first-move abort, and the ga
   const players = [];
   try {
     const { black, white, room, both } = await timedPair('Eve', 'Fay', short);
-    const watcher = await openPlayer(browser, { name: 'Gil' });
+    const watcher = await openPlayer(hall.browser, { name: 'Gil' });
     players.push(black, white, watcher);
     await openRoom(watcher, short, room);
     const all = [black, white, watcher];

@@ -1,37 +1,23 @@
 // Browser tests of the rules on screen: a renju forbidden point marked and refused (explained by a tap on a phone), Othello legal-move dots, and a Connect Four drop past a blocked cell.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  createRoom, openRoom, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
+  useHall, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell, waitMyTurn,
+  waitStone, moveTexts, WAIT_MS,
 } from './harness.mjs';
 
-let dataDir;
-let server;
-let browser;
-
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-games-');
-  server = await startServer({ dataDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
-});
+const hall = useHall('games');
 
 const PHONE = { width: 390, height: 844 };
 
 /** Alice creates a room of `spec` as black and Bob joins as white; `phone`: Alice plays on a
  *  phone-size touch screen. */
 async function twoInRoom(tag, spec, { phone = false } = {}) {
-  const alice = await openPlayer(browser, phone ? { name: `Alice${tag}`, viewport: PHONE, mobile: true } : { name: `Alice${tag}` });
-  const bob = await openPlayer(browser, { name: `Bob${tag}` });
-  const room = await createRoom(alice, server, { ...spec, seat: 'black' });
-  await openRoom(bob, server, room);
+  const alice = await openPlayer(hall.browser, phone ? { name: `Alice${tag}`, viewport: PHONE, mobile: true } : { name: `Alice${tag}` });
+  const bob = await openPlayer(hall.browser, { name: `Bob${tag}` });
+  const room = await createRoom(alice, hall.server, { ...spec, seat: 'black' });
+  await openRoom(bob, hall.server, room);
   await byId(alice.page, 'player-name-white').filter({ hasText: bob.name }).waitFor({ timeout: WAIT_MS });
   return { alice, bob, both: [alice, bob] };
 }
