@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useHall, startServer, freshDir, removeDir, openPlayer, assertClean, screenshot, byId, createRoom,
-  openRoom, playCell, waitMyTurn, WAIT_MS,
+  useHall, withServer, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell,
+  waitMyTurn, WAIT_MS,
 } from './harness.mjs';
 
 /** A 3+2 clock: three minutes each. */
@@ -102,41 +102,39 @@ async function countdownOf(page, seat) {
 
 test('players and watchers see the countdown to the first-move abort, and the game is aborted at zero', async () => {
   // A server that allows 8 s for a first move, so the abort comes within the tests' bound.
-  const shortDir = await freshDir('kibitz-browser-clocks-first-move-');
-  const short = await startServer({ dataDir: shortDir, env: { KIBITZ_FIRST_MOVE_SECS: '8' } });
-  const players = [];
-  try {
-    const { black, white, room, both } = await timedPair('Eve', 'Fay', short);
-    const watcher = await openPlayer(hall.browser, { name: 'Gil' });
-    players.push(black, white, watcher);
-    await openRoom(watcher, short, room);
-    const all = [black, white, watcher];
-    for (const p of all) {
-      const { text, secs } = await countdownOf(p.page, 'black');
-      assert.match(text, /^Black must move within \d+ s or the game is aborted$/, p.name);
-      assert.ok(secs >= 0 && secs <= 8, `${p.name}: ${secs} s`);
-    }
-    // It counts down on screen between the server's readings.
-    const first = (await countdownOf(watcher.page, 'black')).secs;
-    await watcher.page.waitForFunction((s) => Number(document.querySelector('[data-testid="abort-countdown"]').dataset.secs) < s, first, { timeout: WAIT_MS });
-    await screenshot(watcher.page, 'clocks-abort-countdown');
+  await withServer('clocks-first-move', { KIBITZ_FIRST_MOVE_SECS: '8' }, async (short) => {
+    const players = [];
+    try {
+      const { black, white, room, both } = await timedPair('Eve', 'Fay', short);
+      const watcher = await openPlayer(hall.browser, { name: 'Gil' });
+      players.push(black, white, watcher);
+      await openRoom(watcher, short, room);
+      const all = [black, white, watcher];
+      for (const p of all) {
+        const { text, secs } = await countdownOf(p.page, 'black');
+        assert.match(text, /^Black must move within \d+ s or the game is aborted$/, p.name);
+        assert.ok(secs >= 0 && secs <= 8, `${p.name}: ${secs} s`);
+      }
+      // It counts down on screen between the server's readings.
+      const first = (await countdownOf(watcher.page, 'black')).secs;
+      await watcher.page.waitForFunction((s) => Number(document.querySelector('[data-testid="abort-countdown"]').dataset.secs) < s, first, { timeout: WAIT_MS });
+      await screenshot(watcher.page, 'clocks-abort-countdown');
 
-    // Black's first move hands the countdown to white, from the full 8 s again.
-    await playCell(black, 'h8', 'black', both);
-    for (const p of all) {
-      const { text } = await countdownOf(p.page, 'white');
-      assert.match(text, /^White must move within \d+ s or the game is aborted$/, p.name);
+      // Black's first move hands the countdown to white, from the full 8 s again.
+      await playCell(black, 'h8', 'black', both);
+      for (const p of all) {
+        const { text } = await countdownOf(p.page, 'white');
+        assert.match(text, /^White must move within \d+ s or the game is aborted$/, p.name);
+      }
+      // White never moves: the server aborts the game and the countdown goes.
+      for (const p of all) {
+        await byId(p.page, 'game-over').waitFor({ timeout: WAIT_MS });
+        assert.equal(await byId(p.page, 'game-over').getAttribute('data-result'), 'aborted');
+        await byId(p.page, 'abort-countdown').waitFor({ state: 'hidden', timeout: WAIT_MS });
+      }
+      assertClean(...all);
+    } finally {
+      for (const p of players) await p.context.close();
     }
-    // White never moves: the server aborts the game and the countdown goes.
-    for (const p of all) {
-      await byId(p.page, 'game-over').waitFor({ timeout: WAIT_MS });
-      assert.equal(await byId(p.page, 'game-over').getAttribute('data-result'), 'aborted');
-      await byId(p.page, 'abort-countdown').waitFor({ state: 'hidden', timeout: WAIT_MS });
-    }
-    assertClean(...all);
-  } finally {
-    for (const p of players) await p.context.close();
-    await short.stop();
-    await removeDir(shortDir);
-  }
+  });
 });

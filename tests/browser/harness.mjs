@@ -339,3 +339,22 @@ export function useHall(name, { env = {}, bots = [] } = {}) {
   });
   return hall;
 }
+
+/**
+ * Runs `fn(server)` against a server of its own, started with `env` on a fresh data directory
+ * (for a setting the file's server has not), then stops it and removes the directory, whatever
+ * `fn` comes to.
+ */
+export async function withServer(name, env, fn) {
+  const dataDir = await freshDir(`kibitz-browser-${name}-`);
+  try {
+    const server = await startServer({ dataDir, env });
+    try {
+      return await fn(server);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await removeDir(dataDir);
+  }
+}

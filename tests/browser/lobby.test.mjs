@@ -3,8 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useHall, startServer, freshDir, removeDir, openPlayer, assertClean, screenshot, byId, gotoLobby,
-  createRoom, openRoom, openMoreOptions, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
+  useHall, withServer, openPlayer, assertClean, screenshot, byId, gotoLobby, createRoom, openRoom,
+  openMoreOptions, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
 } from './harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
@@ -176,29 +176,27 @@ test('the lobby is compact: one row to play the computer, the new-game form fold
 });
 
 test('when the server lists only the newest rooms, the lobby says how many more there are', async () => {
-  const shortDir = await freshDir('kibitz-browser-lobby-short-');
-  const short = await startServer({ dataDir: shortDir, env: { KIBITZ_LOBBY_LIST_MAX: '2' } });
-  const hosts = [];
-  try {
-    for (const name of ['Hana', 'Ivo', 'Jan']) {
-      const host = await openPlayer(hall.browser, { name });
-      await createRoom(host, short, { game: 'othello', seat: 'black' });
-      hosts.push(host);
+  await withServer('lobby-short', { KIBITZ_LOBBY_LIST_MAX: '2' }, async (short) => {
+    const hosts = [];
+    try {
+      for (const name of ['Hana', 'Ivo', 'Jan']) {
+        const host = await openPlayer(hall.browser, { name });
+        await createRoom(host, short, { game: 'othello', seat: 'black' });
+        hosts.push(host);
+      }
+      const watcher = await openPlayer(hall.browser, { name: 'Wendy' });
+      await gotoLobby(watcher, short);
+      await byId(watcher.page, 'open-more').filter({ hasText: '1 more' }).waitFor({ timeout: WAIT_MS });
+      assert.equal(await byId(watcher.page, 'open-rooms').locator('li.room-item').count(), 2);
+      // The newest two are listed: Ivo's and Jan's.
+      const listed = await byId(watcher.page, 'open-rooms').textContent();
+      assert.match(listed, /Jan/);
+      assert.match(listed, /Ivo/);
+      assert.doesNotMatch(listed, /Hana/);
+      assertClean(watcher, ...hosts);
+      await watcher.context.close();
+    } finally {
+      for (const host of hosts) await host.context.close();
     }
-    const watcher = await openPlayer(hall.browser, { name: 'Wendy' });
-    await gotoLobby(watcher, short);
-    await byId(watcher.page, 'open-more').filter({ hasText: '1 more' }).waitFor({ timeout: WAIT_MS });
-    assert.equal(await byId(watcher.page, 'open-rooms').locator('li.room-item').count(), 2);
-    // The newest two are listed: Ivo's and Jan's.
-    const listed = await byId(watcher.page, 'open-rooms').textContent();
-    assert.match(listed, /Jan/);
-    assert.match(listed, /Ivo/);
-    assert.doesNotMatch(listed, /Hana/);
-    assertClean(watcher, ...hosts);
-    await watcher.context.close();
-  } finally {
-    for (const host of hosts) await host.context.close();
-    await short.stop();
-    await removeDir(shortDir);
-  }
+  });
 });

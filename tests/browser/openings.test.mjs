@@ -6,8 +6,8 @@ import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  useHall, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell, waitMyTurn,
-  waitStone, moveTexts, WAIT_MS,
+  useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, createRoom, openRoom, playCell,
+  waitMyTurn, waitStone, moveTexts, WAIT_MS,
 } from './harness.mjs';
 
 /** The screenshot web-client/README.md shows: rewritten when UPDATE_README_IMAGES=1. */
@@ -32,8 +32,21 @@ async function openingPair(openingRule, rule, firstName, secondName) {
   return { first, second, room, both: [first, second] };
 }
 
+/** Whether `page`'s board marks `cell` as the last move (the mark's centre is the cell's). */
+function lastMoveAt(page, cell) {
+  return page.evaluate((name) => {
+    const marks = document.querySelectorAll('[data-testid="board"] [data-testid="last-move"]');
+    const hit = document.querySelector(`[data-testid="cell-${name}"]`).getBoundingClientRect();
+    if (marks.length !== 1) return false;
+    const m = marks[0].getBoundingClientRect();
+    return Math.abs(m.x + m.width / 2 - (hit.x + hit.width / 2)) < 1 && Math.abs(m.y + m.height / 2 - (hit.y + hit.height / 2)) < 1;
+  }, cell);
+}
+
 test('swap2 between two people: three stones, a swap that exchanges the seats, then the game', async () => {
-  const { first: ann, second: ben, both } = await openingPair('swap2', 'freestyle', 'Ann', 'Ben');
+  const { first: ann, second: ben, room, both } = await openingPair('swap2', 'freestyle', 'Ann', 'Ben');
+  const vic = await openPlayer(hall.browser, { name: 'Vic' });
+  await gotoLobby(vic, hall.server);
   await waitStep(ann.page, 'place', true);
   await waitStep(ben.page, 'place', false);
   assert.match(await byId(ann.page, 'opening-step').textContent(), /Your choice: place 3 stone\(s\) anywhere/);
@@ -60,7 +73,15 @@ test('swap2 between two people: three stones, a swap that exchanges the seats, t
   for (const p of both) {
     await byId(p.page, 'player-name-black').filter({ hasText: 'Ben' }).waitFor({ timeout: WAIT_MS });
     await byId(p.page, 'opening-panel').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    // The swap placed nothing: the last stone, i7, keeps its mark.
+    assert.ok(await lastMoveAt(p.page, 'i7'), `${p.name}: the last-move mark after the swap`);
   }
+  // So does the lobby's small board of the game (its feed's last move is the last stone).
+  await vic.page.waitForFunction((id) => {
+    const board = document.querySelector(`[data-testid="mini-${id}-board"]`);
+    return board && board.querySelectorAll('circle.stone').length === 3 && board.querySelectorAll('.last-move').length === 1;
+  }, room, { timeout: WAIT_MS });
+  await vic.context.close();
   await playCell(ann, 'k10', 'white', both);
   await playCell(ben, 'g6', 'black', both);
   assert.deepEqual(await moveTexts(ann.page), ['h8', 'j9', 'i7', 'swap', 'k10', 'g6']);
