@@ -35,12 +35,16 @@ export function createClocks(els) {
     el.hidden = !waiting;
     if (!waiting) {
       el.textContent = '';
+      delete el.dataset.secs;
       return false;
     }
     const secs = Math.max(0, Math.ceil((reading.abort_ms - (performance.now() - at)) / 1000));
-    el.textContent = t('room.abortIn', { side: t(`seat.${toMove}`), s: secs });
-    el.dataset.seat = toMove;
-    el.dataset.secs = String(secs);
+    // Drawn once a second, not every frame: screen readers hear a timer, not a stream.
+    if (el.dataset.secs !== String(secs) || el.dataset.seat !== toMove) {
+      el.textContent = t('room.abortIn', { side: t(`seat.${toMove}`), s: secs });
+      el.dataset.seat = toMove;
+      el.dataset.secs = String(secs);
+    }
     return secs > 0;
   }
 
