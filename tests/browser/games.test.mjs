@@ -22,16 +22,22 @@ async function twoInRoom(tag, spec, { phone = false } = {}) {
   return { alice, bob, both: [alice, bob] };
 }
 
-test('a renju double-three is marked for black and refused when played anyway', async () => {
-  const { alice, bob, both } = await twoInRoom('R', { game: 'gomoku', rule: 'renju' });
+/** A renju room where j8 is a double-three for black, black (Alice) to move. */
+async function doubleThreeAtJ8(tag, options) {
+  const pair = await twoInRoom(tag, { game: 'gomoku', rule: 'renju' }, options);
   // Black builds h8 i8 and j9 j10; j8 would then make two open threes at once.
   const black = ['h8', 'i8', 'j10', 'j9'];
   const white = ['a1', 'a3', 'a5', 'a7'];
   for (let i = 0; i < black.length; i++) {
-    await playCell(alice, black[i], 'black', both);
-    await playCell(bob, white[i], 'white', both);
+    await playCell(pair.alice, black[i], 'black', pair.both);
+    await playCell(pair.bob, white[i], 'white', pair.both);
   }
-  await waitMyTurn(alice);
+  await waitMyTurn(pair.alice);
+  return pair;
+}
+
+test('a renju double-three is marked for black and refused when played anyway', async () => {
+  const { alice, bob, both } = await doubleThreeAtJ8('R');
   const mark = byId(alice.page, 'forbidden-j8');
   await mark.waitFor({ timeout: WAIT_MS });
   assert.equal(await mark.getAttribute('data-kind'), 'double-three');
@@ -65,14 +71,7 @@ test('a renju double-three is marked for black and refused when played anyway', 
 });
 
 test('on a phone a tap on a renju forbidden point explains it and plays nothing', async () => {
-  const { alice, bob, both } = await twoInRoom('T', { game: 'gomoku', rule: 'renju' }, { phone: true });
-  const black = ['h8', 'i8', 'j10', 'j9'];
-  const white = ['a1', 'a3', 'a5', 'a7'];
-  for (let i = 0; i < black.length; i++) {
-    await playCell(alice, black[i], 'black', both);
-    await playCell(bob, white[i], 'white', both);
-  }
-  await waitMyTurn(alice);
+  const { alice, bob, both } = await doubleThreeAtJ8('T', { phone: true });
   await byId(alice.page, 'forbidden-j8').waitFor({ timeout: WAIT_MS });
   const before = await moveTexts(alice.page);
   // Two taps play a point on a phone; on a forbidden point each tap only explains it.
