@@ -23,9 +23,10 @@ async fn fischer_flag_falls() {
     let clock = json!({"initial_ms":60000,"increment_ms":2000});
     let (mut a, mut b, room) = seated_pair(&server, gomoku(), clock).await;
     let st = a.fresh_state(&room, "player").await;
+    // `abort_ms`: the time left for a first move still awaited (30 s by default).
     assert_eq!(
         st["clock"],
-        json!({"black_ms":60000,"white_ms":60000,"running":null})
+        json!({"black_ms":60000,"white_ms":60000,"running":null,"abort_ms":30000})
     );
 
     // Each side's first move is free: no time charged, no increment.
@@ -33,7 +34,7 @@ async fn fischer_flag_falls() {
     let moved = a.play(&room, "h8").await;
     assert_eq!(
         moved["clock"],
-        json!({"black_ms":60000,"white_ms":60000,"running":null})
+        json!({"black_ms":60000,"white_ms":60000,"running":null,"abort_ms":30000})
     );
     advance(Duration::from_secs(10)).await;
     let moved = b.play(&room, "a1").await;
@@ -181,7 +182,7 @@ async fn clocks_wait_for_first_moves_and_a_late_first_move_aborts_the_game() {
         (&st["status"], &st["clock"]),
         (
             &json!("playing"),
-            &json!({"black_ms":300000,"white_ms":300000,"running":null})
+            &json!({"black_ms":300000,"white_ms":300000,"running":null,"abort_ms":1})
         )
     );
     a.play(&room, "h8").await;
@@ -189,6 +190,7 @@ async fn clocks_wait_for_first_moves_and_a_late_first_move_aborts_the_game() {
     advance(Duration::from_millis(19_999)).await;
     let st = b.fresh_state(&room, "player").await;
     assert_eq!(st["clock"]["running"], json!(null));
+    assert_eq!(st["clock"]["abort_ms"], json!(1));
     assert_eq!(st["status"], "playing");
     advance(Duration::from_millis(1)).await;
     for c in [&mut a, &mut b, &mut watcher] {

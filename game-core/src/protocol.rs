@@ -164,6 +164,10 @@ pub struct ClockState {
     /// The side whose time is running; `null` while the side to move has not made its first
     /// move (its time starts with it), before the game starts and after it ends.
     pub running: Option<Color>,
+    /// While the side to move has not made its first move: the time it has left for it before
+    /// the game is aborted (an addition to the v1 contract; absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abort_ms: Option<u64>,
 }
 
 /// Who sits on a seat.

@@ -101,6 +101,8 @@ impl GameClock {
             black_ms: self.left_ms(Color::Black, now),
             white_ms: self.left_ms(Color::White, now),
             running: self.running.map(|(c, _)| c),
+            // The room adds the first-move limit it knows.
+            abort_ms: None,
         }
     }
 

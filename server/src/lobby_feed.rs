@@ -26,7 +26,8 @@ pub struct RoomSummary {
     pub reserved: [bool; 2],
     /// The position (`AnyPosition::board_text`), drawn small in the lobby.
     pub board: String,
-    /// The last move after the opening, in canonical notation.
+    /// The last stone placed (an opening's choices that place none skipped), in canonical
+    /// notation.
     pub last: Option<String>,
 }
 

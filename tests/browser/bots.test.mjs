@@ -1,12 +1,10 @@
 // Browser tests with real bot processes: inviting a bot from the form and from the room, an Othello pass against a bot, the lobby's bots and a watched bot-vs-bot game, a rematch with a bot, and "play a bot instead" after a seek.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { join } from 'node:path';
 import {
-  startServer, startBot, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot,
-  byId, gotoLobby, createRoom, openMoreOptions, waitOnline, waitMyTurn, waitStone, moveTexts, sendRaw, waitBots,
-  WAIT_MS,
+  useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, createRoom, openMoreOptions,
+  waitOnline, waitMyTurn, waitStone, moveTexts, sendRaw, WAIT_MS,
 } from './harness.mjs';
 import { replay, othelloLegal, stoneOf, cellName } from '../../web-client/js/rules.js';
 
@@ -15,33 +13,7 @@ const BOT_NAMES = ['Ada', 'Babbage'];
  *  machine) plus its pacing: a wider bound than a page reaction. */
 const BOT_WAIT_MS = 20_000;
 
-let dataDir;
-let server;
-let browser;
-let bots = [];
-
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-bots-');
-  server = await startServer({ dataDir });
-  bots = BOT_NAMES.map((name) => startBot(server, { name, stateFile: join(dataDir, `bot-${name}.json`) }));
-  browser = await launchBrowser();
-  // A bot can be invited once it is connected, which is when the lobby lists it.
-  const probe = await openPlayer(browser, { name: 'Probe' });
-  try {
-    await gotoLobby(probe, server);
-    await waitBots(probe.page, BOT_NAMES);
-  } catch (e) {
-    throw new Error(`${e.message}\n${bots.map((b) => `${b.name}: ${b.log()}`).join('\n')}`);
-  }
-  await probe.context.close();
-});
-
-after(async () => {
-  await browser?.close();
-  await Promise.all(bots.map((b) => b.stop()));
-  await server?.stop();
-  await removeDir(dataDir);
-});
+const hall = useHall('bots', { bots: BOT_NAMES });
 
 /** Waits until the move list shows ply `k` (the opening counts) and returns its text. */
 async function waitPly(page, k, timeout = BOT_WAIT_MS) {
@@ -63,9 +35,9 @@ async function seatOf(player) {
 }
 
 test('a level-3 bot invited from the new-game form plays Connect Four: badge, greeting and replies', async () => {
-  const human = await openPlayer(browser, { name: 'Hugo' });
+  const human = await openPlayer(hall.browser, { name: 'Hugo' });
   const { page } = human;
-  await createRoom(human, server, { game: 'connect4', seat: 'black', botLevel: 3 });
+  await createRoom(human, hall.server, { game: 'connect4', seat: 'black', botLevel: 3 });
   // The bot takes the white seat at once and says hello in the players' chat, marked as a bot.
   await byId(page, 'bot-badge-white').waitFor({ timeout: WAIT_MS });
   assert.equal(await byId(page, 'bot-badge-black').count(), 0);
@@ -109,9 +81,9 @@ test('othello against a bot: legal dots on the human turn, and a forced pass in 
   const expectedDots = othelloLegal(atStart.cells, stoneOf('white')).map((i) => cellName(game, i)).sort();
   assert.ok(expectedDots.includes('c1'));
 
-  const human = await openPlayer(browser, { name: 'Olga' });
+  const human = await openPlayer(hall.browser, { name: 'Olga' });
   const { page } = human;
-  await gotoLobby(human, server);
+  await gotoLobby(human, hall.server);
   // The new-game form sets openings for Gomoku only: this `create` goes out on the page's own
   // connection, and the page follows the new room as it does for its own.
   await sendRaw(human, { t: 'create', game, seat: 'white', clock: null, opening, bots: { black: 3 }, private: false });
@@ -144,11 +116,11 @@ test('othello against a bot: legal dots on the human turn, and a forced pass in 
 });
 
 test('the lobby lists the bots and a live bot-vs-bot game, which a third page watches move by move', async () => {
-  const host = await openPlayer(browser, { name: 'Hosta' });
-  const lobbyist = await openPlayer(browser, { name: 'Lobby' });
-  const watcher = await openPlayer(browser, { name: 'Watt' });
-  await gotoLobby(host, server);
-  await gotoLobby(lobbyist, server);
+  const host = await openPlayer(hall.browser, { name: 'Hosta' });
+  const lobbyist = await openPlayer(hall.browser, { name: 'Lobby' });
+  const watcher = await openPlayer(hall.browser, { name: 'Watt' });
+  await gotoLobby(host, hall.server);
+  await gotoLobby(lobbyist, hall.server);
   for (const name of BOT_NAMES) {
     const item = byId(lobbyist.page, 'bots-list').locator('li.bot-item').filter({ hasText: name });
     await item.waitFor({ timeout: WAIT_MS });
@@ -180,7 +152,7 @@ test('the lobby lists the bots and a live bot-vs-bot game, which a third page wa
   await screenshot(lobbyist.page, 'lobby-with-bots');
 
   // A third page watches from the lobby and sees new moves arrive.
-  await gotoLobby(watcher, server);
+  await gotoLobby(watcher, hall.server);
   await byId(watcher.page, `btn-watch-${room}`).click();
   await byId(watcher.page, 'bot-badge-white').waitFor({ timeout: WAIT_MS });
   const seen = (await moveTexts(watcher.page)).length;
@@ -194,9 +166,9 @@ test('the lobby lists the bots and a live bot-vs-bot game, which a third page wa
 });
 
 test('a bot invited with the room button answers, and a rematch with it starts at once', async () => {
-  const human = await openPlayer(browser, { name: 'Remy' });
+  const human = await openPlayer(hall.browser, { name: 'Remy' });
   const { page } = human;
-  const first = await createRoom(human, server, { game: 'gomoku', seat: 'black' });
+  const first = await createRoom(human, hall.server, { game: 'gomoku', seat: 'black' });
   await byId(page, 'bot-level').selectOption('2');
   await byId(page, 'btn-invite-bot').click();
   await byId(page, 'bot-badge-white').waitFor({ timeout: WAIT_MS });
@@ -229,10 +201,10 @@ test('a bot invited with the room button answers, and a rematch with it starts a
 });
 
 test('a seek with nobody else offers a bot after the wait, and "play a bot instead" starts a timed game', async () => {
-  const human = await openPlayer(browser, { name: 'Quinn' });
+  const human = await openPlayer(hall.browser, { name: 'Quinn' });
   const { page } = human;
   // `bot_offer_ms` shortens the page's 10 s wait before it offers a bot (a test-only knob).
-  await page.goto(`${server.url}?bot_offer_ms=300`);
+  await page.goto(`${hall.server.url}?bot_offer_ms=300`);
   await waitOnline(page);
   await byId(page, 'btn-play-now-connect4-3-2').click();
   await byId(page, 'seek-status').waitFor({ timeout: WAIT_MS });
@@ -261,9 +233,9 @@ test('a seek with nobody else offers a bot after the wait, and "play a bot inste
 });
 
 test('"Play the computer" starts a game from one row; the bot grants three Undos and says why not to a fourth', async () => {
-  const human = await openPlayer(browser, { name: 'Una' });
+  const human = await openPlayer(hall.browser, { name: 'Una' });
   const { page } = human;
-  await gotoLobby(human, server);
+  await gotoLobby(human, hall.server);
   await byId(page, 'vs-computer-game').selectOption('gomoku');
   await byId(page, 'vs-computer-level').selectOption('1');
   await byId(page, 'vs-computer-order').selectOption('you');

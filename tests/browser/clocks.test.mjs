@@ -1,37 +1,24 @@
-// Browser tests of the clocks at the start of a timed game: nothing runs until a side has made its first move, the Abort button stands in for Resign until both sides have moved and ends the game without a result, and from move three on the clocks run.
+// Browser tests of the clocks at the start of a timed game: nothing runs until a side has made its first move, the Abort button stands in for Resign until both sides have moved and ends the game without a result, the countdown to the abort of a first move not made (its own server with a short first-move time), and from move three on the clocks run.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  createRoom, openRoom, playCell, waitMyTurn, WAIT_MS,
+  useHall, withServer, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell,
+  waitMyTurn, WAIT_MS,
 } from './harness.mjs';
 
 /** A 3+2 clock: three minutes each. */
 const FULL_MS = '180000';
 
-let dataDir;
-let server;
-let browser;
+const hall = useHall('clocks');
 
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-clocks-');
-  server = await startServer({ dataDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
-});
-
-/** Two players seated in a fresh 3+2 Gomoku room, black the creator; the game has started. */
-async function timedPair(blackName, whiteName) {
-  const black = await openPlayer(browser, { name: blackName });
-  const white = await openPlayer(browser, { name: whiteName });
-  const room = await createRoom(black, server, { clock: '3+2' });
-  await openRoom(white, server, room);
+/** Two players seated in a fresh 3+2 Gomoku room of `host` (the file's server by default),
+ *  black the creator; the game has started. */
+async function timedPair(blackName, whiteName, host = hall.server) {
+  const black = await openPlayer(hall.browser, { name: blackName });
+  const white = await openPlayer(hall.browser, { name: whiteName });
+  const room = await createRoom(black, host, { clock: '3+2' });
+  await openRoom(white, host, room);
   for (const p of [black, white]) {
     await byId(p.page, 'player-name-white').filter({ hasText: whiteName }).waitFor({ timeout: WAIT_MS });
   }
@@ -79,7 +66,7 @@ test('the clocks stand until each side has made its first move, and Abort ends t
   }
   await screenshot(white.page, 'clocks-game-aborted');
   // Stored as an ending without a winner.
-  const stored = await (await fetch(`${server.url}api/games/${room}`)).json();
+  const stored = await (await fetch(`${hall.server.url}api/games/${room}`)).json();
   assert.equal(stored.status, 'over');
   assert.deepEqual([stored.result.result, stored.result.reason], ['aborted', 'aborted']);
   assertClean(black, white);
@@ -102,4 +89,52 @@ test('once both sides have moved Resign replaces Abort and black\'s clock runs',
   assertClean(black, white);
   await black.context.close();
   await white.context.close();
+});
+
+/** The abort countdown of `page` as { seat, secs } once it names `seat`. */
+async function countdownOf(page, seat) {
+  const el = page.locator(`[data-testid="abort-countdown"][data-seat="${seat}"]`);
+  await el.waitFor({ state: 'visible', timeout: WAIT_MS });
+  const text = await el.textContent();
+  const secs = Number(await el.getAttribute('data-secs'));
+  return { text, secs };
+}
+
+test('players and watchers see the countdown to the first-move abort, and the game is aborted at zero', async () => {
+  // A server that allows 8 s for a first move, so the abort comes within the tests' bound.
+  await withServer('clocks-first-move', { KIBITZ_FIRST_MOVE_SECS: '8' }, async (short) => {
+    const players = [];
+    try {
+      const { black, white, room, both } = await timedPair('Eve', 'Fay', short);
+      const watcher = await openPlayer(hall.browser, { name: 'Gil' });
+      players.push(black, white, watcher);
+      await openRoom(watcher, short, room);
+      const all = [black, white, watcher];
+      for (const p of all) {
+        const { text, secs } = await countdownOf(p.page, 'black');
+        assert.match(text, /^Black must move within \d+ s or the game is aborted$/, p.name);
+        assert.ok(secs >= 0 && secs <= 8, `${p.name}: ${secs} s`);
+      }
+      // It counts down on screen between the server's readings.
+      const first = (await countdownOf(watcher.page, 'black')).secs;
+      await watcher.page.waitForFunction((s) => Number(document.querySelector('[data-testid="abort-countdown"]').dataset.secs) < s, first, { timeout: WAIT_MS });
+      await screenshot(watcher.page, 'clocks-abort-countdown');
+
+      // Black's first move hands the countdown to white, from the full 8 s again.
+      await playCell(black, 'h8', 'black', both);
+      for (const p of all) {
+        const { text } = await countdownOf(p.page, 'white');
+        assert.match(text, /^White must move within \d+ s or the game is aborted$/, p.name);
+      }
+      // White never moves: the server aborts the game and the countdown goes.
+      for (const p of all) {
+        await byId(p.page, 'game-over').waitFor({ timeout: WAIT_MS });
+        assert.equal(await byId(p.page, 'game-over').getAttribute('data-result'), 'aborted');
+        await byId(p.page, 'abort-countdown').waitFor({ state: 'hidden', timeout: WAIT_MS });
+      }
+      assertClean(...all);
+    } finally {
+      for (const p of players) await p.context.close();
+    }
+  });
 });

@@ -1,48 +1,43 @@
-// Browser tests of the rules on screen: a renju forbidden point marked and refused, Othello legal-move dots, and a Connect Four drop past a blocked cell.
+// Browser tests of the rules on screen: a renju forbidden point marked and refused (explained by a tap on a phone), Othello legal-move dots, and a Connect Four drop past a blocked cell.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  createRoom, openRoom, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
+  useHall, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell, waitMyTurn,
+  waitStone, moveTexts, WAIT_MS,
 } from './harness.mjs';
 
-let dataDir;
-let server;
-let browser;
+const hall = useHall('games');
 
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-games-');
-  server = await startServer({ dataDir });
-  browser = await launchBrowser();
-});
+const PHONE = { width: 390, height: 844 };
 
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
-});
-
-/** Alice creates a room of `spec` as black and Bob joins as white. */
-async function twoInRoom(tag, spec) {
-  const alice = await openPlayer(browser, { name: `Alice${tag}` });
-  const bob = await openPlayer(browser, { name: `Bob${tag}` });
-  const room = await createRoom(alice, server, { ...spec, seat: 'black' });
-  await openRoom(bob, server, room);
+/** Alice creates a room of `spec` as black and Bob joins as white; `phone`: Alice plays on a
+ *  phone-size touch screen. */
+async function twoInRoom(tag, spec, { phone = false } = {}) {
+  const alice = await openPlayer(hall.browser, phone ? { name: `Alice${tag}`, viewport: PHONE, mobile: true } : { name: `Alice${tag}` });
+  const bob = await openPlayer(hall.browser, { name: `Bob${tag}` });
+  const room = await createRoom(alice, hall.server, { ...spec, seat: 'black' });
+  await openRoom(bob, hall.server, room);
   await byId(alice.page, 'player-name-white').filter({ hasText: bob.name }).waitFor({ timeout: WAIT_MS });
   return { alice, bob, both: [alice, bob] };
 }
 
-test('a renju double-three is marked for black and refused when played anyway', async () => {
-  const { alice, bob, both } = await twoInRoom('R', { game: 'gomoku', rule: 'renju' });
+/** A renju room where j8 is a double-three for black, black (Alice) to move. */
+async function doubleThreeAtJ8(tag, options) {
+  const pair = await twoInRoom(tag, { game: 'gomoku', rule: 'renju' }, options);
   // Black builds h8 i8 and j9 j10; j8 would then make two open threes at once.
   const black = ['h8', 'i8', 'j10', 'j9'];
   const white = ['a1', 'a3', 'a5', 'a7'];
   for (let i = 0; i < black.length; i++) {
-    await playCell(alice, black[i], 'black', both);
-    await playCell(bob, white[i], 'white', both);
+    await playCell(pair.alice, black[i], 'black', pair.both);
+    await playCell(pair.bob, white[i], 'white', pair.both);
   }
-  await waitMyTurn(alice);
+  await waitMyTurn(pair.alice);
+  return pair;
+}
+
+test('a renju double-three is marked for black and refused when played anyway', async () => {
+  const { alice, bob, both } = await doubleThreeAtJ8('R');
   const mark = byId(alice.page, 'forbidden-j8');
   await mark.waitFor({ timeout: WAIT_MS });
   assert.equal(await mark.getAttribute('data-kind'), 'double-three');
@@ -71,6 +66,31 @@ test('a renju double-three is marked for black and refused when played anyway', 
   // The game goes on: black may still play elsewhere.
   await playCell(alice, 'c3', 'black', both);
   assert.deepEqual(await moveTexts(bob.page), [...before, 'c3']);
+  assertClean(...both);
+  for (const p of both) await p.context.close();
+});
+
+test('on a phone a tap on a renju forbidden point explains it and plays nothing', async () => {
+  const { alice, bob, both } = await doubleThreeAtJ8('T', { phone: true });
+  await byId(alice.page, 'forbidden-j8').waitFor({ timeout: WAIT_MS });
+  const before = await moveTexts(alice.page);
+  // Two taps play a point on a phone; on a forbidden point each tap only explains it.
+  for (let tap = 0; tap < 2; tap++) {
+    await byId(alice.page, 'cell-j8').tap();
+    const why = byId(alice.page, 'forbidden-why');
+    await why.waitFor({ state: 'visible', timeout: WAIT_MS });
+    assert.equal(await why.textContent(), 'j8 — Forbidden for black: double three');
+    assert.ok(await why.evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return r.width > 0 && r.top >= 0 && r.bottom <= innerHeight;
+    }), 'the explanation is on screen');
+  }
+  // Nothing was sent: the next move the server takes is the one played elsewhere.
+  await byId(alice.page, 'cell-c3').tap();
+  await byId(alice.page, 'cell-c3').tap();
+  await waitStone(both, 'c3', 'black');
+  assert.deepEqual(await moveTexts(bob.page), [...before, 'c3']);
+  assert.equal(await byId(alice.page, 'error-msg').isVisible(), false, 'no refused move');
   assertClean(...both);
   for (const p of both) await p.context.close();
 });

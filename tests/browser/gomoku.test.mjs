@@ -1,37 +1,23 @@
 // Browser tests of a Gomoku room: two players and a spectator through a game to five, an undo offered and accepted, and chat shown as text only.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  createRoom, openRoom, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
+  useHall, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell, waitMyTurn,
+  waitStone, moveTexts, WAIT_MS,
 } from './harness.mjs';
 
-let dataDir;
-let server;
-let browser;
-
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-gomoku-');
-  server = await startServer({ dataDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
-});
+const hall = useHall('gomoku');
 
 /** Alice (black) creates a freestyle room, Bob takes white, Carol watches. */
 async function threeInRoom(tag) {
-  const alice = await openPlayer(browser, { name: `Alice${tag}` });
-  const bob = await openPlayer(browser, { name: `Bob${tag}` });
-  const carol = await openPlayer(browser, { name: `Carol${tag}` });
-  const room = await createRoom(alice, server, { game: 'gomoku', rule: 'freestyle', seat: 'black' });
-  await openRoom(bob, server, room);
+  const alice = await openPlayer(hall.browser, { name: `Alice${tag}` });
+  const bob = await openPlayer(hall.browser, { name: `Bob${tag}` });
+  const carol = await openPlayer(hall.browser, { name: `Carol${tag}` });
+  const room = await createRoom(alice, hall.server, { game: 'gomoku', rule: 'freestyle', seat: 'black' });
+  await openRoom(bob, hall.server, room);
   await byId(bob.page, 'player-name-white').filter({ hasText: bob.name }).waitFor({ timeout: WAIT_MS });
-  await openRoom(carol, server, room);
+  await openRoom(carol, hall.server, room);
   // Carol is a spectator: the seats are taken and her page shows no move input.
   await byId(carol.page, 'move-input').waitFor({ state: 'hidden', timeout: WAIT_MS });
   await byId(alice.page, 'spectators').filter({ hasText: '1' }).waitFor({ timeout: WAIT_MS });

@@ -1,4 +1,4 @@
-// Shared harness of the browser tests: starts the real `kibitz serve` binary, launches Debian's Chromium through playwright-core, opens isolated pages that record console errors, page errors and dialogs, and keeps screenshots in artifacts/.
+// Shared harness of the browser tests: sets up each file's server, bots and browser (`useHall`), starts the real `kibitz serve` binary, launches Debian's Chromium through playwright-core, opens isolated pages that record console errors, page errors and dialogs, and keeps screenshots in artifacts/.
 
 import { spawn } from 'node:child_process';
 import { mkdtemp, mkdir, rm } from 'node:fs/promises';
@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
+import { before, after } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -301,5 +302,59 @@ export async function sendRaw(player, msg) {
 export async function waitBots(page, names) {
   for (const name of names) {
     await byId(page, 'bots-list').locator('li.bot-item').filter({ hasText: name }).waitFor({ timeout: WAIT_MS });
+  }
+}
+
+/**
+ * The setup every test file shares: before its tests, a fresh data directory, a server on it
+ * (`env` as in `startServer`), a bot process for each name in `bots` (waited for until the lobby
+ * lists them, so they can be invited) and Chromium; after them, all of it stopped and removed.
+ * `name` names the data directory. Returns { dataDir, server, browser, bots }, filled in before
+ * the first test; a test may put a restarted server in `server`, which is then the one stopped.
+ */
+export function useHall(name, { env = {}, bots = [] } = {}) {
+  const hall = { dataDir: null, server: null, browser: null, bots: [] };
+  before(async () => {
+    hall.dataDir = await freshDir(`kibitz-browser-${name}-`);
+    hall.server = await startServer({ dataDir: hall.dataDir, env });
+    hall.bots = bots.map((bot) => startBot(hall.server, { name: bot, stateFile: join(hall.dataDir, `bot-${bot}.json`) }));
+    hall.browser = await launchBrowser();
+    if (!bots.length) return;
+    // A bot can be invited once it is connected, which is when the lobby lists it.
+    const probe = await openPlayer(hall.browser, { name: 'Probe' });
+    try {
+      await gotoLobby(probe, hall.server);
+      await waitBots(probe.page, bots);
+    } catch (e) {
+      throw new Error(`${e.message}\n${hall.bots.map((b) => `${b.name}: ${b.log()}`).join('\n')}`);
+    } finally {
+      await probe.context.close();
+    }
+  });
+  after(async () => {
+    await hall.browser?.close();
+    await Promise.all(hall.bots.map((b) => b.stop()));
+    await hall.server?.stop();
+    await removeDir(hall.dataDir);
+  });
+  return hall;
+}
+
+/**
+ * Runs `fn(server)` against a server of its own, started with `env` on a fresh data directory
+ * (for a setting the file's server has not), then stops it and removes the directory, whatever
+ * `fn` comes to.
+ */
+export async function withServer(name, env, fn) {
+  const dataDir = await freshDir(`kibitz-browser-${name}-`);
+  try {
+    const server = await startServer({ dataDir, env });
+    try {
+      return await fn(server);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await removeDir(dataDir);
   }
 }

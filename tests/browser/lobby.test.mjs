@@ -1,35 +1,21 @@
 // Browser tests of the lobby: a new room listed within a second, joining from the list on a phone-size touch screen, the Chinese UI, and a list longer than the server sends.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  gotoLobby, createRoom, openRoom, openMoreOptions, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
+  useHall, withServer, openPlayer, assertClean, screenshot, byId, gotoLobby, createRoom, openRoom,
+  openMoreOptions, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
 } from './harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
 
-let dataDir;
-let server;
-let browser;
-
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-lobby-');
-  server = await startServer({ dataDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
-});
+const hall = useHall('lobby');
 
 test('a room created by one player shows in another lobby within a second', async () => {
-  const watcher = await openPlayer(browser, { name: 'Wendy' });
-  const host = await openPlayer(browser, { name: 'Hank' });
-  await gotoLobby(watcher, server);
-  await gotoLobby(host, server);
+  const watcher = await openPlayer(hall.browser, { name: 'Wendy' });
+  const host = await openPlayer(hall.browser, { name: 'Hank' });
+  await gotoLobby(watcher, hall.server);
+  await gotoLobby(host, hall.server);
   assert.equal(await watcher.page.locator('[data-testid^="btn-join-"]').count(), 0);
   await openMoreOptions(host.page);
   await byId(host.page, 'new-game-kind').selectOption('othello');
@@ -61,10 +47,10 @@ test('a room created by one player shows in another lobby within a second', asyn
 });
 
 test('two players who ask to play now with the same game and clock are paired into a running game', async () => {
-  const ann = await openPlayer(browser, { name: 'Ann' });
-  const ben = await openPlayer(browser, { name: 'Ben' });
-  await gotoLobby(ann, server);
-  await gotoLobby(ben, server);
+  const ann = await openPlayer(hall.browser, { name: 'Ann' });
+  const ben = await openPlayer(hall.browser, { name: 'Ben' });
+  await gotoLobby(ann, hall.server);
+  await gotoLobby(ben, hall.server);
   await byId(ann.page, 'btn-play-now-connect4-1-0').click();
   await byId(ann.page, 'seek-status').waitFor({ timeout: WAIT_MS });
   // Ben's lobby counts Ann as waiting on that button.
@@ -95,13 +81,13 @@ test('two players who ask to play now with the same game and clock are paired in
 });
 
 test('on a phone-size touch screen the lobby and a room fit, and a Gomoku point is played with two taps', async () => {
-  const desk = await openPlayer(browser, { name: 'Dora' });
-  const phone = await openPlayer(browser, { name: 'Pat', viewport: PHONE, mobile: true });
-  await gotoLobby(phone, server);
+  const desk = await openPlayer(hall.browser, { name: 'Dora' });
+  const phone = await openPlayer(hall.browser, { name: 'Pat', viewport: PHONE, mobile: true });
+  await gotoLobby(phone, hall.server);
   await screenshot(phone.page, 'phone-lobby');
   const width = await phone.page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= PHONE.width, `the phone lobby is ${width} px wide`);
-  const room = await createRoom(desk, server, { game: 'gomoku', seat: 'black' });
+  const room = await createRoom(desk, hall.server, { game: 'gomoku', seat: 'black' });
   await byId(phone.page, `btn-join-${room}`).tap();
   await byId(phone.page, 'player-name-white').filter({ hasText: 'Pat' }).waitFor({ timeout: WAIT_MS });
   const both = [desk, phone];
@@ -134,14 +120,14 @@ test('on a phone-size touch screen the lobby and a room fit, and a Gomoku point 
 });
 
 test('the page speaks Chinese for a Chinese browser and switches languages on demand', async () => {
-  const li = await openPlayer(browser, { name: 'Li', locale: 'zh-CN' });
-  await gotoLobby(li, server);
+  const li = await openPlayer(hall.browser, { name: 'Li', locale: 'zh-CN' });
+  await gotoLobby(li, hall.server);
   assert.equal(await li.page.locator('html').getAttribute('lang'), 'zh-CN');
   assert.equal(await byId(li.page, 'btn-new-game').textContent(), '创建对局');
   await screenshot(li.page, 'lobby-zh');
-  const room = await createRoom(li, server, { game: 'gomoku', rule: 'renju', seat: 'black' });
-  const wang = await openPlayer(browser, { name: 'Wang', locale: 'zh-CN' });
-  await openRoom(wang, server, room);
+  const room = await createRoom(li, hall.server, { game: 'gomoku', rule: 'renju', seat: 'black' });
+  const wang = await openPlayer(hall.browser, { name: 'Wang', locale: 'zh-CN' });
+  await openRoom(wang, hall.server, room);
   await playCell(li, 'h8', 'black', [li, wang]);
   await playCell(wang, 'i9', 'white', [li, wang]);
   assert.match(await byId(li.page, 'room-title').textContent(), /连珠/);
@@ -159,9 +145,9 @@ test('the page speaks Chinese for a Chinese browser and switches languages on de
 });
 
 test('the lobby is compact: one row to play the computer, the new-game form folded, "Create game" in view', async () => {
-  const ivy = await openPlayer(browser, { name: 'Ivy' });
+  const ivy = await openPlayer(hall.browser, { name: 'Ivy' });
   const { page } = ivy;
-  await gotoLobby(ivy, server);
+  await gotoLobby(ivy, hall.server);
   const row = byId(page, 'vs-computer');
   for (const id of ['vs-computer-game', 'vs-computer-level', 'vs-computer-order', 'btn-vs-computer']) {
     assert.equal(await byId(page, id).isVisible(), true, id);
@@ -190,29 +176,27 @@ test('the lobby is compact: one row to play the computer, the new-game form fold
 });
 
 test('when the server lists only the newest rooms, the lobby says how many more there are', async () => {
-  const shortDir = await freshDir('kibitz-browser-lobby-short-');
-  const short = await startServer({ dataDir: shortDir, env: { KIBITZ_LOBBY_LIST_MAX: '2' } });
-  const hosts = [];
-  try {
-    for (const name of ['Hana', 'Ivo', 'Jan']) {
-      const host = await openPlayer(browser, { name });
-      await createRoom(host, short, { game: 'othello', seat: 'black' });
-      hosts.push(host);
+  await withServer('lobby-short', { KIBITZ_LOBBY_LIST_MAX: '2' }, async (short) => {
+    const hosts = [];
+    try {
+      for (const name of ['Hana', 'Ivo', 'Jan']) {
+        const host = await openPlayer(hall.browser, { name });
+        await createRoom(host, short, { game: 'othello', seat: 'black' });
+        hosts.push(host);
+      }
+      const watcher = await openPlayer(hall.browser, { name: 'Wendy' });
+      await gotoLobby(watcher, short);
+      await byId(watcher.page, 'open-more').filter({ hasText: '1 more' }).waitFor({ timeout: WAIT_MS });
+      assert.equal(await byId(watcher.page, 'open-rooms').locator('li.room-item').count(), 2);
+      // The newest two are listed: Ivo's and Jan's.
+      const listed = await byId(watcher.page, 'open-rooms').textContent();
+      assert.match(listed, /Jan/);
+      assert.match(listed, /Ivo/);
+      assert.doesNotMatch(listed, /Hana/);
+      assertClean(watcher, ...hosts);
+      await watcher.context.close();
+    } finally {
+      for (const host of hosts) await host.context.close();
     }
-    const watcher = await openPlayer(browser, { name: 'Wendy' });
-    await gotoLobby(watcher, short);
-    await byId(watcher.page, 'open-more').filter({ hasText: '1 more' }).waitFor({ timeout: WAIT_MS });
-    assert.equal(await byId(watcher.page, 'open-rooms').locator('li.room-item').count(), 2);
-    // The newest two are listed: Ivo's and Jan's.
-    const listed = await byId(watcher.page, 'open-rooms').textContent();
-    assert.match(listed, /Jan/);
-    assert.match(listed, /Ivo/);
-    assert.doesNotMatch(listed, /Hana/);
-    assertClean(watcher, ...hosts);
-    await watcher.context.close();
-  } finally {
-    for (const host of hosts) await host.context.close();
-    await short.stop();
-    await removeDir(shortDir);
-  }
+  });
 });

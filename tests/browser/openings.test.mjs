@@ -1,43 +1,19 @@
 // Browser tests of the opening rules: a swap2 opening between two people (the swap moves them between the seats), a swap2 opening against a real bot process, and a Soosõrv-8 opening with its declaration, offered 5th moves and choice; each from the new-game form's "opening rule".
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  startServer, startBot, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot,
-  byId, gotoLobby, createRoom, openRoom, playCell, waitMyTurn, waitStone, moveTexts, waitBots, WAIT_MS,
+  useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, createRoom, openRoom, playCell,
+  waitMyTurn, waitStone, moveTexts, WAIT_MS,
 } from './harness.mjs';
 
 /** The screenshot web-client/README.md shows: rewritten when UPDATE_README_IMAGES=1. */
 const README_IMAGES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web-client', 'docs');
 
-let dataDir;
-let server;
-let bot;
-let browser;
-
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-openings-');
-  server = await startServer({ dataDir });
-  bot = startBot(server, { name: 'Gauss', stateFile: join(dataDir, 'bot-Gauss.json') });
-  browser = await launchBrowser();
-  const probe = await openPlayer(browser, { name: 'Probe' });
-  try {
-    await gotoLobby(probe, server);
-    await waitBots(probe.page, ['Gauss']);
-  } finally {
-    await probe.context.close();
-  }
-});
-
-after(async () => {
-  await browser?.close();
-  await bot?.stop();
-  await server?.stop();
-  await removeDir(dataDir);
-});
+const hall = useHall('openings', { bots: ['Gauss'] });
 
 /** Waits until the opening panel on `page` is at `phase` and says whether it is ours. */
 async function waitStep(page, phase, mine) {
@@ -46,18 +22,31 @@ async function waitStep(page, phase, mine) {
 
 /** Two people in a fresh room of the opening rule `openingRule`, the creator first (black). */
 async function openingPair(openingRule, rule, firstName, secondName) {
-  const first = await openPlayer(browser, { name: firstName });
-  const second = await openPlayer(browser, { name: secondName });
-  const room = await createRoom(first, server, { rule, openingRule });
-  await openRoom(second, server, room);
+  const first = await openPlayer(hall.browser, { name: firstName });
+  const second = await openPlayer(hall.browser, { name: secondName });
+  const room = await createRoom(first, hall.server, { rule, openingRule });
+  await openRoom(second, hall.server, room);
   for (const p of [first, second]) {
     await byId(p.page, 'player-name-white').filter({ hasText: secondName }).waitFor({ timeout: WAIT_MS });
   }
   return { first, second, room, both: [first, second] };
 }
 
+/** Whether `page`'s board marks `cell` as the last move (the mark's centre is the cell's). */
+function lastMoveAt(page, cell) {
+  return page.evaluate((name) => {
+    const marks = document.querySelectorAll('[data-testid="board"] [data-testid="last-move"]');
+    const hit = document.querySelector(`[data-testid="cell-${name}"]`).getBoundingClientRect();
+    if (marks.length !== 1) return false;
+    const m = marks[0].getBoundingClientRect();
+    return Math.abs(m.x + m.width / 2 - (hit.x + hit.width / 2)) < 1 && Math.abs(m.y + m.height / 2 - (hit.y + hit.height / 2)) < 1;
+  }, cell);
+}
+
 test('swap2 between two people: three stones, a swap that exchanges the seats, then the game', async () => {
-  const { first: ann, second: ben, both } = await openingPair('swap2', 'freestyle', 'Ann', 'Ben');
+  const { first: ann, second: ben, room, both } = await openingPair('swap2', 'freestyle', 'Ann', 'Ben');
+  const vic = await openPlayer(hall.browser, { name: 'Vic' });
+  await gotoLobby(vic, hall.server);
   await waitStep(ann.page, 'place', true);
   await waitStep(ben.page, 'place', false);
   assert.match(await byId(ann.page, 'opening-step').textContent(), /Your choice: place 3 stone\(s\) anywhere/);
@@ -84,7 +73,15 @@ test('swap2 between two people: three stones, a swap that exchanges the seats, t
   for (const p of both) {
     await byId(p.page, 'player-name-black').filter({ hasText: 'Ben' }).waitFor({ timeout: WAIT_MS });
     await byId(p.page, 'opening-panel').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    // The swap placed nothing: the last stone, i7, keeps its mark.
+    assert.ok(await lastMoveAt(p.page, 'i7'), `${p.name}: the last-move mark after the swap`);
   }
+  // So does the lobby's small board of the game (its feed's last move is the last stone).
+  await vic.page.waitForFunction((id) => {
+    const board = document.querySelector(`[data-testid="mini-${id}-board"]`);
+    return board && board.querySelectorAll('circle.stone').length === 3 && board.querySelectorAll('.last-move').length === 1;
+  }, room, { timeout: WAIT_MS });
+  await vic.context.close();
   await playCell(ann, 'k10', 'white', both);
   await playCell(ben, 'g6', 'black', both);
   assert.deepEqual(await moveTexts(ann.page), ['h8', 'j9', 'i7', 'swap', 'k10', 'g6']);
@@ -94,8 +91,8 @@ test('swap2 between two people: three stones, a swap that exchanges the seats, t
 });
 
 test('swap2 against the bot: the bot decides, the person answers, and the game goes on', async () => {
-  const eve = await openPlayer(browser, { name: 'Eve' });
-  await createRoom(eve, server, { openingRule: 'swap2', botLevel: 3 });
+  const eve = await openPlayer(hall.browser, { name: 'Eve' });
+  await createRoom(eve, hall.server, { openingRule: 'swap2', botLevel: 3 });
   await byId(eve.page, 'player-name-white').filter({ hasText: 'Gauss' }).waitFor({ timeout: WAIT_MS });
   await playCell(eve, 'h8', 'black', [eve]);
   await playCell(eve, 'h9', 'white', [eve]);

@@ -1,45 +1,31 @@
 // Browser test of a dropped connection: the server is killed mid-game and started again on the same address and data, and both pages resume the game without a reload.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  createRoom, openRoom, playCell, moveTexts, waitOnline, WAIT_MS,
+  useHall, startServer, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell,
+  moveTexts, waitOnline, WAIT_MS,
 } from './harness.mjs';
 
 // While the server is down Chromium itself logs each refused WebSocket; the page cannot stop that.
 const REFUSED_SOCKET = /WebSocket connection to 'ws:\/\/[^']+\/ws' failed/;
 
-let dataDir;
-let server;
-let browser;
-
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-reconnect-');
-  server = await startServer({ dataDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
-});
+const hall = useHall('reconnect');
 
 test('a server restart shows the offline banner, then resumes the game in place', async () => {
-  const alice = await openPlayer(browser, { name: 'AliceN', allowConsole: [REFUSED_SOCKET] });
-  const bob = await openPlayer(browser, { name: 'BobN', allowConsole: [REFUSED_SOCKET] });
+  const alice = await openPlayer(hall.browser, { name: 'AliceN', allowConsole: [REFUSED_SOCKET] });
+  const bob = await openPlayer(hall.browser, { name: 'BobN', allowConsole: [REFUSED_SOCKET] });
   const both = [alice, bob];
-  const room = await createRoom(alice, server, { game: 'gomoku', seat: 'black' });
-  await openRoom(bob, server, room);
+  const room = await createRoom(alice, hall.server, { game: 'gomoku', seat: 'black' });
+  await openRoom(bob, hall.server, room);
   await playCell(alice, 'h8', 'black', both);
   await playCell(bob, 'h9', 'white', both);
   await playCell(alice, 'i8', 'black', both);
   // Mark the documents: a reload would lose the mark.
   for (const p of both) await p.page.evaluate(() => { window.kibitzTestMark = 'same page'; });
 
-  const address = server.bind;
-  const exit = await server.stop('SIGKILL');
+  const address = hall.server.bind;
+  const exit = await hall.server.stop('SIGKILL');
   assert.equal(exit.signal, 'SIGKILL');
   for (const p of both) {
     await byId(p.page, 'offline-banner').waitFor({ state: 'visible', timeout: WAIT_MS });
@@ -47,8 +33,8 @@ test('a server restart shows the offline banner, then resumes the game in place'
   }
   await screenshot(bob.page, 'reconnect-offline');
 
-  server = await startServer({ dataDir, bind: address });
-  assert.equal(server.bind, address);
+  hall.server = await startServer({ dataDir: hall.dataDir, bind: address });
+  assert.equal(hall.server.bind, address);
   for (const p of both) {
     await waitOnline(p.page);
     assert.equal(await p.page.evaluate(() => window.kibitzTestMark), 'same page');

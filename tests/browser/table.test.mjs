@@ -1,13 +1,13 @@
 // Browser tests of the player's table: the game-over dialog (in view on a laptop and a phone, keyboard and screen-reader friendly), offers that name the player, and the replay of a finished game (its result, Othello disc counts, the move list following the move on show).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  createRoom, openRoom, playCell, waitMyTurn, WAIT_MS,
+  useHall, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell, waitMyTurn,
+  WAIT_MS,
 } from './harness.mjs';
 import { replay, othelloLegal, stoneOf, countDiscs, cellName } from '../../web-client/js/rules.js';
 
@@ -16,21 +16,7 @@ const DESK = { width: 1280, height: 900 };
 /** The screenshots web-client/README.md shows: rewritten when UPDATE_README_IMAGES=1. */
 const README_IMAGES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web-client', 'docs');
 
-let dataDir;
-let server;
-let browser;
-
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-table-');
-  server = await startServer({ dataDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
-});
+const hall = useHall('table');
 
 /** Whether the element of `testid` lies wholly inside the page's viewport. */
 function inViewport(page, testid) {
@@ -63,11 +49,11 @@ async function dialogShot(page, file) {
 }
 
 test('a game to five ends in a dialog in view on a laptop and a phone; offers name the player; the replay follows', async () => {
-  const dana = await openPlayer(browser, { name: 'Dana', viewport: DESK });
-  const pete = await openPlayer(browser, { name: 'Pete', viewport: PHONE, mobile: true });
+  const dana = await openPlayer(hall.browser, { name: 'Dana', viewport: DESK });
+  const pete = await openPlayer(hall.browser, { name: 'Pete', viewport: PHONE, mobile: true });
   const both = [dana, pete];
-  const room = await createRoom(dana, server, { game: 'gomoku', seat: 'black' });
-  await openRoom(pete, server, room);
+  const room = await createRoom(dana, hall.server, { game: 'gomoku', seat: 'black' });
+  await openRoom(pete, hall.server, room);
   await byId(dana.page, 'player-name-white').filter({ hasText: 'Pete' }).waitFor({ timeout: WAIT_MS });
 
   // Black: rows 1 and 5, white: rows 3 and 7, spread out; black's fifth on row 5 wins at move 25.
@@ -156,12 +142,12 @@ test('a game to five ends in a dialog in view on a laptop and a phone; offers na
 });
 
 test('an Othello game that ended by resignation replays with its result and the disc counts of each position', async () => {
-  const olga = await openPlayer(browser, { name: 'Olga' });
-  const otto = await openPlayer(browser, { name: 'Otto' });
+  const olga = await openPlayer(hall.browser, { name: 'Olga' });
+  const otto = await openPlayer(hall.browser, { name: 'Otto' });
   const both = [olga, otto];
   const game = { kind: 'othello' };
-  const room = await createRoom(olga, server, { game: 'othello', seat: 'black' });
-  await openRoom(otto, server, room);
+  const room = await createRoom(olga, hall.server, { game: 'othello', seat: 'black' });
+  await openRoom(otto, hall.server, room);
   await byId(olga.page, 'player-name-white').filter({ hasText: 'Otto' }).waitFor({ timeout: WAIT_MS });
   // Four moves, each the first legal one.
   const moves = [];

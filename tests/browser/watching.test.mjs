@@ -1,31 +1,17 @@
 // Browser tests of watching: the lobby's live games drawn small and moving with each move, the TV page (/tv) showing the best live game and moving on when it ends, and the showcase of `kibitz up` never counted as a watcher.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  startServer, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  gotoLobby, waitOnline, WAIT_MS,
+  useHall, startServer, freshDir, removeDir, openPlayer, assertClean, screenshot, byId, gotoLobby,
+  waitOnline, WAIT_MS,
 } from './harness.mjs';
 import { wireClient, livePair } from './wire.mjs';
 
 const GOMOKU = { kind: 'gomoku', size: 15, rule: 'freestyle' };
 const C4 = { kind: 'connect4', cols: 7, rows: 6, blocked: [] };
 
-let dataDir;
-let server;
-let browser;
-
-before(async () => {
-  dataDir = await freshDir('kibitz-browser-watching-');
-  server = await startServer({ dataDir });
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-  await removeDir(dataDir);
-});
+const hall = useHall('watching');
 
 /** Waits until the small board of `room` in the lobby on `page` shows `n` stones. */
 function waitMiniStones(page, room, n) {
@@ -36,9 +22,9 @@ function waitMiniStones(page, room, n) {
 }
 
 test('the lobby draws a live game small and the picture follows its moves', async () => {
-  const viewer = await openPlayer(browser, { name: 'Vera' });
-  await gotoLobby(viewer, server);
-  const { room, black, white } = await livePair(browser, server, GOMOKU, ['Ada', 'Bo']);
+  const viewer = await openPlayer(hall.browser, { name: 'Vera' });
+  await gotoLobby(viewer, hall.server);
+  const { room, black, white } = await livePair(hall.browser, hall.server, GOMOKU, ['Ada', 'Bo']);
   await byId(viewer.page, `mini-${room}`).waitFor({ timeout: WAIT_MS });
   await waitMiniStones(viewer.page, room, 0);
 
@@ -65,22 +51,22 @@ test('the lobby draws a live game small and the picture follows its moves', asyn
 });
 
 test('the TV shows the best live game and moves on to the next when it ends', async () => {
-  const quiet = await livePair(browser, server, C4, ['Cy', 'Di']);
-  const best = await livePair(browser, server, GOMOKU, ['Ed', 'Flo']);
+  const quiet = await livePair(hall.browser, hall.server, C4, ['Cy', 'Di']);
+  const best = await livePair(hall.browser, hall.server, GOMOKU, ['Ed', 'Flo']);
   // A watcher makes the Gomoku game the most watched.
-  const fan = await wireClient(browser, server, 'Fan');
+  const fan = await wireClient(hall.browser, hall.server, 'Fan');
   await fan.send({ t: 'join', room: best.room, as: 'spectator' });
   await fan.waitFor('state', { room: best.room });
   await best.black.send({ t: 'move', room: best.room, move: 'h8' });
   await best.white.waitFor('moved', { room: best.room, ply: 1 });
 
-  const tv = await openPlayer(browser, { name: 'Tess' });
-  await gotoLobby(tv, server);
+  const tv = await openPlayer(hall.browser, { name: 'Tess' });
+  await gotoLobby(tv, hall.server);
   await byId(tv.page, `mini-${best.room}`).waitFor({ timeout: WAIT_MS });
   // The lobby links the TV page; a short pause keeps the test quick (the page waits 6 s).
   await byId(tv.page, 'link-tv').click();
   await tv.page.waitForURL(/\/tv$/, { timeout: WAIT_MS });
-  await tv.page.goto(`${server.url}tv?tv_pause_ms=1500`);
+  await tv.page.goto(`${hall.server.url}tv?tv_pause_ms=1500`);
   await waitOnline(tv.page);
   await byId(tv.page, 'tv-room').and(tv.page.locator(`[data-room="${best.room}"]`)).waitFor({ timeout: WAIT_MS });
   await tv.page.locator('[data-testid="cell-h8"][data-stone="black"]').waitFor({ state: 'attached', timeout: WAIT_MS });
@@ -113,7 +99,7 @@ test('the TV shows the best live game and moves on to the next when it ends', as
   // When the last live game ends, the TV says it waits, and shows the next game that starts.
   await quiet.white.send({ t: 'resign', room: quiet.room });
   await byId(tv.page, 'tv-status').and(tv.page.locator('[data-state="waiting"]')).waitFor({ timeout: WAIT_MS });
-  const later = await livePair(browser, server, GOMOKU, ['Gus', 'Hal']);
+  const later = await livePair(hall.browser, hall.server, GOMOKU, ['Gus', 'Hal']);
   await byId(tv.page, 'tv-room').and(tv.page.locator(`[data-room="${later.room}"]`)).waitFor({ timeout: WAIT_MS });
   await later.black.send({ t: 'resign', room: later.room });
   assertClean(tv);
@@ -125,7 +111,7 @@ test('the showcase of kibitz up is not counted as a watcher', async () => {
   const upDir = await freshDir('kibitz-browser-up-');
   const up = await startServer({ dataDir: upDir, command: 'up' });
   try {
-    const viewer = await openPlayer(browser, { name: 'Uma' });
+    const viewer = await openPlayer(hall.browser, { name: 'Uma' });
     await viewer.page.goto(up.url);
     await waitOnline(viewer.page);
     // The showcase's bot-vs-bot game shows in the lobby once the bots are connected.

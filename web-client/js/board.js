@@ -341,7 +341,9 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
       view?.onInspect?.(idx);
     }
   });
-  svg.addEventListener('pointerleave', () => {
+  svg.addEventListener('pointerleave', (ev) => {
+    // A finger leaves with every tap: what the tap explained stays until the next one.
+    if (ev.pointerType === 'touch') return;
     hover = -1;
     drawPreview();
     view?.onInspect?.(-1);
@@ -349,7 +351,16 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
   svg.addEventListener('click', (ev) => {
     const idx = targetIdx(ev);
     if (idx < 0 || !view) return;
-    if (lastPointer === 'touch') view.onInspect?.(idx);
+    if (lastPointer === 'touch') {
+      view.onInspect?.(idx);
+      // A finger cannot hover: a tap on a forbidden point explains it and plays nothing.
+      if ((view.forbidden || []).some((f) => f.idx === idx)) {
+        touchPending = -1;
+        hover = -1;
+        drawPreview();
+        return;
+      }
+    }
     if (!view.interactive) {
       view.onInactiveClick?.();
       return;

@@ -1,4 +1,6 @@
-// Game clocks: counts the running side down smoothly between the server's readings (state.clock / moved.clock).
+// Game clocks: counts the running side down smoothly between the server's readings (state.clock / moved.clock), and the time left for a first move before the game is aborted.
+
+import { t } from './i18n.js';
 
 /** m:ss, or s.t under ten seconds, or h:mm:ss for long games. */
 export function formatMs(ms) {
@@ -13,14 +15,38 @@ export function formatMs(ms) {
 }
 
 /**
- * Drives two clock elements. `set(clock)` takes a server reading
- * ({black_ms, white_ms, running} or null); the running side counts down from the moment the
- * reading arrived. `stop()` freezes the display (game over, leaving the room).
+ * Drives two clock elements and the abort countdown `els.abort`. `set(clock, toMove)` takes a
+ * server reading ({black_ms, white_ms, running, abort_ms} or null) and the side to move; the
+ * running side counts down from the moment the reading arrived, and so does `abort_ms`, the
+ * time `toMove` has left for its first move. `stop()` freezes the display (game over, leaving
+ * the room).
  */
 export function createClocks(els) {
   let reading = null;
+  let toMove = null;
   let at = 0;
   let frame = 0;
+
+  /** The abort countdown: whole seconds, rounded up, so it reaches 0 as the game ends. */
+  function drawAbort() {
+    const el = els.abort;
+    const waiting = reading && typeof reading.abort_ms === 'number' && (toMove === 'black' || toMove === 'white');
+    if (!el) return false;
+    el.hidden = !waiting;
+    if (!waiting) {
+      el.textContent = '';
+      delete el.dataset.secs;
+      return false;
+    }
+    const secs = Math.max(0, Math.ceil((reading.abort_ms - (performance.now() - at)) / 1000));
+    // Drawn once a second, not every frame: screen readers hear a timer, not a stream.
+    if (el.dataset.secs !== String(secs) || el.dataset.seat !== toMove) {
+      el.textContent = t('room.abortIn', { side: t(`seat.${toMove}`), s: secs });
+      el.dataset.seat = toMove;
+      el.dataset.secs = String(secs);
+    }
+    return secs > 0;
+  }
 
   function draw() {
     frame = 0;
@@ -41,12 +67,14 @@ export function createClocks(els) {
       el.classList.toggle('low', ms < 10000);
       el.dataset.ms = String(Math.max(0, Math.round(ms)));
     }
-    if (reading && reading.running) frame = requestAnimationFrame(draw);
+    const counting = drawAbort();
+    if (reading && (reading.running || counting)) frame = requestAnimationFrame(draw);
   }
 
   return {
-    set(clock) {
+    set(clock, side = null) {
       reading = clock && typeof clock.black_ms === 'number' ? { ...clock } : null;
+      toMove = side;
       at = performance.now();
       if (frame) cancelAnimationFrame(frame);
       draw();
@@ -57,13 +85,14 @@ export function createClocks(els) {
         reading[`${reading.running}_ms`] -= elapsed;
         reading.running = null;
       }
+      if (reading) reading.abort_ms = null;
       if (frame) cancelAnimationFrame(frame);
       frame = 0;
       draw();
     },
     /** The current reading as displayed (for an undone move, which carries no clock). */
     current() {
-      return reading ? { ...reading } : null;
+      return reading ? { ...reading, abort_ms: null } : null;
     },
   };
 }

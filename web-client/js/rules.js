@@ -157,9 +157,10 @@ export function applyMove(game, pos, move) {
   if (move === 'pass') return next;
   let stoneAt = move;
   if (game.opening_rule) {
-    // An opening choice that places nothing leaves the board and the next colour as they are.
+    // An opening choice that places nothing leaves the board, the next colour and the
+    // last-move mark as they are.
     stoneAt = stepStone(move);
-    if (stoneAt == null) return { ...next, toMove: pos.toMove };
+    if (stoneAt == null) return { ...next, toMove: pos.toMove, last: pos.last };
   }
   const idx = parseCell(game, stoneAt);
   if (idx < 0 || cells[idx] !== EMPTY) return next;

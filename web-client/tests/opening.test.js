@@ -31,6 +31,12 @@ test('a record with choices replays to its stones, colours alternating', () => {
   assert.equal(at('k5'), 0, 'an offered 5th move that was not chosen is not on the board');
   assert.equal(positions[4].toMove, 'white', 'a swap does not change the next stone');
   assert.equal(last.toMove, 'black');
+  // The last-move mark stays on the last stone through the choices that place none.
+  assert.equal(positions[4].last, parseCell(game, 'j10'), 'after a swap');
+  assert.equal(positions[7].last, parseCell(game, 'g7'), 'after a declaration and a stay');
+  assert.equal(positions[8].last, parseCell(game, 'g7'), 'after offered 5th moves');
+  assert.equal(positions[9].last, parseCell(game, 'e12'), 'after the choice of a 5th move');
+  assert.ok(positions.slice(1).every((p) => p.last >= 0), 'every step keeps a mark');
 });
 
 test('the swap2 decision of the second player', () => {

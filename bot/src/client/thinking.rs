@@ -254,6 +254,7 @@ mod tests {
                 black_ms: 300_000,
                 white_ms: 300_000,
                 running: None,
+                abort_ms: None,
             }),
             spectators: 0,
             you: Some(Color::Black),

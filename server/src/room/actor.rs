@@ -92,10 +92,11 @@ pub async fn find_room(hub: &SharedHub, id: &str) -> Option<RoomHandle> {
 /// room has exactly one writer.
 pub fn spawn_room(
     hub: &SharedHub,
-    game: RoomGame,
+    mut game: RoomGame,
     reloaded: bool,
     origin: Option<IpAddr>,
 ) -> RoomHandle {
+    game.set_first_move_limit(hub.config.limits.first_move);
     let unfinished = game.status() != RoomStatus::Over;
     let (tx, rx) = mpsc::channel(hub.config.limits.room_queue);
     let handle = RoomHandle {
@@ -425,7 +426,7 @@ impl RoomActor {
             created: head.created_ms,
             reserved: self.invites.reserved(),
             board: self.game.position().board_text(),
-            last: self.game.moves().last().map(|m| m.mv.clone()),
+            last: self.game.last_stone(),
         }
     }
 

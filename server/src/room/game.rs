@@ -17,7 +17,7 @@
 use tokio::time::{Duration, Instant};
 
 use game_core::game::{Game, Step};
-use game_core::opening::Role;
+use game_core::opening::{OpeningChoice, Role};
 use game_core::protocol::{
     ClockState, GameResult, ResultKind, RoomState, RoomStatus, SeatInfo, Seats, ServerMsg,
 };
@@ -28,6 +28,7 @@ use super::change::{Change, Event, Moment, Offers};
 use super::error::RoomError;
 use super::plan::RoomPlan;
 use crate::clock::{GameClock, Turn};
+use crate::config::Limits;
 use crate::players::PlayerRecord;
 use crate::refusal::About;
 use crate::store::{
@@ -59,6 +60,8 @@ pub struct RoomGame {
     /// The room a rematch was made in.
     rematch_next: Option<String>,
     answers: AnswerCache,
+    /// How long a side has for its first move, shown in the clocks as `abort_ms`.
+    first_move: Duration,
 }
 
 /// What a `move` came to. Returned once and taken apart at once: boxing the change would
@@ -131,6 +134,7 @@ impl RoomGame {
             offers: Offers::default(),
             rematch_next: None,
             answers: AnswerCache::new(answers_kept),
+            first_move: Limits::default().first_move,
         }
     }
 
@@ -203,6 +207,7 @@ impl RoomGame {
             offers: Offers::default(),
             rematch_next: None,
             answers,
+            first_move: Limits::default().first_move,
         })
     }
 
@@ -255,6 +260,26 @@ impl RoomGame {
         &self.moves
     }
 
+    /// The last move that put a stone on the board, for the lobby's small boards: an opening
+    /// rule's choices that place nothing (`swap`, a colour, a declaration, offered 5th moves)
+    /// leave the mark on the stone before them, and `choose c` marks `c`.
+    #[must_use]
+    pub fn last_stone(&self) -> Option<String> {
+        if self.head.game.opening_rule().is_none() {
+            return self.moves.last().map(|m| m.mv.clone());
+        }
+        self.moves
+            .iter()
+            .rev()
+            .find_map(|m| match m.mv.parse::<OpeningChoice>() {
+                Ok(OpeningChoice::Place(cell) | OpeningChoice::Choose(cell)) => {
+                    Some(cell.to_string())
+                }
+                Ok(_) => None,
+                Err(_) => Some(m.mv.clone()),
+            })
+    }
+
     /// The colour of whoever acts next: the side to move, or the player whose opening
     /// decision it is.
     #[must_use]
@@ -295,7 +320,24 @@ impl RoomGame {
     /// The clocks at `now`; `None` when untimed.
     #[must_use]
     pub fn clock_state(&self, now: Instant) -> Option<ClockState> {
-        self.clock.as_ref().map(|c| c.state(now))
+        self.clock.as_ref().map(|c| self.readings(c, now))
+    }
+
+    /// The readings of `clock` at `now`, with the time left for a first move still awaited.
+    fn readings(&self, clock: &GameClock, now: Instant) -> ClockState {
+        let mut state = clock.state(now);
+        if self.status != RoomStatus::Over {
+            state.abort_ms = clock.held().map(|(_, since)| {
+                let left = (since + self.first_move).saturating_duration_since(now);
+                u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
+            });
+        }
+        state
+    }
+
+    /// Sets how long a side has for its first move (the server's `first_move` limit).
+    pub fn set_first_move_limit(&mut self, limit: Duration) {
+        self.first_move = limit;
     }
 
     /// When the running side's flag falls, while the game is played.
@@ -596,7 +638,7 @@ impl RoomGame {
         id: Option<&str>,
         now: Moment,
     ) -> ServerMsg {
-        let readings = clock.as_ref().map(|c| c.state(now.at));
+        let readings = clock.as_ref().map(|c| self.readings(c, now.at));
         let seq = change.next_seq();
         let ply = self.moves.len() + change.record.moves.len();
         change.record.moves.push(StoredMove {
@@ -1064,6 +1106,7 @@ fn stored_answer(
             black_ms,
             white_ms,
             running: next_ran.then(|| m.by.other()),
+            abort_ms: None,
         }),
         _ => None,
     };

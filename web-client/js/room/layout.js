@@ -60,6 +60,8 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
   const board = createBoard(boardBox, { onPlay: (move) => actions.boardClick(move) });
 
   const statusEl = h('p', { class: 'status-line', 'data-testid': 'status', 'aria-live': 'polite' });
+  // Until the side to move makes its first move: the time left before the game is aborted.
+  const abortEl = h('p', { class: 'abort-countdown', role: 'timer', 'data-testid': 'abort-countdown', hidden: true });
   const errorEl = h('p', { class: 'error-msg', role: 'alert', 'data-testid': 'error-msg', hidden: true });
   const noticeEl = h('p', { class: 'notice', role: 'status', 'data-testid': 'notice', hidden: true });
   const overEl = h('div', { class: 'game-over', role: 'status', 'data-testid': 'game-over', hidden: true });
@@ -118,7 +120,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
   const chatBox = h('section', { class: 'panel chat' });
   const chat = createChat(chatBox, { onSend: (text) => actions.sendChat(text), me });
 
-  const clocks = createClocks({ black: bars.black.clock, white: bars.white.clock });
+  const clocks = createClocks({ black: bars.black.clock, white: bars.white.clock, abort: abortEl });
 
   const overDialog = createOverDialog({
     roomId,
@@ -135,7 +137,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
       topSlot,
       boardBox,
       bottomSlot,
-      statusEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl,
+      statusEl, abortEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl,
       moveForm),
     h('aside', { class: 'side-col' },
       offersEl,

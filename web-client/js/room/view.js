@@ -409,7 +409,8 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     },
     /** Shows the clock reading of the state; a finished game's clock no longer runs. */
     showClock() {
-      clocks.set(R.status === 'over' && R.clock ? { ...R.clock, running: null } : R.clock);
+      const over = R.status === 'over' && R.clock;
+      clocks.set(over ? { ...R.clock, running: null, abort_ms: null } : R.clock, R.toMove);
     },
     stopClock: () => clocks.stop(),
     /** The clock as displayed now, the running side's time counted down. */

@@ -304,3 +304,32 @@ fn a_room_with_an_opening_rule_takes_only_what_the_rule_supports() {
     let fine = plan(renju(OpeningRule::Taraguchi10), None, &[]);
     assert!(fine.start.in_opening());
 }
+
+#[test]
+fn the_last_stone_skips_the_choices_that_place_none() {
+    let mut g = alice_and_bob(swap2());
+    assert_eq!(g.last_stone(), None);
+    play_all(&mut g, &["h8", "j9", "i7", "k10", "g6"]);
+    play(&mut g, BLACK, "white", None, t0());
+    assert_eq!(
+        g.last_stone().as_deref(),
+        Some("g6"),
+        "a colour places nothing"
+    );
+
+    let mut g = alice_and_bob(renju(OpeningRule::Soosorv8));
+    play_all(&mut g, &["h8", "i9", "j10", "stay", "g7"]);
+    assert_eq!(g.last_stone().as_deref(), Some("g7"));
+    play(&mut g, WHITE, "declare 2", None, t0());
+    play(&mut g, BLACK, "stay", None, t0());
+    play(&mut g, BLACK, "fifths k5, e12", None, t0());
+    assert_eq!(
+        g.last_stone().as_deref(),
+        Some("g7"),
+        "offered 5th moves are no stones"
+    );
+    play(&mut g, WHITE, "choose e12", None, t0());
+    assert_eq!(g.last_stone().as_deref(), Some("e12"));
+    play(&mut g, WHITE, "a1", None, t0());
+    assert_eq!(g.last_stone().as_deref(), Some("a1"));
+}

@@ -713,9 +713,12 @@ fn each_side_s_clock_starts_with_its_own_first_move() {
             let c = g.clock_state(at.at).expect("timed");
             (c.black_ms, c.white_ms, c.running)
         };
+        // The clocks count down the time left for a first move still awaited.
+        let abort_ms = |g: &RoomGame, at: Moment| g.clock_state(at.at).and_then(|c| c.abort_ms);
         // Before black's first move nothing runs, however long it takes.
         let t1 = start.later(Duration::from_secs(20));
         assert_eq!(readings(&g, t1), (60_000, 60_000, None), "{game:?}");
+        assert_eq!(abort_ms(&g, t1), Some(10_000));
         assert_eq!(g.flag_deadline(), None);
         assert_eq!(
             g.first_move_deadline(FIRST_MOVE),
@@ -732,8 +735,10 @@ fn each_side_s_clock_starts_with_its_own_first_move() {
             panic!("{events:?}");
         };
         assert_eq!(clock.as_ref().and_then(|c| c.running), None);
+        assert_eq!(clock.as_ref().and_then(|c| c.abort_ms), Some(30_000));
         let t2 = t1.later(Duration::from_secs(25));
         assert_eq!(readings(&g, t2), (60_000, 60_000, None), "{game:?}");
+        assert_eq!(abort_ms(&g, t2), Some(5_000));
         assert_eq!(g.first_move_deadline(FIRST_MOVE), Some(t1.at + FIRST_MOVE));
         assert!(g.abortable());
         // White's first move: from move three on, the clocks run as usual.
@@ -742,6 +747,7 @@ fn each_side_s_clock_starts_with_its_own_first_move() {
         assert_eq!(g.first_move_deadline(FIRST_MOVE), None);
         let t3 = t2.later(Duration::from_secs(4));
         assert_eq!(readings(&g, t3), (56_000, 60_000, Some(BLACK)), "{game:?}");
+        assert_eq!(abort_ms(&g, t3), None);
         play(&mut g, BLACK, third, None, t3);
         assert_eq!(readings(&g, t3), (58_000, 60_000, Some(WHITE)), "{game:?}");
     }
