@@ -558,6 +558,7 @@ impl RoomActor {
                     self.publish();
                 }
             }
+            RoomCmd::Notify(msg) => self.members.send_all(&msg),
         }
     }
 

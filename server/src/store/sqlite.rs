@@ -75,6 +75,8 @@ CREATE TABLE IF NOT EXISTS chat (
   id INTEGER PRIMARY KEY AUTOINCREMENT, room TEXT NOT NULL, player TEXT NOT NULL,
   name TEXT NOT NULL, text TEXT NOT NULL, seat TEXT, bot INTEGER NOT NULL, at_ms INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chat_room ON chat(room);
+CREATE TABLE IF NOT EXISTS reviews (
+  room TEXT PRIMARY KEY, review TEXT NOT NULL, made_ms INTEGER NOT NULL);
 ";
 
 fn open_connection(path: &Path) -> Result<Connection, StoreError> {
@@ -320,6 +322,15 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
             for id in ids {
                 forget.execute(params![id, *seen_before_ms as i64])?;
             }
+        }
+        Write::Review { room, review } => {
+            let text = serde_json::to_string(review)?;
+            db.prepare_cached(
+                "INSERT INTO reviews (room, review, made_ms) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(room) DO UPDATE SET review = excluded.review,
+                                                 made_ms = excluded.made_ms",
+            )?
+            .execute(params![room, text, review.made_ms as i64])?;
         }
         Write::Barrier => {}
     }
@@ -626,6 +637,22 @@ impl SqliteStore {
     pub async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         let id = id.to_string();
         self.read(move |conn| read_room(conn, &id)).await
+    }
+
+    pub async fn read_review(
+        &self,
+        id: &str,
+    ) -> Result<Option<game_core::protocol::Review>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| {
+            let text: Option<String> = conn
+                .query_row("SELECT review FROM reviews WHERE room = ?1", [&id], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            Ok(text.map(|t| serde_json::from_str(&t)).transpose()?)
+        })
+        .await
     }
 
     pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
