@@ -76,6 +76,10 @@ struct BotArgs {
     /// `kill -9`): the system closes the pipe and the bot reads its end.
     #[arg(long, env = "KIBITZ_BOT_EXIT_WITH_STDIN")]
     exit_with_stdin: bool,
+    /// Search time in milliseconds per position when the bot reviews a finished game as an
+    /// analysis worker; 0: the bot takes no review jobs.
+    #[arg(long, env = "KIBITZ_BOT_ANALYSIS_MS", default_value_t = 200)]
+    analysis_ms: u64,
 }
 
 /// What to analyse and how hard.
@@ -506,6 +510,7 @@ fn main() -> anyhow::Result<()> {
                 games: vec![GameKind::Gomoku, GameKind::Othello, GameKind::Connect4],
                 state_file: args.state,
                 pace: args.pace_ms.map(Duration::from_millis),
+                analysis: (args.analysis_ms > 0).then(|| Duration::from_millis(args.analysis_ms)),
             };
             let engines: kibitz_bot::client::EngineFactory =
                 Arc::new(|kind| Some(kibitz_bot::registry::engine_for(kind)));
