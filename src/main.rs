@@ -305,6 +305,13 @@ struct LimitArgs {
     #[arg(long, env = "KIBITZ_OPENING_MAX_MOVES",
           default_value_t = default_limits().opening_max_moves)]
     opening_max_moves: usize,
+    /// Reviews waiting for an analysis worker; more are refused until the queue drains.
+    #[arg(long, env = "KIBITZ_REVIEW_QUEUE", default_value_t = default_limits().review_queue)]
+    review_queue: usize,
+    /// Milliseconds an analysis worker is given per position of a job (plus 10 s).
+    #[arg(long, env = "KIBITZ_REVIEW_PLY_MS",
+          default_value_t = default_limits().review_ply_time.as_millis() as u64)]
+    review_ply_ms: u64,
 }
 
 impl LimitArgs {
@@ -343,6 +350,8 @@ impl LimitArgs {
             bot_capacity_max: self.bot_capacity_max,
             answers_kept: self.answers_kept,
             opening_max_moves: self.opening_max_moves,
+            review_queue: self.review_queue,
+            review_ply_time: Duration::from_millis(self.review_ply_ms),
         }
     }
 }
