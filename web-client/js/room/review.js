@@ -8,6 +8,8 @@ import { forbiddenPoints } from '../renju.js';
 const GRAPH_W = 320;
 const GRAPH_H = 96;
 const PAD = 6;
+/** Ghost stones drawn of the best line: beyond a few the board is hard to read. */
+const GHOSTS = 6;
 
 /** The review's entry for position `k` of the room (the position before that move), or null. */
 export function reviewAt(R, k) {
@@ -24,7 +26,7 @@ export function bestLineMarks(R, k) {
   const game = { ...R.game, opening_rule: undefined };
   let pos = R.positions[k];
   const marks = [];
-  (entry.pv || []).forEach((mv, n) => {
+  (entry.pv || []).slice(0, GHOSTS).forEach((mv, n) => {
     const seat = pos.toMove;
     pos = applyMove(game, pos, mv);
     if (pos.last >= 0) marks.push({ idx: pos.last, kind: 'best', seat, label: String(n + 1) });
