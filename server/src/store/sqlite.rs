@@ -772,3 +772,23 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
     room.moves = moves.collect::<Result<_, _>>()?;
     Ok(Some(room))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file written before reviews existed has no `reviews` table: opening it adds one.
+    #[tokio::test]
+    async fn a_file_from_before_reviews_gains_their_table() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        {
+            let old = Connection::open(dir.path().join("kibitz.db")).expect("an old file");
+            old.execute_batch(&SCHEMA.replace("reviews", "old_reviews_absent"))
+                .expect("the old schema");
+            old.execute_batch("DROP TABLE old_reviews_absent;")
+                .expect("no reviews table");
+        }
+        let store = SqliteStore::open(dir.path(), Metrics::new()).expect("the old file opens");
+        assert_eq!(store.read_review("r1").await.expect("the read works"), None);
+    }
+}
