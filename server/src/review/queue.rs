@@ -320,3 +320,118 @@ impl ReviewQueue {
         sent
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use game_core::protocol::{GameResult, ResultKind, RoomStatus};
+    use game_core::{EndReason, GameSpec};
+    use tokio::sync::{mpsc, Notify};
+
+    use super::*;
+    use crate::conn::Out;
+    use crate::store::{StoredMove, StoredRoom, StoredRoomHead};
+
+    fn finished(room: &str, moves: &[&str]) -> ReviewInput {
+        let stored = StoredRoom {
+            head: StoredRoomHead {
+                id: room.to_string(),
+                game: GameSpec::connect4(7, 6),
+                clock: None,
+                opening: Vec::new(),
+                private: false,
+                created_ms: 0,
+                creator: None,
+            },
+            status: RoomStatus::Over,
+            result: Some(GameResult {
+                result: ResultKind::Black,
+                reason: EndReason::Resign,
+                line: None,
+                score: None,
+            }),
+            seq: 0,
+            black: None,
+            white: None,
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(ply, mv)| StoredMove {
+                    ply,
+                    mv: mv.to_string(),
+                    by: if ply % 2 == 0 { game_core::Color::Black } else { game_core::Color::White },
+                    black_ms: None,
+                    white_ms: None,
+                    at_ms: 0,
+                    req_id: None,
+                    seq: 0,
+                })
+                .collect(),
+        };
+        ReviewInput::from_room(&stored).expect("a finished game")
+    }
+
+    fn conn(id: u64) -> (Conn, mpsc::Receiver<Out>) {
+        let (tx, rx) = mpsc::channel(16);
+        (Conn::new(id, tx, Arc::new(Notify::new())), rx)
+    }
+
+    fn answer(ply: u32, best: &str) -> AnalysisPly {
+        AnalysisPly {
+            ply,
+            eval: 0,
+            proven: false,
+            win_in: None,
+            best: best.to_string(),
+            pv: vec![best.to_string()],
+        }
+    }
+
+    #[test]
+    fn jobs_wait_for_workers_and_come_back_when_they_fail() {
+        let queue = ReviewQueue::new(2, Duration::from_secs(1));
+        let now = Instant::now();
+        assert!(queue.request(finished("r1", &["4", "3"]), now).unwrap().is_empty());
+        // Once a room: asking again while it is pending queues nothing.
+        assert!(queue.request(finished("r1", &["4", "3"]), now).unwrap().is_empty());
+        queue.request(finished("r2", &["4"]), now).unwrap();
+        let full = queue.request(finished("r3", &["4"]), now).unwrap_err();
+        assert_eq!(full, ReviewError::QueueFull(2));
+
+        let (w1, _rx1) = conn(1);
+        let sent = queue.add_worker(w1, "W1", now);
+        assert_eq!(sent.len(), 1);
+        assert_eq!(sent[0].deadline, now + JOB_BASE_TIME + Duration::from_secs(2));
+        let job = sent[0].job.clone();
+        // A wrong answer: refused, the job back at the front, for the same worker.
+        let (why, again, failed) = queue.answer(1, &job, &answer(0, "9"), now).unwrap_err();
+        assert!(matches!(why, ReviewError::BadAnalysis { ply: 0, .. }), "{why:?}");
+        assert_eq!((again.len(), failed), (1, None));
+        assert_eq!(again[0].job, job);
+        // Late: taken back at its deadline; the answers of the old try are ignored.
+        let (again, failed) = queue.expire(&job, again[0].attempt, again[0].deadline);
+        assert_eq!((again.len(), failed.len()), (1, 0));
+        let (failed_again, _) = queue.expire(&job, 0, now);
+        assert!(failed_again.is_empty(), "an old try's deadline changes nothing");
+        // The third failure gives the job up.
+        let (sent, failed) = queue.remove_worker(1, now);
+        assert_eq!(failed, ["r1"]);
+        assert!(sent.is_empty(), "no worker left");
+        assert!(!queue.is_pending("r1"));
+        assert!(queue.is_pending("r2"));
+
+        let (w2, _rx2) = conn(2);
+        let sent = queue.add_worker(w2, "W2", now);
+        let job = sent[0].job.clone();
+        let (done, _) = queue.answer(2, &job, &answer(0, "4"), now).unwrap();
+        let PlyOutcome::Done { room, plies, worker, .. } = done else {
+            panic!("one position: done");
+        };
+        assert_eq!((room.as_str(), worker.as_str(), plies.len()), ("r2", "W2", 1));
+        let stale = queue.answer(2, &job, &answer(1, "4"), now).unwrap();
+        assert!(matches!(stale.0, PlyOutcome::Stale));
+        let (why, _, _) = queue.answer(7, &job, &answer(0, "4"), now).unwrap_err();
+        assert_eq!(why, ReviewError::NotAWorker);
+    }
+}
