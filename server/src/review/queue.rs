@@ -31,6 +31,9 @@ pub struct Assignment {
     pub deadline: Instant,
 }
 
+/// A refused answer: why, the jobs sent meanwhile, and the room whose review was given up.
+pub type Refused = (ReviewError, Vec<Assignment>, Option<String>);
+
 /// What one answer of a worker led to.
 #[derive(Debug)]
 pub enum PlyOutcome {
@@ -198,7 +201,7 @@ impl ReviewQueue {
         job: &str,
         answer: &AnalysisPly,
         now: Instant,
-    ) -> Result<(PlyOutcome, Vec<Assignment>), (ReviewError, Vec<Assignment>, Option<String>)> {
+    ) -> Result<(PlyOutcome, Vec<Assignment>), Refused> {
         let mut inner = self.lock();
         let issued = job
             .strip_prefix('a')
@@ -360,7 +363,11 @@ mod tests {
                 .map(|(ply, mv)| StoredMove {
                     ply,
                     mv: mv.to_string(),
-                    by: if ply % 2 == 0 { game_core::Color::Black } else { game_core::Color::White },
+                    by: if ply % 2 == 0 {
+                        game_core::Color::Black
+                    } else {
+                        game_core::Color::White
+                    },
                     black_ms: None,
                     white_ms: None,
                     at_ms: 0,
@@ -392,9 +399,15 @@ mod tests {
     fn jobs_wait_for_workers_and_come_back_when_they_fail() {
         let queue = ReviewQueue::new(2, Duration::from_secs(1));
         let now = Instant::now();
-        assert!(queue.request(finished("r1", &["4", "3"]), now).unwrap().is_empty());
+        assert!(queue
+            .request(finished("r1", &["4", "3"]), now)
+            .unwrap()
+            .is_empty());
         // Once a room: asking again while it is pending queues nothing.
-        assert!(queue.request(finished("r1", &["4", "3"]), now).unwrap().is_empty());
+        assert!(queue
+            .request(finished("r1", &["4", "3"]), now)
+            .unwrap()
+            .is_empty());
         queue.request(finished("r2", &["4"]), now).unwrap();
         let full = queue.request(finished("r3", &["4"]), now).unwrap_err();
         assert_eq!(full, ReviewError::QueueFull(2));
@@ -402,18 +415,27 @@ mod tests {
         let (w1, _rx1) = conn(1);
         let sent = queue.add_worker(w1, "W1", now);
         assert_eq!(sent.len(), 1);
-        assert_eq!(sent[0].deadline, now + JOB_BASE_TIME + Duration::from_secs(2));
+        assert_eq!(
+            sent[0].deadline,
+            now + JOB_BASE_TIME + Duration::from_secs(2)
+        );
         let job = sent[0].job.clone();
         // A wrong answer: refused, the job back at the front, for the same worker.
         let (why, again, failed) = queue.answer(1, &job, &answer(0, "9"), now).unwrap_err();
-        assert!(matches!(why, ReviewError::BadAnalysis { ply: 0, .. }), "{why:?}");
+        assert!(
+            matches!(why, ReviewError::BadAnalysis { ply: 0, .. }),
+            "{why:?}"
+        );
         assert_eq!((again.len(), failed), (1, None));
         assert_eq!(again[0].job, job);
         // Late: taken back at its deadline; the answers of the old try are ignored.
         let (again, failed) = queue.expire(&job, again[0].attempt, again[0].deadline);
         assert_eq!((again.len(), failed.len()), (1, 0));
         let (failed_again, _) = queue.expire(&job, 0, now);
-        assert!(failed_again.is_empty(), "an old try's deadline changes nothing");
+        assert!(
+            failed_again.is_empty(),
+            "an old try's deadline changes nothing"
+        );
         // The third failure gives the job up.
         let (sent, failed) = queue.remove_worker(1, now);
         assert_eq!(failed, ["r1"]);
@@ -425,10 +447,19 @@ mod tests {
         let sent = queue.add_worker(w2, "W2", now);
         let job = sent[0].job.clone();
         let (done, _) = queue.answer(2, &job, &answer(0, "4"), now).unwrap();
-        let PlyOutcome::Done { room, plies, worker, .. } = done else {
+        let PlyOutcome::Done {
+            room,
+            plies,
+            worker,
+            ..
+        } = done
+        else {
             panic!("one position: done");
         };
-        assert_eq!((room.as_str(), worker.as_str(), plies.len()), ("r2", "W2", 1));
+        assert_eq!(
+            (room.as_str(), worker.as_str(), plies.len()),
+            ("r2", "W2", 1)
+        );
         let stale = queue.answer(2, &job, &answer(1, "4"), now).unwrap();
         assert!(matches!(stale.0, PlyOutcome::Stale));
         let (why, _, _) = queue.answer(7, &job, &answer(0, "4"), now).unwrap_err();
