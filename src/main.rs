@@ -76,6 +76,10 @@ struct BotArgs {
     /// `kill -9`): the system closes the pipe and the bot reads its end.
     #[arg(long, env = "KIBITZ_BOT_EXIT_WITH_STDIN")]
     exit_with_stdin: bool,
+    /// Search time in milliseconds per position when the bot reviews a finished game as an
+    /// analysis worker; 0: the bot takes no review jobs.
+    #[arg(long, env = "KIBITZ_BOT_ANALYSIS_MS", default_value_t = 200)]
+    analysis_ms: u64,
 }
 
 /// What to analyse and how hard.
@@ -301,6 +305,13 @@ struct LimitArgs {
     #[arg(long, env = "KIBITZ_OPENING_MAX_MOVES",
           default_value_t = default_limits().opening_max_moves)]
     opening_max_moves: usize,
+    /// Reviews waiting for an analysis worker; more are refused until the queue drains.
+    #[arg(long, env = "KIBITZ_REVIEW_QUEUE", default_value_t = default_limits().review_queue)]
+    review_queue: usize,
+    /// Milliseconds an analysis worker is given per position of a job (plus 10 s).
+    #[arg(long, env = "KIBITZ_REVIEW_PLY_MS",
+          default_value_t = default_limits().review_ply_time.as_millis() as u64)]
+    review_ply_ms: u64,
 }
 
 impl LimitArgs {
@@ -339,6 +350,8 @@ impl LimitArgs {
             bot_capacity_max: self.bot_capacity_max,
             answers_kept: self.answers_kept,
             opening_max_moves: self.opening_max_moves,
+            review_queue: self.review_queue,
+            review_ply_time: Duration::from_millis(self.review_ply_ms),
         }
     }
 }
@@ -506,6 +519,7 @@ fn main() -> anyhow::Result<()> {
                 games: vec![GameKind::Gomoku, GameKind::Othello, GameKind::Connect4],
                 state_file: args.state,
                 pace: args.pace_ms.map(Duration::from_millis),
+                analysis: (args.analysis_ms > 0).then(|| Duration::from_millis(args.analysis_ms)),
             };
             let engines: kibitz_bot::client::EngineFactory =
                 Arc::new(|kind| Some(kibitz_bot::registry::engine_for(kind)));

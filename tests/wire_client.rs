@@ -59,6 +59,7 @@ async fn welcomes_resumes_by_token_and_refuses_a_stale_one() {
             key: "wrong-key".into(),
             games: vec![GameKind::Othello],
             capacity: 1,
+            analysis: false,
         }),
         ..Hello::player("Fake")
     };

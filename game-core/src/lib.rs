@@ -58,6 +58,8 @@
 //! - [`any`]: [`AnyPosition`], one enum over the three games for the server.
 //! - [`game`]: [`game::Game`], a game from its spec: the opening rule's choices, then the moves.
 //! - [`record`]: game records — move strings, SGF, PSQ.
+//! - [`review`]: the engine review of a finished game: the analysis job, a worker's answer
+//!   per position, the stored review.
 //! - [`protocol`]: `ClientMsg` and `ServerMsg`, the two directions of the wire protocol.
 
 pub mod any;
@@ -72,6 +74,7 @@ pub mod position;
 pub mod protocol;
 pub mod record;
 pub mod renju;
+pub mod review;
 pub mod spec;
 pub mod symmetry;
 

@@ -308,6 +308,9 @@ pub struct BotHello {
     pub games: Vec<GameKind>,
     /// How many games it plays at once.
     pub capacity: u32,
+    /// Also takes `analyze` jobs: reviews of finished games (an addition to the v1 contract).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub analysis: bool,
 }
 
 /// The `house` part of the server's own clients' `hello` (the showcase): the server's bot key
@@ -412,6 +415,8 @@ pub struct RoomState {
     pub opening_state: Option<crate::opening::OpeningView>,
 }
 
+pub use crate::review::{AnalysisPly, AnalyzeJob, Review, ReviewMark, ReviewPly, ReviewStatus};
+
 // ---------------------------------------------------------------------------------------------
 // Messages
 // ---------------------------------------------------------------------------------------------
@@ -501,6 +506,23 @@ pub enum ClientMsg {
     Decline {
         room: String,
     },
+    /// Asks for the engine review of a finished game (`ask`, the default), or only for what
+    /// there is of it (`ask: false`): the stored review, or whether one is being made.
+    Review {
+        room: String,
+        #[serde(default = "yes")]
+        ask: bool,
+    },
+    /// An analysis worker's result for one position of its job.
+    Analysis {
+        job: String,
+        #[serde(flatten)]
+        ply: AnalysisPly,
+    },
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The one table of client message names: each [`ClientMsg`] variant with its `t`, in the
@@ -543,6 +565,8 @@ client_types! {
     Lobby => "lobby",
     Unlobby => "unlobby",
     Decline => "decline",
+    Review => "review",
+    Analysis => "analysis",
 }
 
 impl ClientMsg {
@@ -636,6 +660,17 @@ pub enum ServerMsg {
         seat: Color,
         level: u8,
         clock: Option<ClockSpec>,
+    },
+    /// A job for an analysis worker.
+    Analyze(Box<AnalyzeJob>),
+    /// Where the review of a finished game stands, with the review once it is made.
+    Review {
+        room: String,
+        status: ReviewStatus,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        review: Option<Box<Review>>,
     },
     Error {
         code: ErrorCode,

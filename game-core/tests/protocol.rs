@@ -194,6 +194,39 @@ fn golden_pairing_and_lobby_client() {
 }
 
 #[test]
+fn golden_reviews() {
+    assert_eq!(
+        client_golden(r#"{"t":"review","room":"r1","ask":false}"#),
+        ClientMsg::Review {
+            room: "r1".into(),
+            ask: false
+        }
+    );
+    // `ask` defaults to true.
+    assert!(matches!(
+        parse_client(r#"{"t":"review","room":"r1"}"#),
+        Ok(ClientMsg::Review { ask: true, .. })
+    ));
+    client_golden(
+        r#"{"t":"analysis","job":"a7","ply":3,"eval":-1000,"proven":true,"win_in":-4,"best":"f5","pv":["f5","f6"]}"#,
+    );
+    assert_eq!(
+        error_of(r#"{"t":"analysis","job":"a7","ply":3}"#).code,
+        ErrorCode::BadRequest
+    );
+    client_golden(
+        r#"{"t":"hello","name":"K","bot":{"key":"k","games":["othello"],"capacity":2,"analysis":true}}"#,
+    );
+    server_golden(
+        r#"{"t":"analyze","job":"a7","game":{"kind":"gomoku","size":15,"rule":"renju"},"setup":["h8"],"moves":["h9","i9"]}"#,
+    );
+    server_golden(r#"{"t":"review","room":"r1","status":"pending","message":"waiting"}"#);
+    server_golden(
+        r#"{"t":"review","room":"r1","status":"done","review":{"from":0,"by":"Kibot","made_ms":5,"plies":[{"eval":35,"proven":false,"best":"j10","pv":["j10"],"move":"h9","mark":"missed_win"}]}}"#,
+    );
+}
+
+#[test]
 fn every_client_type_is_listed_and_covered() {
     let samples = [
         r#"{"t":"hello","name":"a"}"#,
@@ -215,6 +248,8 @@ fn every_client_type_is_listed_and_covered() {
         r#"{"t":"lobby"}"#,
         r#"{"t":"unlobby"}"#,
         r#"{"t":"decline","room":"r"}"#,
+        r#"{"t":"review","room":"r"}"#,
+        r#"{"t":"analysis","job":"a1","ply":0,"eval":0,"best":"4"}"#,
     ];
     let names: Vec<&str> = samples
         .iter()

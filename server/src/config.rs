@@ -78,6 +78,11 @@ pub struct Limits {
     pub answers_kept: usize,
     /// Longest opening a room may be created with, in moves.
     pub opening_max_moves: usize,
+    /// Reviews waiting for an analysis worker; more are refused until the queue drains.
+    pub review_queue: usize,
+    /// Time an analysis worker is given per position of a job (plus a fixed 10 s); past it
+    /// the job goes to another worker.
+    pub review_ply_time: Duration,
 }
 
 impl Default for Limits {
@@ -116,6 +121,8 @@ impl Default for Limits {
             bot_capacity_max: 1000,
             answers_kept: 256,
             opening_max_moves: 1024,
+            review_queue: 64,
+            review_ply_time: Duration::from_secs(2),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The server's shared state: the store, the metrics, handles to the live rooms, the players,
-//! the bots, the quick-pairing book and the lobby's feed. It holds handles and small records
+//! the bots, the quick-pairing book, the review queue and the lobby's feed. It holds handles and small records
 //! only — room state lives in each room's task — and sits below rooms, sessions and the lobby:
 //! it imports none of them. No map guard or lock is ever held across an `.await`.
 
@@ -20,6 +20,7 @@ use crate::metrics::Metrics;
 use crate::parked::ParkedMembers;
 use crate::players::Players;
 use crate::rate_limit::RateWindow;
+use crate::review::ReviewQueue;
 use crate::room_handle::RoomHandle;
 use crate::seeks::SeekBook;
 use crate::store::Store;
@@ -41,6 +42,8 @@ pub struct Hub {
     pub sockets: Arc<Sockets>,
     /// Members of finished rooms that left memory, for the room's reload.
     pub parked: ParkedMembers,
+    /// Reviews waiting for an analysis worker, and the workers.
+    pub reviews: ReviewQueue,
     /// New players made per address, in the current window of each.
     new_players: DashMap<IpAddr, RateWindow>,
     /// Flips to true once when the server shuts down.
@@ -61,6 +64,7 @@ impl Hub {
     ) -> Hub {
         let gate = ConnectionGate::new(config.limits.connections_per_address);
         let sockets = Arc::new(Sockets::new(&config.limits, metrics.clone()));
+        let reviews = ReviewQueue::new(config.limits.review_queue, config.limits.review_ply_time);
         Hub {
             config,
             store,
@@ -73,6 +77,7 @@ impl Hub {
             gate,
             sockets,
             parked: ParkedMembers::default(),
+            reviews,
             new_players: DashMap::new(),
             shutdown,
             next_conn: AtomicU64::new(1),

@@ -12,6 +12,8 @@
 //! - [`room`]: one task per room (`room::actor`) around the rules of play as plain data
 //!   (`room::game`), which propose changes that are stored before they are announced.
 //! - [`lobby`]: the lobby task and its lists.
+//! - [`review`]: engine reviews of finished games: checking workers' answers, marking moves,
+//!   the queue of jobs and workers.
 //! - [`housekeeping`]: the periodic sweep: unseen players forgotten, parked members and
 //!   per-address counts dropped.
 //! - [`hub`]: the shared state: store, metrics, live room handles, players, bots, seeks.
@@ -51,6 +53,7 @@ pub mod parked;
 pub mod players;
 pub mod rate_limit;
 pub mod refusal;
+pub mod review;
 pub mod room;
 pub mod room_handle;
 pub mod seeks;

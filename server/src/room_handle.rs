@@ -90,4 +90,6 @@ pub enum RoomCmd {
         level: u8,
         requester: Option<(MemberLink, &'static str)>,
     },
+    /// A message for every member (how the room's review stands).
+    Notify(Box<game_core::protocol::ServerMsg>),
 }

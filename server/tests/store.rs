@@ -408,6 +408,51 @@ async fn a_failed_write_among_many_fails_alone(b: &impl Backend) {
     assert!(chat.iter().all(|l| l.text != "line 20"));
 }
 
+/// A review is stored with its room, read back after a restart, and replaced by a newer one;
+/// a room without one reads as none.
+async fn a_review_is_kept_with_its_room(b: &impl Backend) {
+    use game_core::protocol::{Review, ReviewMark, ReviewPly};
+    let store = b.open();
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Over))),
+    )
+    .await;
+    assert_eq!(store.read_review("r1").await.expect("the read works"), None);
+    let mut review = Review {
+        from: 0,
+        plies: vec![ReviewPly {
+            eval: -420,
+            proven: false,
+            win_in: None,
+            best: "h8".to_string(),
+            pv: vec!["h8".to_string(), "i9".to_string()],
+            played: "a1".to_string(),
+            mark: Some(ReviewMark::Mistake),
+        }],
+        by: "Kibot".to_string(),
+        made_ms: 1_700_000_000_000,
+    };
+    let put = |review: &Review| Write::Review {
+        room: "r1".to_string(),
+        review: Box::new(review.clone()),
+    };
+    write(&store, put(&review)).await;
+    store.flush().await;
+    drop(store);
+    let store = b.open();
+    let back = store.read_review("r1").await.expect("the read works");
+    assert_eq!(back.as_ref(), Some(&review));
+    review.by = "Other".to_string();
+    review.plies[0].mark = None;
+    write(&store, put(&review)).await;
+    assert_eq!(
+        store.read_review("r1").await.expect("the read works"),
+        Some(review)
+    );
+    assert_eq!(store.read_review("r2").await.expect("the read works"), None);
+}
+
 /// One `#[tokio::test]` per check, each on a fresh backend.
 macro_rules! suite {
     ($backend:expr => $($check:ident),* $(,)?) => {
@@ -436,5 +481,6 @@ mod sqlite {
         a_failed_write_stores_none_of_its_parts,
         a_flush_returns_once_every_queued_write_is_durable,
         a_failed_write_among_many_fails_alone,
+        a_review_is_kept_with_its_room,
     );
 }

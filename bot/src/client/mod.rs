@@ -10,8 +10,10 @@
 //! - [`policy`]: what the bot decides as a player: invitations, take-backs, draws, pace, chat.
 //! - [`thinking`]: the searches, on blocking threads with deadlines and stop flags.
 //! - [`talk`]: the lines the bot says in a room.
+//! - [`analysis`]: the bot as an analysis worker: `analyze` jobs searched on a thread.
 //! - [`state_file`]: what survives a restart.
 
+mod analysis;
 mod policy;
 mod state_file;
 mod table;
@@ -53,6 +55,8 @@ pub struct BotOptions {
     /// Shortest time from the bot's turn to its move, for every game; `None` keeps the
     /// natural pace (see the policy). Tests set it near zero to play whole games quickly.
     pub pace: Option<Duration>,
+    /// Search time per position of an `analyze` job; `None`: the bot takes no jobs.
+    pub analysis: Option<Duration>,
 }
 
 impl BotOptions {
@@ -65,6 +69,7 @@ impl BotOptions {
                 key: self.key.clone(),
                 games: self.games.clone(),
                 capacity: self.capacity,
+                analysis: self.analysis.is_some(),
             }),
             house: None,
         }
@@ -110,6 +115,7 @@ async fn session(
     let mut connection =
         Connection::open(&options.server, &options.hello(state.token.clone())).await?;
     let (thoughts_tx, mut thoughts) = mpsc::unbounded_channel::<Thought>();
+    let (analysis_tx, mut analyses) = mpsc::unbounded_channel::<ClientMsg>();
     let mut bot = Bot {
         options,
         engines,
@@ -117,6 +123,7 @@ async fn session(
         seats: HashMap::new(),
         me: None,
         thoughts: thoughts_tx,
+        analysis: analysis_tx,
         outbox: Vec::new(),
     };
     loop {
@@ -133,6 +140,7 @@ async fn session(
                 *welcomed = bot.me.is_some();
             }
             Some(thought) = thoughts.recv() => bot.on_thought(thought),
+            Some(answer) = analyses.recv() => bot.send(answer),
         }
         for msg in std::mem::take(&mut bot.outbox) {
             connection.send(&msg).await?;
@@ -159,6 +167,8 @@ struct Bot<'a> {
     /// The player id, once welcomed.
     me: Option<String>,
     thoughts: mpsc::UnboundedSender<Thought>,
+    /// Where analysis threads send their answers.
+    analysis: mpsc::UnboundedSender<ClientMsg>,
     outbox: Vec<ClientMsg>,
 }
 
@@ -329,7 +339,15 @@ impl Bot<'_> {
                 tracing::debug!(?code, %message, ?room, "server refused");
                 self.on_refusal(code, room);
             }
+            ServerMsg::Analyze(job) => match self.options.analysis {
+                Some(per_position) => {
+                    tracing::info!(job = %job.job, positions = job.moves.len(), "analysing");
+                    analysis::start(*job, self.engines, per_position, self.analysis.clone());
+                }
+                None => tracing::debug!("an analyze job, but this bot takes none"),
+            },
             ServerMsg::Created { .. }
+            | ServerMsg::Review { .. }
             | ServerMsg::Crowd { .. }
             | ServerMsg::Seeking { .. }
             | ServerMsg::Lobby(_) => {}

@@ -559,6 +559,7 @@ impl RoomActor {
                     self.publish();
                 }
             }
+            RoomCmd::Notify(msg) => self.members.send_all(&msg),
         }
     }
 

@@ -14,6 +14,7 @@ use super::error::SessionError;
 use super::frames::Role;
 use super::identity::hello;
 use super::pairing::seek;
+use super::reviews;
 use crate::conn::Conn;
 use crate::hub::SharedHub;
 use crate::member::MemberLink;
@@ -84,6 +85,7 @@ impl Session {
                 },
                 false,
             ) => {
+                let analysis = bot.as_ref().is_some_and(|b| b.analysis);
                 match hello(
                     &self.hub,
                     &self.link,
@@ -102,6 +104,9 @@ impl Session {
                             token: welcome.token,
                             protocol: PROTOCOL_VERSION,
                         });
+                        if analysis {
+                            reviews::worker_joined(&self.hub, &self.conn, &welcome.player.name);
+                        }
                         self.player = Some(welcome.player);
                     }
                     Err(e) => self.refuse(&e, about),
@@ -243,6 +248,12 @@ impl Session {
                 self.to_room(&room, RoomCmd::Decline { bot }, reference)
                     .await;
             }
+            ClientMsg::Review { room, ask } => {
+                reviews::request(&self.hub, &self.conn, &room, ask, reference).await;
+            }
+            ClientMsg::Analysis { job, ply } => {
+                reviews::answer(&self.hub, &self.conn, &job, &ply, reference).await;
+            }
         }
     }
 
@@ -263,6 +274,7 @@ impl Session {
         }
         self.hub.seeks.drop_conn(self.conn.id);
         self.hub.lobby.unsubscribe(self.conn.id);
+        reviews::worker_left(&self.hub, self.conn.id).await;
         if let Some(p) = &self.player {
             self.hub.players.disconnected(&p.id);
         }

@@ -7,6 +7,7 @@
 //! - [`identity`]: `hello`: names, tokens, the store, bot registration.
 //! - [`create`]: `create`, checked once into a room plan.
 //! - [`pairing`]: `seek`, quick pairing.
+//! - [`reviews`]: `review` requests and analysis workers' answers.
 //! - [`error`]: why a session refuses a message.
 
 pub mod create;
@@ -16,4 +17,5 @@ pub mod frames;
 pub mod identity;
 pub mod pairing;
 pub mod reader;
+pub mod reviews;
 pub mod writer;

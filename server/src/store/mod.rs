@@ -77,6 +77,16 @@ impl Store {
         }
     }
 
+    /// The engine review of a room, if one was made.
+    pub async fn read_review(
+        &self,
+        id: &str,
+    ) -> Result<Option<game_core::protocol::Review>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.read_review(id).await,
+        }
+    }
+
     /// The chat of a room, oldest first.
     pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
         match self {

@@ -27,6 +27,11 @@ pub enum Write {
         ids: Vec<String>,
         seen_before_ms: u64,
     },
+    /// The engine review of a finished room (replacing an earlier one).
+    Review {
+        room: String,
+        review: Box<game_core::protocol::Review>,
+    },
     /// Writes nothing; answered once everything queued before it is committed.
     Barrier,
 }

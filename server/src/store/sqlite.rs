@@ -75,6 +75,8 @@ CREATE TABLE IF NOT EXISTS chat (
   id INTEGER PRIMARY KEY AUTOINCREMENT, room TEXT NOT NULL, player TEXT NOT NULL,
   name TEXT NOT NULL, text TEXT NOT NULL, seat TEXT, bot INTEGER NOT NULL, at_ms INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS chat_room ON chat(room);
+CREATE TABLE IF NOT EXISTS reviews (
+  room TEXT PRIMARY KEY, review TEXT NOT NULL, made_ms INTEGER NOT NULL);
 ";
 
 fn open_connection(path: &Path) -> Result<Connection, StoreError> {
@@ -336,6 +338,15 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
             for id in ids {
                 forget.execute(params![id, *seen_before_ms as i64])?;
             }
+        }
+        Write::Review { room, review } => {
+            let text = serde_json::to_string(review)?;
+            db.prepare_cached(
+                "INSERT INTO reviews (room, review, made_ms) VALUES (?1, ?2, ?3)
+                 ON CONFLICT(room) DO UPDATE SET review = excluded.review,
+                                                 made_ms = excluded.made_ms",
+            )?
+            .execute(params![room, text, review.made_ms as i64])?;
         }
         Write::Barrier => {}
     }
@@ -644,6 +655,22 @@ impl SqliteStore {
         self.read(move |conn| read_room(conn, &id)).await
     }
 
+    pub async fn read_review(
+        &self,
+        id: &str,
+    ) -> Result<Option<game_core::protocol::Review>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| {
+            let text: Option<String> = conn
+                .query_row("SELECT review FROM reviews WHERE room = ?1", [&id], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            Ok(text.map(|t| serde_json::from_str(&t)).transpose()?)
+        })
+        .await
+    }
+
     pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
         let id = id.to_string();
         self.read(move |conn| {
@@ -764,4 +791,24 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
         room.seq = room.seq.max(last.seq);
     }
     Ok(Some(room))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A file written before reviews existed has no `reviews` table: opening it adds one.
+    #[tokio::test]
+    async fn a_file_from_before_reviews_gains_their_table() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        {
+            let old = Connection::open(dir.path().join("kibitz.db")).expect("an old file");
+            old.execute_batch(&SCHEMA.replace("reviews", "old_reviews_absent"))
+                .expect("the old schema");
+            old.execute_batch("DROP TABLE old_reviews_absent;")
+                .expect("no reviews table");
+        }
+        let store = SqliteStore::open(dir.path(), Metrics::new()).expect("the old file opens");
+        assert_eq!(store.read_review("r1").await.expect("the read works"), None);
+    }
 }

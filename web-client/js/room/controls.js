@@ -3,6 +3,7 @@
 import { t } from '../i18n.js';
 import { ASK_TIMEOUT_MS } from './state.js';
 import { openingClick } from '../opening.js';
+import { playVariation } from './review.js';
 
 /** How long a sent move may stay unanswered before the board takes input again. */
 const PENDING_TIMEOUT_MS = 10000;
@@ -65,6 +66,7 @@ export function createControls({ state: R, view, app }) {
   }
 
   function goTo(index) {
+    R.variation = null;
     const moved = R.showPosition(index);
     if (moved == null) return;
     view.renderBoard(moved === 1);
@@ -120,6 +122,12 @@ export function createControls({ state: R, view, app }) {
   /** A click on the board: a move, or what it means in an opening rule's step (a stone, a
    *  5th move picked to offer, an offered 5th move chosen). */
   function boardClick(cell) {
+    if (R.status === 'over' && R.reviewMode) {
+      if (!playVariation(R, cell)) return false;
+      view.renderBoard(true);
+      view.review.render();
+      return true;
+    }
     const step = R.openingNow;
     if (!step) return play(cell);
     const click = openingClick(step, cell, R.picked, R.offering);
@@ -181,7 +189,15 @@ export function createControls({ state: R, view, app }) {
     /** From the game-over dialog: the game from its first position, stepped with "next". */
     review() {
       goTo(0);
+      view.review.ask();
       view.el.nav.next.focus();
+    },
+    /** Leaves the viewer's variation for the game's own position. */
+    backToGame() {
+      R.variation = null;
+      view.renderBoard(false);
+      view.review.render();
+      view.el.board.element.focus();
     },
     onKey,
     /** The page moves elsewhere: no timer of ours may fire on a room no longer shown. A seated

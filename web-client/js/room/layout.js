@@ -117,6 +117,8 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
     h('div', { class: 'row' }, moveStringEl, btn('btn-copy-moves', 'room.copyMoves', () => actions.copyMoves())),
     exportLinksEl);
 
+  const reviewEl = h('section', { class: 'panel review', 'data-testid': 'review-panel', hidden: true });
+
   const chatBox = h('section', { class: 'panel chat' });
   const chat = createChat(chatBox, { onSend: (text) => actions.sendChat(text), me });
 
@@ -147,6 +149,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
           h('h2', { class: 'panel-title', 'data-i18n': 'room.moves' }, t('room.moves')),
           h('span', { class: 'nav' }, nav.first, nav.prev, nav.next, nav.last)),
         moveList),
+      reviewEl,
       chatBox,
       exportEl),
     overDialog.element));
@@ -155,6 +158,6 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
     titleEl, clockSpecEl, spectatorsEl, bars, topSlot, bottomSlot, board,
     statusEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl, moveInput, moveForm,
     offersEl, buttons, botLevel, inviteGroup, nav, moveList, liveBtn,
-    moveStringEl, exportLinksEl, chat, clocks, overDialog,
+    moveStringEl, exportLinksEl, chat, clocks, overDialog, reviewEl,
   };
 }

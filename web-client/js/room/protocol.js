@@ -30,6 +30,11 @@ export function createProtocol({ state: R, view, app }) {
     view.renderAll(false);
     // A game that ended while we were away ends on screen as if we had seen it.
     if (wasOn && R.status === 'over') view.openOver();
+    // A finished game's stored review, if there is one, for every watcher.
+    if (R.status === 'over' && !R.reviewAsked) {
+      R.reviewAsked = true;
+      app.net.send({ t: 'review', room: R.id, ask: false });
+    }
   }
 
   function onMoved(msg) {
@@ -43,6 +48,10 @@ export function createProtocol({ state: R, view, app }) {
 
   function onOver(msg) {
     R.applyOver(msg);
+    if (!R.reviewAsked) {
+      R.reviewAsked = true;
+      app.net.send({ t: 'review', room: R.id, ask: false });
+    }
     view.stopClock();
     view.renderAll(false);
     view.openOver();
@@ -129,6 +138,11 @@ export function createProtocol({ state: R, view, app }) {
       case 'crowd':
         R.applyCrowd(msg);
         view.renderPlayers();
+        return true;
+      case 'review':
+        view.review.onReview(msg);
+        view.renderBoard(false);
+        view.renderMoves();
         return true;
       case 'error':
         onError(msg);

@@ -4,6 +4,7 @@ import { h, clear } from '../dom.js';
 import { t, gameLabel, clockLabel } from '../i18n.js';
 import { parseCell, cellName, othelloLegal, stoneOf, countDiscs, other, lineThrough, dims } from '../rules.js';
 import { forbiddenPoints } from '../renju.js';
+import { createReviewPanel, reviewAt, bestLineMarks } from './review.js';
 import { moveRows, moveString, exportLinks } from '../record.js';
 import { buildRoom, SEATS } from './layout.js';
 import { fifthsChoice } from '../opening.js';
@@ -31,6 +32,13 @@ const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
  */
 export function createRoomView(root, { state: R, app, clockSpec, actions, quiet = false }) {
   const el = buildRoom(root, { roomId: R.id, actions, onBack: () => app.go(null), me: () => app.net.player });
+  const review = createReviewPanel({
+    state: R,
+    panel: el.reviewEl,
+    send: (msg) => app.net.send(msg),
+    goTo: (k) => actions.goTo(k),
+    backToGame: () => actions.backToGame(),
+  });
   const { board, chat, clocks, buttons, nav } = el;
   const forbiddenCache = new WeakMap();
   let flipped = false;
@@ -57,10 +65,11 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
   function renderBoard(animate) {
     if (!R.game || !R.positions.length) return;
     const k = R.shownIndex;
-    const live = R.view == null;
-    const pos = R.positions[k];
+    const variation = R.variation ? R.variation.positions[R.variation.positions.length - 1] : null;
+    const live = R.view == null && !variation;
+    const pos = variation || R.positions[k];
     const toMove = live ? R.toMove : pos.toMove;
-    const atEnd = R.status === 'over' && k === R.liveIndex;
+    const atEnd = !variation && R.status === 'over' && k === R.liveIndex;
     let forbidden = [];
     let legal = [];
     if (!atEnd && R.game.kind === 'gomoku' && R.game.rule === 'renju' && toMove === 'black') {
@@ -75,14 +84,19 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
       for (const c of R.openingState.proposals || []) marks.push({ idx: parseCell(R.game, c), kind: 'proposal', seat: fifth });
       for (const c of R.picked) marks.push({ idx: parseCell(R.game, c), kind: 'picked', seat: fifth });
     }
+    // After the game, in review: the engine's line at the shown position, and moves of the
+    // viewer's own variation (the page's alone; it needs no connection).
+    const reviewing = R.status === 'over' && R.reviewMode;
+    if (reviewing && !variation) marks.push(...bestLineMarks(R, k));
+    const exploring = reviewing && !atEnd && !(variation && R.variation.over);
     // Offline, a click could not reach the server: the board waits for the connection.
-    const interactive = live && R.playing && R.seated && R.you === R.toMove && !R.pending && app.net.ready;
+    const interactive = exploring || (live && R.playing && R.seated && R.you === R.toMove && !R.pending && app.net.ready);
     board.render({
       game: R.game,
       pos,
       flipped,
       interactive,
-      me: interactive ? R.you : toMove,
+      me: exploring ? toMove : interactive ? R.you : toMove,
       forbidden,
       legal,
       marks: marks.filter((m) => m.idx >= 0),
@@ -271,7 +285,13 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     clear(moveList);
     const shown = R.shownIndex;
     const item = (k, move) => {
-      const b = h('button', { type: 'button', class: `mv${move === 'pass' ? ' pass' : ''}${k === shown ? ' current' : ''}`, 'data-ply': k, 'data-testid': `move-${k}`, onclick: () => actions.goTo(k) }, moveLabel(move));
+      // The review's mark of the move played from the position before it.
+      const mark = reviewAt(R, k - 1)?.mark;
+      const b = h('button', { type: 'button', class: `mv${move === 'pass' ? ' pass' : ''}${k === shown ? ' current' : ''}${mark ? ` ${mark}` : ''}`, 'data-ply': k, 'data-testid': `move-${k}`, onclick: () => actions.goTo(k) }, moveLabel(move));
+      if (mark) {
+        b.dataset.mark = mark;
+        b.title = t(`review.${mark}`);
+      }
       if (k === shown) b.setAttribute('aria-current', 'step');
       return b;
     };
@@ -296,6 +316,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
         moveList.scrollTop = Math.max(0, top - (moveList.clientHeight - cur.offsetHeight) / 2);
       }
     } else if (R.view == null) moveList.scrollTop = moveList.scrollHeight;
+    review.render();
     nav.first.disabled = nav.prev.disabled = shown <= 0;
     nav.next.disabled = nav.last.disabled = shown >= R.liveIndex;
     if (R.game) {
@@ -389,6 +410,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
   return {
     el,
     chat,
+    review,
     renderAll, renderBoard, renderPlayers, renderMoves, renderStatus, renderOffers, renderActions, renderOpening,
     openOver,
     showError(text) {

@@ -1,0 +1,468 @@
+//! The review queue: jobs waiting for an analysis worker, the workers (bot connections that
+//! offered to analyse, one job each at a time), and the answers of each job in progress.
+//! A worker that goes away or runs past its deadline gives its job back to the front of the
+//! queue; a job that failed [`MAX_ATTEMPTS`] times is given up. All of it under one short
+//! lock, never held across an `.await`.
+
+use std::collections::VecDeque;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use game_core::protocol::{AnalysisPly, ReviewPly, ServerMsg};
+use tokio::time::Instant;
+
+use super::check::check_ply;
+use super::error::ReviewError;
+use super::input::ReviewInput;
+use super::marks::mark_moves;
+use crate::conn::Conn;
+
+/// Tries of one job (a worker gone, late or wrong each count one) before it is given up.
+pub const MAX_ATTEMPTS: u32 = 3;
+
+/// Time a worker is given for a job: a fixed part and a part per position.
+const JOB_BASE_TIME: Duration = Duration::from_secs(10);
+
+/// A job sent to a worker: when to look whether it is done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assignment {
+    pub job: String,
+    pub attempt: u32,
+    pub deadline: Instant,
+}
+
+/// A refused answer: why, the jobs sent meanwhile, and the room whose review was given up.
+pub type Refused = (ReviewError, Vec<Assignment>, Option<String>);
+
+/// What one answer of a worker led to.
+#[derive(Debug)]
+pub enum PlyOutcome {
+    /// Kept; more positions to come.
+    Progress {
+        room: String,
+        done: usize,
+        of: usize,
+    },
+    /// The last position: the whole review, marked, for the room `room`.
+    Done {
+        room: String,
+        from: u32,
+        plies: Vec<ReviewPly>,
+        worker: String,
+    },
+    /// An answer for a job that was taken from this worker (it ran late): ignored.
+    Stale,
+}
+
+struct Job {
+    id: String,
+    input: ReviewInput,
+    attempts: u32,
+}
+
+struct Worker {
+    conn: Conn,
+    name: String,
+    busy: Option<Busy>,
+}
+
+struct Busy {
+    job: Job,
+    plies: Vec<ReviewPly>,
+}
+
+#[derive(Default)]
+struct Inner {
+    workers: Vec<Worker>,
+    waiting: VecDeque<Job>,
+    next_id: u64,
+}
+
+/// The shared queue; see the module.
+pub struct ReviewQueue {
+    inner: Mutex<Inner>,
+    max_waiting: usize,
+    ply_time: Duration,
+}
+
+impl ReviewQueue {
+    #[must_use]
+    pub fn new(max_waiting: usize, ply_time: Duration) -> ReviewQueue {
+        ReviewQueue {
+            inner: Mutex::new(Inner::default()),
+            max_waiting,
+            ply_time,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        // A panic under the lock leaves plain data behind; go on with it.
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Connected workers.
+    #[must_use]
+    pub fn workers(&self) -> usize {
+        self.lock().workers.len()
+    }
+
+    /// Whether a review of `room` is waiting or being made.
+    #[must_use]
+    pub fn is_pending(&self, room: &str) -> bool {
+        let inner = self.lock();
+        inner.waiting.iter().any(|j| j.input.room == room)
+            || inner
+                .workers
+                .iter()
+                .any(|w| w.busy.as_ref().is_some_and(|b| b.job.input.room == room))
+    }
+
+    /// Queues a review unless one of the room is already pending. Returns the jobs sent.
+    pub fn request(
+        &self,
+        input: ReviewInput,
+        now: Instant,
+    ) -> Result<Vec<Assignment>, ReviewError> {
+        if self.is_pending(&input.room) {
+            return Ok(Vec::new());
+        }
+        let mut inner = self.lock();
+        if inner.waiting.len() >= self.max_waiting {
+            return Err(ReviewError::QueueFull(self.max_waiting));
+        }
+        inner.next_id += 1;
+        let id = format!("a{}", inner.next_id);
+        inner.waiting.push_back(Job {
+            id,
+            input,
+            attempts: 0,
+        });
+        Ok(self.hand_out(&mut inner, now))
+    }
+
+    /// A worker connected.
+    pub fn add_worker(&self, conn: Conn, name: &str, now: Instant) -> Vec<Assignment> {
+        let mut inner = self.lock();
+        inner.workers.push(Worker {
+            conn,
+            name: name.to_string(),
+            busy: None,
+        });
+        self.hand_out(&mut inner, now)
+    }
+
+    /// Whether connection `conn_id` is a worker.
+    #[must_use]
+    pub fn is_worker(&self, conn_id: u64) -> bool {
+        self.lock().workers.iter().any(|w| w.conn.id == conn_id)
+    }
+
+    /// A worker's connection closed: its job goes back to the front of the queue. Returns
+    /// the jobs sent and the rooms whose review was given up.
+    pub fn remove_worker(&self, conn_id: u64, now: Instant) -> (Vec<Assignment>, Vec<String>) {
+        let mut inner = self.lock();
+        let Some(at) = inner.workers.iter().position(|w| w.conn.id == conn_id) else {
+            return (Vec::new(), Vec::new());
+        };
+        let worker = inner.workers.remove(at);
+        let failed = worker
+            .busy
+            .and_then(|busy| Self::give_back(&mut inner, busy.job))
+            .into_iter()
+            .collect();
+        (self.hand_out(&mut inner, now), failed)
+    }
+
+    /// Job `job` at try `attempt` reached its deadline: if it is still at that try, its
+    /// worker loses it and it goes back to the queue.
+    pub fn expire(&self, job: &str, attempt: u32, now: Instant) -> (Vec<Assignment>, Vec<String>) {
+        let mut inner = self.lock();
+        let late = inner.workers.iter_mut().find(|w| {
+            w.busy
+                .as_ref()
+                .is_some_and(|b| b.job.id == job && b.job.attempts == attempt)
+        });
+        let Some(busy) = late.and_then(|w| w.busy.take()) else {
+            return (Vec::new(), Vec::new());
+        };
+        tracing::warn!(job, room = %busy.job.input.room, "analysis worker too slow; job taken back");
+        let failed = Self::give_back(&mut inner, busy.job).into_iter().collect();
+        (self.hand_out(&mut inner, now), failed)
+    }
+
+    /// One answer of worker `conn_id`. A wrong answer frees the worker and gives the job to
+    /// the queue again (or up, after [`MAX_ATTEMPTS`]); the error says what was wrong and the
+    /// second value names a room whose review was given up.
+    pub fn answer(
+        &self,
+        conn_id: u64,
+        job: &str,
+        answer: &AnalysisPly,
+        now: Instant,
+    ) -> Result<(PlyOutcome, Vec<Assignment>), Refused> {
+        let mut inner = self.lock();
+        let issued = job
+            .strip_prefix('a')
+            .and_then(|n| n.parse::<u64>().ok())
+            .is_some_and(|n| n >= 1 && n <= inner.next_id);
+        let Some(worker) = inner.workers.iter_mut().find(|w| w.conn.id == conn_id) else {
+            return Err((ReviewError::NotAWorker, Vec::new(), None));
+        };
+        let mine = worker.busy.as_ref().is_some_and(|b| b.job.id == job);
+        if !mine {
+            if issued {
+                return Ok((PlyOutcome::Stale, Vec::new()));
+            }
+            return Err((ReviewError::NotYourJob(job.to_string()), Vec::new(), None));
+        }
+        let Some(busy) = worker.busy.as_mut() else {
+            return Err((ReviewError::NotYourJob(job.to_string()), Vec::new(), None));
+        };
+        let expected = busy.plies.len();
+        let checked = if answer.ply as usize != expected {
+            Err(ReviewError::OutOfOrder {
+                got: answer.ply,
+                expected: expected as u32,
+            })
+        } else {
+            check_ply(&busy.job.input.positions[expected], answer).map_err(|why| {
+                ReviewError::BadAnalysis {
+                    ply: answer.ply,
+                    why,
+                }
+            })
+        };
+        let (best, pv) = match checked {
+            Ok(ok) => ok,
+            Err(why) => {
+                let Some(busy) = worker.busy.take() else {
+                    return Err((why, Vec::new(), None));
+                };
+                let failed = Self::give_back(&mut inner, busy.job);
+                let sent = self.hand_out(&mut inner, now);
+                return Err((why, sent, failed));
+            }
+        };
+        busy.plies.push(ReviewPly {
+            eval: answer.eval,
+            proven: answer.proven,
+            win_in: answer.win_in,
+            best,
+            pv,
+            played: busy.job.input.moves[expected].clone(),
+            mark: None,
+        });
+        let of = busy.job.input.moves.len();
+        if busy.plies.len() < of {
+            let room = busy.job.input.room.clone();
+            return Ok((
+                PlyOutcome::Progress {
+                    room,
+                    done: expected + 1,
+                    of,
+                },
+                Vec::new(),
+            ));
+        }
+        let worker_name = worker.name.clone();
+        let Some(busy) = worker.busy.take() else {
+            return Err((ReviewError::NotYourJob(job.to_string()), Vec::new(), None));
+        };
+        let mut plies = busy.plies;
+        let input = busy.job.input;
+        mark_moves(&mut plies, &input.movers(), input.end);
+        let sent = self.hand_out(&mut inner, now);
+        Ok((
+            PlyOutcome::Done {
+                room: input.room,
+                from: input.from,
+                plies,
+                worker: worker_name,
+            },
+            sent,
+        ))
+    }
+
+    /// Puts a job back at the front of the queue, or gives it up after its last try
+    /// (returning its room).
+    fn give_back(inner: &mut Inner, mut job: Job) -> Option<String> {
+        job.attempts += 1;
+        if job.attempts >= MAX_ATTEMPTS {
+            return Some(job.input.room);
+        }
+        inner.waiting.push_front(job);
+        None
+    }
+
+    /// Sends waiting jobs to idle workers.
+    fn hand_out(&self, inner: &mut Inner, now: Instant) -> Vec<Assignment> {
+        let mut sent = Vec::new();
+        let Inner {
+            workers, waiting, ..
+        } = inner;
+        for worker in workers.iter_mut().filter(|w| w.busy.is_none()) {
+            let Some(job) = waiting.pop_front() else {
+                break;
+            };
+            let plies = job.input.moves.len() as u32;
+            worker
+                .conn
+                .send(&ServerMsg::Analyze(Box::new(job.input.job(&job.id))));
+            sent.push(Assignment {
+                job: job.id.clone(),
+                attempt: job.attempts,
+                deadline: now + JOB_BASE_TIME + self.ply_time * plies,
+            });
+            worker.busy = Some(Busy {
+                job,
+                plies: Vec::new(),
+            });
+        }
+        sent
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use game_core::protocol::{GameResult, ResultKind, RoomStatus};
+    use game_core::{EndReason, GameSpec};
+    use tokio::sync::{mpsc, Notify};
+
+    use super::*;
+    use crate::conn::Out;
+    use crate::store::{StoredMove, StoredRoom, StoredRoomHead};
+
+    fn finished(room: &str, moves: &[&str]) -> ReviewInput {
+        let stored = StoredRoom {
+            head: StoredRoomHead {
+                id: room.to_string(),
+                game: GameSpec::connect4(7, 6),
+                clock: None,
+                opening: Vec::new(),
+                private: false,
+                created_ms: 0,
+                creator: None,
+            },
+            status: RoomStatus::Over,
+            result: Some(GameResult {
+                result: ResultKind::Black,
+                reason: EndReason::Resign,
+                line: None,
+                score: None,
+            }),
+            seq: 0,
+            black: None,
+            white: None,
+            moves: moves
+                .iter()
+                .enumerate()
+                .map(|(ply, mv)| StoredMove {
+                    ply,
+                    mv: mv.to_string(),
+                    by: if ply % 2 == 0 {
+                        game_core::Color::Black
+                    } else {
+                        game_core::Color::White
+                    },
+                    black_ms: None,
+                    white_ms: None,
+                    at_ms: 0,
+                    req_id: None,
+                    seq: 0,
+                })
+                .collect(),
+        };
+        ReviewInput::from_room(&stored).expect("a finished game")
+    }
+
+    fn conn(id: u64) -> (Conn, mpsc::Receiver<Out>) {
+        let (tx, rx) = mpsc::channel(16);
+        (Conn::new(id, tx, Arc::new(Notify::new())), rx)
+    }
+
+    fn answer(ply: u32, best: &str) -> AnalysisPly {
+        AnalysisPly {
+            ply,
+            eval: 0,
+            proven: false,
+            win_in: None,
+            best: best.to_string(),
+            pv: vec![best.to_string()],
+        }
+    }
+
+    #[test]
+    fn jobs_wait_for_workers_and_come_back_when_they_fail() {
+        let queue = ReviewQueue::new(2, Duration::from_secs(1));
+        let now = Instant::now();
+        assert!(queue
+            .request(finished("r1", &["4", "3"]), now)
+            .unwrap()
+            .is_empty());
+        // Once a room: asking again while it is pending queues nothing.
+        assert!(queue
+            .request(finished("r1", &["4", "3"]), now)
+            .unwrap()
+            .is_empty());
+        queue.request(finished("r2", &["4"]), now).unwrap();
+        let full = queue.request(finished("r3", &["4"]), now).unwrap_err();
+        assert_eq!(full, ReviewError::QueueFull(2));
+
+        let (w1, _rx1) = conn(1);
+        let sent = queue.add_worker(w1, "W1", now);
+        assert_eq!(sent.len(), 1);
+        assert_eq!(
+            sent[0].deadline,
+            now + JOB_BASE_TIME + Duration::from_secs(2)
+        );
+        let job = sent[0].job.clone();
+        // A wrong answer: refused, the job back at the front, for the same worker.
+        let (why, again, failed) = queue.answer(1, &job, &answer(0, "9"), now).unwrap_err();
+        assert!(
+            matches!(why, ReviewError::BadAnalysis { ply: 0, .. }),
+            "{why:?}"
+        );
+        assert_eq!((again.len(), failed), (1, None));
+        assert_eq!(again[0].job, job);
+        // Late: taken back at its deadline; the answers of the old try are ignored.
+        let (again, failed) = queue.expire(&job, again[0].attempt, again[0].deadline);
+        assert_eq!((again.len(), failed.len()), (1, 0));
+        let (failed_again, _) = queue.expire(&job, 0, now);
+        assert!(
+            failed_again.is_empty(),
+            "an old try's deadline changes nothing"
+        );
+        // The third failure gives the job up.
+        let (sent, failed) = queue.remove_worker(1, now);
+        assert_eq!(failed, ["r1"]);
+        assert!(sent.is_empty(), "no worker left");
+        assert!(!queue.is_pending("r1"));
+        assert!(queue.is_pending("r2"));
+
+        let (w2, _rx2) = conn(2);
+        let sent = queue.add_worker(w2, "W2", now);
+        let job = sent[0].job.clone();
+        let (done, _) = queue.answer(2, &job, &answer(0, "4"), now).unwrap();
+        let PlyOutcome::Done {
+            room,
+            plies,
+            worker,
+            ..
+        } = done
+        else {
+            panic!("one position: done");
+        };
+        assert_eq!(
+            (room.as_str(), worker.as_str(), plies.len()),
+            ("r2", "W2", 1)
+        );
+        let stale = queue.answer(2, &job, &answer(1, "4"), now).unwrap();
+        assert!(matches!(stale.0, PlyOutcome::Stale));
+        let (why, _, _) = queue.answer(7, &job, &answer(0, "4"), now).unwrap_err();
+        assert_eq!(why, ReviewError::NotAWorker);
+    }
+}

@@ -1,0 +1,200 @@
+//! Reviews as a session sees them: a member's `review` request (the stored review, or a job
+//! queued for an analysis worker), a worker's `analysis` answers, and telling the room how its
+//! review stands. The rules of it are in `crate::review`.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use tokio::time::Instant;
+
+use game_core::protocol::{AnalysisPly, Review, ReviewStatus, ServerMsg};
+
+use crate::conn::Conn;
+use crate::hub::SharedHub;
+use crate::refusal::{error_reply, About};
+use crate::review::{Assignment, PlyOutcome, ReviewError, ReviewInput};
+use crate::room::actor::find_room;
+use crate::room::error::RoomError;
+use crate::room_handle::RoomCmd;
+use crate::store::Write;
+
+fn review_msg(room: &str, status: ReviewStatus, message: Option<String>) -> ServerMsg {
+    ServerMsg::Review {
+        room: room.to_string(),
+        status,
+        message,
+        review: None,
+    }
+}
+
+/// Tells every member of `room` (reloading a room that left memory), and `requester` if it
+/// is not one.
+async fn tell_room(hub: &SharedHub, room: &str, msg: ServerMsg, requester: Option<&Conn>) {
+    if let Some(conn) = requester.filter(|c| !c.is_in(room)) {
+        conn.send(&msg);
+    }
+    if let Some(handle) = find_room(hub, room).await {
+        let _ = handle.tx.send(RoomCmd::Notify(Box::new(msg))).await;
+    }
+}
+
+/// Starts a deadline watch for each job sent to a worker.
+pub fn watch(hub: &SharedHub, sent: Vec<Assignment>) {
+    for a in sent {
+        let hub = hub.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep_until(a.deadline).await;
+            let (sent, failed) = hub.reviews.expire(&a.job, a.attempt, Instant::now());
+            watch(&hub, sent);
+            for room in failed {
+                gave_up(&hub, &room).await;
+            }
+        });
+    }
+}
+
+async fn gave_up(hub: &SharedHub, room: &str) {
+    let why = "the analysis workers could not review this game; ask again to retry";
+    let msg = review_msg(room, ReviewStatus::Failed, Some(why.to_string()));
+    tell_room(hub, room, msg, None).await;
+}
+
+/// `review`: the stored review, or where it stands; with `ask`, a job for the queue.
+pub async fn request(hub: &SharedHub, conn: &Conn, room: &str, ask: bool, reference: &str) {
+    let refuse = |why: &dyn crate::refusal::Refusal| {
+        conn.send(&error_reply(
+            &hub.metrics,
+            why,
+            About::room(reference, room),
+        ));
+    };
+    match hub.store.read_review(room).await {
+        Ok(Some(review)) => {
+            conn.send(&ServerMsg::Review {
+                room: room.to_string(),
+                status: ReviewStatus::Done,
+                message: None,
+                review: Some(Box::new(review)),
+            });
+            return;
+        }
+        Ok(None) => {}
+        Err(e) => {
+            tracing::warn!(room, error = %e, "reading a review failed");
+            return refuse(&ReviewError::NotStored);
+        }
+    }
+    if hub.reviews.is_pending(room) {
+        conn.send(&review_msg(room, ReviewStatus::Pending, None));
+        return;
+    }
+    if !ask {
+        conn.send(&review_msg(room, ReviewStatus::None, None));
+        return;
+    }
+    let stored = match hub.store.read_room(room).await {
+        Ok(Some(stored)) => stored,
+        Ok(None) | Err(_) => return refuse(&RoomError::NoSuchRoom(room.to_string())),
+    };
+    let input = match ReviewInput::from_room(&stored) {
+        Ok(input) => input,
+        Err(why) => return refuse(&why),
+    };
+    match hub.reviews.request(input, Instant::now()) {
+        Ok(sent) => watch(hub, sent),
+        Err(why) => return refuse(&why),
+    }
+    let message = (hub.reviews.workers() == 0)
+        .then(|| "no analysis worker is connected; the review starts when one is".to_string());
+    tell_room(
+        hub,
+        room,
+        review_msg(room, ReviewStatus::Pending, message),
+        Some(conn),
+    )
+    .await;
+}
+
+/// A worker connected (after its `welcome`).
+pub fn worker_joined(hub: &SharedHub, conn: &Conn, name: &str) {
+    let sent = hub.reviews.add_worker(conn.clone(), name, Instant::now());
+    watch(hub, sent);
+}
+
+/// A worker's connection closed.
+pub async fn worker_left(hub: &SharedHub, conn_id: u64) {
+    let (sent, failed) = hub.reviews.remove_worker(conn_id, Instant::now());
+    watch(hub, sent);
+    for room in failed {
+        gave_up(hub, &room).await;
+    }
+}
+
+/// `analysis` from a worker: kept, refused, or the last one, which stores the review and
+/// sends it to the room.
+pub async fn answer(hub: &SharedHub, conn: &Conn, job: &str, ply: &AnalysisPly, reference: &str) {
+    match hub.reviews.answer(conn.id, job, ply, Instant::now()) {
+        Ok((outcome, sent)) => {
+            watch(hub, sent);
+            if let PlyOutcome::Done {
+                room,
+                from,
+                plies,
+                worker,
+            } = outcome
+            {
+                finish(hub, &room, from, plies, worker).await;
+            }
+        }
+        Err((why, sent, failed)) => {
+            tracing::warn!(job, error = %why, "analysis refused");
+            let about = About {
+                reference: Some(reference),
+                ..About::default()
+            };
+            conn.send(&error_reply(&hub.metrics, &why, about));
+            watch(hub, sent);
+            if let Some(room) = failed {
+                gave_up(hub, &room).await;
+            }
+        }
+    }
+}
+
+async fn finish(
+    hub: &SharedHub,
+    room: &str,
+    from: u32,
+    plies: Vec<game_core::protocol::ReviewPly>,
+    worker: String,
+) {
+    let made_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64);
+    let review = Review {
+        from,
+        plies,
+        by: worker,
+        made_ms,
+    };
+    let write = Write::Review {
+        room: room.to_string(),
+        review: Box::new(review.clone()),
+    };
+    let msg = match hub.store.write(write).await {
+        Ok(()) => ServerMsg::Review {
+            room: room.to_string(),
+            status: ReviewStatus::Done,
+            message: None,
+            review: Some(Box::new(review)),
+        },
+        Err(e) => {
+            tracing::warn!(room, error = %e, "storing a review failed");
+            review_msg(
+                room,
+                ReviewStatus::Failed,
+                Some(ReviewError::NotStored.to_string()),
+            )
+        }
+    };
+    tell_room(hub, room, msg, None).await;
+}

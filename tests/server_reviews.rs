@@ -1,0 +1,222 @@
+//! Engine reviews of finished games over real sockets: the real `kibitz bot` process as the
+//! analysis worker for Gomoku (renju), Othello and Connect Four, the review stored with the
+//! game and sent to everyone in the room; and the server's guard against workers — a wrong
+//! answer is refused with nothing stored, a worker that leaves gives its job to the next, a
+//! review asked for with no worker waits for one.
+
+mod bot_support;
+mod common;
+
+use bot_support::BotProcess;
+use common::*;
+use serde_json::{json, Value};
+
+/// Two people play `moves` in a new room of `game` (black first); with `resign`, white then
+/// resigns. Returns the room and both clients, the game over.
+async fn finished_game(
+    server: &TestServer,
+    game: Value,
+    moves: &[&str],
+    resign: bool,
+) -> (String, Client, Client) {
+    let mut black = server.client("Black").await;
+    let mut white = server.client("White").await;
+    let (room, _) = black
+        .create(json!({"t":"create","game":game,"seat":"black"}))
+        .await;
+    white.join(&room, "player").await;
+    black
+        .expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+    for (i, mv) in moves.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut black } else { &mut white };
+        mover.send(json!({"t":"move","room":room,"move":mv})).await;
+        mover
+            .expect_where(|v| v["t"] == "moved" && v["move"] == *mv)
+            .await;
+    }
+    if resign {
+        white.send(json!({"t":"resign","room":room})).await;
+    }
+    black.expect("over").await;
+    white.expect("over").await;
+    (room, black, white)
+}
+
+/// Asks for the review as `asker` and waits until `watcher` (another member) has it.
+async fn review_of(asker: &mut Client, watcher: &mut Client, room: &str) -> Value {
+    asker.send(json!({"t":"review","room":room})).await;
+    let pending = asker.expect("review").await;
+    assert_eq!(pending["status"], "pending", "{pending}");
+    let done = watcher
+        .expect_where(|v| v["t"] == "review" && v["status"] == "done")
+        .await;
+    done["review"].clone()
+}
+
+fn check_review(review: &Value, moves: &[&str]) {
+    let plies = review["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), moves.len(), "{review}");
+    for (ply, mv) in plies.iter().zip(moves) {
+        assert_eq!(ply["move"], *mv);
+        let eval = ply["eval"].as_i64().unwrap();
+        assert!((-1000..=1000).contains(&eval));
+        let pv = ply["pv"].as_array().unwrap();
+        assert_eq!(pv.first(), Some(&ply["best"]), "{ply}");
+    }
+}
+
+async fn reviewed_by_the_bot(game: Value, moves: &[&str], resign: bool) -> Value {
+    let server = TestServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&server.url(), "Kibot", 1, &dir.path().join("bot.json"));
+    let (room, mut black, mut white) = finished_game(&server, game, moves, resign).await;
+    let review = review_of(&mut black, &mut white, &room).await;
+    check_review(&review, moves);
+    // Stored with the game: a later watcher gets it without asking for a new one.
+    let mut later = server.client("Later").await;
+    later.join(&room, "spectator").await;
+    later
+        .send(json!({"t":"review","room":room,"ask":false}))
+        .await;
+    let stored = later.expect("review").await;
+    assert_eq!(stored["status"], "done");
+    assert_eq!(stored["review"], review);
+    review
+}
+
+#[tokio::test]
+async fn the_bot_reviews_a_renju_game_and_marks_the_unblocked_three() {
+    let moves = ["h8", "h9", "i8", "i9", "j8", "a1", "k8", "a2", "l8"];
+    let game = json!({"kind":"gomoku","size":15,"rule":"renju"});
+    let review = reviewed_by_the_bot(game, &moves, false).await;
+    let plies = review["plies"].as_array().unwrap();
+    // White's a1 left black's open three: the game was lost from there.
+    assert_eq!(plies[5]["mark"], "mistake", "{}", plies[5]);
+    // Black to move with an open four is a proven win.
+    assert_eq!(plies[8]["eval"], 1000);
+    assert_eq!(plies[8]["proven"], true);
+    assert!(["g8", "l8"].contains(&plies[8]["best"].as_str().unwrap()));
+}
+
+#[tokio::test]
+async fn the_bot_reviews_a_connect4_game_with_a_missed_win_proven() {
+    // White leaves black's three on the bottom row open (7); black could win at once with 4
+    // but plays 6, and white blocks; then white resigns anyway.
+    let moves = ["1", "5", "2", "6", "3", "7", "6", "4"];
+    let game = json!({"kind":"connect4","cols":7,"rows":6});
+    let review = reviewed_by_the_bot(game, &moves, true).await;
+    let plies = review["plies"].as_array().unwrap();
+    assert_eq!(plies[6]["eval"], 1000, "{}", plies[6]);
+    assert_eq!(plies[6]["proven"], true);
+    assert_eq!(plies[6]["best"], "4");
+    assert_eq!(plies[6]["mark"], "missed_win", "{}", plies[6]);
+    assert_eq!(plies[5]["mark"], "mistake", "{}", plies[5]);
+}
+
+#[tokio::test]
+async fn the_bot_reviews_a_resigned_othello_game() {
+    let moves = ["f5", "f6", "e6", "f4"];
+    let review = reviewed_by_the_bot(json!({"kind":"othello"}), &moves, true).await;
+    assert_eq!(review["from"], 0);
+    // The last move of a resigned game has no position after it to compare with.
+    assert!(review["plies"][3].get("mark").is_none());
+}
+
+/// A scripted analysis worker.
+async fn worker(server: &TestServer, name: &str) -> Client {
+    let mut c = Client::connect(&server.url()).await;
+    c.send(json!({"t":"hello","name":name,
+        "bot":{"key":BOT_KEY,"games":["connect4"],"capacity":1,"analysis":true}}))
+        .await;
+    c.expect("welcome").await;
+    c
+}
+
+const C4: [&str; 7] = ["4", "4", "3", "3", "2", "1", "5"];
+
+fn answer(job: &Value, ply: usize, best: &str) -> Value {
+    json!({"t":"analysis","job":job["job"],"ply":ply,"eval":0,"best":best,"pv":[best]})
+}
+
+#[tokio::test]
+async fn a_review_waits_for_a_worker_and_a_leaving_worker_hands_its_job_on() {
+    let server = TestServer::start().await;
+    let game = json!({"kind":"connect4","cols":7,"rows":6});
+    let (room, mut black, _white) = finished_game(&server, game, &C4, false).await;
+    black.send(json!({"t":"review","room":room})).await;
+    let pending = black.expect("review").await;
+    assert_eq!(pending["status"], "pending");
+    assert!(pending["message"]
+        .as_str()
+        .unwrap()
+        .contains("no analysis worker"));
+
+    let mut first = worker(&server, "W1").await;
+    let job = first.expect("analyze").await;
+    assert_eq!(job["game"]["kind"], "connect4");
+    assert_eq!(job["moves"], json!(C4));
+    first.send(answer(&job, 0, "4")).await;
+    first.close().await;
+
+    let mut second = worker(&server, "W2").await;
+    let job = second.expect("analyze").await;
+    assert_eq!(job["moves"], json!(C4));
+    for (i, _) in C4.iter().enumerate() {
+        second.send(answer(&job, i, "4")).await;
+    }
+    let done = black
+        .expect_where(|v| v["t"] == "review" && v["status"] == "done")
+        .await;
+    assert_eq!(done["review"]["by"], "W2");
+    assert_eq!(done["review"]["plies"].as_array().unwrap().len(), C4.len());
+}
+
+#[tokio::test]
+async fn a_wrong_answer_is_refused_and_nothing_is_stored() {
+    let server = TestServer::start().await;
+    let game = json!({"kind":"connect4","cols":7,"rows":6});
+    let (room, mut black, _white) = finished_game(&server, game, &C4, false).await;
+    let mut w = worker(&server, "W").await;
+    black.send(json!({"t":"review","room":room})).await;
+    black.expect("review").await;
+    let job = w.expect("analyze").await;
+    // Column 9 is no column of a 7-wide board.
+    w.send(answer(&job, 0, "9")).await;
+    let e = w.expect("error").await;
+    assert_eq!(e["code"], "illegal_move", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("position 0"), "{e}");
+    // The connection stays, and the job comes back to it for another try.
+    let again = w.expect("analyze").await;
+    assert_eq!(again["job"], job["job"]);
+    w.send(json!({"t":"analysis","job":"a99","ply":0,"eval":0,"best":"4"}))
+        .await;
+    assert_eq!(w.expect("error").await["code"], "bad_request");
+    w.send(answer(&job, 3, "4")).await;
+    let e = w.expect("error").await;
+    assert!(e["message"].as_str().unwrap().contains("expected 0"), "{e}");
+    black
+        .send(json!({"t":"review","room":room,"ask":false}))
+        .await;
+    let status = black.expect("review").await;
+    assert!(status.get("review").is_none(), "{status}");
+}
+
+#[tokio::test]
+async fn only_finished_games_and_only_workers() {
+    let server = TestServer::start().await;
+    let mut a = server.client("A").await;
+    let (room, _) = a
+        .create(json!({"t":"create","game":{"kind":"othello"},"seat":"black"}))
+        .await;
+    a.send(json!({"t":"review","room":room})).await;
+    let e = a.expect("error").await;
+    assert!(e["message"].as_str().unwrap().contains("not over"), "{e}");
+    a.send(json!({"t":"review","room":"nosuchroom"})).await;
+    assert_eq!(a.expect("error").await["code"], "no_such_room");
+    a.send(json!({"t":"analysis","job":"a1","ply":0,"eval":0,"best":"f5"}))
+        .await;
+    assert_eq!(a.expect("error").await["code"], "not_a_player");
+    a.send(json!({"t":"review","room":room,"ask":false})).await;
+    assert_eq!(a.expect("review").await["status"], "none");
+}
