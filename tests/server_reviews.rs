@@ -186,13 +186,15 @@ async fn a_wrong_answer_is_refused_and_nothing_is_stored() {
     let e = w.expect("error").await;
     assert_eq!(e["code"], "illegal_move", "{e}");
     assert!(e["message"].as_str().unwrap().contains("position 0"), "{e}");
-    // The connection stays, and the job comes back to it for another try.
+    // The connection stays, and the job comes back to it for another try, under a new id.
     let again = w.expect("analyze").await;
-    assert_eq!(again["job"], job["job"]);
+    assert_ne!(again["job"], job["job"]);
+    // An answer for the lost try is ignored: the next error is the unknown job's.
+    w.send(answer(&job, 0, "4")).await;
     w.send(json!({"t":"analysis","job":"a99","ply":0,"eval":0,"best":"4"}))
         .await;
     assert_eq!(w.expect("error").await["code"], "bad_request");
-    w.send(answer(&job, 3, "4")).await;
+    w.send(answer(&again, 3, "4")).await;
     let e = w.expect("error").await;
     assert!(e["message"].as_str().unwrap().contains("expected 0"), "{e}");
     black

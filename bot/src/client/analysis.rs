@@ -77,12 +77,13 @@ fn answer(ply: u32, position: &AnyPosition, result: &SearchResult) -> AnalysisPl
 }
 
 /// Analyses `job` on a thread, `per_position` a position, sending each answer to `out`;
-/// stops early once `out` is closed (the connection ended).
+/// stops early once `stop` is set or `out` is closed (the connection ended).
 pub fn start(
     job: AnalyzeJob,
     engines: &EngineFactory,
     per_position: Duration,
     out: mpsc::UnboundedSender<ClientMsg>,
+    stop: StopFlag,
 ) {
     let engine = engines(job.game.kind());
     std::thread::spawn(move || {
@@ -97,17 +98,14 @@ pub fn start(
         let mut last_eval = 0;
         for (i, mv) in job.moves.iter().enumerate() {
             let ply = i as u32;
+            if stop.is_stopped() {
+                return;
+            }
             let found = if position.must_pass() {
                 None
             } else {
                 let limits = SearchLimits::Time(per_position);
-                engine.search(
-                    &position,
-                    limits,
-                    Level::MAX,
-                    &StopFlag::new(),
-                    u64::from(ply),
-                )
+                engine.search(&position, limits, Level::MAX, &stop, u64::from(ply))
             };
             let msg = match found {
                 Some(result) => answer(ply, &position, &result),
@@ -121,6 +119,10 @@ pub fn start(
                     pv: vec![mv.clone()],
                 },
             };
+            // A search cut short by `stop` is not sent: its job was taken back.
+            if stop.is_stopped() {
+                return;
+            }
             last_eval = msg.eval;
             let sent = out.send(ClientMsg::Analysis {
                 job: job.job.clone(),
@@ -171,7 +173,13 @@ mod tests {
                 .to_vec(),
         };
         let (tx, mut rx) = mpsc::unbounded_channel();
-        start(job, &engines, Duration::from_millis(30), tx);
+        start(
+            job,
+            &engines,
+            Duration::from_millis(30),
+            tx,
+            StopFlag::new(),
+        );
         let mut answers = Vec::new();
         while let Some(ClientMsg::Analysis { ply, .. }) = rx.blocking_recv() {
             answers.push(ply);
@@ -184,5 +192,23 @@ mod tests {
         // After 2 and 1, white's 1 did not stop the open three: the position before it is
         // already lost for white.
         assert!(answers[5].eval == 1000, "{:?}", answers[5]);
+    }
+
+    #[test]
+    fn a_stopped_job_sends_nothing_more() {
+        let engines: EngineFactory =
+            std::sync::Arc::new(|kind| Some(crate::registry::engine_for(kind)));
+        let job = AnalyzeJob {
+            job: "a2".to_string(),
+            game: game_core::GameSpec::connect4(7, 6),
+            setup: Vec::new(),
+            moves: ["4", "4", "3"].map(String::from).to_vec(),
+        };
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let stop = StopFlag::new();
+        stop.stop();
+        start(job, &engines, Duration::from_secs(5), tx, stop);
+        // The thread ends without an answer, which closes the channel.
+        assert!(rx.blocking_recv().is_none());
     }
 }

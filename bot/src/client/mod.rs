@@ -31,7 +31,7 @@ use game_core::protocol::{
 use game_core::GameKind;
 use tokio::sync::mpsc;
 
-use crate::engine::Level;
+use crate::engine::{Level, StopFlag};
 use crate::error::BotError;
 use crate::wire::{Backoff, Connection, Hello};
 use table::Table;
@@ -124,6 +124,7 @@ async fn session(
         me: None,
         thoughts: thoughts_tx,
         analysis: analysis_tx,
+        analysis_stop: StopFlag::new(),
         outbox: Vec::new(),
     };
     loop {
@@ -169,7 +170,16 @@ struct Bot<'a> {
     thoughts: mpsc::UnboundedSender<Thought>,
     /// Where analysis threads send their answers.
     analysis: mpsc::UnboundedSender<ClientMsg>,
+    /// Stops the analysis under way: a new job replaces it (the server hands a worker one job
+    /// at a time, so a new one means the last was taken back), and so does the connection's end.
+    analysis_stop: StopFlag,
     outbox: Vec<ClientMsg>,
+}
+
+impl Drop for Bot<'_> {
+    fn drop(&mut self) {
+        self.analysis_stop.stop();
+    }
 }
 
 impl Bot<'_> {
@@ -342,7 +352,15 @@ impl Bot<'_> {
             ServerMsg::Analyze(job) => match self.options.analysis {
                 Some(per_position) => {
                     tracing::info!(job = %job.job, positions = job.moves.len(), "analysing");
-                    analysis::start(*job, self.engines, per_position, self.analysis.clone());
+                    self.analysis_stop.stop();
+                    self.analysis_stop = StopFlag::new();
+                    analysis::start(
+                        *job,
+                        self.engines,
+                        per_position,
+                        self.analysis.clone(),
+                        self.analysis_stop.clone(),
+                    );
                 }
                 None => tracing::debug!("an analyze job, but this bot takes none"),
             },

@@ -43,6 +43,15 @@ impl OpeningChoice {
             OpeningChoice::Choose(_) => "choose",
         }
     }
+
+    /// The stone the choice leaves on the board: a placed stone or the chosen 5th move.
+    #[must_use]
+    pub fn stone(&self) -> Option<Cell> {
+        match self {
+            OpeningChoice::Place(cell) | OpeningChoice::Choose(cell) => Some(*cell),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for OpeningChoice {

@@ -3,6 +3,7 @@
 //! a worker's answers can be checked and the moves marked.
 
 use game_core::game::Game;
+use game_core::opening::OpeningChoice;
 use game_core::protocol::{AnalyzeJob, RoomStatus};
 use game_core::review::EVAL_WIN;
 use game_core::{AnyPosition, Color, GameSpec};
@@ -112,12 +113,8 @@ impl ReviewInput {
 fn opening_stones(choices: &[&str]) -> Vec<String> {
     choices
         .iter()
-        .filter_map(|c| match c.split_once(' ') {
-            Some(("choose", cell)) => Some(cell.trim().to_string()),
-            Some(_) => None,
-            None if ["swap", "stay", "black", "white"].contains(c) => None,
-            None => Some(c.to_string()),
-        })
+        .filter_map(|c| c.parse::<OpeningChoice>().ok()?.stone())
+        .map(|cell| cell.to_string())
         .collect()
 }
 

@@ -23,6 +23,9 @@ pub const MAX_ATTEMPTS: u32 = 3;
 /// Time a worker is given for a job: a fixed part and a part per position.
 const JOB_BASE_TIME: Duration = Duration::from_secs(10);
 
+/// The longest a worker may take over one job, however slow it is allowed to be a position.
+const LONGEST_JOB: Duration = Duration::from_secs(24 * 3600);
+
 /// A job sent to a worker: when to look whether it is done.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Assignment {
@@ -111,7 +114,10 @@ impl ReviewQueue {
     /// Whether a review of `room` is waiting or being made.
     #[must_use]
     pub fn is_pending(&self, room: &str) -> bool {
-        let inner = self.lock();
+        Self::pending_in(&self.lock(), room)
+    }
+
+    fn pending_in(inner: &Inner, room: &str) -> bool {
         inner.waiting.iter().any(|j| j.input.room == room)
             || inner
                 .workers
@@ -125,10 +131,12 @@ impl ReviewQueue {
         input: ReviewInput,
         now: Instant,
     ) -> Result<Vec<Assignment>, ReviewError> {
-        if self.is_pending(&input.room) {
+        // The pending check and the queueing under one lock: two requests for one room at
+        // once make one review.
+        let mut inner = self.lock();
+        if Self::pending_in(&inner, &input.room) {
             return Ok(Vec::new());
         }
-        let mut inner = self.lock();
         if inner.waiting.len() >= self.max_waiting {
             return Err(ReviewError::QueueFull(self.max_waiting));
         }
@@ -285,13 +293,16 @@ impl ReviewQueue {
         ))
     }
 
-    /// Puts a job back at the front of the queue, or gives it up after its last try
-    /// (returning its room).
+    /// Puts a job back at the front of the queue under a new id, or gives it up after its
+    /// last try (returning its room). The new id makes whatever the last try's worker still
+    /// sends stale, even when the job goes back to that same worker.
     fn give_back(inner: &mut Inner, mut job: Job) -> Option<String> {
         job.attempts += 1;
         if job.attempts >= MAX_ATTEMPTS {
             return Some(job.input.room);
         }
+        inner.next_id += 1;
+        job.id = format!("a{}", inner.next_id);
         inner.waiting.push_front(job);
         None
     }
@@ -313,7 +324,11 @@ impl ReviewQueue {
             sent.push(Assignment {
                 job: job.id.clone(),
                 attempt: job.attempts,
-                deadline: now + JOB_BASE_TIME + self.ply_time * plies,
+                // Bounded: `--review-ply-ms` is the operator's and may be huge.
+                deadline: now
+                    + JOB_BASE_TIME
+                        .saturating_add(self.ply_time.saturating_mul(plies))
+                        .min(LONGEST_JOB),
             });
             worker.busy = Some(Busy {
                 job,
@@ -427,15 +442,21 @@ mod tests {
             "{why:?}"
         );
         assert_eq!((again.len(), failed), (1, None));
-        assert_eq!(again[0].job, job);
+        let retry = again[0].job.clone();
+        assert_ne!(retry, job, "each try has an id of its own");
+        // What the worker still sends for the first try is stale: it costs the new try nothing.
+        let stale = queue.answer(1, &job, &answer(0, "4"), now).unwrap();
+        assert!(matches!(stale.0, PlyOutcome::Stale));
         // Late: taken back at its deadline; the answers of the old try are ignored.
-        let (again, failed) = queue.expire(&job, again[0].attempt, again[0].deadline);
+        let (again, failed) = queue.expire(&retry, again[0].attempt, again[0].deadline);
         assert_eq!((again.len(), failed.len()), (1, 0));
-        let (failed_again, _) = queue.expire(&job, 0, now);
-        assert!(
-            failed_again.is_empty(),
-            "an old try's deadline changes nothing"
-        );
+        for (old, attempt) in [(&job, 0), (&retry, 1)] {
+            let (failed_again, _) = queue.expire(old, attempt, now);
+            assert!(
+                failed_again.is_empty(),
+                "an old try's deadline changes nothing"
+            );
+        }
         // The third failure gives the job up.
         let (sent, failed) = queue.remove_worker(1, now);
         assert_eq!(failed, ["r1"]);

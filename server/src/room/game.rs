@@ -272,10 +272,7 @@ impl RoomGame {
             .iter()
             .rev()
             .find_map(|m| match m.mv.parse::<OpeningChoice>() {
-                Ok(OpeningChoice::Place(cell) | OpeningChoice::Choose(cell)) => {
-                    Some(cell.to_string())
-                }
-                Ok(_) => None,
+                Ok(choice) => choice.stone().map(|cell| cell.to_string()),
                 Err(_) => Some(m.mv.clone()),
             })
     }

@@ -30,9 +30,14 @@ export function createProtocol({ state: R, view, app }) {
     view.renderAll(false);
     // A game that ended while we were away ends on screen as if we had seen it.
     if (wasOn && R.status === 'over') view.openOver();
-    // A finished game's stored review, if there is one, for every watcher.
-    if (R.status === 'over' && !R.reviewAsked) {
-      R.reviewAsked = true;
+    askStoredReview();
+  }
+
+  // A finished game's stored review, if there is one, for every watcher: asked at the end and
+  // again with every state until it is here, so that a review finished while this page was
+  // away (or lost with a restart while pending) is not shown as pending for ever.
+  function askStoredReview() {
+    if (R.status === 'over' && R.reviewStatus !== 'done') {
       app.net.send({ t: 'review', room: R.id, ask: false });
     }
   }
@@ -48,10 +53,7 @@ export function createProtocol({ state: R, view, app }) {
 
   function onOver(msg) {
     R.applyOver(msg);
-    if (!R.reviewAsked) {
-      R.reviewAsked = true;
-      app.net.send({ t: 'review', room: R.id, ask: false });
-    }
+    askStoredReview();
     view.stopClock();
     view.renderAll(false);
     view.openOver();
