@@ -160,26 +160,30 @@ mod tests {
         assert!((-100..0).contains(&small), "{small}");
     }
 
-    #[test]
-    fn a_job_is_answered_position_by_position_from_blacks_view() {
+    /// Starts a Connect Four 7x6 job of `moves` with the registry's engines; the answers come
+    /// on the returned channel, which closes when the job's thread ends.
+    fn connect4_job(
+        moves: &[&str],
+        per_position: Duration,
+        stop: StopFlag,
+    ) -> mpsc::UnboundedReceiver<ClientMsg> {
         let engines: EngineFactory =
             std::sync::Arc::new(|kind| Some(crate::registry::engine_for(kind)));
         let job = AnalyzeJob {
             job: "a1".to_string(),
             game: game_core::GameSpec::connect4(7, 6),
             setup: Vec::new(),
-            moves: ["4", "4", "3", "3", "2", "1", "5"]
-                .map(String::from)
-                .to_vec(),
+            moves: moves.iter().map(|m| m.to_string()).collect(),
         };
-        let (tx, mut rx) = mpsc::unbounded_channel();
-        start(
-            job,
-            &engines,
-            Duration::from_millis(30),
-            tx,
-            StopFlag::new(),
-        );
+        let (tx, rx) = mpsc::unbounded_channel();
+        start(job, &engines, per_position, tx, stop);
+        rx
+    }
+
+    #[test]
+    fn a_job_is_answered_position_by_position_from_blacks_view() {
+        let moves = ["4", "4", "3", "3", "2", "1", "5"];
+        let mut rx = connect4_job(&moves, Duration::from_millis(30), StopFlag::new());
         let mut answers = Vec::new();
         while let Some(ClientMsg::Analysis { ply, .. }) = rx.blocking_recv() {
             answers.push(ply);
@@ -196,18 +200,9 @@ mod tests {
 
     #[test]
     fn a_stopped_job_sends_nothing_more() {
-        let engines: EngineFactory =
-            std::sync::Arc::new(|kind| Some(crate::registry::engine_for(kind)));
-        let job = AnalyzeJob {
-            job: "a2".to_string(),
-            game: game_core::GameSpec::connect4(7, 6),
-            setup: Vec::new(),
-            moves: ["4", "4", "3"].map(String::from).to_vec(),
-        };
-        let (tx, mut rx) = mpsc::unbounded_channel();
         let stop = StopFlag::new();
         stop.stop();
-        start(job, &engines, Duration::from_secs(5), tx, stop);
+        let mut rx = connect4_job(&["4", "4", "3"], Duration::from_secs(5), stop);
         // The thread ends without an answer, which closes the channel.
         assert!(rx.blocking_recv().is_none());
     }
