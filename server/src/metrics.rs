@@ -32,6 +32,7 @@ struct Inner {
     store_batch: Histogram,
     store_failures: Counter,
     store_wal_bytes: Gauge,
+    store_wal_restarts: Counter,
 }
 
 /// Cheap-clone handle to the server's metrics. The metric types are atomics, so updates need
@@ -124,6 +125,12 @@ impl Metrics {
             "Size of the store's write-ahead log",
             store_wal_bytes.clone(),
         );
+        let store_wal_restarts = Counter::default();
+        registry.register(
+            "store_wal_restarts",
+            "Times the store's write-ahead log was started over while in use",
+            store_wal_restarts.clone(),
+        );
         Metrics(Arc::new(Inner {
             registry,
             connections,
@@ -141,6 +148,7 @@ impl Metrics {
             store_batch,
             store_failures,
             store_wal_bytes,
+            store_wal_restarts,
         }))
     }
 
@@ -209,6 +217,9 @@ impl Metrics {
     }
     pub fn store_failed(&self) {
         self.0.store_failures.inc();
+    }
+    pub fn store_wal_restarted(&self) {
+        self.0.store_wal_restarts.inc();
     }
     pub fn store_wal_bytes(&self, bytes: u64) {
         self.0

@@ -4,6 +4,7 @@
 //! nothing in the rooms changed. Every write is answered only once it is durable, so a room
 //! announces an event only once it is stored.
 
+mod checkpoint;
 pub mod error;
 pub mod records;
 pub mod sqlite;

@@ -4,8 +4,8 @@
 //! others of its batch still commit; a failure that ends the whole transaction (a full disk)
 //! fails the whole batch, so that no write is answered as failed while it was in fact stored.
 //! Reads open their own connection on a blocking thread; WAL lets them run beside the writer.
-//! The WAL is kept small: SQLite checkpoints it as it grows, and the writer truncates it once
-//! it has been idle for a moment, or at once when it has grown large.
+//! The WAL is kept small by checkpoints on a thread of their own (`checkpoint`), so that the
+//! writer never stalls on the disk syncs they make.
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -16,6 +16,7 @@ use tokio::sync::{mpsc, oneshot};
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 
+use super::checkpoint;
 use super::error::StoreError;
 use super::records::{
     RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRematch, StoredRoom, StoredRoomHead,
@@ -26,20 +27,16 @@ use crate::metrics::Metrics;
 /// Writes queued before their senders wait.
 const WRITE_QUEUE: usize = 4096;
 
+/// How long a connection waits for a lock another holds.
+pub(super) const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 256;
 
-/// The writer truncates the WAL once it has had no write for this long.
-const CHECKPOINT_IDLE: Duration = Duration::from_secs(1);
-
-/// A WAL larger than this is truncated after the batch that grew it, busy or not.
-const WAL_FORCE_BYTES: u64 = 64 * 1024 * 1024;
-
 /// What SQLite keeps of the WAL file after a checkpoint resets it (`journal_size_limit`).
-const WAL_KEEP_BYTES: i64 = 16 * 1024 * 1024;
-
-/// WAL pages after which SQLite checkpoints by itself (`wal_autocheckpoint`, its default).
-const WAL_AUTOCHECKPOINT_PAGES: i64 = 1000;
+/// Above the size at which the checkpoints start it over (`checkpoint::Limits`), so that a
+/// busy WAL is reused in place rather than cut and grown again on the writer's path.
+const WAL_KEEP_BYTES: i64 = 64 * 1024 * 1024;
 
 struct Job {
     write: Write,
@@ -85,7 +82,7 @@ fn open_connection(path: &Path) -> Result<Connection, StoreError> {
     // (kill -9); only a power cut may lose the last commits.
     conn.pragma_update(None, "journal_mode", "WAL")?;
     conn.pragma_update(None, "synchronous", "NORMAL")?;
-    conn.pragma_update(None, "busy_timeout", 5000)?;
+    conn.busy_timeout(BUSY_TIMEOUT)?;
     // Every statement the writer runs stays prepared: parsing SQL was a visible part of a
     // move's cost under load.
     conn.set_prepared_statement_cache_capacity(32);
@@ -397,26 +394,25 @@ fn commit_all(conn: &mut Connection, batch: &[Job]) -> Result<(), StoreError> {
     Ok(())
 }
 
-/// The writer's connection and what it knows of the WAL.
+/// The writer's connection.
 struct Writer {
     conn: Connection,
-    wal: PathBuf,
     metrics: Metrics,
-    /// Commits since the WAL was last truncated.
-    unchecked: bool,
-    /// A failed checkpoint was logged; the next is logged only after one succeeds.
-    checkpoint_failing: bool,
+    /// Held while a batch commits.
+    gate: checkpoint::Gate,
 }
 
 impl Writer {
     /// Takes the batch, commits it and answers each job.
     fn run_batch(&mut self, batch: &mut Vec<Job>) {
         let started = Instant::now();
-        let outcome = commit_batch(&mut self.conn, batch);
+        let outcome = {
+            let _passing = self.gate.pass();
+            commit_batch(&mut self.conn, batch)
+        };
         self.metrics.store_write(started.elapsed(), batch.len());
         match outcome {
             Ok(results) => {
-                self.unchecked = true;
                 for (job, r) in batch.drain(..).zip(results) {
                     if let Err(e) = &r {
                         self.metrics.store_failed();
@@ -433,90 +429,33 @@ impl Writer {
                 }
             }
         }
-        if self.wal_bytes() > WAL_FORCE_BYTES {
-            self.truncate_wal();
-        } else {
-            self.metrics.store_wal_bytes(self.wal_bytes());
-        }
-    }
-
-    fn wal_bytes(&self) -> u64 {
-        std::fs::metadata(&self.wal).map_or(0, |m| m.len())
-    }
-
-    /// Copies the WAL into the database and truncates it, without waiting for readers: if one
-    /// holds an old snapshot the WAL stays, and the next idle moment tries again.
-    fn truncate_wal(&mut self) {
-        let _ = self.conn.busy_timeout(Duration::ZERO);
-        let done = self
-            .conn
-            .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
-                r.get::<_, i64>(0)
-            });
-        let _ = self.conn.busy_timeout(Duration::from_secs(5));
-        match done {
-            // 0: the checkpoint ran to the end and the WAL is empty.
-            Ok(0) => {
-                self.unchecked = false;
-                self.checkpoint_failing = false;
-            }
-            Ok(_) => {}
-            Err(e) if !self.checkpoint_failing => {
-                self.checkpoint_failing = true;
-                tracing::warn!(error = %e, "store checkpoint failed; trying again when idle");
-            }
-            Err(_) => {}
-        }
-        self.metrics.store_wal_bytes(self.wal_bytes());
     }
 }
 
-/// The writer thread: takes every queued job, runs them in one transaction, then answers;
-/// truncates the WAL when idle. Its own small runtime times the idleness.
-fn writer(conn: Connection, wal: PathBuf, mut jobs: mpsc::Receiver<Job>, metrics: Metrics) {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_time()
-        .build()
-    {
-        Ok(runtime) => runtime,
-        Err(e) => {
-            tracing::error!(error = %e, "the store's writer could not start");
-            return;
-        }
-    };
+/// The writer thread: takes every queued job, runs them in one transaction, then answers.
+/// Its checkpoints run on a thread of their own (`checkpoint`).
+fn writer(
+    conn: Connection,
+    gate: checkpoint::Gate,
+    mut jobs: mpsc::Receiver<Job>,
+    metrics: Metrics,
+) {
     let mut writer = Writer {
         conn,
-        wal,
         metrics,
-        unchecked: true,
-        checkpoint_failing: false,
+        gate,
     };
-    runtime.block_on(async move {
-        let mut batch: Vec<Job> = Vec::new();
-        loop {
-            let job = if writer.unchecked {
-                match tokio::time::timeout(CHECKPOINT_IDLE, jobs.recv()).await {
-                    Ok(job) => job,
-                    Err(_) => {
-                        writer.truncate_wal();
-                        continue;
-                    }
-                }
-            } else {
-                jobs.recv().await
-            };
-            let Some(job) = job else { break };
-            batch.push(job);
-            while batch.len() < MAX_BATCH {
-                match jobs.try_recv() {
-                    Ok(job) => batch.push(job),
-                    Err(_) => break,
-                }
+    let mut batch: Vec<Job> = Vec::new();
+    while let Some(job) = jobs.blocking_recv() {
+        batch.push(job);
+        while batch.len() < MAX_BATCH {
+            match jobs.try_recv() {
+                Ok(job) => batch.push(job),
+                Err(_) => break,
             }
-            writer.run_batch(&mut batch);
         }
-        writer.truncate_wal();
-    });
+        writer.run_batch(&mut batch);
+    }
 }
 
 fn check_writable(dir: &Path) -> Result<(), StoreError> {
@@ -532,6 +471,15 @@ impl SqliteStore {
     /// directory is created if its parent exists; a missing parent or an unwritable directory
     /// is a clear error.
     pub fn open(dir: &Path, metrics: Metrics) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_with(dir, metrics, checkpoint::Limits::default())
+    }
+
+    /// `open`, with checkpoints at other limits than the defaults.
+    pub(super) fn open_with(
+        dir: &Path,
+        metrics: Metrics,
+        checkpoints: checkpoint::Limits,
+    ) -> Result<SqliteStore, StoreError> {
         if !dir.exists() {
             std::fs::create_dir(dir).map_err(|e| {
                 StoreError::DataDir(dir.to_path_buf(), format!("cannot create: {e}"))
@@ -548,13 +496,21 @@ impl SqliteStore {
         let conn = open_connection(&path)?;
         conn.execute_batch(SCHEMA)?;
         migrate(&conn)?;
-        conn.pragma_update(None, "wal_autocheckpoint", WAL_AUTOCHECKPOINT_PAGES)?;
+        let mut conn = conn;
         conn.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
-        let wal = dir.join("kibitz.db-wal");
+        let checkpointer = open_connection(&path)?;
+        checkpointer.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
+        let gate = checkpoint::start(
+            &mut conn,
+            checkpointer,
+            dir.join("kibitz.db-wal"),
+            metrics.clone(),
+            checkpoints,
+        )?;
         let (tx, rx) = mpsc::channel(WRITE_QUEUE);
         std::thread::Builder::new()
             .name("kibitz-store".to_string())
-            .spawn(move || writer(conn, wal, rx, metrics))
+            .spawn(move || writer(conn, gate, rx, metrics))
             .map_err(|e| StoreError::DataDir(dir.to_path_buf(), e.to_string()))?;
         Ok(SqliteStore { path, jobs: tx })
     }
