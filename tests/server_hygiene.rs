@@ -88,7 +88,7 @@ async fn the_wal_is_truncated_once_the_server_is_idle() {
         }
     })
     .await;
-    // The writer sets the gauge just after SQLite empties the file: wait for it to follow.
+    // The store's checkpoint thread sets the gauge just after it empties the file: wait for it.
     within("the WAL gauge to read zero", async {
         while metric(&server, "kibitz_store_wal_bytes").await != 0.0 {
             tokio::task::yield_now().await;

@@ -10,23 +10,22 @@
 //! always has a few commits more. So once the WAL holds `restart_pages`, the thread closes a
 //! gate the writer passes between its batches and copies those last few commits while the
 //! writer waits (a short pause: the long copy was done before), and the writer's next batch
-//! starts the WAL over. When the store has been idle for a moment the WAL is truncated.
+//! starts the WAL over (its first commit then syncs the WAL's new header). When the store has
+//! been idle for a moment the WAL is truncated, behind the same gate.
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Duration;
 
+use parking_lot::{Mutex, MutexGuard};
 use rusqlite::wal::CheckpointMode;
 use rusqlite::Connection;
 
 use super::error::StoreError;
 use super::sqlite::BUSY_TIMEOUT;
 use crate::metrics::Metrics;
-
-/// The WAL is truncated once the store has had no commit for this long.
-const IDLE: Duration = Duration::from_secs(1);
 
 /// How long the last truncation, when the store closes, waits for readers.
 const CLOSING_WAIT: Duration = Duration::from_millis(500);
@@ -46,6 +45,8 @@ pub(super) struct Limits {
     pub grown_pages: i32,
     /// WAL pages after which the WAL is made to start over (8,000 pages: about 32 MiB).
     pub restart_pages: i32,
+    /// The WAL is truncated once the store has had no commit for this long (to twice as long).
+    pub idle: Duration,
 }
 
 impl Default for Limits {
@@ -53,6 +54,7 @@ impl Default for Limits {
         Limits {
             grown_pages: 1000,
             restart_pages: 8000,
+            idle: Duration::from_secs(1),
         }
     }
 }
@@ -74,6 +76,8 @@ pub(super) fn start(
     let hook_metrics = metrics.clone();
     // The WAL's pages at the last wake-up.
     let mut woken_at = 0;
+    // The checkpoint thread was found gone (and that was logged).
+    let mut thread_gone = false;
     // Replaces SQLite's auto-checkpoint on this connection (both are a WAL hook).
     writer.wal_hook(Some(move |_: &mut rusqlite::hooks::Wal, pages: i32| {
         counted.fetch_add(1, Ordering::Relaxed);
@@ -84,8 +88,16 @@ pub(super) fn start(
         }
         if pages - woken_at >= limits.grown_pages {
             woken_at = pages;
-            // Full means a wake-up is already pending: one checkpoint serves both.
-            let _ = grown.try_send(());
+            match grown.try_send(()) {
+                // Full: a wake-up is already pending, and one checkpoint serves both.
+                Ok(()) | Err(mpsc::TrySendError::Full(())) => {}
+                Err(mpsc::TrySendError::Disconnected(())) => {
+                    if !thread_gone {
+                        thread_gone = true;
+                        tracing::error!("the store's checkpoint thread has stopped");
+                    }
+                }
+            }
         }
         Ok(())
     }))?;
@@ -95,6 +107,7 @@ pub(super) fn start(
         wal,
         metrics,
         restart_pages: limits.restart_pages,
+        idle: limits.idle,
         gate: gate.clone(),
         failing: false,
     };
@@ -106,16 +119,19 @@ pub(super) fn start(
 }
 
 /// Held by the writer while it commits a batch, and by the checkpoint thread while it copies
-/// the WAL's last pages so that the WAL can start over.
+/// the WAL's last pages so that the WAL can start over, or truncates an idle WAL.
 #[derive(Clone)]
 pub(super) struct Gate(Arc<Mutex<()>>);
 
 impl Gate {
     pub(super) fn pass(&self) -> MutexGuard<'_, ()> {
-        // Nothing is kept under the lock: a panic while it was held leaves nothing broken.
-        self.0
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.0.lock()
+    }
+
+    /// Lets the gate go to the checkpoint thread if it waits: the writer, busy, would
+    /// otherwise take it again before the thread wakes, batch after batch.
+    pub(super) fn leave(passing: MutexGuard<'_, ()>) {
+        MutexGuard::unlock_fair(passing);
     }
 }
 
@@ -124,6 +140,7 @@ struct Checkpointer {
     wal: PathBuf,
     metrics: Metrics,
     restart_pages: i32,
+    idle: Duration,
     gate: Gate,
     /// A failed checkpoint was logged; the next failure is logged only after a success.
     failing: bool,
@@ -135,16 +152,11 @@ impl Checkpointer {
         let mut emptied_at = u64::MAX;
         let mut seen = 0;
         loop {
-            match wake.recv_timeout(IDLE) {
+            match wake.recv_timeout(self.idle) {
                 Ok(()) => self.copy(),
                 Err(RecvTimeoutError::Timeout) => {
                     let now = commits.load(Ordering::Relaxed);
-                    if now == seen
-                        && now != emptied_at
-                        // Never waits for the writer: a commit arriving now goes first.
-                        && self.checkpoint(CheckpointMode::TRUNCATE, Duration::ZERO)
-                            == Some(0)
-                    {
+                    if now == seen && now != emptied_at && self.truncate() {
                         emptied_at = now;
                     }
                     seen = now;
@@ -174,6 +186,15 @@ impl Checkpointer {
         let gate = self.gate.clone();
         let _held = gate.pass();
         self.checkpoint(CheckpointMode::PASSIVE, Duration::ZERO);
+    }
+
+    /// Empties an idle WAL. A truncation holds SQLite's write lock while it syncs and copies,
+    /// so it runs behind the gate: a batch arriving meanwhile waits for it at the gate rather
+    /// than meeting the lock inside its transaction. True when the WAL is empty.
+    fn truncate(&mut self) -> bool {
+        let gate = self.gate.clone();
+        let _held = gate.pass();
+        self.checkpoint(CheckpointMode::TRUNCATE, Duration::ZERO) == Some(0)
     }
 
     /// Runs one checkpoint, waiting at most `wait` for the locks it needs; the WAL's pages
@@ -210,7 +231,9 @@ mod tests {
     use super::Limits;
     use crate::metrics::Metrics;
     use crate::store::sqlite::SqliteStore;
-    use crate::store::{StoredPlayer, Write};
+    use crate::store::{RoomChange, StoredMove, StoredPlayer, StoredRoom, StoredRoomHead, Write};
+    use game_core::protocol::RoomStatus;
+    use game_core::{Color, GameSpec, GomokuRule};
 
     fn restarts(metrics: &Metrics) -> u64 {
         let text = metrics.render();
@@ -232,6 +255,7 @@ mod tests {
         let limits = Limits {
             grown_pages: 50,
             restart_pages: 200,
+            ..Limits::default()
         };
         let metrics = Metrics::new();
         let store =
@@ -252,5 +276,76 @@ mod tests {
             written += 1;
         }
         assert_eq!(store.load_players().await.expect("the read").len(), written);
+    }
+
+    /// Moves with short pauses between them, each pause long enough for the checkpoint
+    /// thread to find the store idle (here after 2–4 ms) and truncate the WAL: no write may
+    /// meet the truncation's lock and fail (a move's transaction reads the room's row before
+    /// it writes, and SQLite cannot wait for a lock in the middle of such a transaction).
+    #[tokio::test]
+    async fn moves_beside_idle_truncations_all_succeed() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let limits = Limits {
+            idle: std::time::Duration::from_millis(2),
+            ..Limits::default()
+        };
+        let store =
+            SqliteStore::open_with(dir.path(), Metrics::new(), limits).expect("the store opens");
+        let room = StoredRoom {
+            head: StoredRoomHead {
+                id: "r1".into(),
+                game: GameSpec::gomoku(26, GomokuRule::Freestyle),
+                clock: None,
+                opening: Vec::new(),
+                private: false,
+                created_ms: 0,
+                creator: None,
+            },
+            status: RoomStatus::Playing,
+            result: None,
+            seq: 0,
+            black: None,
+            white: None,
+            moves: Vec::new(),
+        };
+        store
+            .write(Write::NewRoom(Box::new(room)))
+            .await
+            .expect("the room");
+        let wal = dir.path().join("kibitz.db-wal");
+        let mut truncated = 0;
+        for ply in 0..600 {
+            let seq = ply as u64 + 1;
+            let mut change = RoomChange::new("r1", seq);
+            change.moves.push(StoredMove {
+                ply,
+                mv: format!("m{ply}"),
+                by: if ply % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                black_ms: None,
+                white_ms: None,
+                at_ms: seq,
+                req_id: None,
+                seq,
+            });
+            store
+                .write(Write::Room(change))
+                .await
+                .expect("every move is stored");
+            tokio::time::sleep(std::time::Duration::from_millis(seq % 7)).await;
+            if std::fs::metadata(&wal).map_or(0, |m| m.len()) == 0 {
+                truncated += 1;
+            }
+        }
+        assert!(truncated > 0, "the WAL was never found truncated");
+        let stored = store
+            .read_room("r1")
+            .await
+            .expect("the read")
+            .expect("the room");
+        assert_eq!(stored.moves.len(), 600);
     }
 }

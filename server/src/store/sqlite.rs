@@ -5,7 +5,8 @@
 //! fails the whole batch, so that no write is answered as failed while it was in fact stored.
 //! Reads open their own connection on a blocking thread; WAL lets them run beside the writer.
 //! The WAL is kept small by checkpoints on a thread of their own (`checkpoint`), so that the
-//! writer never stalls on the disk syncs they make.
+//! writer does not wait for the disk syncs they make (but for a short pause each time a busy
+//! WAL starts over).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -368,7 +369,7 @@ fn commit_batch(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), S
     if commit_all(conn, batch).is_ok() {
         return Ok(batch.iter().map(|_| Ok(())).collect());
     }
-    let mut tx = conn.transaction().map_err(|e| e.to_string())?;
+    let mut tx = begin(conn).map_err(|e| e.to_string())?;
     let mut results = Vec::with_capacity(batch.len());
     for job in batch {
         let result = apply_atomically(&mut tx, &job.write);
@@ -383,9 +384,16 @@ fn commit_batch(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), S
     Ok(results)
 }
 
+/// Begins the writer's transaction holding the write lock from the start, so that a lock held
+/// elsewhere (the checkpoint thread's truncation) is waited for by the busy timeout, never met
+/// halfway through a transaction that has begun to read.
+fn begin(conn: &mut Connection) -> rusqlite::Result<rusqlite::Transaction<'_>> {
+    conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+}
+
 /// Runs every job of the batch in one transaction; on the first error nothing is stored.
 fn commit_all(conn: &mut Connection, batch: &[Job]) -> Result<(), StoreError> {
-    let tx = conn.transaction()?;
+    let tx = begin(conn)?;
     for job in batch {
         // Dropped without a commit on error: the whole transaction rolls back.
         apply(&tx, &job.write)?;
@@ -400,16 +408,17 @@ struct Writer {
     metrics: Metrics,
     /// Held while a batch commits.
     gate: checkpoint::Gate,
+    /// The WAL file, whose size the writer reports after each batch.
+    wal: PathBuf,
 }
 
 impl Writer {
     /// Takes the batch, commits it and answers each job.
     fn run_batch(&mut self, batch: &mut Vec<Job>) {
         let started = Instant::now();
-        let outcome = {
-            let _passing = self.gate.pass();
-            commit_batch(&mut self.conn, batch)
-        };
+        let passing = self.gate.pass();
+        let outcome = commit_batch(&mut self.conn, batch);
+        checkpoint::Gate::leave(passing);
         self.metrics.store_write(started.elapsed(), batch.len());
         match outcome {
             Ok(results) => {
@@ -429,6 +438,8 @@ impl Writer {
                 }
             }
         }
+        self.metrics
+            .store_wal_bytes(std::fs::metadata(&self.wal).map_or(0, |m| m.len()));
     }
 }
 
@@ -437,6 +448,7 @@ impl Writer {
 fn writer(
     conn: Connection,
     gate: checkpoint::Gate,
+    wal: PathBuf,
     mut jobs: mpsc::Receiver<Job>,
     metrics: Metrics,
 ) {
@@ -444,6 +456,7 @@ fn writer(
         conn,
         metrics,
         gate,
+        wal,
     };
     let mut batch: Vec<Job> = Vec::new();
     while let Some(job) = jobs.blocking_recv() {
@@ -500,17 +513,18 @@ impl SqliteStore {
         conn.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
         let checkpointer = open_connection(&path)?;
         checkpointer.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
+        let wal = dir.join("kibitz.db-wal");
         let gate = checkpoint::start(
             &mut conn,
             checkpointer,
-            dir.join("kibitz.db-wal"),
+            wal.clone(),
             metrics.clone(),
             checkpoints,
         )?;
         let (tx, rx) = mpsc::channel(WRITE_QUEUE);
         std::thread::Builder::new()
             .name("kibitz-store".to_string())
-            .spawn(move || writer(conn, gate, rx, metrics))
+            .spawn(move || writer(conn, gate, wal, rx, metrics))
             .map_err(|e| StoreError::DataDir(dir.to_path_buf(), e.to_string()))?;
         Ok(SqliteStore { path, jobs: tx })
     }
