@@ -418,6 +418,9 @@ impl Writer {
         let started = Instant::now();
         let passing = self.gate.pass();
         let outcome = commit_batch(&mut self.conn, batch);
+        // Behind the gate, so that it never lands after an idle truncation's zero.
+        self.metrics
+            .store_wal_bytes(std::fs::metadata(&self.wal).map_or(0, |m| m.len()));
         checkpoint::Gate::leave(passing);
         self.metrics.store_write(started.elapsed(), batch.len());
         match outcome {
@@ -438,8 +441,6 @@ impl Writer {
                 }
             }
         }
-        self.metrics
-            .store_wal_bytes(std::fs::metadata(&self.wal).map_or(0, |m| m.len()));
     }
 }
 
