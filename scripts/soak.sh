@@ -8,7 +8,7 @@
 # printed too (the runtime's workers, the store's writer and checkpointer, and blocking readers
 # that come and go). docs/operations.md ("Soak under load") has a run's figures.
 #
-#   scripts/soak.sh 400 1800        half the capacity measured on a 2-core machine, 30 minutes
+#   scripts/soak.sh 600 1800        about half the capacity measured on a 2-core machine, 30 min
 #
 # KIBITZ names the kibitz binary (default target/release/kibitz).
 set -euo pipefail
