@@ -1,7 +1,8 @@
 //! The WAL's checkpoints, on a thread and a connection of their own, so that moves no longer
-//! wait for them but for two short moments (below). A checkpoint copies the WAL into the database file and syncs both to disk; run by
-//! the writer (SQLite's auto-checkpoint, every 1,000 pages), those syncs stalled every move
-//! queued behind them, which was most of a loaded server's tail latency (docs/benchmarks.md).
+//! wait for them but for two short moments (below). A checkpoint copies the WAL into the
+//! database file and syncs both to disk; run by the writer (SQLite's auto-checkpoint, every
+//! 1,000 pages), those syncs stalled every move queued behind them, which was most of a loaded
+//! server's tail latency (docs/benchmarks.md).
 //!
 //! The writer's connection only counts its commits and wakes this thread each time the WAL has
 //! grown by `grown_pages`; the thread then checkpoints passively, beside the writer, never
