@@ -19,6 +19,8 @@ pub struct LevelSettings {
     /// Before searching, try to solve the root exactly if it has at most this many empty
     /// cells (with half the time; the search gets what is left).
     pub root_solve_below: u32,
+    /// Play the opening book's exact moves on the standard 7x6 board (full strength only).
+    pub book: bool,
 }
 
 impl LevelSettings {
@@ -34,7 +36,7 @@ impl LevelSettings {
             (10, 20, 10, 0),
             (14, 8, 12, 16),
             (24, 0, 14, 22),
-            (MAX_PLY as u32 - 2, 0, 16, 30),
+            (MAX_PLY as u32 - 2, 0, 16, 34),
         ]);
         LevelSettings {
             max_depth,
@@ -42,6 +44,7 @@ impl LevelSettings {
             forced_moves: level.get() >= 3,
             solve_below,
             root_solve_below,
+            book: level.get() == 10,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! # Files
 //! - [`bitboard`]: the engine's board on game-core's bit layout, on `u64` when it fits.
 //! - [`solver`] and [`table`]: the exact solver (Pons' design) and its compact table.
+//! - [`book`]: the 7x6 opening book the solver made, so early moves are exact at once.
 //! - [`eval`]: threats weighed by zugzwang parity, centre control.
 //! - [`game`]: the [`SearchGame`](crate::search::SearchGame) for the shared search, with the
 //!   solver as its probe.
@@ -15,6 +16,7 @@
 //! Other searches keep what earlier searches of the same board learnt.
 
 pub mod bitboard;
+pub mod book;
 pub mod eval;
 pub mod game;
 pub mod levels;
@@ -115,6 +117,27 @@ impl Connect4Engine {
     ) -> Option<SearchResult> {
         if position.is_over() {
             return None;
+        }
+        let searching = !matches!(
+            request.limits,
+            SearchLimits::Depth(_) | SearchLimits::Nodes(_)
+        );
+        let full_strength = LevelSettings::of(request.level).book;
+        if searching && (full_strength || request.limits == SearchLimits::Solve) {
+            if let Some(m) = book::probe(position) {
+                // Book positions are on the 7x6 board, which fits in `u64`.
+                let cells = u32::from(book::BOOK_COLS) * u32::from(book::BOOK_ROWS);
+                let empties = cells - Board::<u64>::of(position).moves;
+                return Some(SearchResult {
+                    best: (m.column + 1).to_string(),
+                    score: Score::Exact(m.score),
+                    exact: true,
+                    depth: empties,
+                    nodes: 0,
+                    ms: 0,
+                    pv: vec![(m.column + 1).to_string()],
+                });
+            }
         }
         let bits = bits_needed(position.cols(), position.rows());
         if bits <= u64::BITS {

@@ -1,0 +1,269 @@
+//! The opening book of the standard 7x6 board: the exact score and a best column of every
+//! position the full-strength bot can meet on its turn in the first plies, whichever side it
+//! plays. The project makes it with its own solver (`bot/examples/connect4_book.rs`, which
+//! walks the bot's strategy tree: its book move where it is to move, every reply where the
+//! opponent is) and embeds it in the binary, so early moves are exact at once, where a solve
+//! from the empty board takes minutes.
+//!
+//! Positions are keyed by the solver's key ([`Board::key`]) of the position or of its mirror
+//! image, whichever is smaller: a position and its mirror have the same score, with mirrored
+//! best columns, so one entry serves both.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use game_core::connect4::ConnectFour;
+use game_core::Position;
+
+use super::bitboard::{Board, Geometry};
+
+/// Columns and rows of the one board the book knows.
+pub const BOOK_COLS: u8 = 7;
+pub const BOOK_ROWS: u8 = 6;
+
+/// The book as the generator last wrote it.
+const BOOK_TEXT: &str = include_str!("book.txt");
+
+/// What the book says of a position: a column that keeps its exact score (0-based, in the
+/// position's own orientation) and that score (the solver's convention).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BookMove {
+    pub column: u32,
+    pub score: i32,
+}
+
+/// Book entries by canonical key, the column in the canonical orientation.
+pub type BookEntries = HashMap<u64, BookMove>;
+
+/// The embedded book, parsed on first use.
+fn entries() -> &'static BookEntries {
+    static ENTRIES: OnceLock<BookEntries> = OnceLock::new();
+    // The text is the generator's output, checked by a test: a fault there is a build fault,
+    // and an empty book only makes the bot think instead.
+    ENTRIES.get_or_init(|| parse_book(BOOK_TEXT).unwrap_or_default())
+}
+
+/// Number of positions in the embedded book.
+#[must_use]
+pub fn len() -> usize {
+    entries().len()
+}
+
+/// The book's move for `position`, if it is on the standard empty-celled 7x6 board and in
+/// the book.
+#[must_use]
+pub fn probe(position: &ConnectFour) -> Option<BookMove> {
+    if position.cols() != BOOK_COLS
+        || position.rows() != BOOK_ROWS
+        || position.blocked_bits() != Default::default()
+        || position.is_over()
+    {
+        return None;
+    }
+    let g: Geometry<u64> = Geometry::of(position);
+    let board: Board<u64> = Board::of(position);
+    lookup(entries(), &board, &g)
+}
+
+/// The entry of `board` in `entries`, turned to `board`'s orientation.
+#[must_use]
+pub fn lookup(entries: &BookEntries, board: &Board<u64>, g: &Geometry<u64>) -> Option<BookMove> {
+    let (key, mirrored) = canonical_key(board, g);
+    let found = *entries.get(&key)?;
+    Some(BookMove {
+        column: if mirrored {
+            g.cols - 1 - found.column
+        } else {
+            found.column
+        },
+        score: found.score,
+    })
+}
+
+/// The smaller of the keys of `board` and of its mirror image, and whether it is the mirror's.
+#[must_use]
+pub fn canonical_key(board: &Board<u64>, g: &Geometry<u64>) -> (u64, bool) {
+    let key = board.key(g);
+    let mirror = mirror_columns(key, g.cols, g.stride());
+    if mirror < key {
+        (mirror, true)
+    } else {
+        (key, false)
+    }
+}
+
+/// `bits` with its columns in the opposite order (column `c` becomes `cols - 1 - c`).
+#[must_use]
+pub fn mirror_columns(bits: u64, cols: u32, stride: u32) -> u64 {
+    let column = (1u64 << stride) - 1;
+    (0..cols).fold(0, |out, c| {
+        let bits_of_c = (bits >> (c * stride)) & column;
+        out | (bits_of_c << ((cols - 1 - c) * stride))
+    })
+}
+
+/// The position a key stands for (keys give their stones back: see [`Board::key`]).
+#[must_use]
+pub fn board_of_key(key: u64, g: &Geometry<u64>) -> Board<u64> {
+    let stride = g.stride();
+    let (mut current, mut stones) = (0u64, 0u64);
+    for c in 0..g.cols {
+        let column = (key >> (c * stride)) & ((1u64 << stride) - 1);
+        // The highest bit of the column marks its next free cell; the stones lie under it.
+        let below = if column == 0 {
+            0
+        } else {
+            (1u64 << (63 - column.leading_zeros())) - 1
+        };
+        stones |= below << (c * stride);
+        current |= (column & below) << (c * stride);
+    }
+    Board {
+        current,
+        stones,
+        moves: stones.count_ones(),
+    }
+}
+
+/// One line of the book file: `key column score`, the key in hex, the column 1-based.
+#[must_use]
+pub fn format_entry(key: u64, entry: BookMove) -> String {
+    format!("{key:x} {} {}", entry.column + 1, entry.score)
+}
+
+/// Reads a book file: lines of `key column score`; blank lines and lines starting with `#`
+/// are skipped.
+pub fn parse_book(text: &str) -> Result<BookEntries, String> {
+    let mut entries = HashMap::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let bad = || format!("book line {}: expected `key column score`: {line}", n + 1);
+        let mut words = line.split_whitespace();
+        let (Some(key), Some(column), Some(score), None) =
+            (words.next(), words.next(), words.next(), words.next())
+        else {
+            return Err(bad());
+        };
+        let key = u64::from_str_radix(key, 16).map_err(|_| bad())?;
+        let column: u32 = column.parse().map_err(|_| bad())?;
+        let score: i32 = score.parse().map_err(|_| bad())?;
+        if !(1..=u32::from(BOOK_COLS)).contains(&column) {
+            return Err(bad());
+        }
+        entries.insert(
+            key,
+            BookMove {
+                column: column - 1,
+                score,
+            },
+        );
+    }
+    Ok(entries)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::connect4::solver::Solver;
+    use game_core::connect4::Column;
+    use game_core::AnyPosition;
+
+    fn position(moves: &str) -> ConnectFour {
+        let options = super::super::BoardOptions::default();
+        match super::super::parse_position(moves, &options) {
+            Ok(AnyPosition::Connect4(p)) => p,
+            other => panic!("not a Connect Four position: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_embedded_book_parses_and_is_not_empty() {
+        let parsed = parse_book(BOOK_TEXT).expect("the embedded book parses");
+        assert!(parsed.len() > 1000, "only {} positions", parsed.len());
+        assert_eq!(len(), parsed.len());
+    }
+
+    #[test]
+    fn keys_mirror_and_give_their_position_back() {
+        let p = position("4453");
+        let q = position("4435");
+        let g: Geometry<u64> = Geometry::of(&p);
+        let (a, b) = (Board::of(&p), Board::of(&q));
+        let key = a.key(&g);
+        assert_eq!(
+            mirror_columns(mirror_columns(key, 7, g.stride()), 7, g.stride()),
+            key
+        );
+        assert_eq!(mirror_columns(key, 7, g.stride()), b.key(&g));
+        assert_eq!(canonical_key(&a, &g).0, canonical_key(&b, &g).0);
+        assert_eq!(board_of_key(key, &g), a);
+        assert_eq!(board_of_key(b.key(&g), &g), b);
+    }
+
+    #[test]
+    fn the_first_move_is_the_centre_and_a_win() {
+        let m = probe(&position("")).expect("the empty board is in the book");
+        assert_eq!(
+            m,
+            BookMove {
+                column: 3,
+                score: 1
+            }
+        );
+    }
+
+    /// Every position the bot meets as first player, whatever the replies, has an entry that
+    /// wins (three of its moves deep here; the generator goes further).
+    #[test]
+    fn the_first_player_s_strategy_is_covered_and_winning() {
+        fn walk(p: &ConnectFour, depth: u32, seen: &mut u32) {
+            if depth == 0 || p.is_over() {
+                return;
+            }
+            let m = probe(p).unwrap_or_else(|| panic!("not in the book: {p:?}"));
+            assert!(m.score > 0, "the first player's book move must win");
+            *seen += 1;
+            let after = p
+                .clone()
+                .play(Column(m.column as u8))
+                .expect("the book's column is legal");
+            for reply in 0..7u8 {
+                if let Ok(next) = after.clone().play(Column(reply)) {
+                    walk(&next, depth - 1, seen);
+                }
+            }
+        }
+        let mut seen = 0;
+        walk(&position(""), 3, &mut seen);
+        assert_eq!(seen, 1 + 7 + 49);
+    }
+
+    /// The deepest entries against the solver itself: the score is exact and the column
+    /// keeps it.
+    #[test]
+    fn deep_entries_agree_with_the_solver() {
+        let g: Geometry<u64> = Geometry::of(&position(""));
+        let mut deepest: Vec<(u64, BookMove)> = entries().iter().map(|(&k, &m)| (k, m)).collect();
+        deepest.sort_by_key(|&(k, _)| (std::cmp::Reverse(board_of_key(k, &g).moves), k));
+        let mut solver: Solver<u64> = Solver::new(g.clone(), 22);
+        for &(key, m) in deepest.iter().take(4) {
+            let board = board_of_key(key, &g);
+            assert_eq!(solver.solve(&board), Some(m.score), "{key:x}");
+            let mut child = board;
+            child.play(board.landing(&g, m.column).expect("an open column"));
+            let after = if child.last_mover_won(&g) {
+                Some(-m.score)
+            } else {
+                solver.solve(&child)
+            };
+            assert_eq!(
+                after,
+                Some(-m.score),
+                "{key:x}: the book's column keeps the score"
+            );
+        }
+    }
+}
