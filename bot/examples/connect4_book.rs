@@ -7,11 +7,12 @@
 //! It walks the full-strength bot's strategy tree on the standard 7x6 board for each side: where
 //! the bot is to move it solves the position and keeps one column that holds the exact score,
 //! where the opponent is it follows every reply. Positions with up to N stones (first player,
-//! 8 by default) and M stones (second player, 7) get an entry; past them the bot's root solve
+//! 6 by default) and M stones (second player, 5) get an entry; past them the bot's root solve
 //! takes over. Each entry is appended to FILE as soon as it is solved, and entries already in
-//! FILE are read back first, so a stopped run goes on where it was.
+//! FILE are read back first, so a stopped run goes on where it was; at the end FILE is
+//! rewritten with this tree's entries in key order.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::io::Write;
 use std::time::Instant;
 
@@ -29,6 +30,8 @@ struct Generator {
     geometry: Geometry<u64>,
     solver: Solver<u64>,
     entries: HashMap<u64, BookMove>,
+    /// Keys of the positions this run's tree holds (the file may hold more from earlier runs).
+    visited: BTreeSet<u64>,
     out: std::fs::File,
     started: Instant,
     solved: u64,
@@ -37,6 +40,7 @@ struct Generator {
 impl Generator {
     /// The book move of `board` (the bot to move), solving it if it is new.
     fn book_move(&mut self, board: &Board<u64>) -> BookMove {
+        self.visited.insert(canonical_key(board, &self.geometry).0);
         if let Some(m) = lookup(&self.entries, board, &self.geometry) {
             return m;
         }
@@ -109,7 +113,7 @@ impl Generator {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (mut first, mut second) = (8u32, 7u32);
+    let (mut first, mut second) = (6u32, 5u32);
     let mut out_path = String::from("bot/src/connect4/book.txt");
     while let Some(arg) = args.next() {
         let value = args.next();
@@ -130,7 +134,7 @@ fn main() {
         eprintln!("{out_path}: {e}");
         std::process::exit(1);
     });
-    let mut out = std::fs::OpenOptions::new()
+    let out = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&out_path)
@@ -138,21 +142,12 @@ fn main() {
             eprintln!("{out_path}: {e}");
             std::process::exit(1);
         });
-    if existing.is_empty() {
-        writeln!(
-            out,
-            "# Connect Four 7x6 opening book, made by `cargo run --release -p kibitz-bot --example \
-             connect4_book -- --first {first} --second {second}`.\n\
-             # Each line: the position's key (hex; the smaller of its own and its mirror's), a \
-             column (1-based, in the key's orientation) that keeps its exact score, the score."
-        )
-        .expect("write the book file");
-    }
     eprintln!("{} entries read from {out_path}", entries.len());
     let mut generator = Generator {
         solver: Solver::new(geometry.clone(), TABLE_BITS),
         geometry,
         entries,
+        visited: BTreeSet::new(),
         out,
         started: Instant::now(),
         solved: 0,
@@ -160,9 +155,21 @@ fn main() {
     let empty = Board::of(&start);
     generator.walk(empty, 0, first);
     generator.walk(empty, 1, second);
+    // The finished book: this tree's entries only, in key order so that runs compare.
+    let mut text = format!(
+        "# Connect Four 7x6 opening book, made by `cargo run --release -p kibitz-bot --example \
+         connect4_book -- --first {first} --second {second}`.\n\
+         # Each line: the position's key (hex; the smaller of its own and its mirror's), a \
+         column (1-based, in the key's orientation) that keeps its exact score, the score.\n"
+    );
+    for key in &generator.visited {
+        text += &format_entry(*key, generator.entries[key]);
+        text.push('\n');
+    }
+    std::fs::write(&out_path, text).expect("write the book file");
     eprintln!(
         "done: {} entries ({} new) in {:.0} s",
-        generator.entries.len(),
+        generator.visited.len(),
         generator.solved,
         generator.started.elapsed().as_secs_f64()
     );
