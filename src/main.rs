@@ -161,7 +161,7 @@ struct ServeArgs {
     #[arg(long, env = "KIBITZ_DATA", default_value = "./kibitz-data")]
     data: PathBuf,
     /// Keep the store in PostgreSQL instead: a postgres:// or postgresql:// URL. Without it
-    /// the store is SQLite in the data directory.
+    /// (or empty) the store is SQLite in the data directory.
     #[arg(long, env = "KIBITZ_STORE", hide_env_values = true, value_name = "URL")]
     store: Option<String>,
     /// Secret that bots present in `hello`; without it no bot can connect.
@@ -174,7 +174,8 @@ struct ServeArgs {
 impl ServeArgs {
     fn config(&self) -> kibitz_server::Config {
         let mut config = kibitz_server::Config::new(&self.data);
-        config.store_url.clone_from(&self.store);
+        // An empty value (`KIBITZ_STORE=`) keeps the default, as an absent one does.
+        config.store_url = self.store.clone().filter(|url| !url.is_empty());
         config.bot_key.clone_from(&self.bot_key);
         config.limits = self.limits.limits();
         config

@@ -519,3 +519,134 @@ mod postgres {
 
     suite!(Postgres::new());
 }
+
+// ---- PostgreSQL alone ---------------------------------------------------------------------------
+
+/// How long a test waits for the store to come back after its server did (a bound, not a
+/// sleep).
+const RECONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+fn error_text(result: Result<Store, kibitz_server::store::StoreError>) -> String {
+    match result {
+        Ok(_) => panic!("the store opened"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Servers opening a fresh database together create its tables once, and each works.
+#[tokio::test]
+async fn postgres_servers_opening_one_new_database_together_both_work() {
+    let url = PgServer::shared().database();
+    let (a, b) = tokio::join!(
+        Store::open_postgres(&url, Metrics::new()),
+        Store::open_postgres(&url, Metrics::new())
+    );
+    let (a, b) = (a.expect("the first opens"), b.expect("the second opens"));
+    write(
+        &a,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))),
+    )
+    .await;
+    assert_eq!(read(&b, "r1").await.head.id, "r1");
+    assert_eq!(
+        PgServer::shared().psql(&url, "SELECT version FROM schema_version"),
+        "1"
+    );
+}
+
+/// A database written by a newer build (a higher schema version) is refused, untouched.
+#[tokio::test]
+async fn postgres_refuses_a_database_of_a_newer_schema() {
+    let server = PgServer::shared();
+    let url = server.database();
+    drop(
+        Store::open_postgres(&url, Metrics::new())
+            .await
+            .expect("a new database opens"),
+    );
+    server.psql(&url, "UPDATE schema_version SET version = 99");
+    let e = error_text(Store::open_postgres(&url, Metrics::new()).await);
+    assert!(e.contains("schema version 99"), "{e}");
+    assert_eq!(
+        server.psql(&url, "SELECT version FROM schema_version"),
+        "99"
+    );
+}
+
+/// A URL of another kind, or a malformed one, or a server nobody answers at, is a clear error.
+#[tokio::test]
+async fn postgres_bad_urls_and_absent_servers_are_clear_errors() {
+    let e = error_text(Store::open_postgres("mysql://localhost/kibitz", Metrics::new()).await);
+    assert!(e.contains("postgres://"), "{e}");
+    let e = error_text(Store::open_postgres("postgres://[::1/kibitz", Metrics::new()).await);
+    assert!(e.starts_with("store URL"), "{e}");
+    // A port nothing listens on: bound a moment ago, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("postgres://kibitz:secret@127.0.0.1:{port}/kibitz");
+    let e = error_text(Store::open_postgres(&url, Metrics::new()).await);
+    assert!(
+        e.contains(&format!(
+            "cannot reach PostgreSQL at 127.0.0.1:{port}/kibitz"
+        )),
+        "{e}"
+    );
+    assert!(!e.contains("secret"), "the password is not shown: {e}");
+}
+
+/// With the server stopped, writes and reads fail with a clear error and store nothing; once it
+/// is back, the store reconnects by itself and goes on.
+#[tokio::test]
+async fn postgres_writes_fail_while_the_server_is_away_and_resume_when_it_is_back() {
+    let server = PgServer::start();
+    let url = server.database();
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("open the store");
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    let said = |text: &str| {
+        let mut change = change("r1", 1);
+        change.chat = Some(line(text, None));
+        Write::Room(change)
+    };
+    write(&store, said("before")).await;
+    assert_eq!(
+        store.read_chat("r1").await.expect("the read works").len(),
+        1
+    );
+
+    server.stop();
+    let e = store
+        .write(said("while away"))
+        .await
+        .expect_err("a write fails while the server is away");
+    assert!(e.to_string().to_lowercase().contains("postgres"), "{e}");
+    assert!(store.read_chat("r1").await.is_err(), "reads fail too");
+
+    server.restart();
+    let started = std::time::Instant::now();
+    loop {
+        match store.write(said("after")).await {
+            Ok(()) => break,
+            Err(e) => assert!(
+                started.elapsed() < RECONNECT_WAIT,
+                "the store did not come back: {e}"
+            ),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let texts: Vec<String> = store
+        .read_chat("r1")
+        .await
+        .expect("reads work again")
+        .into_iter()
+        .map(|l| l.text)
+        .collect();
+    assert_eq!(texts, ["before", "after"]);
+}

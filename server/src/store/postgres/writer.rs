@@ -95,12 +95,12 @@ fn after_commit(
     answers: Vec<Result<(), String>>,
 ) -> Outcome {
     if error.as_db_error().is_some() {
-        Outcome::Failed(postgres_message(&error))
+        Outcome::Failed(StoreError::from(error).to_string())
     } else {
         Outcome::Unknown {
             txid,
             answers,
-            error: postgres_message(&error),
+            error: StoreError::from(error).to_string(),
         }
     }
 }
@@ -110,7 +110,7 @@ async fn commit_all(link: &Link, batch: &[Job]) -> Result<(), Stop> {
     let db = &link.client;
     let txid = begin(db)
         .await
-        .map_err(|e| Stop::Before(postgres_message(&e)))?;
+        .map_err(|e| Stop::Before(StoreError::from(e).to_string()))?;
     for job in batch {
         if let Err(e) = link.statements.apply(db, &job.write).await {
             roll_back(db).await;
@@ -129,7 +129,7 @@ async fn commit_one_by_one(link: &Link, batch: &[Job]) -> Outcome {
     let db = &link.client;
     let txid = match begin(db).await {
         Ok(txid) => txid,
-        Err(e) => return Outcome::Failed(postgres_message(&e)),
+        Err(e) => return Outcome::Failed(StoreError::from(e).to_string()),
     };
     let mut answers = Vec::with_capacity(batch.len());
     for job in batch {
@@ -152,7 +152,7 @@ async fn commit_one_by_one(link: &Link, batch: &[Job]) -> Outcome {
                 roll_back(db).await;
                 return Outcome::Failed(format!(
                     "the transaction was rolled back: {}",
-                    postgres_message(&e)
+                    StoreError::from(e)
                 ));
             }
         }
