@@ -160,6 +160,10 @@ struct ServeArgs {
     /// Directory of the SQLite store; created if its parent exists.
     #[arg(long, env = "KIBITZ_DATA", default_value = "./kibitz-data")]
     data: PathBuf,
+    /// Keep the store in PostgreSQL instead: a postgres:// or postgresql:// URL. Without it
+    /// (or empty) the store is SQLite in the data directory.
+    #[arg(long, env = "KIBITZ_STORE", hide_env_values = true, value_name = "URL")]
+    store: Option<String>,
     /// Secret that bots present in `hello`; without it no bot can connect.
     #[arg(long, env = "KIBITZ_BOT_KEY", hide_env_values = true)]
     bot_key: Option<String>,
@@ -170,6 +174,8 @@ struct ServeArgs {
 impl ServeArgs {
     fn config(&self) -> kibitz_server::Config {
         let mut config = kibitz_server::Config::new(&self.data);
+        // An empty value (`KIBITZ_STORE=`) keeps the default, as an absent one does.
+        config.store_url = self.store.clone().filter(|url| !url.is_empty());
         config.bot_key.clone_from(&self.bot_key);
         config.limits = self.limits.limits();
         config
@@ -393,9 +399,11 @@ async fn stdin_closed() {
 }
 
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
-    let server = kibitz_server::Server::open(args.config())
+    let config = args.config();
+    let store = config.store_name();
+    let server = kibitz_server::Server::open(config)
         .await
-        .with_context(|| format!("cannot use data directory {}", args.data.display()))?;
+        .with_context(|| format!("cannot use {store}"))?;
     let listener = TcpListener::bind(args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;

@@ -26,9 +26,15 @@ pub async fn up(
         .get_or_insert_with(kibitz_server::token::new_token)
         .clone();
     let data = config.data_dir.clone();
+    if config.store_url.is_some() && !data.exists() {
+        // The store is elsewhere, but the bots keep their state files here.
+        std::fs::create_dir(&data)
+            .with_context(|| format!("cannot create data directory {}", data.display()))?;
+    }
+    let store = config.store_name();
     let server = kibitz_server::Server::open(config)
         .await
-        .with_context(|| format!("cannot use data directory {}", data.display()))?;
+        .with_context(|| format!("cannot use {store}"))?;
     let listener = TcpListener::bind(bind)
         .await
         .with_context(|| format!("cannot listen on {bind}"))?;

@@ -150,8 +150,10 @@ impl Limits {
 /// Everything the server needs to run.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Directory of the SQLite store (`kibitz.db`).
+    /// Directory of the SQLite store (`kibitz.db`), used when `store_url` is `None`.
     pub data_dir: PathBuf,
+    /// A `postgres://` URL: the store is that PostgreSQL database instead of SQLite.
+    pub store_url: Option<String>,
     /// The secret a bot presents in `hello`; `None` disables bots.
     pub bot_key: Option<String>,
     /// The lobby pushes its lists at most this often.
@@ -165,11 +167,22 @@ pub struct Config {
 }
 
 impl Config {
+    /// What the store is, for messages: the data directory, or PostgreSQL (its URL may hold a
+    /// password: the store's own errors say where it is).
+    #[must_use]
+    pub fn store_name(&self) -> String {
+        match self.store_url {
+            None => format!("data directory {}", self.data_dir.display()),
+            Some(_) => "the PostgreSQL store".to_string(),
+        }
+    }
+
     /// Defaults with the given data directory.
     #[must_use]
     pub fn new(data_dir: impl Into<PathBuf>) -> Config {
         Config {
             data_dir: data_dir.into(),
+            store_url: None,
             bot_key: None,
             lobby_interval: Duration::from_millis(200),
             lobby_board_interval: Duration::from_secs(1),

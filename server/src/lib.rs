@@ -27,7 +27,8 @@
 //! - [`conn`]: a connection's bounded outgoing queue.
 //! - [`listener`]: the accept loop: handshake time, sockets per address, the open-file reserve.
 //! - [`connection_gate`]: open connections per client address.
-//! - [`store`]: the durable store's interface, its records, and the SQLite backend.
+//! - [`store`]: the durable store's interface, its records, and its backends: SQLite and
+//!   PostgreSQL.
 //! - [`refusal`]: how a refused request is answered (`error`).
 //! - [`rate_limit`]: the one rate limiter.
 //! - [`clock`]: Fischer and per-move clocks.
@@ -89,11 +90,15 @@ pub struct Server {
 }
 
 impl Server {
-    /// Opens the store in `config.data_dir` (a clear error if it cannot be used), loads the
-    /// players and reloads every unfinished room.
+    /// Opens the store — PostgreSQL at `config.store_url`, else SQLite in `config.data_dir` —
+    /// (a clear error if it cannot be used), loads the players and reloads every unfinished
+    /// room.
     pub async fn open(config: Config) -> Result<Server, StoreError> {
         let metrics = Metrics::new();
-        let store = Store::open_sqlite(&config.data_dir, metrics.clone())?;
+        let store = match &config.store_url {
+            Some(url) => Store::open_postgres(url, metrics.clone()).await?,
+            None => Store::open_sqlite(&config.data_dir, metrics.clone())?,
+        };
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (lobby, lobby_rx) = LobbyFeed::new();
         let hub = Arc::new(Hub::new(config, store, metrics, lobby, shutdown_rx));

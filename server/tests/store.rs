@@ -1,8 +1,11 @@
 //! The store's contract, written against its interface alone: what any backend must keep and
 //! give back. Each check takes a [`Backend`] — something that opens a store on one durable
-//! location, as often as asked — and the `suite!` at the bottom runs every check against
-//! SQLite in a fresh directory. Another backend (PostgreSQL) gets the same list with one more
-//! `suite!` line.
+//! location, as often as asked — and the `suite!`s at the bottom run every check against
+//! SQLite in a fresh directory and against PostgreSQL in a fresh database of a real server
+//! (`support::postgres`). Below the suites, what only PostgreSQL has: its schema version, and
+//! the server going away and coming back.
+
+mod support;
 
 use game_core::protocol::{ClockSpec, GameResult, ResultKind, RoomStatus};
 use game_core::{Color, EndReason, GameSpec, GomokuRule};
@@ -11,10 +14,11 @@ use kibitz_server::store::{
     RoomChange, Store, StoredChat, StoredMove, StoredPlayer, StoredRoom, StoredRoomHead,
     StoredSeat, Write,
 };
+use support::postgres::PgServer;
 
 /// Opens a store on one durable location; a second `open` sees what the first wrote.
 trait Backend {
-    fn open(&self) -> Store;
+    async fn open(&self) -> Store;
 }
 
 /// SQLite in a temporary directory.
@@ -27,8 +31,29 @@ impl Sqlite {
 }
 
 impl Backend for Sqlite {
-    fn open(&self) -> Store {
+    async fn open(&self) -> Store {
         Store::open_sqlite(self.0.path(), Metrics::new()).expect("open the SQLite store")
+    }
+}
+
+/// A fresh database on the PostgreSQL server the tests share.
+struct Postgres {
+    url: String,
+}
+
+impl Postgres {
+    fn new() -> Postgres {
+        Postgres {
+            url: PgServer::shared().database(),
+        }
+    }
+}
+
+impl Backend for Postgres {
+    async fn open(&self) -> Store {
+        Store::open_postgres(&self.url, Metrics::new())
+            .await
+            .expect("open the PostgreSQL store")
     }
 }
 
@@ -116,7 +141,7 @@ fn win(reason: EndReason) -> GameResult {
 // ---- the checks -------------------------------------------------------------------------------
 
 async fn a_new_room_comes_back_as_written(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     let new = room("r1", RoomStatus::Waiting);
     write(&store, Write::NewRoom(Box::new(new.clone()))).await;
     assert_eq!(read(&store, "r1").await, new);
@@ -124,7 +149,7 @@ async fn a_new_room_comes_back_as_written(b: &impl Backend) {
 }
 
 async fn seats_are_taken_and_given_up(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))),
@@ -144,7 +169,7 @@ async fn seats_are_taken_and_given_up(b: &impl Backend) {
 }
 
 async fn moves_are_appended_and_truncated(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
@@ -183,7 +208,7 @@ async fn moves_are_appended_and_truncated(b: &impl Backend) {
 /// still comes back, as does that of a change whose last event is not a move, and a change
 /// for a room that does not exist is refused either way.
 async fn the_event_number_comes_back_after_any_change(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
@@ -208,7 +233,7 @@ async fn the_event_number_comes_back_after_any_change(b: &impl Backend) {
 }
 
 async fn chat_lines_are_kept_in_order(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
@@ -225,7 +250,7 @@ async fn chat_lines_are_kept_in_order(b: &impl Backend) {
 }
 
 async fn the_status_and_result_are_stored(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))),
@@ -245,7 +270,7 @@ async fn the_status_and_result_are_stored(b: &impl Backend) {
 }
 
 async fn players_are_stored_and_renamed(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     let alice = StoredPlayer {
         id: "p1".into(),
         name: "Alice".into(),
@@ -271,7 +296,7 @@ async fn players_are_stored_and_renamed(b: &impl Backend) {
 }
 
 async fn only_unfinished_rooms_are_loaded_at_start(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     for (id, status) in [
         ("waiting", RoomStatus::Waiting),
         ("playing", RoomStatus::Playing),
@@ -291,7 +316,7 @@ async fn only_unfinished_rooms_are_loaded_at_start(b: &impl Backend) {
 }
 
 async fn a_move_and_the_result_it_brings_are_durable_together(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
@@ -304,7 +329,7 @@ async fn a_move_and_the_result_it_brings_are_durable_together(b: &impl Backend) 
     write(&store, Write::Room(ending)).await;
     drop(store);
 
-    let store = b.open();
+    let store = b.open().await;
     let stored = read(&store, "r1").await;
     assert_eq!(stored.moves, [last]);
     assert_eq!(stored.status, RoomStatus::Over);
@@ -313,7 +338,7 @@ async fn a_move_and_the_result_it_brings_are_durable_together(b: &impl Backend) 
 }
 
 async fn a_failed_write_stores_none_of_its_parts(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
@@ -355,7 +380,7 @@ async fn a_failed_write_stores_none_of_its_parts(b: &impl Backend) {
 }
 
 async fn a_flush_returns_once_every_queued_write_is_durable(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
@@ -377,7 +402,7 @@ async fn a_flush_returns_once_every_queued_write_is_durable(b: &impl Backend) {
     store.flush().await;
     assert!(store.write(Write::Barrier).await.is_ok());
     drop(store);
-    let store = b.open();
+    let store = b.open().await;
     let chat = store.read_chat("r1").await.expect("the read works");
     assert_eq!(chat.len(), 20);
 }
@@ -385,7 +410,7 @@ async fn a_flush_returns_once_every_queued_write_is_durable(b: &impl Backend) {
 /// Writes queued together share a transaction; one of them failing fails alone: the others
 /// are stored and answered as stored, the failed one leaves nothing behind.
 async fn a_failed_write_among_many_fails_alone(b: &impl Backend) {
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
@@ -412,7 +437,7 @@ async fn a_failed_write_among_many_fails_alone(b: &impl Backend) {
 /// a room without one reads as none.
 async fn a_review_is_kept_with_its_room(b: &impl Backend) {
     use game_core::protocol::{Review, ReviewMark, ReviewPly};
-    let store = b.open();
+    let store = b.open().await;
     write(
         &store,
         Write::NewRoom(Box::new(room("r1", RoomStatus::Over))),
@@ -440,7 +465,7 @@ async fn a_review_is_kept_with_its_room(b: &impl Backend) {
     write(&store, put(&review)).await;
     store.flush().await;
     drop(store);
-    let store = b.open();
+    let store = b.open().await;
     let back = store.read_review("r1").await.expect("the read works");
     assert_eq!(back.as_ref(), Some(&review));
     review.by = "Other".to_string();
@@ -453,8 +478,26 @@ async fn a_review_is_kept_with_its_room(b: &impl Backend) {
     assert_eq!(store.read_review("r2").await.expect("the read works"), None);
 }
 
-/// One `#[tokio::test]` per check, each on a fresh backend.
+/// One `#[tokio::test]` per check, each on a fresh backend: `suite!(backend)` runs every
+/// check of the contract.
 macro_rules! suite {
+    ($backend:expr) => {
+        suite!($backend =>
+            a_new_room_comes_back_as_written,
+            seats_are_taken_and_given_up,
+            moves_are_appended_and_truncated,
+            the_event_number_comes_back_after_any_change,
+            chat_lines_are_kept_in_order,
+            the_status_and_result_are_stored,
+            players_are_stored_and_renamed,
+            only_unfinished_rooms_are_loaded_at_start,
+            a_move_and_the_result_it_brings_are_durable_together,
+            a_failed_write_stores_none_of_its_parts,
+            a_flush_returns_once_every_queued_write_is_durable,
+            a_failed_write_among_many_fails_alone,
+            a_review_is_kept_with_its_room,
+        );
+    };
     ($backend:expr => $($check:ident),* $(,)?) => {
         $(
             #[tokio::test]
@@ -468,19 +511,142 @@ macro_rules! suite {
 mod sqlite {
     use super::Sqlite;
 
-    suite!(Sqlite::new() =>
-        a_new_room_comes_back_as_written,
-        seats_are_taken_and_given_up,
-        moves_are_appended_and_truncated,
-        the_event_number_comes_back_after_any_change,
-        chat_lines_are_kept_in_order,
-        the_status_and_result_are_stored,
-        players_are_stored_and_renamed,
-        only_unfinished_rooms_are_loaded_at_start,
-        a_move_and_the_result_it_brings_are_durable_together,
-        a_failed_write_stores_none_of_its_parts,
-        a_flush_returns_once_every_queued_write_is_durable,
-        a_failed_write_among_many_fails_alone,
-        a_review_is_kept_with_its_room,
+    suite!(Sqlite::new());
+}
+
+mod postgres {
+    use super::Postgres;
+
+    suite!(Postgres::new());
+}
+
+// ---- PostgreSQL alone ---------------------------------------------------------------------------
+
+/// How long a test waits for the store to come back after its server did (a bound, not a
+/// sleep).
+const RECONNECT_WAIT: std::time::Duration = std::time::Duration::from_secs(30);
+
+fn error_text(result: Result<Store, kibitz_server::store::StoreError>) -> String {
+    match result {
+        Ok(_) => panic!("the store opened"),
+        Err(e) => e.to_string(),
+    }
+}
+
+/// Servers opening a fresh database together create its tables once, and each works.
+#[tokio::test]
+async fn postgres_servers_opening_one_new_database_together_both_work() {
+    let url = PgServer::shared().database();
+    let (a, b) = tokio::join!(
+        Store::open_postgres(&url, Metrics::new()),
+        Store::open_postgres(&url, Metrics::new())
     );
+    let (a, b) = (a.expect("the first opens"), b.expect("the second opens"));
+    write(
+        &a,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))),
+    )
+    .await;
+    assert_eq!(read(&b, "r1").await.head.id, "r1");
+    assert_eq!(
+        PgServer::shared().psql(&url, "SELECT version FROM schema_version"),
+        "1"
+    );
+}
+
+/// A database written by a newer build (a higher schema version) is refused, untouched.
+#[tokio::test]
+async fn postgres_refuses_a_database_of_a_newer_schema() {
+    let server = PgServer::shared();
+    let url = server.database();
+    drop(
+        Store::open_postgres(&url, Metrics::new())
+            .await
+            .expect("a new database opens"),
+    );
+    server.psql(&url, "UPDATE schema_version SET version = 99");
+    let e = error_text(Store::open_postgres(&url, Metrics::new()).await);
+    assert!(e.contains("schema version 99"), "{e}");
+    assert_eq!(
+        server.psql(&url, "SELECT version FROM schema_version"),
+        "99"
+    );
+}
+
+/// A URL of another kind, or a malformed one, or a server nobody answers at, is a clear error.
+#[tokio::test]
+async fn postgres_bad_urls_and_absent_servers_are_clear_errors() {
+    let e = error_text(Store::open_postgres("mysql://localhost/kibitz", Metrics::new()).await);
+    assert!(e.contains("postgres://"), "{e}");
+    let e = error_text(Store::open_postgres("postgres://[::1/kibitz", Metrics::new()).await);
+    assert!(e.starts_with("store URL"), "{e}");
+    // A port nothing listens on: bound a moment ago, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let url = format!("postgres://kibitz:secret@127.0.0.1:{port}/kibitz");
+    let e = error_text(Store::open_postgres(&url, Metrics::new()).await);
+    assert!(
+        e.contains(&format!(
+            "cannot reach PostgreSQL at 127.0.0.1:{port}/kibitz"
+        )),
+        "{e}"
+    );
+    assert!(!e.contains("secret"), "the password is not shown: {e}");
+}
+
+/// With the server stopped, writes and reads fail with a clear error and store nothing; once it
+/// is back, the store reconnects by itself and goes on.
+#[tokio::test]
+async fn postgres_writes_fail_while_the_server_is_away_and_resume_when_it_is_back() {
+    let server = PgServer::start();
+    let url = server.database();
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("open the store");
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    let said = |text: &str| {
+        let mut change = change("r1", 1);
+        change.chat = Some(line(text, None));
+        Write::Room(change)
+    };
+    write(&store, said("before")).await;
+    assert_eq!(
+        store.read_chat("r1").await.expect("the read works").len(),
+        1
+    );
+
+    server.stop();
+    let e = store
+        .write(said("while away"))
+        .await
+        .expect_err("a write fails while the server is away");
+    assert!(e.to_string().to_lowercase().contains("postgres"), "{e}");
+    assert!(store.read_chat("r1").await.is_err(), "reads fail too");
+
+    server.restart();
+    let started = std::time::Instant::now();
+    loop {
+        match store.write(said("after")).await {
+            Ok(()) => break,
+            Err(e) => assert!(
+                started.elapsed() < RECONNECT_WAIT,
+                "the store did not come back: {e}"
+            ),
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let texts: Vec<String> = store
+        .read_chat("r1")
+        .await
+        .expect("reads work again")
+        .into_iter()
+        .map(|l| l.text)
+        .collect();
+    assert_eq!(texts, ["before", "after"]);
 }

@@ -2,6 +2,9 @@
 //! WebSocket client that speaks the protocol and waits for events (never for fixed times).
 #![allow(dead_code)]
 
+/// A real PostgreSQL server for tests: the server crate's harness, shared by path.
+#[path = "../../server/tests/support/postgres.rs"]
+pub mod postgres;
 pub mod serve;
 
 use std::future::Future;

@@ -11,6 +11,17 @@ pub enum StoreError {
     DataDir(PathBuf, String),
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    #[error("postgres: {}", postgres_message(.0))]
+    Postgres(#[from] tokio_postgres::Error),
+    /// A store URL that names no PostgreSQL database.
+    #[error("store URL: {0}")]
+    Url(String),
+    /// The PostgreSQL server (named without its password) could not be reached.
+    #[error("cannot reach PostgreSQL at {0}: {1}")]
+    Unreachable(String, String),
+    /// A database this build cannot use (written by a newer version).
+    #[error("schema: {0}")]
+    Schema(String),
     #[error("stored JSON: {0}")]
     Json(#[from] serde_json::Error),
     #[error("no stored room {0:?}")]
@@ -20,4 +31,19 @@ pub enum StoreError {
     Write(String),
     #[error("the store has shut down")]
     Closed,
+}
+
+/// The server's own message when it sent one (the driver's display says only "db error"),
+/// else the driver's with its cause.
+pub(super) fn postgres_message(e: &tokio_postgres::Error) -> String {
+    if let Some(db) = e.as_db_error() {
+        return match db.detail() {
+            Some(detail) => format!("{}: {} ({detail})", db.severity(), db.message()),
+            None => format!("{}: {}", db.severity(), db.message()),
+        };
+    }
+    match std::error::Error::source(e) {
+        Some(cause) => format!("{e}: {cause}"),
+        None => e.to_string(),
+    }
 }

@@ -1,13 +1,16 @@
 //! The durable store behind one interface: records in, records out ([`records`]), whatever
-//! keeps them. Rooms and the HTTP routes speak only to [`Store`]; SQLite ([`sqlite`]) is the
-//! first backend, and another (PostgreSQL) is one more variant here and one more file, with
-//! nothing in the rooms changed. Every write is answered only once it is durable, so a room
-//! announces an event only once it is stored.
+//! keeps them. Rooms and the HTTP routes speak only to [`Store`]; its backends are SQLite
+//! ([`sqlite`], a file in the data directory: the default) and PostgreSQL ([`postgres`], a
+//! database that servers on several machines can share). Every write is answered only once it
+//! is durable, so a room announces an event only once it is stored.
 
 mod checkpoint;
 pub mod error;
+mod job;
+pub mod postgres;
 pub mod records;
 pub mod sqlite;
+mod text;
 
 use std::path::Path;
 
@@ -23,6 +26,7 @@ use crate::metrics::Metrics;
 #[derive(Clone)]
 pub enum Store {
     Sqlite(sqlite::SqliteStore),
+    Postgres(postgres::PostgresStore),
 }
 
 impl Store {
@@ -31,10 +35,19 @@ impl Store {
         sqlite::SqliteStore::open(dir, metrics).map(Store::Sqlite)
     }
 
+    /// Opens the PostgreSQL store at `url` (`postgres://` or `postgresql://`), creating or
+    /// migrating its tables.
+    pub async fn open_postgres(url: &str, metrics: Metrics) -> Result<Store, StoreError> {
+        postgres::PostgresStore::open(url, metrics)
+            .await
+            .map(Store::Postgres)
+    }
+
     /// Writes durably, all of `write` or nothing: returns once it is committed.
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(s) => s.write(write).await,
+            Store::Postgres(s) => s.write(write).await,
         }
     }
 
@@ -47,6 +60,7 @@ impl Store {
     pub async fn load_players(&self) -> Result<Vec<StoredPlayer>, StoreError> {
         match self {
             Store::Sqlite(s) => s.load_players().await,
+            Store::Postgres(s) => s.load_players().await,
         }
     }
 
@@ -54,6 +68,7 @@ impl Store {
     pub async fn load_unfinished(&self) -> Result<Vec<StoredRoom>, StoreError> {
         match self {
             Store::Sqlite(s) => s.load_unfinished().await,
+            Store::Postgres(s) => s.load_unfinished().await,
         }
     }
 
@@ -61,6 +76,7 @@ impl Store {
     pub async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         match self {
             Store::Sqlite(s) => s.read_room(id).await,
+            Store::Postgres(s) => s.read_room(id).await,
         }
     }
 
@@ -68,6 +84,7 @@ impl Store {
     pub async fn read_rematch(&self, id: &str) -> Result<Option<StoredRematch>, StoreError> {
         match self {
             Store::Sqlite(s) => s.read_rematch(id).await,
+            Store::Postgres(s) => s.read_rematch(id).await,
         }
     }
 
@@ -75,6 +92,7 @@ impl Store {
     pub async fn stored_players(&self, ids: Vec<String>) -> Result<Vec<String>, StoreError> {
         match self {
             Store::Sqlite(s) => s.stored_players(ids).await,
+            Store::Postgres(s) => s.stored_players(ids).await,
         }
     }
 
@@ -85,6 +103,7 @@ impl Store {
     ) -> Result<Option<game_core::protocol::Review>, StoreError> {
         match self {
             Store::Sqlite(s) => s.read_review(id).await,
+            Store::Postgres(s) => s.read_review(id).await,
         }
     }
 
@@ -92,6 +111,7 @@ impl Store {
     pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
         match self {
             Store::Sqlite(s) => s.read_chat(id).await,
+            Store::Postgres(s) => s.read_chat(id).await,
         }
     }
 }

@@ -12,17 +12,18 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use rusqlite::{params, Connection, OptionalExtension};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::mpsc;
 
-use game_core::protocol::RoomStatus;
 use game_core::Color;
 
 use super::checkpoint;
 use super::error::StoreError;
+use super::job::{self, Job};
 use super::records::{
     RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRematch, StoredRoom, StoredRoomHead,
     StoredSeat, Write,
 };
+use super::text::{asks_bits, asks_from_bits, now_ms, parse_color, parse_status, status_str};
 use crate::metrics::Metrics;
 
 /// Writes queued before their senders wait.
@@ -38,11 +39,6 @@ const MAX_BATCH: usize = 256;
 /// Above the size at which the checkpoints start it over (`checkpoint::Limits`), so that a
 /// busy WAL is reused in place rather than cut and grown again on the writer's path.
 const WAL_KEEP_BYTES: i64 = 64 * 1024 * 1024;
-
-struct Job {
-    write: Write,
-    done: oneshot::Sender<Result<(), String>>,
-}
 
 /// Cheap-clone handle to the writer thread and the file.
 #[derive(Clone)]
@@ -120,42 +116,6 @@ fn migrate(conn: &Connection) -> Result<(), StoreError> {
         conn.execute("UPDATE players SET last_seen_ms = ?1", [now_ms()])?;
     }
     Ok(())
-}
-
-/// Milliseconds since the Unix epoch.
-fn now_ms() -> i64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as i64)
-}
-
-/// The two rematch asks, black and white, as stored (one bit each).
-fn asks_bits(asked: [bool; 2]) -> i64 {
-    i64::from(asked[0]) | (i64::from(asked[1]) << 1)
-}
-
-fn parse_color(s: &str) -> Color {
-    if s == "white" {
-        Color::White
-    } else {
-        Color::Black
-    }
-}
-
-fn status_str(s: RoomStatus) -> &'static str {
-    match s {
-        RoomStatus::Waiting => "waiting",
-        RoomStatus::Playing => "playing",
-        RoomStatus::Over => "over",
-    }
-}
-
-fn parse_status(s: &str) -> RoomStatus {
-    match s {
-        "playing" => RoomStatus::Playing,
-        "over" => RoomStatus::Over,
-        _ => RoomStatus::Waiting,
-    }
 }
 
 fn insert_seat(
@@ -532,16 +492,7 @@ impl SqliteStore {
 
     /// Writes durably: returns once the write is committed.
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
-        let (done, wait) = oneshot::channel();
-        self.jobs
-            .send(Job { write, done })
-            .await
-            .map_err(|_| StoreError::Closed)?;
-        match wait.await {
-            Ok(Ok(())) => Ok(()),
-            Ok(Err(e)) => Err(StoreError::Write(e)),
-            Err(_) => Err(StoreError::Closed),
-        }
+        job::submit(&self.jobs, write).await
     }
 
     /// Runs `read` on a fresh read connection on a blocking thread.
@@ -601,7 +552,7 @@ impl SqliteStore {
                 .optional()?;
             Ok(row.map(|(next, asks)| StoredRematch {
                 next,
-                asked: [asks & 1 != 0, asks & 2 != 0],
+                asked: asks_from_bits(asks),
             }))
         })
         .await

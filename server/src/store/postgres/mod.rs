@@ -1,0 +1,162 @@
+//! The PostgreSQL backend, for a store shared beyond one machine: the same records and the same
+//! promises as SQLite. One writer task owns one connection and commits queued writes together,
+//! answering each only once committed (`writer`); reads go through a few connections of their
+//! own (`reads`); the schema is created and migrated at open (`schema`). No TLS: the server is
+//! reached over a trusted network or a local socket.
+
+mod reads;
+mod schema;
+mod statements;
+mod writer;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::sync::mpsc;
+use tokio_postgres::config::Host;
+use tokio_postgres::{Client, Config, NoTls};
+
+use super::error::{postgres_message, StoreError};
+use super::job::{self, Job};
+use super::records::{StoredChat, StoredPlayer, StoredRematch, StoredRoom, Write};
+use crate::metrics::Metrics;
+
+/// Writes queued before their senders wait.
+const WRITE_QUEUE: usize = 4096;
+
+/// How long connecting may take when the URL does not say (`connect_timeout`).
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// How soon an idle connection is probed, how often, and how many probes may go unanswered:
+/// a server gone without a word (a network cut) is noticed in about 25 s, not the system's
+/// default two hours.
+const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
+const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(5);
+const KEEPALIVE_RETRIES: u32 = 3;
+
+/// How long sent data may stay unacknowledged before the connection is given up (a query
+/// sent into a network cut), rather than the system's retransmissions for a quarter hour.
+const TCP_USER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Cheap-clone handle to the writer task and the read connections.
+#[derive(Clone)]
+pub struct PostgresStore {
+    jobs: mpsc::Sender<Job>,
+    reads: Arc<reads::Readers>,
+}
+
+/// Reads a store URL: `postgres://` or `postgresql://` only, with the defaults above where it
+/// does not set its own.
+fn parse_url(url: &str) -> Result<Config, StoreError> {
+    if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+        return Err(StoreError::Url(
+            "expected a postgres:// or postgresql:// URL".to_string(),
+        ));
+    }
+    // The driver's message alone: the URL may hold a password.
+    let mut config: Config = url
+        .parse()
+        .map_err(|e| StoreError::Url(postgres_message(&e)))?;
+    if config.get_connect_timeout().is_none() {
+        config.connect_timeout(CONNECT_TIMEOUT);
+    }
+    if config.get_application_name().is_none() {
+        config.application_name("kibitz");
+    }
+    if config.get_keepalives_idle() > KEEPALIVE_IDLE {
+        config.keepalives_idle(KEEPALIVE_IDLE);
+    }
+    if config.get_keepalives_interval().is_none() {
+        config.keepalives_interval(KEEPALIVE_INTERVAL);
+    }
+    if config.get_keepalives_retries().is_none() {
+        config.keepalives_retries(KEEPALIVE_RETRIES);
+    }
+    if config.get_tcp_user_timeout().is_none() {
+        config.tcp_user_timeout(TCP_USER_TIMEOUT);
+    }
+    Ok(config)
+}
+
+/// Where `config` points, without user or password (for messages and logs).
+pub(super) fn describe_target(config: &Config) -> String {
+    let host = match config.get_hosts().first() {
+        Some(Host::Tcp(name)) => name.clone(),
+        Some(Host::Unix(dir)) => dir.display().to_string(),
+        None => "localhost".to_string(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let db = config.get_dbname().or(config.get_user()).unwrap_or("");
+    format!("{host}:{port}/{db}")
+}
+
+/// Opens one connection, its I/O driven by a task of its own until it closes.
+pub(super) async fn connect(config: &Config) -> Result<Client, tokio_postgres::Error> {
+    let (client, connection) = config.connect(NoTls).await?;
+    let target = describe_target(config);
+    tokio::spawn(async move {
+        if let Err(e) = connection.await {
+            tracing::warn!(store = %target, error = %postgres_message(&e),
+                           "PostgreSQL connection ended");
+        }
+    });
+    Ok(client)
+}
+
+impl PostgresStore {
+    /// Connects to the database at `url`, creates or migrates its schema and starts the
+    /// writer. A bad URL, an unreachable server or a database of a newer schema is a clear
+    /// error.
+    pub async fn open(url: &str, metrics: Metrics) -> Result<PostgresStore, StoreError> {
+        let config = parse_url(url)?;
+        let unreachable = |e: tokio_postgres::Error| {
+            StoreError::Unreachable(describe_target(&config), postgres_message(&e))
+        };
+        let mut client = connect(&config).await.map_err(unreachable)?;
+        schema::migrate(&mut client).await?;
+        drop(client);
+        let link = writer::Link::open(&config).await.map_err(unreachable)?;
+        let (jobs, queued) = mpsc::channel(WRITE_QUEUE);
+        tokio::spawn(writer::run(config.clone(), link, queued, metrics));
+        Ok(PostgresStore {
+            jobs,
+            reads: Arc::new(reads::Readers::new(config)),
+        })
+    }
+
+    /// Writes durably: returns once the write is committed.
+    pub async fn write(&self, write: Write) -> Result<(), StoreError> {
+        job::submit(&self.jobs, write).await
+    }
+
+    pub async fn load_players(&self) -> Result<Vec<StoredPlayer>, StoreError> {
+        self.reads.load_players().await
+    }
+
+    pub async fn load_unfinished(&self) -> Result<Vec<StoredRoom>, StoreError> {
+        self.reads.load_unfinished().await
+    }
+
+    pub async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
+        self.reads.read_room(id).await
+    }
+
+    pub async fn read_rematch(&self, id: &str) -> Result<Option<StoredRematch>, StoreError> {
+        self.reads.read_rematch(id).await
+    }
+
+    pub async fn stored_players(&self, ids: Vec<String>) -> Result<Vec<String>, StoreError> {
+        self.reads.stored_players(ids).await
+    }
+
+    pub async fn read_review(
+        &self,
+        id: &str,
+    ) -> Result<Option<game_core::protocol::Review>, StoreError> {
+        self.reads.read_review(id).await
+    }
+
+    pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
+        self.reads.read_chat(id).await
+    }
+}

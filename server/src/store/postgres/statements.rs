@@ -1,0 +1,280 @@
+//! The writer's statements, prepared once per connection, and how each [`Write`] is applied
+//! with them: the same rows as the SQLite backend writes, statement for statement.
+
+use game_core::Color;
+use tokio_postgres::{Client, Statement};
+
+use crate::store::error::StoreError;
+use crate::store::records::{RoomChange, StoredMove, StoredRoom, StoredSeat, Write};
+use crate::store::text::{asks_bits, now_ms, status_str};
+
+/// Every statement the writer runs, prepared on its connection (parsing each time would cost
+/// a round trip more per statement).
+pub(super) struct Statements {
+    player: Statement,
+    room: Statement,
+    seat: Statement,
+    unseat: Statement,
+    mv: Statement,
+    mv_in_room: Statement,
+    status: Statement,
+    seq: Statement,
+    truncate: Statement,
+    next: Statement,
+    asks: Statement,
+    chat: Statement,
+    forget: Statement,
+    review: Statement,
+}
+
+impl Statements {
+    pub(super) async fn prepare(db: &Client) -> Result<Statements, tokio_postgres::Error> {
+        let (player, room, seat, unseat, mv, mv_in_room, status) = tokio::try_join!(
+            db.prepare(
+                "INSERT INTO players (id, name, token_hash, bot, last_seen_ms)
+                 VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name,
+                                                last_seen_ms = EXCLUDED.last_seen_ms"
+            ),
+            db.prepare(
+                "INSERT INTO rooms (id, game, clock, opening, private, created_ms, creator, status,
+                                    result, seq)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+            ),
+            db.prepare(
+                "INSERT INTO seats (room, color, player, name, bot, level)
+                 VALUES ($1, $2, $3, $4, $5, $6)
+                 ON CONFLICT (room, color) DO UPDATE SET player = EXCLUDED.player,
+                     name = EXCLUDED.name, bot = EXCLUDED.bot, level = EXCLUDED.level"
+            ),
+            db.prepare("DELETE FROM seats WHERE room = $1 AND color = $2"),
+            db.prepare(
+                "INSERT INTO moves (room, ply, mv, by, black_ms, white_ms, at_ms, req_id, seq)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)"
+            ),
+            // A move stored only if its room is: the check and the insert in one round trip.
+            db.prepare(
+                "INSERT INTO moves (room, ply, mv, by, black_ms, white_ms, at_ms, req_id, seq)
+                 SELECT $1::text, $2::bigint, $3::text, $4::text, $5::bigint, $6::bigint,
+                        $7::bigint, $8::text, $9::bigint
+                 WHERE EXISTS (SELECT 1 FROM rooms WHERE id = $1::text)"
+            ),
+            db.prepare("UPDATE rooms SET status = $2, result = $3, seq = $4 WHERE id = $1"),
+        )?;
+        let (seq, truncate, next, asks, chat, forget, review) = tokio::try_join!(
+            db.prepare("UPDATE rooms SET seq = $2 WHERE id = $1"),
+            db.prepare("DELETE FROM moves WHERE room = $1 AND ply >= $2"),
+            db.prepare("UPDATE rooms SET next = $2 WHERE id = $1"),
+            db.prepare("UPDATE rooms SET rematch_asks = $2 WHERE id = $1"),
+            db.prepare(
+                "INSERT INTO chat (room, player, name, text, seat, bot, at_ms)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)"
+            ),
+            db.prepare(
+                "DELETE FROM players WHERE id = ANY($1) AND NOT bot AND last_seen_ms < $2
+                 AND NOT EXISTS (SELECT 1 FROM seats JOIN rooms ON rooms.id = seats.room
+                                 WHERE seats.player = players.id AND rooms.status <> 'over')"
+            ),
+            db.prepare(
+                "INSERT INTO reviews (room, review, made_ms) VALUES ($1, $2, $3)
+                 ON CONFLICT (room) DO UPDATE SET review = EXCLUDED.review,
+                                                  made_ms = EXCLUDED.made_ms"
+            ),
+        )?;
+        Ok(Statements {
+            player,
+            room,
+            seat,
+            unseat,
+            mv,
+            mv_in_room,
+            status,
+            seq,
+            truncate,
+            next,
+            asks,
+            chat,
+            forget,
+            review,
+        })
+    }
+
+    /// Applies one write (inside the writer's transaction).
+    pub(super) async fn apply(&self, db: &Client, write: &Write) -> Result<(), StoreError> {
+        match write {
+            Write::Player(p) => {
+                db.execute(
+                    &self.player,
+                    &[&p.id, &p.name, &p.token_hash, &p.bot, &now_ms()],
+                )
+                .await?;
+            }
+            Write::NewRoom(room) => self.insert_room(db, room).await?,
+            Write::Room(change) => self.apply_change(db, change).await?,
+            Write::Rematch { next, change } => {
+                self.insert_room(db, next).await?;
+                self.apply_change(db, change).await?;
+            }
+            Write::ForgetPlayers {
+                ids,
+                seen_before_ms,
+            } => {
+                db.execute(&self.forget, &[ids, &(*seen_before_ms as i64)])
+                    .await?;
+            }
+            Write::Review { room, review } => {
+                let text = serde_json::to_string(review)?;
+                db.execute(&self.review, &[room, &text, &(review.made_ms as i64)])
+                    .await?;
+            }
+            Write::Barrier => {}
+        }
+        Ok(())
+    }
+
+    async fn insert_seat(
+        &self,
+        db: &Client,
+        room: &str,
+        color: Color,
+        seat: Option<&StoredSeat>,
+    ) -> Result<(), StoreError> {
+        match seat {
+            Some(s) => {
+                let level = s.level.map(i16::from);
+                db.execute(
+                    &self.seat,
+                    &[&room, &color.as_str(), &s.player, &s.name, &s.bot, &level],
+                )
+                .await?
+            }
+            None => db.execute(&self.unseat, &[&room, &color.as_str()]).await?,
+        };
+        Ok(())
+    }
+
+    /// Inserts a move; with `in_room`, only if its room is stored (false when it is not).
+    async fn insert_move(
+        &self,
+        db: &Client,
+        room: &str,
+        mv: &StoredMove,
+        in_room: bool,
+    ) -> Result<bool, StoreError> {
+        let statement = if in_room { &self.mv_in_room } else { &self.mv };
+        let inserted = db
+            .execute(
+                statement,
+                &[
+                    &room,
+                    &(mv.ply as i64),
+                    &mv.mv,
+                    &mv.by.as_str(),
+                    &mv.black_ms.map(|v| v as i64),
+                    &mv.white_ms.map(|v| v as i64),
+                    &(mv.at_ms as i64),
+                    &mv.req_id,
+                    &(mv.seq as i64),
+                ],
+            )
+            .await?;
+        Ok(inserted == 1)
+    }
+
+    async fn insert_room(&self, db: &Client, room: &StoredRoom) -> Result<(), StoreError> {
+        let head = &room.head;
+        let clock = head.clock.map(|c| serde_json::to_string(&c)).transpose()?;
+        let result = room
+            .result
+            .as_ref()
+            .map(serde_json::to_string)
+            .transpose()?;
+        db.execute(
+            &self.room,
+            &[
+                &head.id,
+                &serde_json::to_string(&head.game)?,
+                &clock,
+                &serde_json::to_string(&head.opening)?,
+                &head.private,
+                &(head.created_ms as i64),
+                &head.creator,
+                &status_str(room.status),
+                &result,
+                &(room.seq as i64),
+            ],
+        )
+        .await?;
+        for (color, seat) in [(Color::Black, &room.black), (Color::White, &room.white)] {
+            if seat.is_some() {
+                self.insert_seat(db, &head.id, color, seat.as_ref()).await?;
+            }
+        }
+        for mv in &room.moves {
+            self.insert_move(db, &head.id, mv, false).await?;
+        }
+        Ok(())
+    }
+
+    async fn apply_change(&self, db: &Client, change: &RoomChange) -> Result<(), StoreError> {
+        let room = change.room.as_str();
+        let missing = || StoreError::NoSuchRoom(room.to_string());
+        // As in SQLite, a change that only adds moves, the last carrying the change's event
+        // number, leaves the room's row alone (its `seq` is read back as the larger of the
+        // row's and the last move's): no new version of the row for every move.
+        let moves_only = change.status.is_none()
+            && change.truncate.is_none()
+            && change.moves.last().is_some_and(|m| m.seq == change.seq);
+        if moves_only {
+            for mv in &change.moves {
+                if !self.insert_move(db, room, mv, true).await? {
+                    return Err(missing());
+                }
+            }
+        } else {
+            let seq = change.seq as i64;
+            let updated = match &change.status {
+                Some((status, result)) => {
+                    let result = result.as_ref().map(serde_json::to_string).transpose()?;
+                    db.execute(&self.status, &[&room, &status_str(*status), &result, &seq])
+                        .await?
+                }
+                None => db.execute(&self.seq, &[&room, &seq]).await?,
+            };
+            if updated == 0 {
+                return Err(missing());
+            }
+            if let Some(ply) = change.truncate {
+                db.execute(&self.truncate, &[&room, &(ply as i64)]).await?;
+            }
+            for mv in &change.moves {
+                self.insert_move(db, room, mv, false).await?;
+            }
+        }
+        for (color, seat) in &change.seats {
+            self.insert_seat(db, room, *color, seat.as_ref()).await?;
+        }
+        if let Some(next) = &change.rematch_next {
+            db.execute(&self.next, &[&room, next]).await?;
+        }
+        if let Some(asked) = change.rematch_asks {
+            db.execute(&self.asks, &[&room, &asks_bits(asked)]).await?;
+        }
+        if let Some(line) = &change.chat {
+            db.execute(
+                &self.chat,
+                &[
+                    &room,
+                    &line.player,
+                    &line.name,
+                    &line.text,
+                    &line.seat.map(Color::as_str),
+                    &line.bot,
+                    &(line.at_ms as i64),
+                ],
+            )
+            .await?;
+        }
+        Ok(())
+    }
+}
