@@ -36,7 +36,7 @@ impl LevelSettings {
             (10, 20, 10, 0),
             (14, 8, 12, 16),
             (24, 0, 14, 22),
-            (MAX_PLY as u32 - 2, 0, 16, 35),
+            (MAX_PLY as u32 - 2, 0, 16, 34),
         ]);
         LevelSettings {
             max_depth,
