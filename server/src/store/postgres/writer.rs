@@ -8,15 +8,23 @@
 //! A connection lost while its COMMIT was under way leaves the outcome unknown: the writer
 //! then asks the server, once back, whether that transaction committed (`txid_status`), and
 //! answers by what it says, so that no write is refused while in fact stored.
+//!
+//! The server may not notice a lost connection for a while, and its backend would then sit
+//! "idle in transaction", holding the batch's row locks and keys, and the batch's transaction
+//! "in progress". So the writer's session limits that idle time and how long a statement waits
+//! for a lock, probes its client (keepalives), and records which backend serves it: once
+//! connected again, the writer ends the lost connection's backend itself.
 
 use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tokio_postgres::error::Severity;
 use tokio_postgres::{Client, Config, SimpleQueryMessage};
 
 use super::statements::Statements;
-use super::{connect, describe_target};
+use super::{connect, describe_target, APPLICATION_NAME};
+use super::{KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_RETRIES};
 use crate::metrics::Metrics;
 use crate::store::error::{postgres_message, StoreError};
 use crate::store::job::Job;
@@ -28,22 +36,92 @@ const MAX_BATCH: usize = 256;
 const RETRY_FIRST: Duration = Duration::from_millis(100);
 const RETRY_MAX: Duration = Duration::from_secs(5);
 
+/// A connection that lived this long before it was lost is reconnected at once; one lost
+/// sooner (a server that takes connections and then drops them) keeps the backoff growing.
+const STABLE_LINK: Duration = Duration::from_secs(5);
+
+/// The writer's `application_name` when the URL names none.
+pub(super) const WRITER_APPLICATION_NAME: &str = "kibitz-writer";
+
+/// How long the writer's backend may sit in a transaction with no statement coming (a
+/// connection lost unnoticed) before the server ends it, rolling the transaction back.
+const IDLE_IN_TRANSACTION: Duration = Duration::from_secs(10);
+
+/// How long a write waits for a row lock (one held by a lost connection's backend not yet
+/// ended) before it fails, rather than holding up every write behind it.
+const LOCK_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// How long the writer keeps asking whether a commit whose answer was lost was made before
 /// it gives up and answers the batch as failed.
 const UNKNOWN_COMMIT_WAIT: Duration = Duration::from_secs(30);
 
-/// The writer's connection and its prepared statements.
+/// The server process serving a connection: its id and start time (an id alone may be given
+/// to another process later).
+#[derive(Clone, Debug)]
+struct Backend {
+    pid: i32,
+    started: String,
+}
+
+/// The writer's connection, its prepared statements and its backend.
 pub(super) struct Link {
     client: Client,
     statements: Statements,
+    backend: Backend,
+    opened: Instant,
 }
 
 impl Link {
     pub(super) async fn open(config: &Config) -> Result<Link, tokio_postgres::Error> {
-        let client = connect(config).await?;
+        let mut config = config.clone();
+        if config.get_application_name() == Some(APPLICATION_NAME) {
+            config.application_name(WRITER_APPLICATION_NAME);
+        }
+        let client = connect(&config).await?;
+        client
+            .batch_execute(&format!(
+                "SET idle_in_transaction_session_timeout = {}; SET lock_timeout = {}; \
+                 SET tcp_keepalives_idle = {}; SET tcp_keepalives_interval = {}; \
+                 SET tcp_keepalives_count = {}",
+                IDLE_IN_TRANSACTION.as_millis(),
+                LOCK_TIMEOUT.as_millis(),
+                KEEPALIVE_IDLE.as_secs(),
+                KEEPALIVE_INTERVAL.as_secs(),
+                KEEPALIVE_RETRIES
+            ))
+            .await?;
+        let row = client
+            .query_one(
+                "SELECT pid, backend_start::text FROM pg_stat_activity \
+                 WHERE pid = pg_backend_pid()",
+                &[],
+            )
+            .await?;
+        let backend = Backend {
+            pid: row.try_get(0)?,
+            started: row.try_get(1)?,
+        };
         let statements = Statements::prepare(&client).await?;
-        Ok(Link { client, statements })
+        Ok(Link {
+            client,
+            statements,
+            backend,
+            opened: Instant::now(),
+        })
     }
+}
+
+/// Ends `old`'s backend if it is still there (a lost connection's, perhaps idle in its
+/// transaction); whether one was ended.
+async fn terminate(db: &Client, old: &Backend) -> Result<bool, tokio_postgres::Error> {
+    let ended = db
+        .query_opt(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE pid = $1 AND backend_start::text = $2",
+            &[&old.pid, &old.started],
+        )
+        .await?;
+    Ok(ended.is_some())
 }
 
 /// How a batch ended.
@@ -75,7 +153,14 @@ enum Stop {
 /// Begins a transaction and learns its id (in the same round trip), to ask about it later
 /// if the answer to its COMMIT is lost.
 async fn begin(db: &Client) -> Result<Option<i64>, tokio_postgres::Error> {
-    let messages = db.simple_query("BEGIN; SELECT txid_current()").await?;
+    let messages = match db.simple_query("BEGIN; SELECT txid_current()").await {
+        Ok(messages) => messages,
+        Err(e) => {
+            // BEGIN may have run: the next batch must not start inside an aborted transaction.
+            roll_back(db).await;
+            return Err(e);
+        }
+    };
     Ok(messages.iter().find_map(|m| match m {
         SimpleQueryMessage::Row(row) => row.get(0).and_then(|id| id.parse().ok()),
         _ => None,
@@ -87,14 +172,27 @@ async fn roll_back(db: &Client) {
     let _ = db.batch_execute("ROLLBACK").await;
 }
 
-/// What a failed COMMIT means: an error the server sent back is a rollback; no answer at all
-/// leaves the outcome unknown.
+/// Whether an error at COMMIT says the transaction was rolled back: an ordinary error the
+/// server sent back does; no answer, or the session itself ending (FATAL or PANIC, an
+/// operator's intervention, a connection exception), leaves it unknown.
+fn rolled_back(error: &tokio_postgres::Error) -> bool {
+    error.as_db_error().is_some_and(|db| {
+        let class = db.code().code().get(..2).unwrap_or_default();
+        let ends_session = matches!(
+            db.parsed_severity(),
+            Some(Severity::Fatal | Severity::Panic)
+        ) || matches!(db.severity(), "FATAL" | "PANIC");
+        !ends_session && class != "57" && class != "08"
+    })
+}
+
+/// What a failed COMMIT means: a rollback, or an outcome to settle.
 fn after_commit(
     txid: Option<i64>,
     error: tokio_postgres::Error,
     answers: Vec<Result<(), String>>,
 ) -> Outcome {
-    if error.as_db_error().is_some() {
+    if rolled_back(&error) {
         Outcome::Failed(StoreError::from(error).to_string())
     } else {
         Outcome::Unknown {
@@ -186,26 +284,53 @@ struct Writer {
     retry_at: Instant,
     retry_in: Duration,
     last_error: String,
+    /// The backend of the connection last lost, to end once connected again.
+    lost: Option<Backend>,
 }
 
 impl Writer {
-    /// Forgets a connection that has closed; the next try to connect is due at once.
+    /// Forgets a connection that has closed.
     fn drop_closed_link(&mut self) {
         if self.link.as_ref().is_some_and(|l| l.client.is_closed()) {
             tracing::warn!(store = %describe_target(&self.config), "PostgreSQL connection lost");
-            self.link = None;
-            self.retry_at = Instant::now();
-            self.retry_in = RETRY_FIRST;
+            self.forget_link();
         }
     }
 
-    /// Tries to connect; on failure, the next try waits longer (up to `RETRY_MAX`).
+    /// Drops the connection (closing it), remembering its backend. The next try to connect is
+    /// due at once if it had lived a while, else after a growing wait.
+    fn forget_link(&mut self) {
+        let Some(link) = self.link.take() else {
+            return;
+        };
+        self.lost = Some(link.backend);
+        if link.opened.elapsed() >= STABLE_LINK {
+            self.retry_at = Instant::now();
+            self.retry_in = RETRY_FIRST;
+        } else {
+            self.retry_at = Instant::now() + self.retry_in;
+            self.retry_in = (self.retry_in * 2).min(RETRY_MAX);
+        }
+    }
+
+    /// Tries to connect; on failure, the next try waits longer (up to `RETRY_MAX`). Once
+    /// connected, ends the lost connection's backend if the server has not yet.
     async fn reconnect(&mut self) {
         match Link::open(&self.config).await {
             Ok(link) => {
                 tracing::info!(store = %describe_target(&self.config), "PostgreSQL connected");
+                if let Some(old) = self.lost.take() {
+                    match terminate(&link.client, &old).await {
+                        Ok(true) => tracing::warn!(
+                            pid = old.pid,
+                            "ended the lost PostgreSQL connection's backend"
+                        ),
+                        Ok(false) => {}
+                        Err(e) => tracing::warn!(pid = old.pid, error = %postgres_message(&e),
+                            "cannot end the lost PostgreSQL connection's backend"),
+                    }
+                }
                 self.link = Some(link);
-                self.retry_in = RETRY_FIRST;
             }
             Err(e) => {
                 self.last_error = postgres_message(&e);
@@ -233,6 +358,7 @@ impl Writer {
     async fn settle(
         &mut self,
         txid: Option<i64>,
+        old: Option<Backend>,
         answers: Vec<Result<(), String>>,
         error: String,
     ) -> Outcome {
@@ -254,8 +380,16 @@ impl Writer {
                         return Outcome::Committed(answers)
                     }
                     Ok(Some(status)) if status == "aborted" => return Outcome::Failed(unknown),
-                    // Still in progress: its old connection has not ended yet.
-                    Ok(Some(_)) => {}
+                    // Still in progress: its old backend has not ended yet. End it (again:
+                    // ending takes a moment), then ask again.
+                    Ok(Some(_)) => {
+                        if let Some(old) = &old {
+                            if let Err(e) = terminate(&link.client, old).await {
+                                tracing::warn!(pid = old.pid, error = %postgres_message(&e),
+                                    "cannot end the lost PostgreSQL connection's backend");
+                            }
+                        }
+                    }
                     Ok(None) => break,
                     Err(e) => {
                         tracing::warn!(error = %postgres_message(&e), "cannot ask about a commit")
@@ -284,8 +418,10 @@ impl Writer {
                 answers,
                 error,
             } => {
-                self.drop_closed_link();
-                self.settle(txid, answers, error).await
+                // The connection is not to be used again, even if it has not closed yet.
+                let old = self.link.as_ref().map(|l| l.backend.clone());
+                self.forget_link();
+                self.settle(txid, old, answers, error).await
             }
             known => known,
         };
@@ -327,6 +463,7 @@ pub(super) async fn run(
         retry_at: Instant::now(),
         retry_in: RETRY_FIRST,
         last_error: String::new(),
+        lost: None,
     };
     let mut batch: Vec<Job> = Vec::with_capacity(MAX_BATCH);
     loop {
