@@ -550,7 +550,69 @@ async fn postgres_servers_opening_one_new_database_together_both_work() {
     assert_eq!(read(&b, "r1").await.head.id, "r1");
     assert_eq!(
         PgServer::shared().psql(&url, "SELECT version FROM schema_version"),
-        "1"
+        "2"
+    );
+}
+
+/// A database at schema version 1 (no commit markers) is migrated in place to version 2,
+/// keeping what it holds, and writes go on.
+#[tokio::test]
+async fn postgres_migrates_a_version_1_database_in_place() {
+    let server = PgServer::shared();
+    let url = server.database();
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("a new database opens");
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))),
+    )
+    .await;
+    drop(store);
+    server.psql(
+        &url,
+        "DROP TABLE commits; UPDATE schema_version SET version = 1",
+    );
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("a version 1 database opens");
+    assert_eq!(server.psql(&url, "SELECT version FROM schema_version"), "2");
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r2", RoomStatus::Waiting))),
+    )
+    .await;
+    assert_eq!(read(&store, "r1").await.head.id, "r1");
+    assert_eq!(read(&store, "r2").await.head.id, "r2");
+    assert_eq!(server.psql(&url, "SELECT count(*) FROM commits"), "1");
+}
+
+/// A batch whose transaction fails as it begins (here its commit marker is refused) fails its
+/// writes, and the next batch begins afresh rather than inside the aborted transaction.
+#[tokio::test]
+async fn postgres_a_batch_failing_as_it_begins_leaves_the_next_one_working() {
+    let server = PgServer::shared();
+    let url = server.database();
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("open the store");
+    server.psql(
+        &url,
+        "ALTER TABLE commits ADD CONSTRAINT refused CHECK (false) NOT VALID",
+    );
+    store
+        .write(Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))))
+        .await
+        .expect_err("no batch can begin");
+    server.psql(&url, "ALTER TABLE commits DROP CONSTRAINT refused");
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r2", RoomStatus::Waiting))),
+    )
+    .await;
+    assert_eq!(
+        server.psql(&url, "SELECT string_agg(id, ',') FROM rooms"),
+        "r2"
     );
 }
 

@@ -6,8 +6,10 @@
 //! error, and the writer reconnects by itself, backing off while the server is away.
 //!
 //! A connection lost while its COMMIT was under way leaves the outcome unknown: the writer
-//! then asks the server, once back, whether that transaction committed (`txid_status`), and
-//! answers by what it says, so that no write is refused while in fact stored.
+//! then asks the server, once back, whether that transaction committed, and answers by what
+//! it says, so that no write is refused while in fact stored. Each batch's transaction writes
+//! a marker of its own, a random id, to `commits`: the marker is there if and only if it
+//! committed (a transaction id would not do: after a crash the server may give it out again).
 //!
 //! The server may not notice a lost connection for a while, and its backend would then sit
 //! "idle in transaction", holding the batch's row locks and keys, and the batch's transaction
@@ -20,7 +22,7 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_postgres::error::Severity;
-use tokio_postgres::{Client, Config, SimpleQueryMessage};
+use tokio_postgres::{Client, Config};
 
 use super::statements::Statements;
 use super::{connect, describe_target, APPLICATION_NAME};
@@ -39,6 +41,11 @@ const RETRY_MAX: Duration = Duration::from_secs(5);
 /// A connection that lived this long before it was lost is reconnected at once; one lost
 /// sooner (a server that takes connections and then drops them) keeps the backoff growing.
 const STABLE_LINK: Duration = Duration::from_secs(5);
+
+/// Every this many committed batches, the markers older than `MARKERS_KEPT` are removed (a
+/// marker is only asked about within `UNKNOWN_COMMIT_WAIT` of its commit).
+const PRUNE_EVERY: u64 = 1024;
+const MARKERS_KEPT: Duration = Duration::from_secs(3600);
 
 /// The writer's `application_name` when the URL names none.
 pub(super) const WRITER_APPLICATION_NAME: &str = "kibitz-writer";
@@ -130,10 +137,10 @@ enum Outcome {
     Committed(Vec<Result<(), String>>),
     /// Nothing of the batch was stored.
     Failed(String),
-    /// The connection was lost while COMMIT was under way: the transaction `txid` may or may
-    /// not have committed; `answers` holds what each write gets if it did.
+    /// The connection was lost while COMMIT was under way: the transaction marked `batch` may
+    /// or may not have committed; `answers` holds what each write gets if it did.
     Unknown {
-        txid: Option<i64>,
+        batch: String,
         answers: Vec<Result<(), String>>,
         error: String,
     },
@@ -145,26 +152,53 @@ enum Stop {
     Before(String),
     /// At COMMIT.
     Commit {
-        txid: Option<i64>,
+        batch: String,
         error: tokio_postgres::Error,
     },
 }
 
-/// Begins a transaction and learns its id (in the same round trip), to ask about it later
-/// if the answer to its COMMIT is lost.
-async fn begin(db: &Client) -> Result<Option<i64>, tokio_postgres::Error> {
-    let messages = match db.simple_query("BEGIN; SELECT txid_current()").await {
-        Ok(messages) => messages,
-        Err(e) => {
-            // BEGIN may have run: the next batch must not start inside an aborted transaction.
-            roll_back(db).await;
-            return Err(e);
+/// Begins a transaction and writes its marker (in the same round trip), to ask about it
+/// later if the answer to its COMMIT is lost; the marker's id.
+async fn begin(db: &Client) -> Result<String, tokio_postgres::Error> {
+    let batch = format!("{:032x}", rand::random::<u128>());
+    // The id is this function's own hex digits: nothing to quote.
+    let sql = format!("BEGIN; INSERT INTO commits (id) VALUES ('{batch}')");
+    if let Err(e) = db.batch_execute(&sql).await {
+        // BEGIN may have run: the next batch must not start inside an aborted transaction.
+        roll_back(db).await;
+        return Err(e);
+    }
+    Ok(batch)
+}
+
+/// Whether the marker `batch` is stored.
+async fn marked(db: &Client, batch: &str) -> Result<bool, tokio_postgres::Error> {
+    db.query_one(
+        "SELECT EXISTS (SELECT 1 FROM commits WHERE id = $1)",
+        &[&batch],
+    )
+    .await?
+    .try_get(0)
+}
+
+/// Whether the batch marked `batch`, begun on the backend `old`, committed; `None` while that
+/// backend still runs (it is told to end: ask again).
+async fn committed(
+    db: &Client,
+    batch: &str,
+    old: Option<&Backend>,
+) -> Result<Option<bool>, tokio_postgres::Error> {
+    if marked(db, batch).await? {
+        return Ok(Some(true));
+    }
+    if let Some(old) = old {
+        if terminate(db, old).await? {
+            return Ok(None);
         }
-    };
-    Ok(messages.iter().find_map(|m| match m {
-        SimpleQueryMessage::Row(row) => row.get(0).and_then(|id| id.parse().ok()),
-        _ => None,
-    }))
+    }
+    // Its backend is gone, so its transaction has ended: committed (a moment ago, perhaps)
+    // if and only if its marker is there.
+    Ok(Some(marked(db, batch).await?))
 }
 
 /// Ends a transaction that is not to be committed (its connection may already be gone).
@@ -188,7 +222,7 @@ fn rolled_back(error: &tokio_postgres::Error) -> bool {
 
 /// What a failed COMMIT means: a rollback, or an outcome to settle.
 fn after_commit(
-    txid: Option<i64>,
+    batch: String,
     error: tokio_postgres::Error,
     answers: Vec<Result<(), String>>,
 ) -> Outcome {
@@ -196,7 +230,7 @@ fn after_commit(
         Outcome::Failed(StoreError::from(error).to_string())
     } else {
         Outcome::Unknown {
-            txid,
+            batch,
             answers,
             error: StoreError::from(error).to_string(),
         }
@@ -206,7 +240,7 @@ fn after_commit(
 /// Runs every write of the batch in one transaction; on the first error nothing is stored.
 async fn commit_all(link: &Link, batch: &[Job]) -> Result<(), Stop> {
     let db = &link.client;
-    let txid = begin(db)
+    let marker = begin(db)
         .await
         .map_err(|e| Stop::Before(StoreError::from(e).to_string()))?;
     for job in batch {
@@ -217,7 +251,10 @@ async fn commit_all(link: &Link, batch: &[Job]) -> Result<(), Stop> {
     }
     db.batch_execute("COMMIT")
         .await
-        .map_err(|error| Stop::Commit { txid, error })
+        .map_err(|error| Stop::Commit {
+            batch: marker,
+            error,
+        })
 }
 
 /// Runs the batch with a savepoint per write: a write that fails is rolled back alone and
@@ -225,8 +262,8 @@ async fn commit_all(link: &Link, batch: &[Job]) -> Result<(), Stop> {
 /// fails the whole batch.
 async fn commit_one_by_one(link: &Link, batch: &[Job]) -> Outcome {
     let db = &link.client;
-    let txid = match begin(db).await {
-        Ok(txid) => txid,
+    let marker = match begin(db).await {
+        Ok(marker) => marker,
         Err(e) => return Outcome::Failed(StoreError::from(e).to_string()),
     };
     let mut answers = Vec::with_capacity(batch.len());
@@ -257,7 +294,7 @@ async fn commit_one_by_one(link: &Link, batch: &[Job]) -> Outcome {
     }
     match db.batch_execute("COMMIT").await {
         Ok(()) => Outcome::Committed(answers),
-        Err(error) => after_commit(txid, error, answers),
+        Err(error) => after_commit(marker, error, answers),
     }
 }
 
@@ -266,9 +303,10 @@ async fn commit_one_by_one(link: &Link, batch: &[Job]) -> Outcome {
 async fn commit_batch(link: &Link, batch: &[Job]) -> Outcome {
     match commit_all(link, batch).await {
         Ok(()) => return Outcome::Committed(batch.iter().map(|_| Ok(())).collect()),
-        Err(Stop::Commit { txid, error }) => {
-            return after_commit(txid, error, batch.iter().map(|_| Ok(())).collect())
-        }
+        Err(Stop::Commit {
+            batch: marker,
+            error,
+        }) => return after_commit(marker, error, batch.iter().map(|_| Ok(())).collect()),
         Err(Stop::Before(e)) if link.client.is_closed() => return Outcome::Failed(e),
         Err(Stop::Before(_)) => {}
     }
@@ -286,6 +324,8 @@ struct Writer {
     last_error: String,
     /// The backend of the connection last lost, to end once connected again.
     lost: Option<Backend>,
+    /// Batches committed, to prune markers every `PRUNE_EVERY`.
+    batches: u64,
 }
 
 impl Writer {
@@ -354,43 +394,24 @@ impl Writer {
         })
     }
 
-    /// Asks the server, reconnecting as needed, whether the transaction `txid` committed.
+    /// Asks the server, reconnecting as needed, whether the batch marked `batch`, begun on
+    /// the backend `old`, committed.
     async fn settle(
         &mut self,
-        txid: Option<i64>,
+        batch: String,
         old: Option<Backend>,
         answers: Vec<Result<(), String>>,
         error: String,
     ) -> Outcome {
         let unknown = format!("the connection was lost while committing ({error})");
-        let Some(txid) = txid else {
-            return Outcome::Failed(unknown);
-        };
-        tracing::warn!(txid, error = %error, "a commit's answer was lost: asking whether it was made");
+        tracing::warn!(batch, error = %error, "a commit's answer was lost: asking whether it was made");
         let deadline = Instant::now() + UNKNOWN_COMMIT_WAIT;
         loop {
             if let Ok(link) = self.link().await {
-                match link
-                    .client
-                    .query_one("SELECT txid_status($1)", &[&txid])
-                    .await
-                    .and_then(|row| row.try_get::<_, Option<String>>(0))
-                {
-                    Ok(Some(status)) if status == "committed" => {
-                        return Outcome::Committed(answers)
-                    }
-                    Ok(Some(status)) if status == "aborted" => return Outcome::Failed(unknown),
-                    // Still in progress: its old backend has not ended yet. End it (again:
-                    // ending takes a moment), then ask again.
-                    Ok(Some(_)) => {
-                        if let Some(old) = &old {
-                            if let Err(e) = terminate(&link.client, old).await {
-                                tracing::warn!(pid = old.pid, error = %postgres_message(&e),
-                                    "cannot end the lost PostgreSQL connection's backend");
-                            }
-                        }
-                    }
-                    Ok(None) => break,
+                match committed(&link.client, &batch, old.as_ref()).await {
+                    Ok(Some(true)) => return Outcome::Committed(answers),
+                    Ok(Some(false)) => return Outcome::Failed(unknown),
+                    Ok(None) => {}
                     Err(e) => {
                         tracing::warn!(error = %postgres_message(&e), "cannot ask about a commit")
                     }
@@ -401,8 +422,25 @@ impl Writer {
             }
             tokio::time::sleep_until(self.retry_at.max(Instant::now() + RETRY_FIRST)).await;
         }
-        tracing::error!(txid, "whether a batch of writes was committed is unknown");
+        tracing::error!(batch, "whether a batch of writes was committed is unknown");
         Outcome::Failed(format!("{unknown}; whether it was stored is unknown"))
+    }
+
+    /// Now and then, removes the markers of batches long settled.
+    async fn prune_markers(&mut self) {
+        self.batches += 1;
+        if self.batches % PRUNE_EVERY != 0 {
+            return;
+        }
+        if let Some(link) = &self.link {
+            let prune = format!(
+                "DELETE FROM commits WHERE made < now() - interval '{} seconds'",
+                MARKERS_KEPT.as_secs()
+            );
+            if let Err(e) = link.client.batch_execute(&prune).await {
+                tracing::warn!(error = %postgres_message(&e), "cannot remove old commit markers");
+            }
+        }
     }
 
     /// Commits the batch and answers each write.
@@ -414,18 +452,21 @@ impl Writer {
         };
         let outcome = match outcome {
             Outcome::Unknown {
-                txid,
+                batch,
                 answers,
                 error,
             } => {
                 // The connection is not to be used again, even if it has not closed yet.
                 let old = self.link.as_ref().map(|l| l.backend.clone());
                 self.forget_link();
-                self.settle(txid, old, answers, error).await
+                self.settle(batch, old, answers, error).await
             }
             known => known,
         };
         self.drop_closed_link();
+        if matches!(outcome, Outcome::Committed(_)) {
+            self.prune_markers().await;
+        }
         self.metrics.store_write(started.elapsed(), batch.len());
         match outcome {
             Outcome::Committed(answers) => {
@@ -464,6 +505,7 @@ pub(super) async fn run(
         retry_in: RETRY_FIRST,
         last_error: String::new(),
         lost: None,
+        batches: 0,
     };
     let mut batch: Vec<Job> = Vec::with_capacity(MAX_BATCH);
     loop {
