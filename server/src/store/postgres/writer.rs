@@ -429,7 +429,7 @@ impl Writer {
     /// Now and then, removes the markers of batches long settled.
     async fn prune_markers(&mut self) {
         self.batches += 1;
-        if self.batches % PRUNE_EVERY != 0 {
+        if !self.batches.is_multiple_of(PRUNE_EVERY) {
             return;
         }
         if let Some(link) = &self.link {
