@@ -140,6 +140,18 @@ async fn malformed_frames_change_nothing() {
     assert_eq!(e["ref"], "move");
     assert_eq!(e["room"], room.as_str());
     assert_eq!(e["id"], "q");
+    // A request id holding a control character (a store may not keep it) is refused; the
+    // connection stays.
+    for id in ["m\u{0}1", "m\n1"] {
+        let e = b
+            .refused(json!({"t":"move","room":room,"move":"a1","id":id}))
+            .await;
+        assert_eq!(e["code"], "bad_request", "{e}");
+        assert!(
+            e["message"].as_str().unwrap_or("").contains("control"),
+            "{e}"
+        );
+    }
     assert_eq!(essentials(&a.fresh_state(&room, "player").await), before);
 
     // Unknown fields are ignored: the move is played.

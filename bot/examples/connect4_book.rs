@@ -66,7 +66,7 @@ impl Generator {
         self.entries.insert(key, stored);
         writeln!(self.out, "{}", format_entry(key, stored)).expect("write the book file");
         self.solved += 1;
-        if board.moves <= 4 || self.solved % 100 == 0 {
+        if board.moves <= 4 || self.solved.is_multiple_of(100) {
             eprintln!(
                 "{} stones: column {} score {score} in {:.1} s ({} nodes); {} new entries, {:.0} s in all",
                 board.moves,

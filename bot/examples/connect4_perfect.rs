@@ -63,7 +63,7 @@ fn play_line(
     let mut forced = replies.iter();
     let limits = SearchLimits::Time(Duration::from_millis(ms));
     while !p.is_over() {
-        let bot_to_move = (p.ply() % 2 == 0) == bot_first;
+        let bot_to_move = p.ply().is_multiple_of(2) == bot_first;
         let col = if bot_to_move {
             let before = checker.score(&p);
             let clock = Instant::now();

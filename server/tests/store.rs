@@ -550,7 +550,69 @@ async fn postgres_servers_opening_one_new_database_together_both_work() {
     assert_eq!(read(&b, "r1").await.head.id, "r1");
     assert_eq!(
         PgServer::shared().psql(&url, "SELECT version FROM schema_version"),
-        "1"
+        "2"
+    );
+}
+
+/// A database at schema version 1 (no commit markers) is migrated in place to version 2,
+/// keeping what it holds, and writes go on.
+#[tokio::test]
+async fn postgres_migrates_a_version_1_database_in_place() {
+    let server = PgServer::shared();
+    let url = server.database();
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("a new database opens");
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))),
+    )
+    .await;
+    drop(store);
+    server.psql(
+        &url,
+        "DROP TABLE commits; UPDATE schema_version SET version = 1",
+    );
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("a version 1 database opens");
+    assert_eq!(server.psql(&url, "SELECT version FROM schema_version"), "2");
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r2", RoomStatus::Waiting))),
+    )
+    .await;
+    assert_eq!(read(&store, "r1").await.head.id, "r1");
+    assert_eq!(read(&store, "r2").await.head.id, "r2");
+    assert_eq!(server.psql(&url, "SELECT count(*) FROM commits"), "1");
+}
+
+/// A batch whose transaction fails as it begins (here its commit marker is refused) fails its
+/// writes, and the next batch begins afresh rather than inside the aborted transaction.
+#[tokio::test]
+async fn postgres_a_batch_failing_as_it_begins_leaves_the_next_one_working() {
+    let server = PgServer::shared();
+    let url = server.database();
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("open the store");
+    server.psql(
+        &url,
+        "ALTER TABLE commits ADD CONSTRAINT refused CHECK (false) NOT VALID",
+    );
+    store
+        .write(Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))))
+        .await
+        .expect_err("no batch can begin");
+    server.psql(&url, "ALTER TABLE commits DROP CONSTRAINT refused");
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r2", RoomStatus::Waiting))),
+    )
+    .await;
+    assert_eq!(
+        server.psql(&url, "SELECT string_agg(id, ',') FROM rooms"),
+        "r2"
     );
 }
 
@@ -649,4 +711,92 @@ async fn postgres_writes_fail_while_the_server_is_away_and_resume_when_it_is_bac
         .map(|l| l.text)
         .collect();
     assert_eq!(texts, ["before", "after"]);
+}
+
+/// The writer's backend ended by the server while writes flow (as a connection lost mid-batch
+/// or mid-commit looks from the writer): every write is answered, exactly the writes answered
+/// as stored are stored, and writes go on once the writer has connected again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_writes_survive_the_writers_backend_ending_mid_flow() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    let server = PgServer::shared();
+    let url = server.database();
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("open the store");
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    let psql = |sql: &str| tokio::task::block_in_place(|| server.psql(&url, sql));
+
+    let ended = Arc::new(AtomicBool::new(false));
+    let mut writers = tokio::task::JoinSet::new();
+    for w in 0..4 {
+        let (store, ended) = (store.clone(), ended.clone());
+        writers.spawn(async move {
+            let started = std::time::Instant::now();
+            let mut stored = Vec::new();
+            let mut stored_after_end = 0;
+            for i in 0.. {
+                let text = format!("w{w}-{i:05}");
+                let mut change = change("r1", 1);
+                change.chat = Some(line(&text, None));
+                let after_end = ended.load(Ordering::SeqCst);
+                let answer = tokio::time::timeout(RECONNECT_WAIT, store.write(Write::Room(change)))
+                    .await
+                    .expect("every write is answered");
+                match answer {
+                    Ok(()) => {
+                        stored.push(text);
+                        stored_after_end += usize::from(after_end);
+                    }
+                    // The writer is connecting again: wait a little before the next try.
+                    Err(_) => tokio::time::sleep(std::time::Duration::from_millis(20)).await,
+                }
+                if stored_after_end >= 3 {
+                    break;
+                }
+                assert!(
+                    started.elapsed() < RECONNECT_WAIT * 2,
+                    "writes did not resume"
+                );
+            }
+            stored
+        });
+    }
+
+    // Mid-flow: once some lines are stored, end the writer's backend.
+    let started = std::time::Instant::now();
+    while psql("SELECT count(*) FROM chat")
+        .parse::<u32>()
+        .expect("a count")
+        < 20
+    {
+        assert!(started.elapsed() < RECONNECT_WAIT, "no writes stored");
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    let ended_backends = psql(
+        "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity \
+         WHERE datname = current_database() AND application_name = 'kibitz-writer'",
+    );
+    assert_eq!(ended_backends, "1", "the writer's one backend");
+    ended.store(true, Ordering::SeqCst);
+
+    let mut answered_stored = Vec::new();
+    while let Some(stored) = writers.join_next().await {
+        answered_stored.extend(stored.expect("a writer task"));
+    }
+    answered_stored.sort();
+    let in_table: Vec<String> = psql("SELECT text FROM chat ORDER BY text")
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        in_table, answered_stored,
+        "exactly the writes answered as stored are stored"
+    );
 }

@@ -31,6 +31,9 @@ pub enum RoomError {
     Choice(ChoiceError),
     #[error("not a move")]
     NotAMove,
+    /// A move's request `id` holding control characters, which a store may not keep.
+    #[error("a move's id may not hold control characters")]
+    BadMoveId,
     #[error("you are not seated in this room")]
     NotSeated,
 
@@ -153,6 +156,7 @@ impl Refusal for RoomError {
             | RoomError::BadBotLevel
             | RoomError::EmptyChat
             | RoomError::ChatControl
+            | RoomError::BadMoveId
             | RoomError::BadClock(_)
             | RoomError::SeatPromised
             | RoomError::TooManyRooms(_)

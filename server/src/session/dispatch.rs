@@ -200,6 +200,14 @@ impl Session {
                     self.refuse(&RoomError::NotAMove, about);
                     return;
                 }
+                if id
+                    .as_deref()
+                    .is_some_and(|id| id.chars().any(char::is_control))
+                {
+                    let about = About::room(reference, &room).with_id(id.as_deref());
+                    self.refuse(&RoomError::BadMoveId, about);
+                    return;
+                }
                 self.act(&room, Action::Move { mv, id }, reference, received)
                     .await;
             }

@@ -105,12 +105,29 @@ impl PgServer {
     /// Makes and starts a server of the caller's own.
     pub fn start() -> PgServer {
         let bin = find_bin();
+        let as_postgres = running_as_root();
+        // As root the server runs as `postgres`, who must reach its directory: TMPDIR may lie
+        // inside a directory only root may enter, /tmp never does.
+        let parent = if as_postgres {
+            PathBuf::from("/tmp")
+        } else {
+            std::env::temp_dir()
+        };
         let dir = tempfile::Builder::new()
             .prefix("kibitz-pg-")
-            .tempdir()
-            .expect("a temporary directory")
+            .tempdir_in(&parent)
+            .unwrap_or_else(|e| panic!("a temporary directory in {}: {e}", parent.display()))
             .keep();
-        let as_postgres = running_as_root();
+        let mut server = PgServer {
+            bin,
+            dir,
+            port: 0,
+            as_postgres,
+            watchdog: None,
+        };
+        // First, so that the directory is removed however the rest fails.
+        server.arm_watchdog();
+        let dir = server.dir.clone();
         std::fs::create_dir(dir.join("sock")).expect("the socket directory");
         if as_postgres {
             let (uid, gid) = postgres_user();
@@ -119,14 +136,6 @@ impl PgServer {
                     .expect("hand the directory to the postgres user");
             }
         }
-        let mut server = PgServer {
-            bin,
-            dir,
-            port: 0,
-            as_postgres,
-            watchdog: None,
-        };
-        server.arm_watchdog();
         let mut initdb = server.tool("initdb");
         initdb
             .arg("-D")

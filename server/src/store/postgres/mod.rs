@@ -34,6 +34,11 @@ const KEEPALIVE_IDLE: Duration = Duration::from_secs(10);
 const KEEPALIVE_INTERVAL: Duration = Duration::from_secs(5);
 const KEEPALIVE_RETRIES: u32 = 3;
 
+/// The connections' `application_name` when the URL names none (the writer's is
+/// [`writer::WRITER_APPLICATION_NAME`], so that an operator can tell it in
+/// `pg_stat_activity`).
+const APPLICATION_NAME: &str = "kibitz";
+
 /// How long sent data may stay unacknowledged before the connection is given up (a query
 /// sent into a network cut), rather than the system's retransmissions for a quarter hour.
 const TCP_USER_TIMEOUT: Duration = Duration::from_secs(30);
@@ -61,9 +66,10 @@ fn parse_url(url: &str) -> Result<Config, StoreError> {
         config.connect_timeout(CONNECT_TIMEOUT);
     }
     if config.get_application_name().is_none() {
-        config.application_name("kibitz");
+        config.application_name(APPLICATION_NAME);
     }
-    if config.get_keepalives_idle() > KEEPALIVE_IDLE {
+    // The driver cannot tell a default from a URL's own value here: read the URL's options.
+    if !url_sets(url, "keepalives_idle") {
         config.keepalives_idle(KEEPALIVE_IDLE);
     }
     if config.get_keepalives_interval().is_none() {
@@ -76,6 +82,15 @@ fn parse_url(url: &str) -> Result<Config, StoreError> {
         config.tcp_user_timeout(TCP_USER_TIMEOUT);
     }
     Ok(config)
+}
+
+/// Whether the URL's options (after `?`) set `option`.
+fn url_sets(url: &str, option: &str) -> bool {
+    url.split_once('?').is_some_and(|(_, options)| {
+        options
+            .split('&')
+            .any(|pair| pair.split('=').next() == Some(option))
+    })
 }
 
 /// Where `config` points, without user or password (for messages and logs).
@@ -158,5 +173,21 @@ impl PostgresStore {
 
     pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
         self.reads.read_chat(id).await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_urls_own_keepalive_idle_is_kept_and_otherwise_defaulted() {
+        let config = parse_url("postgres://db.example/kibitz?keepalives_idle=3600").unwrap();
+        assert_eq!(config.get_keepalives_idle(), Duration::from_secs(3600));
+        let config = parse_url("postgres://db.example/kibitz?keepalives_idle=5").unwrap();
+        assert_eq!(config.get_keepalives_idle(), Duration::from_secs(5));
+        let config = parse_url("postgres://db.example/kibitz").unwrap();
+        assert_eq!(config.get_keepalives_idle(), KEEPALIVE_IDLE);
+        assert_eq!(config.get_application_name(), Some(APPLICATION_NAME));
     }
 }

@@ -61,7 +61,12 @@ impl Readers {
             None => self.slots[first % n].lock().await,
         };
         if slot.as_ref().is_none_or(Client::is_closed) {
-            *slot = Some(connect(&self.config).await?);
+            let client = match connect(&self.config).await {
+                Ok(client) => client,
+                // Once more: a server restarting may refuse a connection a moment earlier.
+                Err(_) => connect(&self.config).await?,
+            };
+            *slot = Some(client);
         }
         MutexGuard::try_map(slot, Option::as_mut).map_err(|_| StoreError::Closed)
     }

@@ -35,9 +35,17 @@ CREATE TABLE reviews (
   room TEXT PRIMARY KEY, review TEXT NOT NULL, made_ms BIGINT NOT NULL);
 ";
 
+/// Version 2: a marker per batch the writer commits (a random id, written in the batch's
+/// transaction), by which it learns whether a commit whose answer was lost was made; markers
+/// older than an hour are removed.
+const V2: &str = "
+CREATE TABLE commits (id TEXT PRIMARY KEY, made TIMESTAMPTZ NOT NULL DEFAULT now());
+CREATE INDEX commits_made ON commits(made);
+";
+
 /// Every migration in order: the one at index `i` brings a database from version `i` to
 /// `i + 1`.
-const MIGRATIONS: [&str; 1] = [V1];
+const MIGRATIONS: [&str; 2] = [V1, V2];
 
 /// The advisory lock the migration holds (any number, the same in every build).
 const MIGRATION_LOCK: i64 = 0x6b69_6269_747a;
