@@ -4,7 +4,9 @@
 //!
 //! - Gomoku: make five if it can, else stop the opponent's five, else the cell that best
 //!   lengthens its own lines and cuts the opponent's, with a little noise.
-//! - Othello: the move that flips the most discs, chance among ties.
+//! - Othello: a corner if it can, never a square next to an empty corner unless it must, and
+//!   otherwise the move that flips the most discs, chance among ties. (Flipping the most
+//!   discs alone plays about as well as chance.)
 //! - Connect Four: win now if it can, else block the opponent's four, else a random column
 //!   weighted towards the centre.
 
@@ -77,7 +79,8 @@ impl Beginner {
         best.map(|(_, cell)| cell)
     }
 
-    /// An Othello move: the most discs flipped, chance among ties; a pass when nothing else.
+    /// An Othello move: a corner, else not next to an empty corner, and among those the most
+    /// discs flipped, chance among ties; a pass when nothing else.
     pub fn othello(&mut self, pos: &Othello) -> Option<OthelloMove> {
         let moves = pos.legal_moves();
         let flipped = |m: &OthelloMove| match m {
@@ -86,6 +89,16 @@ impl Beginner {
                 .count_ones(),
             OthelloMove::Pass => 0,
         };
+        let corners: Vec<OthelloMove> = moves.iter().copied().filter(is_corner).collect();
+        // The one thing every beginner soon learns: a corner is never lost again.
+        let moves = if corners.is_empty() { moves } else { corners };
+        // And the second: do not play next to an empty corner, unless there is nothing else.
+        let safe: Vec<OthelloMove> = moves
+            .iter()
+            .copied()
+            .filter(|m| !gives_corner(pos, m))
+            .collect();
+        let moves = if safe.is_empty() { moves } else { safe };
         let most = moves.iter().map(flipped).max()?;
         let greediest: Vec<OthelloMove> =
             moves.into_iter().filter(|m| flipped(m) == most).collect();
@@ -120,6 +133,27 @@ impl Beginner {
         }
         None
     }
+}
+
+/// Whether an Othello move takes a corner.
+fn is_corner(m: &OthelloMove) -> bool {
+    matches!(m, OthelloMove::Place(c) if (c.col == 0 || c.col == 7) && (c.row == 0 || c.row == 7))
+}
+
+/// Whether an Othello move lands next to (also diagonally) a corner that is still empty.
+fn gives_corner(pos: &Othello, m: &OthelloMove) -> bool {
+    let OthelloMove::Place(c) = m else {
+        return false;
+    };
+    [(0u8, 0u8), (0, 7), (7, 0), (7, 7)]
+        .iter()
+        .any(|&(col, row)| {
+            let corner = Cell::new(col, row);
+            c.col.abs_diff(col) <= 1
+                && c.row.abs_diff(row) <= 1
+                && *c != corner
+                && pos.get(corner).is_none()
+        })
 }
 
 /// Empty legal cells within [`GOMOKU_REACH`] of a stone (the centre on an empty board).
@@ -308,6 +342,37 @@ mod tests {
                 .flips(u32::from(c.row) * 8 + u32::from(c.col))
                 .count_ones();
             assert_eq!(flipped, most, "{c}");
+        }
+    }
+
+    /// A board from eight rows, a1..h1 first; black to move.
+    fn othello_rows(rows: [&str; 8]) -> Othello {
+        Othello::from_text(&format!("{} X", rows.concat())).expect("a position")
+    }
+
+    #[test]
+    fn othello_takes_a_corner_over_more_discs() {
+        // a1 flips one disc, a4 flips five.
+        let pos = othello_rows([
+            "-OX-----", "--------", "--------", "-OOOOOX-", "--------", "--------", "--------",
+            "--------",
+        ]);
+        for seed in 0..10 {
+            let m = Beginner::new(seed).othello(&pos).expect("a move");
+            assert_eq!(m.to_string(), "a1");
+        }
+    }
+
+    #[test]
+    fn othello_keeps_off_the_squares_next_to_an_empty_corner() {
+        // b2 flips two discs but opens a1; a5 flips one.
+        let pos = othello_rows([
+            "--------", "--OOX---", "--------", "--------", "-OX-----", "--------", "--------",
+            "--------",
+        ]);
+        for seed in 0..10 {
+            let m = Beginner::new(seed).othello(&pos).expect("a move");
+            assert_eq!(m.to_string(), "a5");
         }
     }
 
