@@ -76,7 +76,7 @@ impl Player {
 /// One side during a game.
 enum Side {
     Engine(Box<dyn Engine>, Level),
-    Beginner(Beginner),
+    Beginner(Box<Beginner>),
 }
 
 /// What the command line asked for.
@@ -251,7 +251,7 @@ fn play(
 ) -> (i32, Duration, Vec<String>) {
     let side = |player: Player, salt: u64| match player {
         Player::Level(l) => Side::Engine(engine_for(options.game), Level::new(l)),
-        Player::Beginner => Side::Beginner(Beginner::new(game_seed ^ salt)),
+        Player::Beginner => Side::Beginner(Box::new(Beginner::new(game_seed ^ salt))),
     };
     let mut sides = [side(a, 0xA), side(b, 0xB)];
     let a_color = if a_first { Color::Black } else { Color::White };
