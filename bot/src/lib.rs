@@ -11,12 +11,14 @@
 //! - [`connect4`], [`othello`], [`gomoku`]: one engine per game, each with its level table.
 //! - [`registry`]: which engine plays which game; position parsing for analyze and bench.
 //! - [`analyze`], [`bench`], [`pbrain`]: the engine command line (docs/engines.md).
+//! - [`beginner`]: a rule-following beginner for each game, the yardstick below level 1.
 //! - [`wire`]: the WebSocket client of the protocol, shared with the showcase and the load
 //!   generator.
 //! - [`client`]: the bot as a protocol client: invitations, games, reconnects.
 //! - [`error`]: what can go wrong on the wire.
 
 pub mod analyze;
+pub mod beginner;
 pub mod bench;
 pub mod client;
 pub mod connect4;

@@ -21,8 +21,11 @@ pub struct LevelSettings {
 }
 
 impl LevelSettings {
-    /// Level 1 looks one move ahead through heavy noise and may ignore an open three; level
-    /// 3 answers threes; level 5 finds VCFs; level 8 and up search at full strength.
+    /// Calibrated by matches (docs/benchmarks.md, "Levels") at 100 ms a move. Level 1 looks
+    /// one move ahead through heavy noise and may ignore an open three; level 3 answers
+    /// threes; level 5 finds VCFs at the root, level 6 also inside the search; level 8 adds
+    /// the VCT and has no noise; levels 9 and 10 differ only in depth, which shows at longer
+    /// times.
     #[must_use]
     pub fn of(level: Level) -> LevelSettings {
         let l = level.get();
@@ -30,12 +33,12 @@ impl LevelSettings {
             (1, 300),
             (2, 160),
             (2, 80),
-            (3, 45),
-            (4, 25),
-            (5, 12),
+            (3, 60),
+            (4, 30),
+            (5, 15),
             (6, 5),
+            (6, 0),
             (8, 0),
-            (12, 0),
             (64, 0),
         ]);
         LevelSettings {
@@ -46,5 +49,32 @@ impl LevelSettings {
             root_vcf: l >= 5,
             root_vct: l >= 8,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each level searches at least as deep with no more noise than the one below, and keeps
+    /// every threat search the one below has.
+    #[test]
+    fn levels_grow_stronger() {
+        let all: Vec<LevelSettings> = (1..=10).map(|l| LevelSettings::of(Level::new(l))).collect();
+        for pair in all.windows(2) {
+            let (lower, higher) = (pair[0], pair[1]);
+            assert!(lower.max_depth <= higher.max_depth, "{lower:?} {higher:?}");
+            assert!(lower.noise >= higher.noise, "{lower:?} {higher:?}");
+            for (low, high) in [
+                (lower.tactics, higher.tactics),
+                (lower.probe_vcf, higher.probe_vcf),
+                (lower.root_vcf, higher.root_vcf),
+                (lower.root_vct, higher.root_vct),
+            ] {
+                assert!(!low || high, "{lower:?} {higher:?}");
+            }
+        }
+        assert!(!all[1].tactics && all[2].tactics);
+        assert_eq!(all[9].noise, 0);
     }
 }
