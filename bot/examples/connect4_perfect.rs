@@ -161,7 +161,15 @@ fn main() {
         let mut tally = Tally::default();
         let clock = Instant::now();
         for (i, line) in lines.iter().enumerate() {
+            let clock = Instant::now();
             play_line(line, bot_first, ms, &mut checker, &mut tally, i as u64);
+            eprintln!(
+                "line {i} ({line:?}): {} won, {} drawn, {} lost so far; {:.1} s",
+                tally.wins,
+                tally.draws,
+                tally.losses,
+                clock.elapsed().as_secs_f64()
+            );
         }
         lost += tally.values_lost;
         println!(
