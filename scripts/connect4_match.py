@@ -146,8 +146,11 @@ def main():
     probe = Board(args.cols, args.rows, blocked)
     firsts = [c for c in range(1, args.cols + 1) if probe.landing(c) is not None]
     if args.two_ply:
-        openings = [[x, y] for x in firsts for y in range(1, args.cols + 1)
-                    if Board(args.cols, args.rows, blocked).landing(y) is not None]
+        openings = []
+        for x in firsts:
+            after = Board(args.cols, args.rows, blocked)
+            after.play(x, 0)
+            openings += [[x, y] for y in range(1, args.cols + 1) if after.landing(y) is not None]
     else:
         openings = [[x] for x in firsts]
     if args.count:

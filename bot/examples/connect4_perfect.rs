@@ -133,9 +133,9 @@ fn main() {
         let value = args.next().and_then(|v| v.parse().ok());
         match (arg.as_str(), value) {
             ("--ms", Some(v)) => ms = v,
-            ("--replies", Some(v)) => replies = v as u32,
+            ("--replies", Some(v)) if v <= 4 => replies = v as u32,
             _ => {
-                eprintln!("usage: connect4_perfect [--ms 200] [--replies 2]");
+                eprintln!("usage: connect4_perfect [--ms 200] [--replies 0..=4]");
                 std::process::exit(2);
             }
         }

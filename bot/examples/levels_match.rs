@@ -171,8 +171,10 @@ fn parse_options() -> Options {
             "--ms" => options.ms = number(value()),
             "--seed" => options.seed = number(value()),
             "--size" => {
-                options.size =
-                    u8::try_from(number(value())).unwrap_or_else(|_| usage("--size is 5..=26"))
+                options.size = u8::try_from(number(value()))
+                    .ok()
+                    .filter(|size| (5..=26).contains(size))
+                    .unwrap_or_else(|| usage("--size is 5..=26"))
             }
             "--rule" => {
                 options.rule = match value().as_str() {
@@ -225,7 +227,10 @@ fn openings(options: &Options) -> Vec<AnyPosition> {
             let mut rng = seeded(options.seed);
             let wanted = options.games.div_ceil(2).max(1);
             let mut found: Vec<Othello> = Vec::new();
-            while found.len() < wanted {
+            // There are only so many four-ply lines: past them, openings come round again.
+            let mut tries = 0;
+            while found.len() < wanted && tries < 100_000 {
+                tries += 1;
                 let mut pos = Othello::new();
                 for _ in 0..OTHELLO_OPENING_PLIES {
                     let moves = pos.legal_moves();

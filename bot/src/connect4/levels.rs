@@ -24,7 +24,7 @@ pub struct LevelSettings {
 }
 
 impl LevelSettings {
-    /// Calibrated by matches (docs/benchmarks.md, "Connect Four levels"): each level scores
+    /// Calibrated by matches (docs/benchmarks.md, "Levels", "Connect Four (7x6)"): each level scores
     /// about 75% against the one below at 100 ms a move. Level 1 sees one move ahead through
     /// heavy noise and misses the opponent's threats; level 2 sees them two moves ahead;
     /// from level 3 forced moves are played at once; from level 7 the exact solver finishes
