@@ -50,6 +50,25 @@ impl Checker {
     }
 }
 
+/// The column `engine` plays in `p` at full strength.
+fn level_ten_move(
+    engine: &mut Connect4Engine,
+    p: &ConnectFour,
+    limits: SearchLimits,
+    seed: u64,
+) -> Column {
+    let r = engine
+        .search(
+            &AnyPosition::Connect4(p.clone()),
+            limits,
+            Level::new(10),
+            &StopFlag::new(),
+            seed,
+        )
+        .expect("a move");
+    r.best.parse().expect("a column")
+}
+
 fn play_line(
     replies: &[u8],
     bot_first: bool,
@@ -67,17 +86,8 @@ fn play_line(
         let col = if bot_to_move {
             let before = checker.score(&p);
             let clock = Instant::now();
-            let r = bot
-                .search(
-                    &AnyPosition::Connect4(p.clone()),
-                    limits,
-                    Level::new(10),
-                    &StopFlag::new(),
-                    seed,
-                )
-                .expect("a move");
+            let col = level_ten_move(&mut bot, &p, limits, seed);
             tally.slowest = tally.slowest.max(clock.elapsed());
-            let col: Column = r.best.parse().expect("a column");
             let next = p.clone().play(col).expect("a legal move");
             let after = match next.outcome() {
                 Some(o) if o.winner.is_some() => before,
@@ -96,16 +106,7 @@ fn play_line(
         } else if let Some(&c) = forced.next() {
             Column(c)
         } else {
-            let r = opponent
-                .search(
-                    &AnyPosition::Connect4(p.clone()),
-                    limits,
-                    Level::new(10),
-                    &StopFlag::new(),
-                    seed,
-                )
-                .expect("a move");
-            r.best.parse().expect("a column")
+            level_ten_move(&mut opponent, &p, limits, seed)
         };
         match p.clone().play(col) {
             Ok(next) => p = next,

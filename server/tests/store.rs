@@ -121,6 +121,15 @@ async fn write(store: &Store, write: Write) {
     store.write(write).await.expect("the write is stored");
 }
 
+/// A PostgreSQL store on `url` holding one new room.
+async fn open_postgres_with_room(url: &str, id: &str, status: RoomStatus) -> Store {
+    let store = Store::open_postgres(url, Metrics::new())
+        .await
+        .expect("open the PostgreSQL store");
+    write(&store, Write::NewRoom(Box::new(room(id, status)))).await;
+    store
+}
+
 async fn read(store: &Store, id: &str) -> StoredRoom {
     store
         .read_room(id)
@@ -560,14 +569,7 @@ async fn postgres_servers_opening_one_new_database_together_both_work() {
 async fn postgres_migrates_a_version_1_database_in_place() {
     let server = PgServer::shared();
     let url = server.database();
-    let store = Store::open_postgres(&url, Metrics::new())
-        .await
-        .expect("a new database opens");
-    write(
-        &store,
-        Write::NewRoom(Box::new(room("r1", RoomStatus::Waiting))),
-    )
-    .await;
+    let store = open_postgres_with_room(&url, "r1", RoomStatus::Waiting).await;
     drop(store);
     server.psql(
         &url,
@@ -664,14 +666,7 @@ async fn postgres_bad_urls_and_absent_servers_are_clear_errors() {
 async fn postgres_writes_fail_while_the_server_is_away_and_resume_when_it_is_back() {
     let server = PgServer::start();
     let url = server.database();
-    let store = Store::open_postgres(&url, Metrics::new())
-        .await
-        .expect("open the store");
-    write(
-        &store,
-        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
-    )
-    .await;
+    let store = open_postgres_with_room(&url, "r1", RoomStatus::Playing).await;
     let said = |text: &str| {
         let mut change = change("r1", 1);
         change.chat = Some(line(text, None));
@@ -723,14 +718,7 @@ async fn postgres_writes_survive_the_writers_backend_ending_mid_flow() {
 
     let server = PgServer::shared();
     let url = server.database();
-    let store = Store::open_postgres(&url, Metrics::new())
-        .await
-        .expect("open the store");
-    write(
-        &store,
-        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
-    )
-    .await;
+    let store = open_postgres_with_room(&url, "r1", RoomStatus::Playing).await;
     let psql = |sql: &str| tokio::task::block_in_place(|| server.psql(&url, sql));
 
     let ended = Arc::new(AtomicBool::new(false));
