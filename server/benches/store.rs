@@ -45,6 +45,7 @@ fn room(id: &str) -> StoredRoom {
         black: seat("Alice"),
         white: seat("Bob"),
         moves: Vec::new(),
+        fence: 0,
     }
 }
 

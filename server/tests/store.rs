@@ -86,6 +86,7 @@ fn room(id: &str, status: RoomStatus) -> StoredRoom {
         black: Some(seat("Alice")),
         white: None,
         moves: Vec::new(),
+        fence: 0,
     }
 }
 

@@ -390,6 +390,7 @@ mod tests {
                     seq: 0,
                 })
                 .collect(),
+            fence: 0,
         };
         ReviewInput::from_room(&stored).expect("a finished game")
     }

@@ -155,6 +155,7 @@ impl RoomGame {
             black,
             white,
             moves,
+            fence: _,
         } = stored;
         let start = Game::with_setup(&head.game, &head.opening)
             .map_err(|e| RoomError::Replay(e.to_string()))?;
@@ -381,6 +382,7 @@ impl RoomGame {
             black: self.seats[0].clone(),
             white: self.seats[1].clone(),
             moves: self.moves.clone(),
+            fence: 0,
         }
     }
 

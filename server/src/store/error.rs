@@ -26,6 +26,14 @@ pub enum StoreError {
     Json(#[from] serde_json::Error),
     #[error("no stored room {0:?}")]
     NoSuchRoom(String),
+    /// A write made under a fencing token other than the room's (a change), or under an
+    /// older one (a claim): the room has another owner.
+    #[error("room {room:?} is owned under another fencing token (stored {stored}, given {fence})")]
+    Fenced {
+        room: String,
+        stored: u64,
+        fence: u64,
+    },
     /// A write failed; the backend's own message.
     #[error("write failed: {0}")]
     Write(String),

@@ -5,11 +5,33 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::error::StoreError;
 use super::records::Write;
+use crate::metrics::Metrics;
 
 /// One queued write and where its answer goes.
 pub(super) struct Job {
     pub write: Write,
-    pub done: oneshot::Sender<Result<(), String>>,
+    pub done: oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// How a write that failed alone is answered: a refusal by the store's rules (a room not
+/// stored, a fencing token not the room's) as itself, so that its writer can act on it; any
+/// other failure as the backend's message.
+pub(super) fn failed_alone(error: StoreError) -> StoreError {
+    match error {
+        StoreError::NoSuchRoom(_) | StoreError::Fenced { .. } => error,
+        other => StoreError::Write(other.to_string()),
+    }
+}
+
+/// Logs and counts a write that failed alone. One fenced off is not the store failing: its
+/// room has another owner, whose writes go on.
+pub(super) fn note_failed_alone(metrics: &Metrics, error: &StoreError) {
+    if matches!(error, StoreError::Fenced { .. }) {
+        tracing::info!(error = %error, "store write fenced off");
+    } else {
+        metrics.store_failed();
+        tracing::error!(error = %error, "store write failed");
+    }
 }
 
 /// Queues `write` for the writer behind `jobs` and waits until it is committed or has failed.
@@ -18,9 +40,5 @@ pub(super) async fn submit(jobs: &mpsc::Sender<Job>, write: Write) -> Result<(),
     jobs.send(Job { write, done })
         .await
         .map_err(|_| StoreError::Closed)?;
-    match wait.await {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(StoreError::Write(e)),
-        Err(_) => Err(StoreError::Closed),
-    }
+    wait.await.unwrap_or(Err(StoreError::Closed))
 }

@@ -6,6 +6,7 @@
 
 mod checkpoint;
 pub mod error;
+mod fence;
 mod job;
 pub mod postgres;
 pub mod records;
@@ -43,7 +44,9 @@ impl Store {
             .map(Store::Postgres)
     }
 
-    /// Writes durably, all of `write` or nothing: returns once it is committed.
+    /// Writes durably, all of `write` or nothing: returns once it is committed. A write the
+    /// store's rules refuse comes back as that refusal ([`StoreError::NoSuchRoom`],
+    /// [`StoreError::Fenced`]), having stored nothing.
     pub async fn write(&self, write: Write) -> Result<(), StoreError> {
         match self {
             Store::Sqlite(s) => s.write(write).await,
@@ -61,6 +64,18 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.load_players().await,
             Store::Postgres(s) => s.load_players().await,
+        }
+    }
+
+    /// The player whose token hashes to `token_hash`, if one is stored (a token issued by
+    /// another server sharing the store).
+    pub async fn player_by_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<StoredPlayer>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.player_by_token(token_hash).await,
+            Store::Postgres(s) => s.player_by_token(token_hash).await,
         }
     }
 

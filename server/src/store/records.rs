@@ -13,10 +13,11 @@ pub enum Write {
     Player(StoredPlayer),
     /// A new room with its seats (and status: a room made with both seats taken is playing).
     NewRoom(Box<StoredRoom>),
-    /// One event of a room.
+    /// One event of a room; refused whole under a fence other than the room's (see
+    /// [`RoomChange::fence`]).
     Room(RoomChange),
     /// A rematch: the new room, and the event of the old room that links to it, together,
-    /// so that neither is stored without the other.
+    /// so that neither is stored without the other (nor either when `change` is fenced off).
     Rematch {
         next: Box<StoredRoom>,
         change: RoomChange,
@@ -27,6 +28,9 @@ pub enum Write {
         ids: Vec<String>,
         seen_before_ms: u64,
     },
+    /// Takes `room` over under `fence`: its stored fence becomes `fence`, unless it is
+    /// already greater (refused: a newer owner has claimed the room).
+    Claim { room: String, fence: u64 },
     /// The engine review of a finished room (replacing an earlier one).
     Review {
         room: String,
@@ -56,6 +60,10 @@ pub struct RoomChange {
     pub rematch_next: Option<String>,
     /// Who has asked for a rematch, black and white.
     pub rematch_asks: Option<[bool; 2]>,
+    /// The fencing token the change is made under: unless 0 (unfenced, as in a single
+    /// server), the change is refused whole when the room's stored fence differs, so that an
+    /// owner that lost the room can no longer write to it.
+    pub fence: u64,
 }
 
 impl RoomChange {
@@ -133,6 +141,10 @@ pub struct StoredRoom {
     pub black: Option<StoredSeat>,
     pub white: Option<StoredSeat>,
     pub moves: Vec<StoredMove>,
+    /// The fencing token of the room's owner (0: never claimed). The store's own guard, not
+    /// part of the room's record: never exported.
+    #[serde(skip)]
+    pub fence: u64,
 }
 
 /// What a finished room keeps of its rematch: the room it was made in, and who asked.
@@ -143,6 +155,7 @@ pub struct StoredRematch {
 }
 
 /// A player as stored (the backend also keeps when it was last written: its last `hello`).
+/// Its `token_hash` is unique: [`crate::store::Store::player_by_token`] finds it by that.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct StoredPlayer {
     pub id: String,

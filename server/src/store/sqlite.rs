@@ -18,7 +18,8 @@ use game_core::Color;
 
 use super::checkpoint;
 use super::error::StoreError;
-use super::job::{self, Job};
+use super::fence;
+use super::job::{self, failed_alone, note_failed_alone, Job};
 use super::records::{
     RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRematch, StoredRoom, StoredRoomHead,
     StoredSeat, Write,
@@ -55,7 +56,7 @@ CREATE TABLE IF NOT EXISTS rooms (
   id TEXT PRIMARY KEY, game TEXT NOT NULL, clock TEXT, opening TEXT NOT NULL,
   private INTEGER NOT NULL, created_ms INTEGER NOT NULL, creator TEXT,
   status TEXT NOT NULL, result TEXT, seq INTEGER NOT NULL DEFAULT 0,
-  next TEXT, rematch_asks INTEGER NOT NULL DEFAULT 0);
+  next TEXT, rematch_asks INTEGER NOT NULL DEFAULT 0, fence INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX IF NOT EXISTS rooms_status ON rooms(status);
 CREATE TABLE IF NOT EXISTS seats (
   room TEXT NOT NULL, color TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL,
@@ -99,7 +100,8 @@ fn has_column(conn: &Connection, table: &str, column: &str) -> Result<bool, Stor
 }
 
 /// Brings a store written by an older version up to the schema: the rematch link and asks of
-/// a room, and when each player was last seen (now, for players stored before it was kept).
+/// a room, when each player was last seen (now, for players stored before it was kept), and
+/// each room's fencing token (0, never claimed).
 fn migrate(conn: &Connection) -> Result<(), StoreError> {
     if !has_column(conn, "rooms", "next")? {
         conn.execute_batch("ALTER TABLE rooms ADD COLUMN next TEXT;")?;
@@ -114,6 +116,9 @@ fn migrate(conn: &Connection) -> Result<(), StoreError> {
             "ALTER TABLE players ADD COLUMN last_seen_ms INTEGER NOT NULL DEFAULT 0;",
         )?;
         conn.execute("UPDATE players SET last_seen_ms = ?1", [now_ms()])?;
+    }
+    if !has_column(conn, "rooms", "fence")? {
+        conn.execute_batch("ALTER TABLE rooms ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;")?;
     }
     Ok(())
 }
@@ -168,8 +173,8 @@ fn insert_room(db: &Connection, room: &StoredRoom) -> Result<(), StoreError> {
     let head = &room.head;
     db.prepare_cached(
         "INSERT INTO rooms (id, game, clock, opening, private, created_ms, creator, status,
-                            result, seq)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                            result, seq, fence)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
     )?
     .execute(params![
         head.id,
@@ -185,6 +190,7 @@ fn insert_room(db: &Connection, room: &StoredRoom) -> Result<(), StoreError> {
             .map(serde_json::to_string)
             .transpose()?,
         room.seq as i64,
+        fence::to_column(room.fence)?,
     ])?;
     for (color, seat) in [(Color::Black, &room.black), (Color::White, &room.white)] {
         if seat.is_some() {
@@ -197,8 +203,34 @@ fn insert_room(db: &Connection, room: &StoredRoom) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// The fence stored with `room` (`None` for a room not stored). The writer's transaction
+/// holds SQLite's write lock from its start, so nothing changes it before the write commits.
+fn stored_fence(db: &Connection, room: &str) -> Result<Option<u64>, StoreError> {
+    let stored = db
+        .prepare_cached("SELECT fence FROM rooms WHERE id = ?1")?
+        .query_row([room], |r| r.get::<_, i64>(0))
+        .optional()?;
+    Ok(stored.map(fence::from_column))
+}
+
+/// Raises the fence of `room` to `to`, unless a newer one is stored.
+fn claim(db: &Connection, room: &str, to: u64) -> Result<(), StoreError> {
+    let stored = stored_fence(db, room)?.ok_or_else(|| StoreError::NoSuchRoom(room.to_string()))?;
+    fence::check_claim(room, stored, to)?;
+    if stored != to {
+        db.prepare_cached("UPDATE rooms SET fence = ?2 WHERE id = ?1")?
+            .execute(params![room, fence::to_column(to)?])?;
+    }
+    Ok(())
+}
+
 fn apply_change(db: &Connection, change: &RoomChange) -> Result<(), StoreError> {
     let room = change.room.as_str();
+    if change.fence > 0 {
+        let stored =
+            stored_fence(db, room)?.ok_or_else(|| StoreError::NoSuchRoom(room.to_string()))?;
+        fence::check_change(room, stored, change.fence)?;
+    }
     // A change that only adds moves, the last carrying the change's event number, leaves the
     // room's row alone: its `seq` is read back as the larger of the row's and the last move's
     // (`read_room`). Under load this halves the pages each commit writes: the rows of the rooms
@@ -281,9 +313,11 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::NewRoom(room) => insert_room(db, room)?,
         Write::Room(change) => apply_change(db, change)?,
         Write::Rematch { next, change } => {
-            insert_room(db, next)?;
+            // The old room's change first: one fenced off stores nothing of the rematch.
             apply_change(db, change)?;
+            insert_room(db, next)?;
         }
+        Write::Claim { room, fence } => claim(db, room, *fence)?,
         Write::ForgetPlayers {
             ids,
             seen_before_ms,
@@ -312,18 +346,21 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
 }
 
 /// Runs one job in its own savepoint: all of its write or none of it.
-fn apply_atomically(tx: &mut rusqlite::Transaction<'_>, write: &Write) -> Result<(), String> {
-    let savepoint = tx.savepoint().map_err(|e| e.to_string())?;
+fn apply_atomically(tx: &mut rusqlite::Transaction<'_>, write: &Write) -> Result<(), StoreError> {
+    let savepoint = tx.savepoint()?;
     // Dropped without a commit on error: the savepoint rolls back alone.
-    apply(&savepoint, write).map_err(|e| e.to_string())?;
-    savepoint.commit().map_err(|e| e.to_string())
+    apply(&savepoint, write)?;
+    Ok(savepoint.commit()?)
 }
 
 /// Runs one batch in one transaction; the answer of each job, or the error that failed them
 /// all. A job whose failure ended the transaction (SQLite rolls back on a full disk or an I/O
 /// error) fails the whole batch: the jobs after it would otherwise run outside the
 /// transaction and be stored while answered as failed.
-fn commit_batch(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), String>>, String> {
+fn commit_batch(
+    conn: &mut Connection,
+    batch: &[Job],
+) -> Result<Vec<Result<(), StoreError>>, String> {
     // Jobs almost never fail: first the whole batch without a savepoint each (two statements
     // less per job); only if one fails is the batch rolled back and run job by job.
     if commit_all(conn, batch).is_ok() {
@@ -338,7 +375,7 @@ fn commit_batch(conn: &mut Connection, batch: &[Job]) -> Result<Vec<Result<(), S
                 return Err(format!("the transaction was rolled back: {e}"));
             }
         }
-        results.push(result);
+        results.push(result.map_err(failed_alone));
     }
     tx.commit().map_err(|e| e.to_string())?;
     Ok(results)
@@ -387,8 +424,7 @@ impl Writer {
             Ok(results) => {
                 for (job, r) in batch.drain(..).zip(results) {
                     if let Err(e) = &r {
-                        self.metrics.store_failed();
-                        tracing::error!(error = %e, "store write failed");
+                        note_failed_alone(&self.metrics, e);
                     }
                     let _ = job.done.send(r);
                 }
@@ -397,7 +433,7 @@ impl Writer {
                 tracing::error!(error = %e, "store commit failed");
                 for job in batch.drain(..) {
                     self.metrics.store_failed();
-                    let _ = job.done.send(Err(e.clone()));
+                    let _ = job.done.send(Err(StoreError::Write(e.clone())));
                 }
             }
         }
@@ -522,6 +558,30 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn player_by_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<StoredPlayer>, StoreError> {
+        let token_hash = token_hash.to_string();
+        self.read(move |conn| {
+            Ok(conn
+                .query_row(
+                    "SELECT id, name, token_hash, bot FROM players WHERE token_hash = ?1",
+                    [&token_hash],
+                    |r| {
+                        Ok(StoredPlayer {
+                            id: r.get(0)?,
+                            name: r.get(1)?,
+                            token_hash: r.get(2)?,
+                            bot: r.get(3)?,
+                        })
+                    },
+                )
+                .optional()?)
+        })
+        .await
+    }
+
     pub async fn load_unfinished(&self) -> Result<Vec<StoredRoom>, StoreError> {
         self.read(|conn| {
             let ids: Vec<String> = {
@@ -627,10 +687,12 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
         String,
         Option<String>,
         i64,
+        i64,
     );
     let head: Option<Head> = conn
         .query_row(
-            "SELECT game, clock, opening, private, created_ms, creator, status, result, seq
+            "SELECT game, clock, opening, private, created_ms, creator, status, result, seq,
+                    fence
              FROM rooms WHERE id = ?1",
             [id],
             |r| {
@@ -644,11 +706,13 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
                     r.get(6)?,
                     r.get(7)?,
                     r.get(8)?,
+                    r.get(9)?,
                 ))
             },
         )
         .optional()?;
-    let Some((game, clock, opening, private, created_ms, creator, status, result, seq)) = head
+    let Some((game, clock, opening, private, created_ms, creator, status, result, seq, fenced)) =
+        head
     else {
         return Ok(None);
     };
@@ -668,6 +732,7 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
         black: None,
         white: None,
         moves: Vec::new(),
+        fence: fence::from_column(fenced),
     };
     let mut stmt =
         conn.prepare("SELECT color, player, name, bot, level FROM seats WHERE room = ?1")?;

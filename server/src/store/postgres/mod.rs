@@ -148,6 +148,13 @@ impl PostgresStore {
         self.reads.load_players().await
     }
 
+    pub async fn player_by_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<StoredPlayer>, StoreError> {
+        self.reads.player_by_token(token_hash).await
+    }
+
     pub async fn load_unfinished(&self) -> Result<Vec<StoredRoom>, StoreError> {
         self.reads.load_unfinished().await
     }

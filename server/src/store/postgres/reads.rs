@@ -11,6 +11,7 @@ use tokio_postgres::{Client, Config, IsolationLevel, Row, Transaction};
 
 use super::connect;
 use crate::store::error::StoreError;
+use crate::store::fence;
 use crate::store::records::{
     StoredChat, StoredMove, StoredPlayer, StoredRematch, StoredRoom, StoredRoomHead, StoredSeat,
 };
@@ -86,6 +87,28 @@ impl Readers {
                 })
             })
             .collect()
+    }
+
+    pub(super) async fn player_by_token(
+        &self,
+        token_hash: &str,
+    ) -> Result<Option<StoredPlayer>, StoreError> {
+        let db = self.client().await?;
+        let row = db
+            .query_opt(
+                "SELECT id, name, token_hash, bot FROM players WHERE token_hash = $1",
+                &[&token_hash],
+            )
+            .await?;
+        row.map(|r| {
+            Ok(StoredPlayer {
+                id: r.try_get(0)?,
+                name: r.try_get(1)?,
+                token_hash: r.try_get(2)?,
+                bot: r.try_get(3)?,
+            })
+        })
+        .transpose()
     }
 
     pub(super) async fn load_unfinished(&self) -> Result<Vec<StoredRoom>, StoreError> {
@@ -182,7 +205,7 @@ async fn read_rooms(tx: &Transaction<'_>, which: Rooms<'_>) -> Result<Vec<Stored
     let cond = which.condition();
     let heads = format!(
         "SELECT r.id, r.game, r.clock, r.opening, r.private, r.created_ms, r.creator, r.status,
-                r.result, r.seq
+                r.result, r.seq, r.fence
          FROM rooms r WHERE {cond} ORDER BY r.id"
     );
     let seats = format!(
@@ -273,5 +296,6 @@ fn room_head(row: &Row) -> Result<StoredRoom, StoreError> {
         black: None,
         white: None,
         moves: Vec::new(),
+        fence: fence::from_column(row.try_get(10)?),
     })
 }

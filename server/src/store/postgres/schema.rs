@@ -43,9 +43,15 @@ CREATE TABLE commits (id TEXT PRIMARY KEY, made TIMESTAMPTZ NOT NULL DEFAULT now
 CREATE INDEX commits_made ON commits(made);
 ";
 
+/// Version 3: each room's fencing token (0, never claimed: what every room of a single
+/// server keeps). Players are found by their token's hash through its unique key's index.
+const V3: &str = "
+ALTER TABLE rooms ADD COLUMN fence BIGINT NOT NULL DEFAULT 0;
+";
+
 /// Every migration in order: the one at index `i` brings a database from version `i` to
 /// `i + 1`.
-const MIGRATIONS: [&str; 2] = [V1, V2];
+const MIGRATIONS: [&str; 3] = [V1, V2, V3];
 
 /// The advisory lock the migration holds (any number, the same in every build).
 const MIGRATION_LOCK: i64 = 0x6b69_6269_747a;

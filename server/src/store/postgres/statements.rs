@@ -5,6 +5,7 @@ use game_core::Color;
 use tokio_postgres::{Client, Statement};
 
 use crate::store::error::StoreError;
+use crate::store::fence;
 use crate::store::records::{RoomChange, StoredMove, StoredRoom, StoredSeat, Write};
 use crate::store::text::{asks_bits, now_ms, status_str};
 
@@ -25,6 +26,8 @@ pub(super) struct Statements {
     chat: Statement,
     forget: Statement,
     review: Statement,
+    fence_of: Statement,
+    claim: Statement,
 }
 
 impl Statements {
@@ -38,8 +41,8 @@ impl Statements {
             ),
             db.prepare(
                 "INSERT INTO rooms (id, game, clock, opening, private, created_ms, creator, status,
-                                    result, seq)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)"
+                                    result, seq, fence)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
             ),
             db.prepare(
                 "INSERT INTO seats (room, color, player, name, bot, level)
@@ -81,6 +84,12 @@ impl Statements {
                                                   made_ms = EXCLUDED.made_ms"
             ),
         )?;
+        let (fence_of, claim) = tokio::try_join!(
+            // Locks the room's row until the transaction ends: a claim made on another
+            // connection waits for the write that checked the fence, or comes before it.
+            db.prepare("SELECT fence FROM rooms WHERE id = $1 FOR UPDATE"),
+            db.prepare("UPDATE rooms SET fence = $2 WHERE id = $1"),
+        )?;
         Ok(Statements {
             player,
             room,
@@ -96,10 +105,13 @@ impl Statements {
             chat,
             forget,
             review,
+            fence_of,
+            claim,
         })
     }
 
-    /// Applies one write (inside the writer's transaction).
+    /// Applies one write (inside the writer's transaction). A write that fails may have run
+    /// some of its statements: the writer rolls it back.
     pub(super) async fn apply(&self, db: &Client, write: &Write) -> Result<(), StoreError> {
         match write {
             Write::Player(p) => {
@@ -112,9 +124,11 @@ impl Statements {
             Write::NewRoom(room) => self.insert_room(db, room).await?,
             Write::Room(change) => self.apply_change(db, change).await?,
             Write::Rematch { next, change } => {
-                self.insert_room(db, next).await?;
+                // The old room's change first: one fenced off stores nothing of the rematch.
                 self.apply_change(db, change).await?;
+                self.insert_room(db, next).await?;
             }
+            Write::Claim { room, fence } => self.claim(db, room, *fence).await?,
             Write::ForgetPlayers {
                 ids,
                 seen_before_ms,
@@ -202,6 +216,7 @@ impl Statements {
                 &status_str(room.status),
                 &result,
                 &(room.seq as i64),
+                &fence::to_column(room.fence)?,
             ],
         )
         .await?;
@@ -216,7 +231,47 @@ impl Statements {
         Ok(())
     }
 
+    /// The fence stored with `room`, its row locked until the transaction ends (`None` for a
+    /// room not stored).
+    async fn lock_fence(&self, db: &Client, room: &str) -> Result<Option<u64>, StoreError> {
+        let row = db.query_opt(&self.fence_of, &[&room]).await?;
+        Ok(row
+            .map(|r| r.try_get::<_, i64>(0))
+            .transpose()?
+            .map(fence::from_column))
+    }
+
+    /// Raises the fence of `room` to `to`, unless a newer one is stored.
+    async fn claim(&self, db: &Client, room: &str, to: u64) -> Result<(), StoreError> {
+        let stored = self
+            .lock_fence(db, room)
+            .await?
+            .ok_or_else(|| StoreError::NoSuchRoom(room.to_string()))?;
+        fence::check_claim(room, stored, to)?;
+        if stored != to {
+            db.execute(&self.claim, &[&room, &fence::to_column(to)?])
+                .await?;
+        }
+        Ok(())
+    }
+
+    /// Applies a change of a room, refusing it if it is made under a fence not the room's.
     async fn apply_change(&self, db: &Client, change: &RoomChange) -> Result<(), StoreError> {
+        if change.fence == 0 {
+            return self.apply_unfenced(db, change).await;
+        }
+        // The check goes out first and the change right behind it, in the same round trip (a
+        // fenced write costs no wait more than an unfenced one): the row is locked before
+        // the change runs, and a change found fenced off fails, so the writer rolls it back.
+        let room = change.room.as_str();
+        let (stored, applied) =
+            tokio::join!(self.lock_fence(db, room), self.apply_unfenced(db, change));
+        let stored = stored?.ok_or_else(|| StoreError::NoSuchRoom(room.to_string()))?;
+        fence::check_change(room, stored, change.fence)?;
+        applied
+    }
+
+    async fn apply_unfenced(&self, db: &Client, change: &RoomChange) -> Result<(), StoreError> {
         let room = change.room.as_str();
         let missing = || StoreError::NoSuchRoom(room.to_string());
         // As in SQLite, a change that only adds moves, the last carrying the change's event

@@ -29,7 +29,7 @@ use super::{connect, describe_target, APPLICATION_NAME};
 use super::{KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_RETRIES};
 use crate::metrics::Metrics;
 use crate::store::error::{postgres_message, StoreError};
-use crate::store::job::Job;
+use crate::store::job::{failed_alone, note_failed_alone, Job};
 
 /// Most writes committed in one transaction.
 const MAX_BATCH: usize = 256;
@@ -134,14 +134,14 @@ async fn terminate(db: &Client, old: &Backend) -> Result<bool, tokio_postgres::E
 /// How a batch ended.
 enum Outcome {
     /// Committed: the answer of each write (a failed one stored nothing).
-    Committed(Vec<Result<(), String>>),
+    Committed(Vec<Result<(), StoreError>>),
     /// Nothing of the batch was stored.
     Failed(String),
     /// The connection was lost while COMMIT was under way: the transaction marked `batch` may
     /// or may not have committed; `answers` holds what each write gets if it did.
     Unknown {
         batch: String,
-        answers: Vec<Result<(), String>>,
+        answers: Vec<Result<(), StoreError>>,
         error: String,
     },
 }
@@ -224,7 +224,7 @@ fn rolled_back(error: &tokio_postgres::Error) -> bool {
 fn after_commit(
     batch: String,
     error: tokio_postgres::Error,
-    answers: Vec<Result<(), String>>,
+    answers: Vec<Result<(), StoreError>>,
 ) -> Outcome {
     if rolled_back(&error) {
         Outcome::Failed(StoreError::from(error).to_string())
@@ -274,10 +274,11 @@ async fn commit_one_by_one(link: &Link, batch: &[Job]) -> Outcome {
                     .batch_execute("RELEASE SAVEPOINT job")
                     .await
                     .map(|()| Ok(())),
+                // A refusal (a room not stored, a fence not the room's) fails only its write.
                 Err(e) => db
                     .batch_execute("ROLLBACK TO SAVEPOINT job")
                     .await
-                    .map(|()| Err(e.to_string())),
+                    .map(|()| Err(failed_alone(e))),
             },
             Err(e) => Err(e),
         };
@@ -400,7 +401,7 @@ impl Writer {
         &mut self,
         batch: String,
         old: Option<Backend>,
-        answers: Vec<Result<(), String>>,
+        answers: Vec<Result<(), StoreError>>,
         error: String,
     ) -> Outcome {
         let unknown = format!("the connection was lost while committing ({error})");
@@ -472,8 +473,7 @@ impl Writer {
             Outcome::Committed(answers) => {
                 for (job, answer) in batch.drain(..).zip(answers) {
                     if let Err(e) = &answer {
-                        self.metrics.store_failed();
-                        tracing::error!(error = %e, "store write failed");
+                        note_failed_alone(&self.metrics, e);
                     }
                     let _ = job.done.send(answer);
                 }
@@ -482,7 +482,7 @@ impl Writer {
                 tracing::error!(error = %e, "store commit failed");
                 for job in batch.drain(..) {
                     self.metrics.store_failed();
-                    let _ = job.done.send(Err(e.clone()));
+                    let _ = job.done.send(Err(StoreError::Write(e.clone())));
                 }
             }
         }
