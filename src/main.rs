@@ -164,6 +164,18 @@ struct ServeArgs {
     /// (or empty) the store is SQLite in the data directory.
     #[arg(long, env = "KIBITZ_STORE", hide_env_values = true, value_name = "URL")]
     store: Option<String>,
+    /// Cluster mode: the Redis that links the nodes (a redis:// URL; needs --store
+    /// postgres://...). Each room is owned by one node through a lease in it.
+    #[arg(long, env = "KIBITZ_REDIS", hide_env_values = true, value_name = "URL")]
+    redis: Option<String>,
+    /// This node's name in the cluster, unique among its nodes (letters, digits, '-', '_').
+    #[arg(long, env = "KIBITZ_NODE_ID", requires = "redis")]
+    node_id: Option<String>,
+    /// Cluster mode: how long, in ms, a node's lease on a room lasts without renewal; a room
+    /// of a node that died moves to another node at its next request after this long.
+    #[arg(long, env = "KIBITZ_LEASE_MS", default_value_t = 5000,
+          value_parser = clap::value_parser!(u64).range(300..=600_000))]
+    lease_ms: u64,
     /// Secret that bots present in `hello`; without it no bot can connect.
     #[arg(long, env = "KIBITZ_BOT_KEY", hide_env_values = true)]
     bot_key: Option<String>,
@@ -176,6 +188,13 @@ impl ServeArgs {
         let mut config = kibitz_server::Config::new(&self.data);
         // An empty value (`KIBITZ_STORE=`) keeps the default, as an absent one does.
         config.store_url = self.store.clone().filter(|url| !url.is_empty());
+        if let Some(redis_url) = self.redis.clone().filter(|url| !url.is_empty()) {
+            config.cluster = Some(kibitz_server::cluster::ClusterSettings {
+                redis_url,
+                node_id: self.node_id.clone().unwrap_or_default(),
+                lease: std::time::Duration::from_millis(self.lease_ms),
+            });
+        }
         config.bot_key.clone_from(&self.bot_key);
         config.limits = self.limits.limits();
         config

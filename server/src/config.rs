@@ -154,6 +154,8 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// A `postgres://` URL: the store is that PostgreSQL database instead of SQLite.
     pub store_url: Option<String>,
+    /// Cluster mode (with a PostgreSQL store): Redis, this node's id, the lease time.
+    pub cluster: Option<crate::cluster::ClusterSettings>,
     /// The secret a bot presents in `hello`; `None` disables bots.
     pub bot_key: Option<String>,
     /// The lobby pushes its lists at most this often.
@@ -183,6 +185,7 @@ impl Config {
         Config {
             data_dir: data_dir.into(),
             store_url: None,
+            cluster: None,
             bot_key: None,
             lobby_interval: Duration::from_millis(200),
             lobby_board_interval: Duration::from_secs(1),

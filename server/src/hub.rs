@@ -12,6 +12,7 @@ use tokio::sync::{watch, Notify};
 use tokio::time::Instant;
 
 use crate::bots::BotRegistry;
+use crate::cluster::Cluster;
 use crate::config::Config;
 use crate::connection_gate::ConnectionGate;
 use crate::listener::Sockets;
@@ -29,6 +30,8 @@ use crate::store::Store;
 pub struct Hub {
     pub config: Config,
     pub store: Store,
+    /// This node's part of a cluster; `None` on one machine.
+    pub cluster: Option<Cluster>,
     pub metrics: Metrics,
     /// Live rooms by id. DashMap: many readers (every message looks its room up), rare writers.
     pub rooms: DashMap<String, RoomHandle>,
@@ -58,6 +61,7 @@ impl Hub {
     pub fn new(
         config: Config,
         store: Store,
+        cluster: Option<Cluster>,
         metrics: Metrics,
         lobby: LobbyFeed,
         shutdown: watch::Receiver<bool>,
@@ -65,9 +69,11 @@ impl Hub {
         let gate = ConnectionGate::new(config.limits.connections_per_address);
         let sockets = Arc::new(Sockets::new(&config.limits, metrics.clone()));
         let reviews = ReviewQueue::new(config.limits.review_queue, config.limits.review_ply_time);
+        let first_conn = cluster.as_ref().map_or(1, Cluster::first_conn_id);
         Hub {
             config,
             store,
+            cluster,
             metrics,
             rooms: DashMap::new(),
             players: Players::default(),
@@ -80,7 +86,7 @@ impl Hub {
             reviews,
             new_players: DashMap::new(),
             shutdown,
-            next_conn: AtomicU64::new(1),
+            next_conn: AtomicU64::new(first_conn),
             live_sessions: AtomicUsize::new(0),
             sessions_ended: Notify::new(),
         }

@@ -27,6 +27,8 @@
 //! - [`conn`]: a connection's bounded outgoing queue.
 //! - [`listener`]: the accept loop: handshake time, sockets per address, the open-file reserve.
 //! - [`connection_gate`]: open connections per client address.
+//! - [`cluster`]: cluster mode's transport: room leases with fences in Redis, the bus
+//!   between nodes.
 //! - [`store`]: the durable store's interface, its records, and its backends: SQLite and
 //!   PostgreSQL.
 //! - [`refusal`]: how a refused request is answered (`error`).
@@ -39,6 +41,7 @@
 
 pub mod bots;
 pub mod clock;
+pub mod cluster;
 pub mod config;
 pub mod conn;
 pub mod connection_gate;
@@ -77,7 +80,7 @@ use metrics::Metrics;
 use players::PlayerRecord;
 use room::change::Moment;
 use room::game::RoomGame;
-use store::{Store, StoreError};
+use store::Store;
 
 /// How long shutdown waits for connections to send their close frames.
 const SESSIONS_GRACE: std::time::Duration = std::time::Duration::from_secs(5);
@@ -87,22 +90,47 @@ pub struct Server {
     hub: SharedHub,
     shutdown_tx: watch::Sender<bool>,
     lobby_rx: LobbyInbox,
+    /// In a cluster: what arrives from other nodes.
+    bus_rx: Option<cluster::BusInbox>,
 }
 
 impl Server {
     /// Opens the store — PostgreSQL at `config.store_url`, else SQLite in `config.data_dir` —
     /// (a clear error if it cannot be used), loads the players and reloads every unfinished
-    /// room.
-    pub async fn open(config: Config) -> Result<Server, StoreError> {
+    /// room. In cluster mode it joins the cluster instead of reloading rooms: each room is
+    /// claimed by whichever node its next request reaches.
+    pub async fn open(config: Config) -> anyhow_free::Result<Server> {
+        use anyhow_free::Error;
         let metrics = Metrics::new();
+        if config.cluster.is_some() && config.store_url.is_none() {
+            return Err(Error::ClusterNeedsPostgres);
+        }
         let store = match &config.store_url {
-            Some(url) => Store::open_postgres(url, metrics.clone()).await?,
-            None => Store::open_sqlite(&config.data_dir, metrics.clone())?,
+            Some(url) => Store::open_postgres(url, metrics.clone()).await,
+            None => Store::open_sqlite(&config.data_dir, metrics.clone()),
+        }
+        .map_err(Error::Store)?;
+        let (cluster, bus_rx) = match &config.cluster {
+            Some(settings) => {
+                let (cluster, inbox) = cluster::Cluster::open(settings, metrics.clone())
+                    .await
+                    .map_err(Error::Cluster)?;
+                (Some(cluster), Some(inbox))
+            }
+            None => (None, None),
         };
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (lobby, lobby_rx) = LobbyFeed::new();
-        let hub = Arc::new(Hub::new(config, store, metrics, lobby, shutdown_rx));
-        for p in hub.store.load_players().await? {
+        let hub = Arc::new(Hub::new(
+            config,
+            store,
+            cluster,
+            metrics,
+            lobby,
+            shutdown_rx,
+        ));
+        let players = hub.store.load_players().await.map_err(Error::Store)?;
+        for p in players {
             let record = PlayerRecord {
                 id: p.id,
                 name: p.name,
@@ -110,14 +138,23 @@ impl Server {
             };
             hub.players.insert(record, p.token_hash);
         }
-        let rooms = hub.store.load_unfinished().await?;
+        if hub.cluster.is_some() {
+            tracing::info!("store opened; rooms are claimed as requests reach them");
+            return Ok(Server {
+                hub,
+                shutdown_tx,
+                lobby_rx,
+                bus_rx,
+            });
+        }
+        let rooms = hub.store.load_unfinished().await.map_err(Error::Store)?;
         let reloaded = rooms.len();
         let now = Moment::now();
         for stored in rooms {
             let id = stored.head.id.clone();
             match RoomGame::restore(stored, hub.config.limits.answers_kept, now) {
                 Ok(game) => {
-                    room::actor::spawn_room(&hub, game, true, None);
+                    room::actor::spawn_room(&hub, game, true, None, None);
                 }
                 Err(e) => tracing::error!(room = %id, error = %e, "could not reload room"),
             }
@@ -127,6 +164,7 @@ impl Server {
             hub,
             shutdown_tx,
             lobby_rx,
+            bus_rx,
         })
     }
 
@@ -141,8 +179,13 @@ impl Server {
             hub,
             shutdown_tx,
             lobby_rx,
+            bus_rx,
         } = self;
         let lobby = tokio::spawn(lobby::run(hub.clone(), lobby_rx));
+        if let (Some(cluster), Some(inbox)) = (hub.cluster.clone(), bus_rx) {
+            tokio::spawn(room::relay::serve_bus(hub.clone(), inbox));
+            tokio::spawn(cluster.renew_leases(hub.shutdown.clone()));
+        }
         let sweep = tokio::spawn(housekeeping::run(hub.clone()));
         let app = http::router(hub.clone());
         let mut stopped = hub.shutdown.clone();
@@ -177,9 +220,7 @@ pub async fn run(
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow_free::Result<()> {
-    let server = Server::open(config)
-        .await
-        .map_err(anyhow_free::Error::Store)?;
+    let server = Server::open(config).await?;
     server
         .run(listener, shutdown)
         .await
@@ -193,6 +234,10 @@ pub mod anyhow_free {
     pub enum Error {
         #[error(transparent)]
         Store(crate::store::StoreError),
+        #[error(transparent)]
+        Cluster(crate::cluster::ClusterError),
+        #[error("cluster mode needs a PostgreSQL store (--store postgres://...)")]
+        ClusterNeedsPostgres,
         #[error("serving: {0}")]
         Io(std::io::Error),
     }

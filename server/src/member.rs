@@ -1,9 +1,13 @@
-//! How a room reaches one of its members. Rooms hold links, never sockets: today every member
-//! is connected to this server (`Local`); a member connected to another node would get a
-//! variant that forwards the same frames over the bus between nodes, and no room would change.
+//! How a room reaches one of its members. Rooms hold links, never sockets: a member connected
+//! to this node is `Local`; one connected to another node of a cluster is `Remote`, whose
+//! frames go over the bus to that node, which queues them on its own connection. Rooms treat
+//! both alike.
+
+use std::sync::Arc;
 
 use game_core::protocol::ServerMsg;
 
+use crate::cluster::{Bus, BusMsg};
 use crate::conn::{Conn, SharedText};
 
 /// Cheap-clone link to a member's connection.
@@ -11,6 +15,25 @@ use crate::conn::{Conn, SharedText};
 pub enum MemberLink {
     /// A connection of this server.
     Local(Conn),
+    /// A connection of another node.
+    Remote(RemoteMember),
+}
+
+/// A connection of another node, as this node's rooms reach it.
+#[derive(Clone, Debug)]
+pub struct RemoteMember {
+    pub node: Arc<str>,
+    /// Its id, unique in the cluster.
+    pub id: u64,
+    /// The server's own client (its node checked the key).
+    pub house: bool,
+    pub bus: Bus,
+}
+
+impl RemoteMember {
+    fn send(&self, msg: &BusMsg) {
+        self.bus.send(&self.node, msg);
+    }
 }
 
 impl MemberLink {
@@ -19,6 +42,7 @@ impl MemberLink {
     pub fn id(&self) -> u64 {
         match self {
             MemberLink::Local(conn) => conn.id,
+            MemberLink::Remote(r) => r.id,
         }
     }
 
@@ -26,6 +50,10 @@ impl MemberLink {
     pub fn send_text(&self, text: &SharedText) {
         match self {
             MemberLink::Local(conn) => conn.send_text(text.clone()),
+            MemberLink::Remote(r) => r.send(&BusMsg::Frame {
+                conn: r.id,
+                text: text.to_string(),
+            }),
         }
     }
 
@@ -33,14 +61,19 @@ impl MemberLink {
     pub fn send(&self, msg: &ServerMsg) {
         match self {
             MemberLink::Local(conn) => conn.send(msg),
+            MemberLink::Remote(r) => r.send(&BusMsg::Frame {
+                conn: r.id,
+                text: msg.to_json(),
+            }),
         }
     }
 
-    /// True once the connection is gone.
+    /// True once the connection is gone. A remote connection's node says so with a `gone`.
     #[must_use]
     pub fn is_closed(&self) -> bool {
         match self {
             MemberLink::Local(conn) => conn.is_closed(),
+            MemberLink::Remote(_) => false,
         }
     }
 
@@ -49,6 +82,7 @@ impl MemberLink {
     pub fn mark_house(&self) {
         match self {
             MemberLink::Local(conn) => conn.mark_house(),
+            MemberLink::Remote(_) => {}
         }
     }
 
@@ -56,6 +90,7 @@ impl MemberLink {
     pub fn is_house(&self) -> bool {
         match self {
             MemberLink::Local(conn) => conn.is_house(),
+            MemberLink::Remote(r) => r.house,
         }
     }
 
@@ -63,6 +98,10 @@ impl MemberLink {
     pub fn entered(&self, room: &str) {
         match self {
             MemberLink::Local(conn) => conn.entered(room),
+            MemberLink::Remote(r) => r.send(&BusMsg::Entered {
+                conn: r.id,
+                room: room.to_string(),
+            }),
         }
     }
 
@@ -70,6 +109,10 @@ impl MemberLink {
     pub fn left(&self, room: &str) {
         match self {
             MemberLink::Local(conn) => conn.left(room),
+            MemberLink::Remote(r) => r.send(&BusMsg::Left {
+                conn: r.id,
+                room: room.to_string(),
+            }),
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Prometheus metrics (`GET /metrics`): connections (open and refused), rooms by status,
 //! moves, messages in and out, errors by code, move latency (frame received → broadcast),
-//! store write latency and failed store writes.
+//! store write latency and failed store writes; in cluster mode rooms owned, requests
+//! forwarded, takeovers, dropped bus messages and Redis latency.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -33,6 +34,11 @@ struct Inner {
     store_failures: Counter,
     store_wal_bytes: Gauge,
     store_wal_restarts: Counter,
+    cluster_rooms_owned: Gauge,
+    cluster_forwarded: Counter,
+    cluster_takeovers: Counter,
+    cluster_bus_dropped: Counter,
+    redis_call: Histogram,
 }
 
 /// Cheap-clone handle to the server's metrics. The metric types are atomics, so updates need
@@ -131,6 +137,36 @@ impl Metrics {
             "Times the store's write-ahead log was started over while in use",
             store_wal_restarts.clone(),
         );
+        let cluster_rooms_owned = Gauge::default();
+        registry.register(
+            "cluster_rooms_owned",
+            "Rooms whose lease this node holds (cluster mode)",
+            cluster_rooms_owned.clone(),
+        );
+        let cluster_forwarded = Counter::default();
+        registry.register(
+            "cluster_forwarded",
+            "Requests passed to the node that owns their room",
+            cluster_forwarded.clone(),
+        );
+        let cluster_takeovers = Counter::default();
+        registry.register(
+            "cluster_takeovers",
+            "Unfinished rooms this node took over from the store",
+            cluster_takeovers.clone(),
+        );
+        let cluster_bus_dropped = Counter::default();
+        registry.register(
+            "cluster_bus_dropped",
+            "Messages between nodes dropped: a full queue, or Redis out of reach",
+            cluster_bus_dropped.clone(),
+        );
+        let redis_call = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
+        registry.register(
+            "redis_call_seconds",
+            "Duration of one Redis request or pipeline",
+            redis_call.clone(),
+        );
         Metrics(Arc::new(Inner {
             registry,
             connections,
@@ -149,6 +185,11 @@ impl Metrics {
             store_failures,
             store_wal_bytes,
             store_wal_restarts,
+            cluster_rooms_owned,
+            cluster_forwarded,
+            cluster_takeovers,
+            cluster_bus_dropped,
+            redis_call,
         }))
     }
 
@@ -225,6 +266,26 @@ impl Metrics {
         self.0
             .store_wal_bytes
             .set(i64::try_from(bytes).unwrap_or(i64::MAX));
+    }
+    pub fn rooms_owned(&self, owned: usize) {
+        self.0
+            .cluster_rooms_owned
+            .set(i64::try_from(owned).unwrap_or(i64::MAX));
+    }
+    pub fn forwarded(&self) {
+        self.0.cluster_forwarded.inc();
+    }
+    pub fn takeover(&self) {
+        self.0.cluster_takeovers.inc();
+    }
+    pub fn bus_dropped(&self) {
+        self.0.cluster_bus_dropped.inc();
+    }
+    pub fn bus_dropped_many(&self, n: usize) {
+        self.0.cluster_bus_dropped.inc_by(n as u64);
+    }
+    pub fn redis_call(&self, took: Duration) {
+        self.0.redis_call.observe(took.as_secs_f64());
     }
 
     /// The Prometheus text exposition.

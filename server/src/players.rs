@@ -3,10 +3,11 @@
 //! forgotten. Loaded from the store at start and added to by every `hello`.
 
 use dashmap::DashMap;
+use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
 /// A known player (from the store or a `hello`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PlayerRecord {
     pub id: String,
     pub name: String,

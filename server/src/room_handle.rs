@@ -6,6 +6,7 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 
@@ -42,8 +43,9 @@ pub struct Actor {
     pub player: PlayerRecord,
 }
 
-/// A player's request in a room.
-#[derive(Clone, Debug)]
+/// A player's request in a room (as it also travels between nodes).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Action {
     Move { mv: String, id: Option<String> },
     Resign,

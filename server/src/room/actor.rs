@@ -22,13 +22,14 @@ use super::game::RoomGame;
 use super::invites::Invitations;
 use super::members::Members;
 use super::plan::RoomPlan;
+use crate::cluster::{Claim, Lease};
 use crate::hub::SharedHub;
 use crate::lobby_feed::RoomSummary;
 use crate::member::MemberLink;
 use crate::parked::ParkedMember;
 use crate::refusal::{error_reply, About};
 use crate::room_handle::{Actor, RoomCmd, RoomHandle};
-use crate::store::{StoredRematch, StoredSeat, Write};
+use crate::store::{StoreError, StoredRematch, StoredSeat, Write};
 
 /// How long a timed ending (flag fall, abandonment) whose write failed waits for its next try.
 const ENDING_RETRY: Duration = Duration::from_secs(1);
@@ -49,15 +50,38 @@ pub fn plan_room(hub: &SharedHub, plan: RoomPlan) -> (RoomGame, Option<IpAddr>) 
 /// Creates a room from a checked plan: stores it, then starts its task.
 pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, RoomError> {
     let (game, origin) = plan_room(hub, plan);
-    if let Err(e) = hub
-        .store
-        .write(Write::NewRoom(Box::new(game.stored())))
-        .await
-    {
+    let lease = new_room_lease(hub, game.id()).await?;
+    let mut stored = game.stored();
+    stored.fence = lease.as_ref().map_or(0, |l| l.fence);
+    if let Err(e) = hub.store.write(Write::NewRoom(Box::new(stored))).await {
         tracing::error!(error = %e, "storing a new room failed");
+        release(hub, game.id(), lease.as_ref());
         return Err(RoomError::NotStored("the room"));
     }
-    Ok(spawn_room(hub, game, false, origin))
+    Ok(spawn_room(hub, game, false, origin, lease))
+}
+
+/// In a cluster, the lease of a room about to be made here (`None` on one node).
+pub(super) async fn new_room_lease(hub: &SharedHub, id: &str) -> Result<Option<Lease>, RoomError> {
+    let Some(cluster) = &hub.cluster else {
+        return Ok(None);
+    };
+    match cluster.claim(id, 0).await {
+        Ok(Claim::Ours(lease)) => Ok(Some(lease)),
+        // A fresh id held elsewhere: drawn twice, which 8 random characters make unlikely.
+        Ok(Claim::Elsewhere(_)) => Err(RoomError::NotStored("the room")),
+        Err(e) => {
+            tracing::warn!(error = %e, "claiming a new room failed");
+            Err(RoomError::Unreachable)
+        }
+    }
+}
+
+/// Gives a room's lease back, if it has one.
+pub(super) fn release(hub: &SharedHub, id: &str, lease: Option<&Lease>) {
+    if let (Some(cluster), Some(lease)) = (&hub.cluster, lease) {
+        cluster.release(id, lease.fence);
+    }
 }
 
 /// The handle of room `id`, reloading it from the store when it is not in memory (a finished
@@ -79,7 +103,13 @@ pub async fn find_room(hub: &SharedHub, id: &str) -> Option<RoomHandle> {
         return Some(handle);
     }
     match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
-        Ok(game) => Some(spawn_room(hub, game.with_rematch(rematch), false, None)),
+        Ok(game) => Some(spawn_room(
+            hub,
+            game.with_rematch(rematch),
+            false,
+            None,
+            None,
+        )),
         Err(e) => {
             tracing::error!(room = %id, error = %e, "could not reload room");
             None
@@ -87,14 +117,15 @@ pub async fn find_room(hub: &SharedHub, id: &str) -> Option<RoomHandle> {
     }
 }
 
-/// Starts the task of a room (new, or reloaded at start when `reloaded`), made from `origin`.
-/// If a task for that room is already registered, returns its handle and starts nothing: a
-/// room has exactly one writer.
+/// Starts the task of a room (new, or reloaded at start when `reloaded`), made from `origin`;
+/// in a cluster, under `lease`. If a task for that room is already registered, returns its
+/// handle and starts nothing: a room has exactly one writer.
 pub fn spawn_room(
     hub: &SharedHub,
     mut game: RoomGame,
     reloaded: bool,
     origin: Option<IpAddr>,
+    lease: Option<Lease>,
 ) -> RoomHandle {
     game.set_first_move_limit(hub.config.limits.first_move);
     let unfinished = game.status() != RoomStatus::Over;
@@ -151,6 +182,7 @@ pub fn spawn_room(
         retry_endings_at: None,
         waiting_until,
         quiet_since,
+        lease,
     };
     tokio::spawn(actor.run(rx));
     handle
@@ -172,6 +204,8 @@ pub(super) struct RoomActor {
     waiting_until: Option<Instant>,
     /// Once the game is over: since when nothing has happened in the room.
     quiet_since: Option<Instant>,
+    /// In a cluster: this node's lease of the room, whose fence every write carries.
+    lease: Option<Lease>,
 }
 
 impl RoomActor {
@@ -183,9 +217,20 @@ impl RoomActor {
         }
         self.publish();
         let mut shutdown = self.hub.shutdown.clone();
+        let lost = self.lease.as_ref().map(|l| l.lost.clone());
         'serve: loop {
             let deadline = self.next_deadline();
             tokio::select! {
+                () = async {
+                    match &lost {
+                        Some(lost) => lost.notified().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    // Another node owns the room now: it goes on there, from the store.
+                    tracing::warn!(room = %self.game.id(), "lease lost; the room stops here");
+                    break;
+                }
                 cmd = rx.recv() => match cmd {
                     Some(cmd) => self.handle(cmd).await,
                     None => break,
@@ -208,6 +253,7 @@ impl RoomActor {
             }
         }
         self.leave_hub();
+        release(&self.hub, self.game.id(), self.lease.as_ref());
         self.handle.unfinished.store(false, Ordering::Relaxed);
         self.hub.metrics.room_status(Some(self.game.status()), None);
         self.hub.lobby.gone(self.game.id());
@@ -287,19 +333,42 @@ impl RoomActor {
 
     // ---- storing, committing, telling ----------------------------------------------------------
 
+    /// The fence this room's writes carry (0 on one node: unchecked).
+    pub(super) fn fence(&self) -> u64 {
+        self.lease.as_ref().map_or(0, |l| l.fence)
+    }
+
+    /// Whether this node may still write for the room: on one node always; in a cluster
+    /// while its leases are surely its own (Redis answered lately).
+    pub(super) fn may_write(&self) -> bool {
+        self.hub.cluster.as_ref().is_none_or(|c| c.leases_fresh())
+    }
+
     /// Stores a change's record; false (logged) when the write failed.
-    async fn store(&self, change: &Change) -> bool {
-        match self
-            .hub
-            .store
-            .write(Write::Room(change.record().clone()))
-            .await
-        {
+    async fn store(&mut self, change: &Change) -> bool {
+        if !self.may_write() {
+            tracing::warn!(room = %self.game.id(), "Redis out of reach: the room refuses writes");
+            return false;
+        }
+        let mut record = change.record().clone();
+        record.fence = self.fence();
+        match self.hub.store.write(Write::Room(record)).await {
             Ok(()) => true,
             Err(e) => {
+                if matches!(e, StoreError::Fenced { .. }) {
+                    self.fenced();
+                }
                 tracing::error!(room = %self.game.id(), error = %e, "store write failed");
                 false
             }
+        }
+    }
+
+    /// The store holds a newer fence: another node owns the room. This task stops at its next
+    /// turn of the loop, writing and telling nothing more.
+    pub(super) fn fenced(&mut self) {
+        if let Some(lease) = &self.lease {
+            lease.lost.notify_one();
         }
     }
 

@@ -101,6 +101,9 @@ pub enum RoomError {
     TooManyRoomsFromAddress(usize),
     #[error("no room {0:?}")]
     NoSuchRoom(String),
+    /// Cluster mode: the node that owns the room, or Redis, cannot be reached now.
+    #[error("the room's server cannot be reached; try again")]
+    Unreachable,
 
     // ---- the store
     /// The write of what the request changes failed; nothing changed.
@@ -162,6 +165,7 @@ impl Refusal for RoomError {
             | RoomError::TooManyRooms(_)
             | RoomError::TooManyRoomsFromAddress(_)
             | RoomError::NotStored(_)
+            | RoomError::Unreachable
             | RoomError::Replay(_) => ErrorCode::BadRequest,
         }
     }

@@ -12,6 +12,8 @@
 //! - [`invites`]: bot invitations.
 //! - [`actor`]: the task: queue, timers, store, broadcast, seats and presence.
 //! - [`requests`]: a player's requests as the task carries them out.
+//! - [`relay`]: where a request goes: this node's room, or in a cluster the owner's, or a
+//!   room claimed and reloaded here; and what the bus between nodes brings.
 
 pub mod actor;
 pub mod answers;
@@ -22,4 +24,5 @@ pub mod game;
 pub mod invites;
 pub mod members;
 pub mod plan;
+pub mod relay;
 pub mod requests;

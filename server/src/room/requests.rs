@@ -6,14 +6,14 @@ use game_core::protocol::BOT_LEVELS;
 use game_core::Color;
 use tokio::time::Instant;
 
-use super::actor::{plan_room, spawn_room, RoomActor};
+use super::actor::{new_room_lease, plan_room, release, spawn_room, RoomActor};
 use super::change::Moment;
 use super::chat::checked_line;
 use super::error::RoomError;
 use super::game::{Played, RematchStep};
 use super::invites::send_seated_bot;
 use crate::room_handle::{Action, Actor};
-use crate::store::{StoredSeat, Write};
+use crate::store::{StoreError, StoredSeat, Write};
 
 impl RoomActor {
     /// A request of `who`: its seat decides what it may do. A refusal is answered with the
@@ -178,16 +178,28 @@ impl RoomActor {
                 // The new room and the link to it are stored in one write: neither exists
                 // without the other, and nothing is started or told before both are stored.
                 let (next, origin) = plan_room(&self.hub, plan);
+                if !self.may_write() {
+                    return Err(RoomError::Unreachable);
+                }
+                let lease = new_room_lease(&self.hub, next.id()).await?;
                 let change = self.game.rematch_made(next.id());
+                let mut stored = next.stored();
+                stored.fence = lease.as_ref().map_or(0, |l| l.fence);
+                let mut record = change.record().clone();
+                record.fence = self.fence();
                 let write = Write::Rematch {
-                    next: Box::new(next.stored()),
-                    change: change.record().clone(),
+                    next: Box::new(stored),
+                    change: record,
                 };
                 if let Err(e) = self.hub.store.write(write).await {
                     tracing::error!(room = %self.game.id(), error = %e, "storing a rematch failed");
+                    release(&self.hub, next.id(), lease.as_ref());
+                    if matches!(e, StoreError::Fenced { .. }) {
+                        self.fenced();
+                    }
                     return Err(RoomError::NotStored("the rematch"));
                 }
-                let next = spawn_room(&self.hub, next, false, origin);
+                let next = spawn_room(&self.hub, next, false, origin, lease);
                 for (seat, bot) in &bots {
                     // The bot already sits there; the invitation tells it where to go.
                     send_seated_bot(&self.hub, &next.id, &self.game, *seat, bot);

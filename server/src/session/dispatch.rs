@@ -4,7 +4,6 @@
 
 use std::net::IpAddr;
 
-use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use game_core::protocol::{ClientMsg, JoinAs, ServerMsg, PROTOCOL_VERSION};
@@ -20,8 +19,8 @@ use crate::hub::SharedHub;
 use crate::member::MemberLink;
 use crate::players::PlayerRecord;
 use crate::refusal::{error_reply, About, Refusal};
-use crate::room::actor::find_room;
 use crate::room::error::RoomError;
+use crate::room::relay;
 use crate::room_handle::{Action, Actor, RoomCmd};
 
 /// Longest move text passed to a room. The longest step of any game is an opening's ten
@@ -43,6 +42,9 @@ pub struct Session {
 impl Session {
     #[must_use]
     pub fn new(hub: SharedHub, conn: Conn, address: IpAddr) -> Session {
+        if let Some(cluster) = &hub.cluster {
+            cluster.conn_opened(&conn);
+        }
         Session {
             hub,
             link: MemberLink::Local(conn.clone()),
@@ -107,6 +109,9 @@ impl Session {
                         if analysis {
                             reviews::worker_joined(&self.hub, &self.conn, &welcome.player.name);
                         }
+                        if let Some(cluster) = &self.hub.cluster {
+                            cluster.conn_is(self.conn.id, &welcome.player);
+                        }
                         self.player = Some(welcome.player);
                     }
                     Err(e) => self.refuse(&e, about),
@@ -129,21 +134,12 @@ impl Session {
         }
     }
 
-    /// Sends `cmd` to room `id`; an unknown room is refused.
-    async fn to_room(&self, id: &str, mut cmd: RoomCmd, reference: &str) {
-        // A finished room may retire between the lookup and the send; the next lookup then
-        // reloads it from the store.
-        for _ in 0..3 {
-            let Some(handle) = find_room(&self.hub, id).await else {
-                break;
-            };
-            match handle.tx.send(cmd).await {
-                Ok(()) => return,
-                Err(mpsc::error::SendError(back)) => cmd = back,
-            }
+    /// Sends `cmd` to room `id`, wherever it is; an unknown room, or one whose node cannot
+    /// be reached, is refused.
+    async fn to_room(&self, id: &str, cmd: RoomCmd, reference: &str) {
+        if let Err(why) = relay::to_room(&self.hub, id, cmd).await {
+            self.refuse(&why, About::room(reference, id));
         }
-        let why = RoomError::NoSuchRoom(id.to_string());
-        self.refuse(&why, About::room(reference, id));
     }
 
     async fn act(&self, room: &str, action: Action, reference: &'static str, received: Instant) {
@@ -269,16 +265,15 @@ impl Session {
     /// seeks and lobby subscription end, its player was last seen now, and a bot's unanswered
     /// invitations go to the next bot.
     pub async fn finish(&mut self) {
+        if let Some(cluster) = &self.hub.cluster {
+            cluster.conn_closed(self.conn.id);
+        }
         for room in self.conn.take_rooms() {
             self.hub.parked.drop_conn(&room, self.conn.id);
-            if let Some(handle) = self.hub.room(&room) {
-                let _ = handle
-                    .tx
-                    .send(RoomCmd::Gone {
-                        conn_id: self.conn.id,
-                    })
-                    .await;
-            }
+            let gone = RoomCmd::Gone {
+                conn_id: self.conn.id,
+            };
+            let _ = relay::to_room(&self.hub, &room, gone).await;
         }
         self.hub.seeks.drop_conn(self.conn.id);
         self.hub.lobby.unsubscribe(self.conn.id);
@@ -290,9 +285,8 @@ impl Session {
             return;
         };
         for room in self.hub.bots.disconnected(&p.id, self.conn.id) {
-            if let Some(handle) = self.hub.room(&room) {
-                let _ = handle.tx.send(RoomCmd::Decline { bot: p.id.clone() }).await;
-            }
+            let decline = RoomCmd::Decline { bot: p.id.clone() };
+            let _ = relay::to_room(&self.hub, &room, decline).await;
         }
     }
 }

@@ -31,6 +31,26 @@ fn bot_key_ok(hub: &Hub, key: &str) -> bool {
         .is_some_and(|k| token::constant_time_eq(k.as_bytes(), key.as_bytes()))
 }
 
+/// In a cluster, a token another node made: the store knows it. On one node every player
+/// is in memory, and an unknown token is bad.
+async fn stored_player(hub: &Hub, hash: &str) -> Result<PlayerRecord, SessionError> {
+    if hub.cluster.is_none() {
+        return Err(SessionError::BadToken);
+    }
+    match hub.store.player_by_token(hash).await {
+        Ok(Some(p)) => Ok(PlayerRecord {
+            id: p.id,
+            name: p.name,
+            bot: p.bot,
+        }),
+        Ok(None) => Err(SessionError::BadToken),
+        Err(e) => {
+            tracing::error!(error = %e, "reading a player from the store failed");
+            Err(SessionError::PlayerNotStored)
+        }
+    }
+}
+
 /// Checks a `hello` from `address`, stores the player and registers a bot. A new player
 /// (no token) counts against the address's new players; a bot or a house client, which holds
 /// the key, does not.
@@ -67,7 +87,10 @@ pub async fn hello(
     let (mut player, token, token_hash) = match token {
         Some(token) => {
             let hash = token::token_hash(&token);
-            let player = hub.players.by_token(&hash).ok_or(SessionError::BadToken)?;
+            let player = match hub.players.by_token(&hash) {
+                Some(player) => player,
+                None => stored_player(hub, &hash).await?,
+            };
             (player, token, hash)
         }
         None => {

@@ -12,8 +12,8 @@ use crate::conn::Conn;
 use crate::hub::SharedHub;
 use crate::refusal::{error_reply, About};
 use crate::review::{Assignment, PlyOutcome, ReviewError, ReviewInput};
-use crate::room::actor::find_room;
 use crate::room::error::RoomError;
+use crate::room::relay;
 use crate::room_handle::RoomCmd;
 use crate::store::Write;
 
@@ -32,9 +32,7 @@ async fn tell_room(hub: &SharedHub, room: &str, msg: ServerMsg, requester: Optio
     if let Some(conn) = requester.filter(|c| !c.is_in(room)) {
         conn.send(&msg);
     }
-    if let Some(handle) = find_room(hub, room).await {
-        let _ = handle.tx.send(RoomCmd::Notify(Box::new(msg))).await;
-    }
+    let _ = relay::to_room(hub, room, RoomCmd::Notify(Box::new(msg))).await;
 }
 
 /// Starts a deadline watch for each job sent to a worker.

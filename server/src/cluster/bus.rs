@@ -1,0 +1,189 @@
+//! The bus between nodes: Redis pub/sub, one channel per node and one for all. What a node
+//! sends another — a frame for one of its connections, a request for a room it owns — is
+//! queued here and published in order by one task, several to a pipeline; what arrives on
+//! this node's channels is handed to the relay above the rooms. Pub/sub delivers at most once:
+//! a node that is gone misses what was sent to it, and its clients reconnect.
+
+use std::fmt;
+use std::time::Duration;
+
+use redis::aio::ConnectionManager;
+use redis::{PushInfo, PushKind, Value};
+use serde::{Deserialize, Serialize};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::metrics::Metrics;
+
+/// Messages published but not yet sent to Redis; past this, frames are dropped (and counted)
+/// rather than held without bound.
+const OUTBOX: usize = 65_536;
+/// Most publishes sent in one pipeline.
+const PIPELINE: usize = 512;
+/// Messages received but not yet handled by the relay.
+pub(super) const INBOX: usize = 65_536;
+
+/// The channel every node listens on.
+pub const EVERYONE: &str = "kibitz:nodes";
+
+/// The channel of one node.
+#[must_use]
+pub fn node_channel(node: &str) -> String {
+    format!("kibitz:node:{node}")
+}
+
+/// One message between nodes.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "k", rename_all = "snake_case")]
+pub enum BusMsg {
+    /// A frame for connection `conn` of the receiving node.
+    Frame { conn: u64, text: String },
+    /// A room counts connection `conn` of the receiving node as a member now.
+    Entered { conn: u64, room: String },
+    /// A room no longer counts connection `conn` as a member.
+    Left { conn: u64, room: String },
+    /// A request for room `room`, which the receiving node owned when it was sent (`cmd` is
+    /// the request as the relay writes it); `hops` counts how often it was passed on.
+    Room { room: String, cmd: String, hops: u8 },
+    /// (To everyone.) Room `room` was taken over by `node` from the store: members of it on
+    /// other nodes join it again there.
+    Moved { room: String, node: String },
+}
+
+/// One publish waiting for the pipeline.
+struct Outgoing {
+    channel: String,
+    payload: String,
+    /// Told how many nodes Redis handed it to, `None` if Redis did not take it (for
+    /// requests, which are refused if nobody got them).
+    done: Option<oneshot::Sender<Option<i64>>>,
+}
+
+/// Cheap-clone handle to the publishing task.
+#[derive(Clone)]
+pub struct Bus {
+    tx: mpsc::Sender<Outgoing>,
+    metrics: Metrics,
+}
+
+impl fmt::Debug for Bus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Bus")
+    }
+}
+
+impl Bus {
+    /// Starts the publishing task on `redis`.
+    pub(super) fn start(redis: ConnectionManager, metrics: Metrics) -> Bus {
+        let (tx, rx) = mpsc::channel(OUTBOX);
+        tokio::spawn(publish(redis, rx, metrics.clone()));
+        Bus { tx, metrics }
+    }
+
+    fn queue(
+        &self,
+        channel: String,
+        msg: &BusMsg,
+        done: Option<oneshot::Sender<Option<i64>>>,
+    ) -> bool {
+        let Ok(payload) = serde_json::to_string(msg) else {
+            return false;
+        };
+        let queued = self
+            .tx
+            .try_send(Outgoing {
+                channel,
+                payload,
+                done,
+            })
+            .is_ok();
+        if !queued {
+            self.metrics.bus_dropped();
+        }
+        queued
+    }
+
+    /// Queues `msg` for `node`; false when the queue is full (the message is dropped).
+    pub fn send(&self, node: &str, msg: &BusMsg) -> bool {
+        self.queue(node_channel(node), msg, None)
+    }
+
+    /// Sends `msg` to `node` behind everything queued before it; true once Redis handed it
+    /// to that node (false: Redis out of reach, or the node is not listening).
+    pub async fn send_confirmed(&self, node: &str, msg: &BusMsg) -> bool {
+        let (done, taken) = oneshot::channel();
+        if !self.queue(node_channel(node), msg, Some(done)) {
+            return false;
+        }
+        taken
+            .await
+            .ok()
+            .flatten()
+            .is_some_and(|receivers| receivers > 0)
+    }
+
+    /// Queues `msg` for every node (this one too).
+    pub fn send_everyone(&self, msg: &BusMsg) -> bool {
+        self.queue(EVERYONE.to_string(), msg, None)
+    }
+}
+
+/// Publishes what is queued, in order, a pipeline at a time.
+async fn publish(mut redis: ConnectionManager, mut rx: mpsc::Receiver<Outgoing>, metrics: Metrics) {
+    let mut batch = Vec::with_capacity(PIPELINE);
+    while rx.recv_many(&mut batch, PIPELINE).await > 0 {
+        let mut pipe = redis::pipe();
+        for out in &batch {
+            pipe.cmd("PUBLISH").arg(&out.channel).arg(&out.payload);
+        }
+        let started = Instant::now();
+        let sent: redis::RedisResult<Vec<i64>> = pipe.query_async(&mut redis).await;
+        metrics.redis_call(started.elapsed());
+        let receivers = match sent {
+            Ok(receivers) => receivers,
+            Err(e) => {
+                tracing::warn!(error = %e, lost = batch.len(), "publishing to Redis failed");
+                metrics.bus_dropped_many(batch.len());
+                Vec::new()
+            }
+        };
+        for (i, out) in batch.drain(..).enumerate() {
+            if let Some(done) = out.done {
+                let _ = done.send(receivers.get(i).copied());
+            }
+        }
+    }
+}
+
+/// What arrives on this node's channels, for the relay.
+pub struct BusInbox {
+    pub(super) rx: mpsc::Receiver<PushInfo>,
+}
+
+impl BusInbox {
+    /// The next message; `None` once the cluster is gone. Pushes that are not messages (a
+    /// reconnection, a subscription's confirmation) and unreadable payloads are skipped.
+    pub async fn next(&mut self) -> Option<BusMsg> {
+        loop {
+            let push = self.rx.recv().await?;
+            match push.kind {
+                PushKind::Message => {}
+                PushKind::Disconnection => {
+                    tracing::warn!("the bus lost Redis; it subscribes again on reconnect");
+                    continue;
+                }
+                _ => continue,
+            }
+            let Some(Value::BulkString(payload)) = push.data.get(1) else {
+                continue;
+            };
+            match serde_json::from_slice(payload) {
+                Ok(msg) => return Some(msg),
+                Err(e) => tracing::warn!(error = %e, "unreadable bus message"),
+            }
+        }
+    }
+}
+
+/// How long a Redis request may take before it counts as failed.
+pub(super) const REDIS_TIMEOUT: Duration = Duration::from_secs(2);

@@ -1,0 +1,380 @@
+//! Cluster mode: several nodes on one PostgreSQL store and one Redis. Each room is owned by
+//! one node at a time through a lease in Redis ([`lease`]) whose fence the store checks on
+//! every write of the room; nodes reach each other's connections and rooms over Redis pub/sub
+//! ([`bus`]). This module is the transport: which requests and frames travel, and what a node
+//! does with those that arrive, is the relay's (`room::relay`), above the rooms.
+
+pub mod bus;
+pub mod lease;
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+use dashmap::DashMap;
+use redis::aio::{ConnectionManager, ConnectionManagerConfig};
+use redis::{IntoConnectionInfo, ProtocolVersion, PushInfo, RedisResult};
+use tokio::sync::{mpsc, watch, Notify, OwnedMutexGuard};
+use tokio::time::Instant;
+
+pub use bus::{Bus, BusInbox, BusMsg};
+pub use lease::{Claim, Lease};
+
+use crate::conn::Conn;
+use crate::metrics::Metrics;
+use crate::players::PlayerRecord;
+
+/// Longest node id: it names Redis channels and lease values.
+const MAX_NODE_ID: usize = 64;
+
+/// What cluster mode needs: where Redis is, the name of this node, how long a lease lasts.
+#[derive(Clone, Debug)]
+pub struct ClusterSettings {
+    pub redis_url: String,
+    pub node_id: String,
+    /// A node that stops renewing loses its rooms after this long; another node then takes
+    /// them over at their next request.
+    pub lease: Duration,
+}
+
+/// Why cluster mode could not start or a call failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("node id {0:?}: 1 to {MAX_NODE_ID} letters, digits, '-' or '_'")]
+    NodeId(String),
+    #[error("Redis URL: {0}")]
+    Url(String),
+    #[error("cannot reach Redis: {0}")]
+    Unreachable(String),
+    #[error("redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    #[error("Redis did not answer in time")]
+    Timeout,
+}
+
+/// A connection of this node, and who it is once it said `hello`.
+struct LocalConn {
+    conn: Conn,
+    player: Option<PlayerRecord>,
+}
+
+/// Cheap-clone handle to this node's part of the cluster.
+#[derive(Clone)]
+pub struct Cluster(Arc<Inner>);
+
+struct Inner {
+    node: Arc<str>,
+    /// A number Redis handed this node at start: connection ids are unique in the cluster.
+    node_no: u64,
+    redis: ConnectionManager,
+    /// Kept for its subscriptions (dropping it would end them).
+    _subscriber: ConnectionManager,
+    lease_time: Duration,
+    bus: Bus,
+    /// Rooms this node owns, with their leases.
+    owned: DashMap<String, Lease>,
+    /// One claim at a time per room on this node.
+    claims: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
+    /// When the last renewal round that Redis answered was sent, in ms since `epoch`.
+    renewed_ms: AtomicU64,
+    epoch: Instant,
+    /// This node's connections by id, for frames that arrive over the bus, with the player
+    /// each said it is.
+    conns: DashMap<u64, LocalConn>,
+    metrics: Metrics,
+}
+
+impl Cluster {
+    /// Connects to Redis, takes a node number and subscribes to this node's channels. The
+    /// returned inbox is what arrives on them.
+    pub async fn open(
+        settings: &ClusterSettings,
+        metrics: Metrics,
+    ) -> Result<(Cluster, BusInbox), ClusterError> {
+        let node = settings.node_id.as_str();
+        let node_ok = !node.is_empty()
+            && node.len() <= MAX_NODE_ID
+            && node
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_');
+        if !node_ok {
+            return Err(ClusterError::NodeId(node.to_string()));
+        }
+        let info = settings
+            .redis_url
+            .as_str()
+            .into_connection_info()
+            .map_err(|e| ClusterError::Url(e.to_string()))?;
+        // RESP3: pushed messages share the connection, and the manager subscribes again by
+        // itself after a reconnect.
+        let resp3 = info
+            .redis_settings()
+            .clone()
+            .set_protocol(ProtocolVersion::RESP3);
+        let client = redis::Client::open(info.set_redis_settings(resp3))
+            .map_err(|e| ClusterError::Url(e.to_string()))?;
+        let config = ConnectionManagerConfig::new()
+            .set_connection_timeout(Some(bus::REDIS_TIMEOUT))
+            .set_response_timeout(Some(bus::REDIS_TIMEOUT))
+            .set_max_delay(Duration::from_secs(1));
+        let unreachable = |e: redis::RedisError| ClusterError::Unreachable(e.to_string());
+        let mut redis = ConnectionManager::new_with_config(client.clone(), config.clone())
+            .await
+            .map_err(unreachable)?;
+        let node_no: u64 = redis::cmd("INCR")
+            .arg("kibitz:node-numbers")
+            .query_async(&mut redis)
+            .await?;
+        let (push_tx, push_rx) = mpsc::channel::<PushInfo>(bus::INBOX);
+        let dropped = metrics.clone();
+        let push = move |info: PushInfo| {
+            if push_tx.try_send(info).is_err() {
+                dropped.bus_dropped();
+            }
+            Ok::<(), ()>(())
+        };
+        let mut subscriber = ConnectionManager::new_with_config(
+            client,
+            config.set_push_sender(push).set_automatic_resubscription(),
+        )
+        .await
+        .map_err(unreachable)?;
+        subscriber.subscribe(bus::node_channel(node)).await?;
+        subscriber.subscribe(bus::EVERYONE).await?;
+        let bus = Bus::start(redis.clone(), metrics.clone());
+        let epoch = Instant::now();
+        let cluster = Cluster(Arc::new(Inner {
+            node: Arc::from(node),
+            node_no,
+            redis,
+            _subscriber: subscriber,
+            lease_time: settings.lease,
+            bus,
+            owned: DashMap::new(),
+            claims: DashMap::new(),
+            renewed_ms: AtomicU64::new(0),
+            epoch,
+            conns: DashMap::new(),
+            metrics,
+        }));
+        tracing::info!(node, number = node_no, "joined the cluster");
+        Ok((cluster, BusInbox { rx: push_rx }))
+    }
+
+    /// This node's id.
+    #[must_use]
+    pub fn node(&self) -> &str {
+        &self.0.node
+    }
+
+    /// The first connection id of this node: ids never meet another node's.
+    #[must_use]
+    pub fn first_conn_id(&self) -> u64 {
+        (self.0.node_no << 40) + 1
+    }
+
+    #[must_use]
+    pub fn bus(&self) -> &Bus {
+        &self.0.bus
+    }
+
+    #[must_use]
+    pub fn lease_time(&self) -> Duration {
+        self.0.lease_time
+    }
+
+    /// A Redis call, bounded and timed.
+    async fn call<T>(
+        &self,
+        f: impl AsyncFnOnce(&mut ConnectionManager) -> RedisResult<T>,
+    ) -> Result<T, ClusterError> {
+        let mut redis = self.0.redis.clone();
+        let started = Instant::now();
+        let answer = tokio::time::timeout(bus::REDIS_TIMEOUT, f(&mut redis)).await;
+        self.0.metrics.redis_call(started.elapsed());
+        match answer {
+            Ok(result) => Ok(result?),
+            Err(_) => Err(ClusterError::Timeout),
+        }
+    }
+
+    /// The node that owns `room` now, if any.
+    pub async fn owner(&self, room: &str) -> Result<Option<String>, ClusterError> {
+        self.call(async |r| lease::owner(r, room).await).await
+    }
+
+    /// Holds this node's claims of `room` to one at a time.
+    pub async fn claim_lock(&self, room: &str) -> OwnedMutexGuard<()> {
+        let lock = self.0.claims.entry(room.to_string()).or_default().clone();
+        lock.lock_owned().await
+    }
+
+    /// Forgets the claim lock of `room` once nobody waits on it.
+    pub fn claim_done(&self, room: &str, guard: OwnedMutexGuard<()>) {
+        drop(guard);
+        self.0
+            .claims
+            .remove_if(room, |_, lock| Arc::strong_count(lock) == 1);
+    }
+
+    /// Claims the lease of `room` with a fence above `floor` (the store's). A lease taken is
+    /// renewed from now on until the room gives it back or it is lost.
+    pub async fn claim(&self, room: &str, floor: u64) -> Result<Claim, ClusterError> {
+        let node = self.node().to_string();
+        let ms = u64::try_from(self.0.lease_time.as_millis()).unwrap_or(u64::MAX);
+        let answer = self
+            .call(async |r| lease::claim(r, &node, room, ms, floor).await)
+            .await?;
+        match answer {
+            Ok(fence) => {
+                let lease = Lease {
+                    fence,
+                    lost: Arc::new(Notify::new()),
+                };
+                self.0.owned.insert(room.to_string(), lease.clone());
+                self.0.metrics.rooms_owned(self.0.owned.len());
+                Ok(Claim::Ours(lease))
+            }
+            Err(owner) => Ok(Claim::Elsewhere(owner)),
+        }
+    }
+
+    /// Gives the lease of `room` back (the room left memory).
+    pub fn release(&self, room: &str, fence: u64) {
+        let removed = self
+            .0
+            .owned
+            .remove_if(room, |_, lease| lease.fence == fence)
+            .is_some();
+        self.0.metrics.rooms_owned(self.0.owned.len());
+        if !removed {
+            return;
+        }
+        let cluster = self.clone();
+        let room = room.to_string();
+        tokio::spawn(async move {
+            let node = cluster.node().to_string();
+            let _ = cluster
+                .call(async |r| lease::release(r, &node, &room, fence).await)
+                .await;
+        });
+    }
+
+    /// Whether this node's leases are surely still its own: the last renewal Redis answered
+    /// was sent within two thirds of the lease time. Past that a room refuses moves.
+    #[must_use]
+    pub fn leases_fresh(&self) -> bool {
+        let renewed = self.0.renewed_ms.load(Ordering::SeqCst);
+        let now = self.ms_now();
+        let margin = u64::try_from(self.0.lease_time.as_millis() * 2 / 3).unwrap_or(u64::MAX);
+        renewed > 0 && now.saturating_sub(renewed) < margin
+    }
+
+    fn ms_now(&self) -> u64 {
+        // At least 1: 0 means "never renewed".
+        u64::try_from(self.0.epoch.elapsed().as_millis()).unwrap_or(u64::MAX) + 1
+    }
+
+    /// Renews every lease a third of the lease time, until shutdown. A lease found lost wakes
+    /// its room, which stops.
+    pub async fn renew_leases(self, mut shutdown: watch::Receiver<bool>) {
+        let every = self.0.lease_time / 3;
+        loop {
+            let sent = self.ms_now();
+            let rooms: Vec<(String, u64)> = self
+                .0
+                .owned
+                .iter()
+                .map(|e| (e.key().clone(), e.value().fence))
+                .collect();
+            let node = self.node().to_string();
+            let ms = u64::try_from(self.0.lease_time.as_millis()).unwrap_or(u64::MAX);
+            let mut all_ok = true;
+            for chunk in rooms.chunks(256) {
+                match self
+                    .call(async |r| lease::renew(r, &node, ms, chunk).await)
+                    .await
+                {
+                    Ok(kept) => {
+                        for ((room, fence), kept) in chunk.iter().zip(kept) {
+                            if !kept {
+                                self.lose(room, *fence);
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        tracing::warn!(error = %e, "renewing leases failed");
+                        all_ok = false;
+                        break;
+                    }
+                }
+            }
+            // A round with no rooms proves by a ping that Redis answers.
+            let answered = if rooms.is_empty() {
+                self.ping().await.is_ok()
+            } else {
+                all_ok
+            };
+            if answered {
+                self.0.renewed_ms.store(sent, Ordering::SeqCst);
+            }
+            tokio::select! {
+                () = tokio::time::sleep(every) => {}
+                _ = shutdown.changed() => return,
+            }
+        }
+    }
+
+    async fn ping(&self) -> Result<(), ClusterError> {
+        self.call(async |r| redis::cmd("PING").query_async::<String>(r).await)
+            .await
+            .map(|_| ())
+    }
+
+    /// Another node owns `room` now: its task is told to stop.
+    fn lose(&self, room: &str, fence: u64) {
+        if let Some((_, lease)) = self.0.owned.remove_if(room, |_, l| l.fence == fence) {
+            tracing::warn!(room, fence, "lease lost");
+            lease.lost.notify_one();
+        }
+        self.0.metrics.rooms_owned(self.0.owned.len());
+    }
+
+    /// A connection of this node opened.
+    pub fn conn_opened(&self, conn: &Conn) {
+        let local = LocalConn {
+            conn: conn.clone(),
+            player: None,
+        };
+        self.0.conns.insert(conn.id, local);
+    }
+
+    /// A connection of this node said who it is.
+    pub fn conn_is(&self, id: u64, player: &PlayerRecord) {
+        if let Some(mut local) = self.0.conns.get_mut(&id) {
+            local.player = Some(player.clone());
+        }
+    }
+
+    /// A connection of this node closed.
+    pub fn conn_closed(&self, id: u64) {
+        self.0.conns.remove(&id);
+    }
+
+    /// A connection of this node, by id.
+    #[must_use]
+    pub fn conn(&self, id: u64) -> Option<Conn> {
+        self.0.conns.get(&id).map(|c| c.conn.clone())
+    }
+
+    /// This node's connections that count `room` as theirs, with their players.
+    #[must_use]
+    pub fn conns_in(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
+        self.0
+            .conns
+            .iter()
+            .filter(|c| c.conn.is_in(room))
+            .filter_map(|c| Some((c.conn.clone(), c.player.clone()?)))
+            .collect()
+    }
+}

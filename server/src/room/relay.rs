@@ -1,0 +1,482 @@
+//! Where a room request goes, and what the bus brings. On one node a request goes to the
+//! room's task, reloading a finished room from the store. In a cluster the room may live on
+//! another node: the request then travels to its owner over the bus, written as a
+//! [`WireCmd`]; a room nobody owns is claimed (a lease with a fresh fence), read back from the
+//! store and started here — a takeover, when the game is unfinished, after which the members
+//! on other nodes join it again. Frames for this node's connections come back the same way.
+
+use axum::extract::ws::Utf8Bytes;
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+use game_core::protocol::{RoomStatus, ServerMsg, CLIENT_TYPES};
+use game_core::Color;
+
+use super::actor::{find_room, spawn_room};
+use super::change::Moment;
+use super::error::RoomError;
+use super::game::RoomGame;
+use crate::cluster::{BusInbox, BusMsg, Claim, Cluster};
+use crate::hub::SharedHub;
+use crate::member::{MemberLink, RemoteMember};
+use crate::players::PlayerRecord;
+use crate::room_handle::{Action, Actor, RoomCmd, RoomHandle};
+use crate::store::{StoredRematch, Write};
+
+/// Longest room id looked up; room ids are 8 characters.
+const MAX_ROOM_ID_BYTES: usize = 64;
+/// A request passed on more often than this (owners changing under it) is dropped.
+const MAX_HOPS: u8 = 3;
+
+/// A member's connection as it travels: its node and id.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct WireLink {
+    node: String,
+    conn: u64,
+    house: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct WireActor {
+    link: WireLink,
+    player: PlayerRecord,
+}
+
+/// A room request as it travels between nodes.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "c", rename_all = "snake_case")]
+enum WireCmd {
+    Join {
+        who: WireActor,
+        as_player: bool,
+    },
+    Leave {
+        who: WireActor,
+    },
+    Gone {
+        conn: u64,
+    },
+    Act {
+        who: WireActor,
+        action: Action,
+        reference: String,
+    },
+    Decline {
+        bot: String,
+    },
+    InviteSeat {
+        seat: Color,
+        level: u8,
+        requester: Option<(WireLink, String)>,
+    },
+    Notify {
+        msg: Box<ServerMsg>,
+    },
+}
+
+fn wire_link(cluster: &Cluster, link: &MemberLink) -> WireLink {
+    match link {
+        MemberLink::Local(conn) => WireLink {
+            node: cluster.node().to_string(),
+            conn: conn.id,
+            house: conn.is_house(),
+        },
+        MemberLink::Remote(r) => WireLink {
+            node: r.node.to_string(),
+            conn: r.id,
+            house: r.house,
+        },
+    }
+}
+
+fn wire_actor(cluster: &Cluster, who: &Actor) -> WireActor {
+    WireActor {
+        link: wire_link(cluster, &who.link),
+        player: who.player.clone(),
+    }
+}
+
+impl WireCmd {
+    fn from_cmd(cluster: &Cluster, cmd: &RoomCmd) -> WireCmd {
+        match cmd {
+            RoomCmd::Join { who, as_player } => WireCmd::Join {
+                who: wire_actor(cluster, who),
+                as_player: *as_player,
+            },
+            RoomCmd::Leave { who } => WireCmd::Leave {
+                who: wire_actor(cluster, who),
+            },
+            RoomCmd::Gone { conn_id } => WireCmd::Gone { conn: *conn_id },
+            RoomCmd::Act {
+                who,
+                action,
+                reference,
+                ..
+            } => WireCmd::Act {
+                who: wire_actor(cluster, who),
+                action: action.clone(),
+                reference: (*reference).to_string(),
+            },
+            RoomCmd::Decline { bot } => WireCmd::Decline { bot: bot.clone() },
+            RoomCmd::InviteSeat {
+                seat,
+                level,
+                requester,
+            } => WireCmd::InviteSeat {
+                seat: *seat,
+                level: *level,
+                requester: requester
+                    .as_ref()
+                    .map(|(link, r)| (wire_link(cluster, link), (*r).to_string())),
+            },
+            RoomCmd::Notify(msg) => WireCmd::Notify { msg: msg.clone() },
+        }
+    }
+
+    /// The request as this node's room takes it; `None` when it names a connection of this
+    /// node that has closed meanwhile.
+    fn into_cmd(self, cluster: &Cluster) -> Option<RoomCmd> {
+        let link = |w: WireLink| -> Option<MemberLink> {
+            if w.node == cluster.node() {
+                return cluster.conn(w.conn).map(MemberLink::Local);
+            }
+            Some(MemberLink::Remote(RemoteMember {
+                node: w.node.into(),
+                id: w.conn,
+                house: w.house,
+                bus: cluster.bus().clone(),
+            }))
+        };
+        let actor = |w: WireActor| -> Option<Actor> {
+            Some(Actor {
+                link: link(w.link)?,
+                player: w.player,
+            })
+        };
+        Some(match self {
+            WireCmd::Join { who, as_player } => RoomCmd::Join {
+                who: actor(who)?,
+                as_player,
+            },
+            WireCmd::Leave { who } => RoomCmd::Leave { who: actor(who)? },
+            WireCmd::Gone { conn } => RoomCmd::Gone { conn_id: conn },
+            WireCmd::Act {
+                who,
+                action,
+                reference,
+            } => RoomCmd::Act {
+                who: actor(who)?,
+                action,
+                reference: static_reference(&reference),
+                received: Instant::now(),
+            },
+            WireCmd::Decline { bot } => RoomCmd::Decline { bot },
+            WireCmd::InviteSeat {
+                seat,
+                level,
+                requester,
+            } => RoomCmd::InviteSeat {
+                seat,
+                level,
+                requester: match requester {
+                    Some((w, r)) => Some((link(w)?, static_reference(&r))),
+                    None => None,
+                },
+            },
+            WireCmd::Notify { msg } => RoomCmd::Notify(msg),
+        })
+    }
+}
+
+/// The `t` of a request by name, as the rooms keep it.
+fn static_reference(name: &str) -> &'static str {
+    CLIENT_TYPES
+        .iter()
+        .find(|t| **t == name)
+        .copied()
+        .unwrap_or("request")
+}
+
+/// Where a room is.
+enum Place {
+    Here(RoomHandle),
+    There(String),
+    Nowhere,
+}
+
+/// Whether a request may bring a room into memory: a closed connection or a bot's refusal
+/// concerns only a room that is running.
+fn may_load(cmd: &RoomCmd) -> bool {
+    !matches!(cmd, RoomCmd::Gone { .. } | RoomCmd::Decline { .. })
+}
+
+/// Sends `cmd` to room `id`, wherever it is: `NoSuchRoom` for a room the store does not
+/// know, `Unreachable` when in a cluster its node or Redis cannot be reached.
+pub async fn to_room(hub: &SharedHub, id: &str, cmd: RoomCmd) -> Result<(), RoomError> {
+    send(hub, id, cmd, 0).await
+}
+
+async fn send(hub: &SharedHub, id: &str, mut cmd: RoomCmd, hops: u8) -> Result<(), RoomError> {
+    // A finished room may retire between the lookup and the send; the next lookup then
+    // reloads it from the store.
+    for _ in 0..3 {
+        let place = match &hub.cluster {
+            None => match find_room(hub, id).await {
+                Some(handle) => Place::Here(handle),
+                None => Place::Nowhere,
+            },
+            Some(cluster) => locate(hub, cluster, id, may_load(&cmd)).await?,
+        };
+        match place {
+            Place::Here(handle) => match handle.tx.send(cmd).await {
+                Ok(()) => return Ok(()),
+                Err(mpsc::error::SendError(back)) => cmd = back,
+            },
+            Place::There(node) => {
+                let Some(cluster) = &hub.cluster else {
+                    break;
+                };
+                return forward(hub, cluster, &node, id, &cmd, hops).await;
+            }
+            Place::Nowhere if !may_load(&cmd) => return Ok(()),
+            Place::Nowhere => break,
+        }
+    }
+    Err(RoomError::NoSuchRoom(id.to_string()))
+}
+
+/// Passes `cmd` to the node that owns room `id`.
+async fn forward(
+    hub: &SharedHub,
+    cluster: &Cluster,
+    node: &str,
+    id: &str,
+    cmd: &RoomCmd,
+    hops: u8,
+) -> Result<(), RoomError> {
+    if hops >= MAX_HOPS {
+        return Err(RoomError::Unreachable);
+    }
+    let wire = WireCmd::from_cmd(cluster, cmd);
+    let Ok(text) = serde_json::to_string(&wire) else {
+        return Err(RoomError::Unreachable);
+    };
+    hub.metrics.forwarded();
+    tracing::debug!(room = id, node, "request passed to the room's owner");
+    let msg = BusMsg::Room {
+        room: id.to_string(),
+        cmd: text,
+        hops: hops + 1,
+    };
+    if cluster.bus().send_confirmed(node, &msg).await {
+        Ok(())
+    } else {
+        // Redis is out of reach, or the owner is gone and its lease has not expired yet.
+        Err(RoomError::Unreachable)
+    }
+}
+
+/// Finds room `id` in the cluster: in memory here, owned by another node, or — when `load`
+/// and nobody owns it — claimed and reloaded here.
+async fn locate(
+    hub: &SharedHub,
+    cluster: &Cluster,
+    id: &str,
+    load: bool,
+) -> Result<Place, RoomError> {
+    if let Some(handle) = hub.room(id) {
+        return Ok(Place::Here(handle));
+    }
+    if id.is_empty() || id.len() > MAX_ROOM_ID_BYTES {
+        return Ok(Place::Nowhere);
+    }
+    match cluster.owner(id).await {
+        Err(e) => {
+            tracing::warn!(room = id, error = %e, "looking up a room's owner failed");
+            return Err(RoomError::Unreachable);
+        }
+        Ok(Some(node)) if node != cluster.node() => return Ok(Place::There(node)),
+        Ok(_) => {}
+    }
+    if !load {
+        return Ok(Place::Nowhere);
+    }
+    let guard = cluster.claim_lock(id).await;
+    let place = claim(hub, cluster, id).await;
+    cluster.claim_done(id, guard);
+    place
+}
+
+/// Claims room `id` and starts it here from the store.
+async fn claim(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<Place, RoomError> {
+    if let Some(handle) = hub.room(id) {
+        return Ok(Place::Here(handle));
+    }
+    let unavailable = |e: crate::store::StoreError| {
+        tracing::warn!(room = id, error = %e, "reading a room to claim it failed");
+        RoomError::Unreachable
+    };
+    let Some(before) = hub.store.read_room(id).await.map_err(unavailable)? else {
+        return Ok(Place::Nowhere);
+    };
+    let lease = match cluster.claim(id, before.fence).await {
+        Ok(Claim::Ours(lease)) => lease,
+        Ok(Claim::Elsewhere(node)) => return Ok(Place::There(node)),
+        Err(e) => {
+            tracing::warn!(room = id, error = %e, "claiming a room failed");
+            return Err(RoomError::Unreachable);
+        }
+    };
+    let fence = lease.fence;
+    let claimed = Write::Claim {
+        room: id.to_string(),
+        fence,
+    };
+    if let Err(e) = hub.store.write(claimed).await {
+        tracing::warn!(room = id, error = %e, "storing a claim failed");
+        cluster.release(id, fence);
+        return Err(RoomError::Unreachable);
+    }
+    // Read again after the claim: whatever the last owner stored is in it, and nothing it
+    // tries to store from now on will be.
+    let stored = match hub.store.read_room(id).await {
+        Ok(Some(stored)) => stored,
+        Ok(None) => {
+            cluster.release(id, fence);
+            return Ok(Place::Nowhere);
+        }
+        Err(e) => {
+            cluster.release(id, fence);
+            return Err(unavailable(e));
+        }
+    };
+    let unfinished = stored.status != RoomStatus::Over;
+    let rematch = if unfinished {
+        StoredRematch::default()
+    } else {
+        match hub.store.read_rematch(id).await {
+            Ok(rematch) => rematch.unwrap_or_default(),
+            Err(e) => {
+                cluster.release(id, fence);
+                return Err(unavailable(e));
+            }
+        }
+    };
+    let game = match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
+        Ok(game) => game.with_rematch(rematch),
+        Err(e) => {
+            tracing::error!(room = %id, error = %e, "could not reload room");
+            cluster.release(id, fence);
+            return Ok(Place::Nowhere);
+        }
+    };
+    let handle = spawn_room(hub, game, unfinished, None, Some(lease));
+    if unfinished {
+        hub.metrics.takeover();
+        tracing::info!(room = id, fence, "took the room over from the store");
+        cluster.bus().send_everyone(&BusMsg::Moved {
+            room: id.to_string(),
+            node: cluster.node().to_string(),
+        });
+    }
+    Ok(Place::Here(handle))
+}
+
+/// Serves what arrives on this node's channels until the cluster is gone.
+pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    while let Some(msg) = inbox.next().await {
+        match msg {
+            BusMsg::Frame { conn, text } => {
+                if let Some(conn) = cluster.conn(conn) {
+                    conn.send_text(Utf8Bytes::from(text));
+                }
+            }
+            BusMsg::Entered { conn, room } => {
+                if let Some(conn) = cluster.conn(conn) {
+                    conn.entered(&room);
+                }
+            }
+            BusMsg::Left { conn, room } => {
+                if let Some(conn) = cluster.conn(conn) {
+                    conn.left(&room);
+                }
+            }
+            BusMsg::Room { room, cmd, hops } => arrived(&hub, &cluster, room, &cmd, hops),
+            BusMsg::Moved { room, node } => {
+                if node != cluster.node() {
+                    rejoin(&hub, &cluster, room);
+                }
+            }
+        }
+    }
+}
+
+/// A request from another node for a room this node owned when it was sent.
+fn arrived(hub: &SharedHub, cluster: &Cluster, room: String, cmd: &str, hops: u8) {
+    let wire: WireCmd = match serde_json::from_str(cmd) {
+        Ok(wire) => wire,
+        Err(e) => {
+            tracing::warn!(error = %e, "unreadable request from another node");
+            return;
+        }
+    };
+    tracing::debug!(room, ?wire, "request from another node");
+    let Some(cmd) = wire.into_cmd(cluster) else {
+        return;
+    };
+    // In memory: queued at once, in the order the bus brought it.
+    let cmd = match hub.room(&room) {
+        Some(handle) => match handle.tx.try_send(cmd) {
+            Ok(()) => return,
+            Err(mpsc::error::TrySendError::Full(cmd) | mpsc::error::TrySendError::Closed(cmd)) => {
+                cmd
+            }
+        },
+        None => cmd,
+    };
+    // A full queue, or the room left this node: find it again, off the bus's task.
+    let hub = hub.clone();
+    tokio::spawn(async move {
+        let reply_to = match &cmd {
+            RoomCmd::Act { who, reference, .. } => Some((who.link.clone(), *reference)),
+            RoomCmd::Join { who, .. } => Some((who.link.clone(), "join")),
+            _ => None,
+        };
+        if let Err(e) = send(&hub, &room, cmd, hops).await {
+            if let Some((link, reference)) = reply_to {
+                let about = crate::refusal::About::room(reference, &room);
+                link.send(&crate::refusal::error_reply(&hub.metrics, &e, about));
+            }
+        }
+    });
+}
+
+/// Room `room` moved to another node: this node's connections in it join it again there,
+/// and hear its state afresh.
+fn rejoin(hub: &SharedHub, cluster: &Cluster, room: String) {
+    let members = cluster.conns_in(&room);
+    if members.is_empty() {
+        return;
+    }
+    let hub = hub.clone();
+    tokio::spawn(async move {
+        for (conn, player) in members {
+            let who = Actor {
+                link: MemberLink::Local(conn),
+                player,
+            };
+            // Not as a player: a seated player is recognised by its id and seated again.
+            let cmd = RoomCmd::Join {
+                who,
+                as_player: false,
+            };
+            if let Err(e) = to_room(&hub, &room, cmd).await {
+                tracing::warn!(room, error = %e, "joining a moved room again failed");
+            }
+        }
+    });
+}

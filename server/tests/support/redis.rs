@@ -1,0 +1,149 @@
+//! A real Redis server for tests: Debian's `redis-server` on a free loopback port, with no
+//! persistence, in a temporary directory. It can be stopped and started again on the same
+//! port (an outage). However the test binary ends, the server goes with it: a watchdog shell
+//! waits on a pipe the binary holds and kills the server once the pipe closes.
+#![allow(dead_code)]
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+/// What to do when no Redis is found.
+const INSTALL: &str = "install Debian's `redis-server` package (apt-get install redis-server)";
+
+/// How long a started server has to answer PING.
+const READY_WITHIN: Duration = Duration::from_secs(20);
+
+/// A Redis server of the test's own.
+pub struct RedisServer {
+    dir: tempfile::TempDir,
+    port: u16,
+    running: Mutex<Option<Running>>,
+}
+
+/// The server process and the watchdog that kills it when the test binary ends.
+struct Running {
+    server: Child,
+    watchdog: Child,
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The `redis-server` binary: on the PATH, else Debian's.
+fn find_bin() -> PathBuf {
+    std::env::var_os("PATH")
+        .and_then(|path| {
+            std::env::split_paths(&path)
+                .map(|dir| dir.join("redis-server"))
+                .find(|bin| bin.is_file())
+        })
+        .or_else(|| {
+            let debian = PathBuf::from("/usr/bin/redis-server");
+            debian.is_file().then_some(debian)
+        })
+        .unwrap_or_else(|| panic!("redis-server was not found: {INSTALL}"))
+}
+
+/// A loopback port that was free a moment ago.
+fn free_port() -> u16 {
+    let probe = std::net::TcpListener::bind("127.0.0.1:0").expect("bind a free port");
+    probe.local_addr().expect("the probe's address").port()
+}
+
+/// Whether a Redis server answers PING on `port`.
+fn answers(port: u16) -> bool {
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
+    if stream.write_all(b"PING\r\n").is_err() {
+        return false;
+    }
+    let mut reply = [0u8; 7];
+    stream.read_exact(&mut reply).is_ok() && &reply == b"+PONG\r\n"
+}
+
+impl RedisServer {
+    /// Starts a server of the caller's own.
+    pub fn start() -> RedisServer {
+        let dir = tempfile::Builder::new()
+            .prefix("kibitz-redis-")
+            .tempdir()
+            .expect("a temporary directory");
+        let server = RedisServer {
+            dir,
+            port: free_port(),
+            running: Mutex::new(None),
+        };
+        server.restart();
+        server
+    }
+
+    /// The URL nodes connect to.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}", self.port)
+    }
+
+    /// Kills the server (its data is gone: nothing is persisted).
+    pub fn stop(&self) {
+        let running = self
+            .running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take();
+        if let Some(mut r) = running {
+            let _ = r.server.kill();
+            let _ = r.server.wait();
+            let _ = r.watchdog.kill();
+            let _ = r.watchdog.wait();
+        }
+    }
+
+    /// Starts the server (again) on its port and waits until it answers.
+    pub fn restart(&self) {
+        self.stop();
+        let server = Command::new(find_bin())
+            .args(["--bind", "127.0.0.1", "--port"])
+            .arg(self.port.to_string())
+            .args(["--save", "", "--appendonly", "no", "--dir"])
+            .arg(self.dir.path())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start redis-server ({e}): {INSTALL}"));
+        let watchdog = Command::new("sh")
+            .args([
+                "-c",
+                "trap '' INT TERM HUP; read -r _ || true; kill -9 \"$1\"",
+                "kibitz-redis-watchdog",
+            ])
+            .arg(server.id().to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the Redis watchdog");
+        *self
+            .running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) =
+            Some(Running { server, watchdog });
+        let started = Instant::now();
+        while !answers(self.port) {
+            assert!(
+                started.elapsed() < READY_WITHIN,
+                "redis-server did not answer on port {} within {READY_WITHIN:?}",
+                self.port
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}

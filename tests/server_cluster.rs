@@ -1,0 +1,136 @@
+//! Cluster mode end to end: three nodes on one real PostgreSQL and one real Redis, each a
+//! server of its own with its own sockets. A player on node A plays a whole renju game
+//! against a player on node B, in a room A owns; a spectator on node C sees every move, in
+//! order; chat crosses the nodes; a token made on one node is known on another; the room's
+//! owner is the one node that writes it (its lease's fence is in the store).
+
+mod common;
+
+use std::time::Duration;
+
+use common::postgres::PgServer;
+use common::redis::RedisServer;
+use common::*;
+use serde_json::{json, Value};
+
+/// A node of the cluster on `store` and `redis`, named `id`.
+async fn node(store: &str, redis: &str, id: &str) -> TestServer {
+    let (store, redis, id) = (store.to_string(), redis.to_string(), id.to_string());
+    TestServer::start_with(move |c| {
+        c.store_url = Some(store);
+        c.cluster = Some(kibitz_server::cluster::ClusterSettings {
+            redis_url: redis,
+            node_id: id,
+            lease: Duration::from_secs(3),
+        });
+    })
+    .await
+}
+
+/// Black wins with five in a column; white answers on the a file.
+const RENJU_GAME: [&str; 9] = ["h8", "a1", "h9", "a2", "h10", "a3", "h11", "a4", "h12"];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_renju_game_between_nodes_with_a_spectator_on_a_third() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a_node = node(&store, &redis.url(), "A").await;
+    let b_node = node(&store, &redis.url(), "B").await;
+    let c_node = node(&store, &redis.url(), "C").await;
+
+    let mut alice = a_node.client("Alice").await;
+    let game = json!({"kind":"gomoku","size":15,"rule":"renju"});
+    let (room, _) = alice
+        .create(json!({"t":"create","game":game,"seat":"black"}))
+        .await;
+    // Bob, on node B, sits down in the room node A owns.
+    let mut bob = b_node.client("Bob").await;
+    bob.send(json!({"t":"join","room":room,"as":"player"}))
+        .await;
+    let st = bob
+        .expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+    assert_eq!(st["you"], "white");
+    alice
+        .expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+    let mut carol = c_node.client("Carol").await;
+    let st = carol.join(&room, "spectator").await;
+    assert_eq!(st["status"], "playing");
+
+    for (i, mv) in RENJU_GAME.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut alice } else { &mut bob };
+        mover.play(&room, mv).await;
+    }
+    // The spectator saw every move, in order, with rising event numbers.
+    let mut seen = Vec::new();
+    let mut last_seq = st["seq"].as_u64().unwrap();
+    while seen.len() < RENJU_GAME.len() {
+        let moved = carol.expect("moved").await;
+        let seq = moved["seq"].as_u64().unwrap();
+        assert!(seq > last_seq, "seq {seq} after {last_seq}");
+        last_seq = seq;
+        seen.push(moved["move"].as_str().unwrap().to_string());
+    }
+    assert_eq!(seen, RENJU_GAME);
+    for client in [&mut alice, &mut bob, &mut carol] {
+        let over = client.expect("over").await;
+        assert_eq!(over["result"], "black", "{over}");
+        assert_eq!(over["reason"], "five");
+    }
+
+    // Chat crosses the nodes both ways.
+    bob.send(json!({"t":"chat","room":room,"text":"well played"}))
+        .await;
+    for client in [&mut alice, &mut carol] {
+        let line = client.expect("chat").await;
+        assert_eq!(line["text"], "well played");
+        assert_eq!(line["name"], "Bob");
+    }
+
+    // Every move is in PostgreSQL, in order, under node A's fence.
+    let stored = pg.psql(
+        &store,
+        &format!("SELECT string_agg(mv, ',' ORDER BY ply) FROM moves WHERE room = '{room}'"),
+    );
+    assert_eq!(stored, RENJU_GAME.join(","));
+    let fence: u64 = pg
+        .psql(
+            &store,
+            &format!("SELECT fence FROM rooms WHERE id = '{room}'"),
+        )
+        .parse()
+        .unwrap();
+    assert!(fence > 0, "the room is stored under a fence");
+    assert_eq!(metric(&a_node, "kibitz_cluster_rooms_owned").await, 1.0);
+    assert!(metric(&b_node, "kibitz_cluster_forwarded_total").await >= 5.0);
+    assert_eq!(metric(&b_node, "kibitz_cluster_rooms_owned").await, 0.0);
+
+    // Alice's token, made on node A, is known on node C, and she is still black there.
+    let token = alice.token.clone();
+    let mut alice_on_c = Client::connect(&c_node.url()).await;
+    alice_on_c.hello_again("Alice", &token).await;
+    let st = alice_on_c.join(&room, "player").await;
+    assert_eq!(st["you"], "black");
+    assert_eq!(st["moves"], json!(RENJU_GAME));
+}
+
+/// A request for a room that no node knows is refused the same way on every node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unknown_room_is_refused_on_any_node() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a_node = node(&store, &redis.url(), "A").await;
+    let mut alice = a_node.client("Alice").await;
+    let e: Value = alice
+        .refused(json!({"t":"join","room":"nosuch01","as":"player"}))
+        .await;
+    assert_eq!(e["code"], "no_such_room", "{e}");
+    // The connection stays.
+    let (room, _) = alice
+        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+        .await;
+    assert_eq!(room.len(), 8);
+}
