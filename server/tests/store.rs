@@ -604,7 +604,7 @@ async fn a_change_under_an_old_fence_stores_nothing(b: &impl Backend) {
     ending.fence = 1;
     fenced_off(store.write(Write::Room(ending)).await);
     let stored = read(&store, "r1").await;
-    assert_eq!(stored.moves, [first.clone()]);
+    assert_eq!(stored.moves, std::slice::from_ref(&first));
     assert_eq!(
         (stored.status, stored.result, stored.seq, stored.white),
         (RoomStatus::Playing, None, 1, None)
