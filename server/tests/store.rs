@@ -11,8 +11,8 @@ use game_core::protocol::{ClockSpec, GameResult, ResultKind, RoomStatus};
 use game_core::{Color, EndReason, GameSpec, GomokuRule};
 use kibitz_server::metrics::Metrics;
 use kibitz_server::store::{
-    RoomChange, Store, StoredChat, StoredMove, StoredPlayer, StoredRoom, StoredRoomHead,
-    StoredSeat, Write,
+    RoomChange, Store, StoreError, StoredChat, StoredMove, StoredPlayer, StoredRoom,
+    StoredRoomHead, StoredSeat, Write,
 };
 use support::postgres::PgServer;
 
@@ -488,6 +488,283 @@ async fn a_review_is_kept_with_its_room(b: &impl Backend) {
     assert_eq!(store.read_review("r2").await.expect("the read works"), None);
 }
 
+/// A room made under an owner's fence keeps it: read alone and loaded at start.
+async fn a_rooms_fence_comes_back_with_it(b: &impl Backend) {
+    let store = b.open().await;
+    let owned = StoredRoom {
+        fence: 5,
+        ..room("owned", RoomStatus::Playing)
+    };
+    write(&store, Write::NewRoom(Box::new(owned.clone()))).await;
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("single", RoomStatus::Waiting))),
+    )
+    .await;
+    assert_eq!(read(&store, "owned").await, owned);
+    assert_eq!(read(&store, "single").await.fence, 0);
+    drop(store);
+    let store = b.open().await;
+    let mut loaded: Vec<(String, u64)> = store
+        .load_unfinished()
+        .await
+        .expect("the read works")
+        .into_iter()
+        .map(|r| (r.head.id, r.fence))
+        .collect();
+    loaded.sort();
+    assert_eq!(
+        loaded,
+        [("owned".to_string(), 5), ("single".to_string(), 0)]
+    );
+}
+
+fn claim(room: &str, fence: u64) -> Write {
+    Write::Claim {
+        room: room.to_string(),
+        fence,
+    }
+}
+
+/// A claim raises a room's fence (the same one again is the same owner); an older one is
+/// refused and changes nothing; a room not stored cannot be claimed.
+async fn a_claim_raises_the_fence_and_never_lowers_it(b: &impl Backend) {
+    let store = b.open().await;
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    write(&store, claim("r1", 3)).await;
+    assert_eq!(read(&store, "r1").await.fence, 3);
+    write(&store, claim("r1", 3)).await;
+    assert_eq!(read(&store, "r1").await.fence, 3);
+
+    let refused = store.write(claim("r1", 2)).await;
+    assert!(
+        matches!(
+            &refused,
+            Err(StoreError::Fenced { room, stored: 3, fence: 2 }) if room == "r1"
+        ),
+        "{refused:?}"
+    );
+    let e = refused.unwrap_err().to_string();
+    assert!(e.contains("r1") && e.contains("fencing token"), "{e}");
+    assert_eq!(read(&store, "r1").await.fence, 3);
+
+    let unknown = store.write(claim("ghost", 1)).await;
+    assert!(
+        matches!(&unknown, Err(StoreError::NoSuchRoom(room)) if room == "ghost"),
+        "{unknown:?}"
+    );
+    assert_eq!(
+        store.read_room("ghost").await.expect("the read works"),
+        None
+    );
+}
+
+/// A change made under a fence the room no longer has is refused whole, whether it only adds
+/// a move or ends the game; under the room's fence it is stored, and unfenced (0) always.
+async fn a_change_under_an_old_fence_stores_nothing(b: &impl Backend) {
+    let store = b.open().await;
+    let owned = StoredRoom {
+        fence: 1,
+        ..room("r1", RoomStatus::Playing)
+    };
+    write(&store, Write::NewRoom(Box::new(owned))).await;
+    let first = mv(0, "a1", Color::Black, 1);
+    let mut played = change("r1", 1);
+    played.moves.push(first.clone());
+    played.fence = 1;
+    write(&store, Write::Room(played)).await;
+    write(&store, claim("r1", 2)).await;
+
+    let fenced_off = |result: Result<(), StoreError>| {
+        assert!(
+            matches!(
+                result,
+                Err(StoreError::Fenced {
+                    stored: 2,
+                    fence: 1,
+                    ..
+                })
+            ),
+            "{result:?}"
+        )
+    };
+    let mut only_a_move = change("r1", 2);
+    only_a_move.moves.push(mv(1, "b1", Color::White, 2));
+    only_a_move.fence = 1;
+    fenced_off(store.write(Write::Room(only_a_move)).await);
+    let mut ending = change("r1", 3);
+    ending.moves.push(mv(1, "b1", Color::White, 2));
+    ending.status = Some((RoomStatus::Over, Some(win(EndReason::Five))));
+    ending.chat = Some(line("gg", Some(Color::White)));
+    ending.seats.push((Color::White, Some(seat("Bob"))));
+    ending.fence = 1;
+    fenced_off(store.write(Write::Room(ending)).await);
+    let stored = read(&store, "r1").await;
+    assert_eq!(stored.moves, std::slice::from_ref(&first));
+    assert_eq!(
+        (stored.status, stored.result, stored.seq, stored.white),
+        (RoomStatus::Playing, None, 1, None)
+    );
+    assert_eq!(stored.fence, 2);
+    assert_eq!(store.read_chat("r1").await.expect("the read works"), []);
+
+    // A fence above the room's is not its owner's either (not yet claimed).
+    let mut early = change("r1", 2);
+    early.chat = Some(line("too soon", None));
+    early.fence = 3;
+    let refused = store.write(Write::Room(early)).await;
+    assert!(
+        matches!(
+            refused,
+            Err(StoreError::Fenced {
+                stored: 2,
+                fence: 3,
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
+
+    let second = mv(1, "b1", Color::White, 2);
+    let mut current = change("r1", 2);
+    current.moves.push(second.clone());
+    current.fence = 2;
+    write(&store, Write::Room(current)).await;
+    let mut unfenced = change("r1", 4);
+    unfenced.status = Some((RoomStatus::Over, Some(win(EndReason::Resign))));
+    write(&store, Write::Room(unfenced)).await;
+    let stored = read(&store, "r1").await;
+    assert_eq!(stored.moves, [first, second]);
+    assert_eq!((stored.status, stored.seq), (RoomStatus::Over, 4));
+    assert_eq!(stored.fence, 2, "a change never moves the fence");
+
+    // A fenced change of a room not stored is still that.
+    let mut stray = change("ghost", 1);
+    stray.fence = 2;
+    let refused = store.write(Write::Room(stray)).await;
+    assert!(
+        matches!(&refused, Err(StoreError::NoSuchRoom(room)) if room == "ghost"),
+        "{refused:?}"
+    );
+}
+
+/// A rematch whose change of the old room is fenced off stores neither the new room nor the
+/// link; under the old room's fence both are stored, the new room under its own fence.
+async fn a_fenced_off_rematch_stores_neither_room_nor_change(b: &impl Backend) {
+    let store = b.open().await;
+    let old = StoredRoom {
+        fence: 2,
+        ..room("r1", RoomStatus::Over)
+    };
+    write(&store, Write::NewRoom(Box::new(old))).await;
+    let rematch = |fence: u64| {
+        let mut link = change("r1", 9);
+        link.rematch_next = Some("r2".to_string());
+        link.rematch_asks = Some([true, true]);
+        link.fence = fence;
+        Write::Rematch {
+            next: Box::new(StoredRoom {
+                fence: 2,
+                ..room("r2", RoomStatus::Playing)
+            }),
+            change: link,
+        }
+    };
+    let refused = store.write(rematch(1)).await;
+    assert!(
+        matches!(
+            refused,
+            Err(StoreError::Fenced {
+                stored: 2,
+                fence: 1,
+                ..
+            })
+        ),
+        "{refused:?}"
+    );
+    assert_eq!(store.read_room("r2").await.expect("the read works"), None);
+    let link = store
+        .read_rematch("r1")
+        .await
+        .expect("the read works")
+        .expect("the old room is stored");
+    assert_eq!((link.next, link.asked), (None, [false, false]));
+    assert_eq!(read(&store, "r1").await.seq, 0);
+
+    write(&store, rematch(2)).await;
+    assert_eq!(read(&store, "r2").await.fence, 2);
+    let link = store
+        .read_rematch("r1")
+        .await
+        .expect("the read works")
+        .expect("the old room is stored");
+    assert_eq!(link.next.as_deref(), Some("r2"));
+}
+
+/// Writes queued together share a transaction: one fenced off among them fails alone, with
+/// its refusal, and the others are stored.
+async fn a_fenced_write_among_many_fails_alone(b: &impl Backend) {
+    let store = b.open().await;
+    write(
+        &store,
+        Write::NewRoom(Box::new(room("r1", RoomStatus::Playing))),
+    )
+    .await;
+    write(&store, claim("r1", 2)).await;
+    let writes: Vec<_> = (0..40)
+        .map(|i| {
+            let mut said = change("r1", 1);
+            said.chat = Some(line(&format!("line {i}"), None));
+            said.fence = if i == 20 { 1 } else { 2 };
+            store.write(Write::Room(said))
+        })
+        .collect();
+    let results = futures::future::join_all(writes).await;
+    for (i, result) in results.iter().enumerate() {
+        if i == 20 {
+            assert!(
+                matches!(result, Err(StoreError::Fenced { .. })),
+                "write {i}: {result:?}"
+            );
+        } else {
+            assert!(result.is_ok(), "write {i}: {result:?}");
+        }
+    }
+    let chat = store.read_chat("r1").await.expect("the read works");
+    assert_eq!(chat.len(), 39);
+    assert!(chat.iter().all(|l| l.text != "line 20"));
+}
+
+/// A player is found by the hash of their token, as stored; a hash nobody has finds none.
+async fn a_player_is_found_by_their_tokens_hash(b: &impl Backend) {
+    let store = b.open().await;
+    let alice = StoredPlayer {
+        id: "p1".into(),
+        name: "Alice".into(),
+        token_hash: "hash-1".into(),
+        bot: false,
+    };
+    let kibot = StoredPlayer {
+        id: "p2".into(),
+        name: "Kibot".into(),
+        token_hash: "hash-2".into(),
+        bot: true,
+    };
+    write(&store, Write::Player(alice.clone())).await;
+    write(&store, Write::Player(kibot.clone())).await;
+    let found = |hash: &'static str| {
+        let store = store.clone();
+        async move { store.player_by_token(hash).await.expect("the read works") }
+    };
+    assert_eq!(found("hash-1").await, Some(alice));
+    assert_eq!(found("hash-2").await, Some(kibot));
+    assert_eq!(found("hash-3").await, None);
+}
+
 /// One `#[tokio::test]` per check, each on a fresh backend: `suite!(backend)` runs every
 /// check of the contract.
 macro_rules! suite {
@@ -506,6 +783,12 @@ macro_rules! suite {
             a_flush_returns_once_every_queued_write_is_durable,
             a_failed_write_among_many_fails_alone,
             a_review_is_kept_with_its_room,
+            a_rooms_fence_comes_back_with_it,
+            a_claim_raises_the_fence_and_never_lowers_it,
+            a_change_under_an_old_fence_stores_nothing,
+            a_fenced_off_rematch_stores_neither_room_nor_change,
+            a_fenced_write_among_many_fails_alone,
+            a_player_is_found_by_their_tokens_hash,
         );
     };
     ($backend:expr => $($check:ident),* $(,)?) => {
@@ -560,12 +843,12 @@ async fn postgres_servers_opening_one_new_database_together_both_work() {
     assert_eq!(read(&b, "r1").await.head.id, "r1");
     assert_eq!(
         PgServer::shared().psql(&url, "SELECT version FROM schema_version"),
-        "2"
+        "3"
     );
 }
 
-/// A database at schema version 1 (no commit markers) is migrated in place to version 2,
-/// keeping what it holds, and writes go on.
+/// A database at schema version 1 (no commit markers, no fences) is migrated in place to the
+/// latest version, keeping what it holds, and writes go on.
 #[tokio::test]
 async fn postgres_migrates_a_version_1_database_in_place() {
     let server = PgServer::shared();
@@ -574,12 +857,13 @@ async fn postgres_migrates_a_version_1_database_in_place() {
     drop(store);
     server.psql(
         &url,
-        "DROP TABLE commits; UPDATE schema_version SET version = 1",
+        "DROP TABLE commits; ALTER TABLE rooms DROP COLUMN fence; \
+         UPDATE schema_version SET version = 1",
     );
     let store = Store::open_postgres(&url, Metrics::new())
         .await
         .expect("a version 1 database opens");
-    assert_eq!(server.psql(&url, "SELECT version FROM schema_version"), "2");
+    assert_eq!(server.psql(&url, "SELECT version FROM schema_version"), "3");
     write(
         &store,
         Write::NewRoom(Box::new(room("r2", RoomStatus::Waiting))),
@@ -588,6 +872,41 @@ async fn postgres_migrates_a_version_1_database_in_place() {
     assert_eq!(read(&store, "r1").await.head.id, "r1");
     assert_eq!(read(&store, "r2").await.head.id, "r2");
     assert_eq!(server.psql(&url, "SELECT count(*) FROM commits"), "1");
+}
+
+/// A database at schema version 2 (no fences) is migrated in place: its rooms are unclaimed
+/// (fence 0), and can be claimed and written under their fence.
+#[tokio::test]
+async fn postgres_migrates_a_version_2_database_to_fenced_rooms() {
+    let server = PgServer::shared();
+    let url = server.database();
+    drop(open_postgres_with_room(&url, "r1", RoomStatus::Playing).await);
+    server.psql(
+        &url,
+        "ALTER TABLE rooms DROP COLUMN fence; UPDATE schema_version SET version = 2",
+    );
+    let store = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("a version 2 database opens");
+    assert_eq!(server.psql(&url, "SELECT version FROM schema_version"), "3");
+    assert_eq!(read(&store, "r1").await.fence, 0);
+    write(
+        &store,
+        Write::Claim {
+            room: "r1".to_string(),
+            fence: 4,
+        },
+    )
+    .await;
+    let mut said = change("r1", 1);
+    said.chat = Some(line("still here", None));
+    said.fence = 4;
+    write(&store, Write::Room(said)).await;
+    assert_eq!(read(&store, "r1").await.fence, 4);
+    assert_eq!(
+        store.read_chat("r1").await.expect("the read works").len(),
+        1
+    );
 }
 
 /// A batch whose transaction fails as it begins (here its commit marker is refused) fails its
@@ -788,4 +1107,241 @@ async fn postgres_writes_survive_the_writers_backend_ending_mid_flow() {
         in_table, answered_stored,
         "exactly the writes answered as stored are stored"
     );
+}
+
+/// A plain connection to the test's database, beside the store's.
+async fn connect(url: &str) -> tokio_postgres::Client {
+    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+        .await
+        .expect("connect to the test database");
+    tokio::spawn(connection);
+    client
+}
+
+/// Waits until the store's writer waits for a lock another connection holds (well within the
+/// writer's lock timeout of 5 s).
+async fn wait_for_the_writer_to_wait_for_a_lock(watcher: &tokio_postgres::Client) {
+    let started = std::time::Instant::now();
+    loop {
+        let waiting: i64 = watcher
+            .query_one(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() \
+                 AND application_name = 'kibitz-writer' AND wait_event_type = 'Lock'",
+                &[],
+            )
+            .await
+            .expect("pg_stat_activity")
+            .get(0);
+        if waiting == 1 {
+            return;
+        }
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(3),
+            "the writer did not wait for the lock"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
+/// A claim under way on another connection (another server's) is waited for by a fenced write
+/// that touches only the moves: once it commits, the write is refused, and nothing of it is
+/// stored. Without the room's row locked, the write would pass the check beside the claim.
+#[tokio::test]
+async fn postgres_a_fenced_write_waits_for_a_claim_under_way_and_is_refused_after_it() {
+    let url = PgServer::shared().database();
+    let store = open_postgres_with_room(&url, "r1", RoomStatus::Playing).await;
+    write(
+        &store,
+        Write::Claim {
+            room: "r1".to_string(),
+            fence: 2,
+        },
+    )
+    .await;
+    let mut claimer = connect(&url).await;
+    let watcher = connect(&url).await;
+    let claiming = claimer.transaction().await.expect("a transaction");
+    claiming
+        .execute("UPDATE rooms SET fence = 3 WHERE id = 'r1'", &[])
+        .await
+        .expect("the claim runs");
+    let mut moved = change("r1", 1);
+    moved.moves.push(mv(0, "a1", Color::Black, 1));
+    moved.fence = 2;
+    let writing = {
+        let store = store.clone();
+        tokio::spawn(async move { store.write(Write::Room(moved)).await })
+    };
+    wait_for_the_writer_to_wait_for_a_lock(&watcher).await;
+    claiming.commit().await.expect("the claim commits");
+    let answer = writing.await.expect("the write's task");
+    assert!(
+        matches!(
+            answer,
+            Err(StoreError::Fenced {
+                stored: 3,
+                fence: 2,
+                ..
+            })
+        ),
+        "{answer:?}"
+    );
+    let stored = read(&store, "r1").await;
+    assert_eq!((stored.moves.len(), stored.seq, stored.fence), (0, 0, 3));
+}
+
+/// A fenced-off write in one batch with good ones fails alone. The room's row is held from
+/// another connection while the first write runs, so that the writer waits on it and the
+/// others queue up behind it, to be taken as one batch once the row is let go.
+#[tokio::test]
+async fn postgres_a_fenced_write_in_a_batch_of_good_ones_fails_alone() {
+    let url = PgServer::shared().database();
+    let store = open_postgres_with_room(&url, "r1", RoomStatus::Playing).await;
+    write(
+        &store,
+        Write::Claim {
+            room: "r1".to_string(),
+            fence: 2,
+        },
+    )
+    .await;
+    let said = |i: usize, fence: u64| {
+        let mut said = change("r1", 1);
+        said.chat = Some(line(&format!("line {i}"), None));
+        said.fence = fence;
+        let store = store.clone();
+        async move { store.write(Write::Room(said)).await }
+    };
+
+    let mut holder = connect(&url).await;
+    let watcher = connect(&url).await;
+    let held = holder.transaction().await.expect("a transaction");
+    held.execute("SELECT 1 FROM rooms WHERE id = 'r1' FOR UPDATE", &[])
+        .await
+        .expect("the room's row is held");
+    let first = tokio::spawn(said(0, 2));
+    wait_for_the_writer_to_wait_for_a_lock(&watcher).await;
+    // Every write is queued on its first poll, before the row is let go.
+    let rest: Vec<_> = (1..40)
+        .map(|i| said(i, if i == 20 { 1 } else { 2 }))
+        .collect();
+    let (answers, released) = tokio::join!(futures::future::join_all(rest), held.rollback());
+    released.expect("the row is let go");
+    first
+        .await
+        .expect("the first write's task")
+        .expect("the first write is stored");
+    for (i, answer) in (1..).zip(&answers) {
+        if i == 20 {
+            assert!(
+                matches!(
+                    answer,
+                    Err(StoreError::Fenced {
+                        stored: 2,
+                        fence: 1,
+                        ..
+                    })
+                ),
+                "write {i}: {answer:?}"
+            );
+        } else {
+            assert!(answer.is_ok(), "write {i}: {answer:?}");
+        }
+    }
+    let chat = store.read_chat("r1").await.expect("the read works");
+    assert_eq!(chat.len(), 39);
+    assert!(chat.iter().all(|l| l.text != "line 20"));
+}
+
+/// Two servers sharing one database: once the new owner's claim is answered, no write of the
+/// old owner is stored, and exactly the old owner's writes answered as stored are stored.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_a_claim_by_another_server_fences_off_the_old_owner_at_once() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+
+    let url = PgServer::shared().database();
+    let old_owner = open_postgres_with_room(&url, "r1", RoomStatus::Playing).await;
+    write(
+        &old_owner,
+        Write::Claim {
+            room: "r1".to_string(),
+            fence: 1,
+        },
+    )
+    .await;
+    let new_owner = Store::open_postgres(&url, Metrics::new())
+        .await
+        .expect("the second server opens the store");
+
+    let claimed = Arc::new(AtomicBool::new(false));
+    let writing = {
+        let (store, claimed) = (old_owner.clone(), claimed.clone());
+        tokio::spawn(async move {
+            let mut stored = Vec::new();
+            for i in 0..100_000 {
+                let text = format!("old {i:06}");
+                let mut said = change("r1", 1);
+                said.chat = Some(line(&text, None));
+                said.fence = 1;
+                let after_claim = claimed.load(Ordering::SeqCst);
+                match store.write(Write::Room(said)).await {
+                    Ok(()) => {
+                        assert!(!after_claim, "{text} was stored after the claim");
+                        stored.push(text);
+                    }
+                    Err(e) => {
+                        assert!(
+                            matches!(
+                                e,
+                                StoreError::Fenced {
+                                    stored: 2,
+                                    fence: 1,
+                                    ..
+                                }
+                            ),
+                            "{e}"
+                        );
+                        return stored;
+                    }
+                }
+            }
+            panic!("the old owner was never fenced off");
+        })
+    };
+    let started = std::time::Instant::now();
+    while new_owner
+        .read_chat("r1")
+        .await
+        .expect("the read works")
+        .len()
+        < 20
+    {
+        assert!(started.elapsed() < RECONNECT_WAIT, "no writes stored");
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+    write(
+        &new_owner,
+        Write::Claim {
+            room: "r1".to_string(),
+            fence: 2,
+        },
+    )
+    .await;
+    claimed.store(true, Ordering::SeqCst);
+    let stored = writing.await.expect("the old owner's task");
+    let mut said = change("r1", 1);
+    said.chat = Some(line("new", None));
+    said.fence = 2;
+    write(&new_owner, Write::Room(said)).await;
+
+    let texts: Vec<String> = new_owner
+        .read_chat("r1")
+        .await
+        .expect("the read works")
+        .into_iter()
+        .map(|l| l.text)
+        .collect();
+    assert_eq!(texts.last().map(String::as_str), Some("new"));
+    assert_eq!(texts[..texts.len() - 1], stored[..]);
 }

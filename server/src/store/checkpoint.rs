@@ -309,6 +309,7 @@ mod tests {
             black: None,
             white: None,
             moves: Vec::new(),
+            fence: 0,
         };
         store
             .write(Write::NewRoom(Box::new(room)))

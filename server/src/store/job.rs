@@ -23,13 +23,13 @@ pub(super) fn failed_alone(error: StoreError) -> StoreError {
     }
 }
 
-/// Logs and counts a write that failed alone. One fenced off is not the store failing: its
-/// room has another owner, whose writes go on.
+/// Counts and logs a write that failed alone. One fenced off is logged as news, not as an
+/// error: its room has another owner, whose writes go on.
 pub(super) fn note_failed_alone(metrics: &Metrics, error: &StoreError) {
+    metrics.store_failed();
     if matches!(error, StoreError::Fenced { .. }) {
         tracing::info!(error = %error, "store write fenced off");
     } else {
-        metrics.store_failed();
         tracing::error!(error = %error, "store write failed");
     }
 }

@@ -798,4 +798,37 @@ mod tests {
         let store = SqliteStore::open(dir.path(), Metrics::new()).expect("the old file opens");
         assert_eq!(store.read_review("r1").await.expect("the read works"), None);
     }
+
+    /// A file written before fences existed keeps its rooms, each unclaimed (fence 0), and
+    /// they can be claimed once it is open.
+    #[tokio::test]
+    async fn a_file_from_before_fences_gains_them_unclaimed() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        {
+            let old = Connection::open(dir.path().join("kibitz.db")).expect("an old file");
+            let unfenced = SCHEMA.replace(", fence INTEGER NOT NULL DEFAULT 0", "");
+            assert_ne!(unfenced, SCHEMA, "the old schema has no fence");
+            old.execute_batch(&unfenced).expect("the old schema");
+            let game = serde_json::to_string(&game_core::GameSpec::connect4(7, 6))
+                .expect("a game as JSON");
+            old.execute(
+                "INSERT INTO rooms (id, game, opening, private, created_ms, status)
+                 VALUES ('r1', ?1, '[]', 0, 0, 'playing')",
+                [game],
+            )
+            .expect("an old room");
+        }
+        let store = SqliteStore::open(dir.path(), Metrics::new()).expect("the old file opens");
+        let room = store.read_room("r1").await.expect("the read works");
+        assert_eq!(room.map(|r| r.fence), Some(0));
+        store
+            .write(Write::Claim {
+                room: "r1".to_string(),
+                fence: 7,
+            })
+            .await
+            .expect("the old room is claimed");
+        let room = store.read_room("r1").await.expect("the read works");
+        assert_eq!(room.map(|r| r.fence), Some(7));
+    }
 }
