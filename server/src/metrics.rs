@@ -267,10 +267,13 @@ impl Metrics {
             .store_wal_bytes
             .set(i64::try_from(bytes).unwrap_or(i64::MAX));
     }
-    pub fn rooms_owned(&self, owned: usize) {
-        self.0
-            .cluster_rooms_owned
-            .set(i64::try_from(owned).unwrap_or(i64::MAX));
+    /// A lease was taken (`true`) or given up or lost.
+    pub fn room_owned(&self, taken: bool) {
+        if taken {
+            self.0.cluster_rooms_owned.inc();
+        } else {
+            self.0.cluster_rooms_owned.dec();
+        }
     }
     pub fn forwarded(&self) {
         self.0.cluster_forwarded.inc();

@@ -231,8 +231,9 @@ impl Cluster {
                     fence,
                     lost: Arc::new(Notify::new()),
                 };
-                self.0.owned.insert(room.to_string(), lease.clone());
-                self.0.metrics.rooms_owned(self.0.owned.len());
+                if self.0.owned.insert(room.to_string(), lease.clone()).is_none() {
+                    self.0.metrics.room_owned(true);
+                }
                 Ok(Claim::Ours(lease))
             }
             Err(owner) => Ok(Claim::Elsewhere(owner)),
@@ -246,10 +247,10 @@ impl Cluster {
             .owned
             .remove_if(room, |_, lease| lease.fence == fence)
             .is_some();
-        self.0.metrics.rooms_owned(self.0.owned.len());
         if !removed {
             return;
         }
+        self.0.metrics.room_owned(false);
         let cluster = self.clone();
         let room = room.to_string();
         tokio::spawn(async move {
@@ -336,8 +337,8 @@ impl Cluster {
         if let Some((_, lease)) = self.0.owned.remove_if(room, |_, l| l.fence == fence) {
             tracing::warn!(room, fence, "lease lost");
             lease.lost.notify_one();
+            self.0.metrics.room_owned(false);
         }
-        self.0.metrics.rooms_owned(self.0.owned.len());
     }
 
     /// A connection of this node opened.

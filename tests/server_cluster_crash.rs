@@ -1,0 +1,385 @@
+//! Cluster drills with real `kibitz serve` processes on one real PostgreSQL and one real Redis:
+//! the node that owns the rooms is killed with SIGKILL in the middle of 50 timed games under
+//! load; the other node takes every room over once the leases expire, the players resume
+//! (those of the dead node reconnect to the live one with their tokens), the clocks go on from
+//! the stored readings, and every move anyone saw acknowledged is in PostgreSQL.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use common::postgres::PgServer;
+use common::redis::RedisServer;
+use common::serve::ServeProcess;
+use common::*;
+use futures::{SinkExt, StreamExt};
+use serde_json::{json, Value};
+use tokio::net::TcpStream;
+use tokio::sync::Notify;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+const GAMES: usize = 50;
+/// Plies each game plays; far apart, no five.
+const MOVES: [&str; 12] = [
+    "a1", "a15", "c1", "c15", "e1", "e15", "g1", "g15", "i1", "i15", "k1", "k15",
+];
+/// How long a move request waits for its answer before it is sent again.
+const ANSWER_WITHIN: Duration = Duration::from_secs(3);
+/// Acknowledged moves, over all games, before the owner is killed.
+const MOVES_BEFORE_KILL: usize = GAMES * 4;
+
+/// One acknowledged move: room, ply, move.
+type Ack = (String, u64, String);
+
+/// A player that survives its node: on a dropped connection it reconnects to the next node
+/// with its token.
+struct Player {
+    name: &'static str,
+    ws: Ws,
+    token: String,
+}
+
+/// The next JSON message; `None` once the connection is gone.
+async fn next(ws: &mut Ws) -> Option<Value> {
+    loop {
+        match ws.next().await? {
+            Ok(Message::Text(t)) => return serde_json::from_str(&t).ok(),
+            Ok(Message::Close(_)) | Err(_) => return None,
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Sends a message; false once the connection is gone.
+async fn send(ws: &mut Ws, v: &Value) -> bool {
+    ws.send(Message::Text(v.to_string().into())).await.is_ok()
+}
+
+/// Connects to `url` and says hello (with `token`, if any); the socket and the token.
+async fn hello(url: &str, name: &str, token: Option<&str>) -> Option<(Ws, String)> {
+    let (mut ws, _) = connect_async(url).await.ok()?;
+    let mut msg = json!({"t":"hello","name":name});
+    if let Some(token) = token {
+        msg["token"] = json!(token);
+    }
+    if !send(&mut ws, &msg).await {
+        return None;
+    }
+    loop {
+        let v = next(&mut ws).await?;
+        if v["t"] == "welcome" {
+            return Some((ws, v["token"].as_str()?.to_string()));
+        }
+    }
+}
+
+/// How a move request ended.
+enum Sent {
+    Moved(Value),
+    /// Refused for now (the room's node is out of reach): try again.
+    Again,
+    /// Refused: the game is elsewhere than the client thought (its move was stored before
+    /// the connection dropped, say): read the state again.
+    Resync,
+    Dropped,
+}
+
+impl Player {
+    async fn try_move(&mut self, room: &str, mv: &str, id: &str, acks: &Recorder) -> Sent {
+        let msg = json!({"t":"move","room":room,"move":mv,"id":id});
+        if !send(&mut self.ws, &msg).await {
+            return Sent::Dropped;
+        }
+        // A request the dead node took and never answered is sent again (same id: a move
+        // already made is answered, not made twice).
+        tokio::time::timeout(ANSWER_WITHIN, self.answer(room, id, acks))
+            .await
+            .unwrap_or(Sent::Again)
+    }
+
+    async fn answer(&mut self, room: &str, id: &str, acks: &Recorder) -> Sent {
+        loop {
+            let Some(v) = next(&mut self.ws).await else {
+                return Sent::Dropped;
+            };
+            if v["t"] == "moved" && v["room"] == room {
+                acks.saw(room, &v);
+                if v["id"] == id {
+                    return Sent::Moved(v);
+                }
+            }
+            if v["t"] == "error" && v["id"] == id {
+                let message = v["message"].as_str().unwrap_or_default();
+                return if message.contains("cannot be reached") {
+                    Sent::Again
+                } else {
+                    Sent::Resync
+                };
+            }
+        }
+    }
+
+    /// Joins `room` as its player on `url` (reconnecting first when `fresh`); the state.
+    /// Retries while the room's node cannot be reached.
+    async fn rejoin(&mut self, url: &str, room: &str, fresh: bool) -> Value {
+        within("a rejoin", async {
+            loop {
+                if fresh {
+                    let Some((ws, token)) = hello(url, self.name, Some(&self.token)).await else {
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        continue;
+                    };
+                    self.ws = ws;
+                    self.token = token;
+                }
+                let join = json!({"t":"join","room":room,"as":"player"});
+                if !send(&mut self.ws, &join).await {
+                    continue;
+                }
+                loop {
+                    let Some(v) = next(&mut self.ws).await else {
+                        break;
+                    };
+                    if v["t"] == "state" && v["room"] == room {
+                        return v;
+                    }
+                    if v["t"] == "error" && v["ref"] == "join" {
+                        // Not yet taken over: the dead node's lease has not expired.
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        break;
+                    }
+                }
+                if !fresh {
+                    continue;
+                }
+            }
+        })
+        .await
+    }
+}
+
+/// Every move anyone saw acknowledged.
+#[derive(Clone, Default)]
+struct Recorder {
+    seen: Arc<Mutex<BTreeSet<Ack>>>,
+    count: Arc<AtomicUsize>,
+    changed: Arc<Notify>,
+}
+
+impl Recorder {
+    fn saw(&self, room: &str, moved: &Value) {
+        let ack = (
+            room.to_string(),
+            moved["ply"].as_u64().unwrap_or(0),
+            moved["move"].as_str().unwrap_or_default().to_string(),
+        );
+        if self.seen.lock().unwrap().insert(ack) {
+            self.count.fetch_add(1, Ordering::SeqCst);
+            self.changed.notify_waiters();
+        }
+    }
+}
+
+/// What a game's players found once the room was taken over.
+struct Resumed {
+    room: String,
+    /// The clock of the side not running, in the first state after the takeover, and its
+    /// reading in the last `moved` before it.
+    clock_check: Option<(u64, u64)>,
+}
+
+/// One timed game: black on the first node (which owns the room), white on the second; each
+/// moves in turn until the game is 12 plies long, riding out the first node's death.
+async fn play(i: usize, urls: [String; 2], acks: Recorder) -> Resumed {
+    let (ws, token) = hello(&urls[0], "Black", None).await.expect("black's hello");
+    let mut black = Player {
+        name: "Black",
+        ws,
+        token,
+    };
+    let create = json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black",
+        "clock":{"initial_ms":600_000,"increment_ms":1000}});
+    assert!(send(&mut black.ws, &create).await);
+    let room = loop {
+        let v = next(&mut black.ws).await.expect("created");
+        if v["t"] == "created" {
+            break v["room"].as_str().unwrap().to_string();
+        }
+    };
+    let (ws, token) = hello(&urls[1], "White", None).await.expect("white's hello");
+    let mut white = Player {
+        name: "White",
+        ws,
+        token,
+    };
+    white.rejoin(&urls[1], &room, false).await;
+    let mut ply = 0u64;
+    let mut last_clock = Value::Null;
+    let mut last_clock_ply = 0u64;
+    let mut clock_check = None;
+    let mut black_url = 0;
+    within("a game to its end", async {
+        while ply < MOVES.len() as u64 {
+            let black_moves = ply % 2 == 0;
+            let player = if black_moves { &mut black } else { &mut white };
+            let id = format!("g{i}-{ply}");
+            let mv = MOVES[usize::try_from(ply).unwrap()];
+            match player.try_move(&room, mv, &id, &acks).await {
+                Sent::Moved(v) => {
+                    ply = v["ply"].as_u64().unwrap();
+                    last_clock = v["clock"].clone();
+                    last_clock_ply = ply;
+                }
+                Sent::Again => tokio::time::sleep(Duration::from_millis(50)).await,
+                Sent::Resync | Sent::Dropped => {
+                    // The dead node's players go to the live one; others ask again.
+                    let fresh = black_moves && black_url == 0;
+                    if fresh {
+                        black_url = 1;
+                    }
+                    let st = player.rejoin(&urls[1], &room, fresh).await;
+                    ply = st["moves"].as_array().unwrap().len() as u64;
+                    if clock_check.is_none() && !last_clock.is_null() {
+                        let idle = match st["clock"]["running"].as_str() {
+                            Some("black") => "white_ms",
+                            _ => "black_ms",
+                        };
+                        // Only when no move was stored after the last one acknowledged.
+                        if ply == last_clock_ply {
+                            clock_check = Some((
+                                st["clock"][idle].as_u64().unwrap(),
+                                last_clock[idle].as_u64().unwrap(),
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+    })
+    .await;
+    Resumed { room, clock_check }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_killed_mid_game_loses_no_acknowledged_move() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let flags = |id: &'static str| {
+        vec![
+            "--store".to_string(),
+            store.clone(),
+            "--redis".to_string(),
+            redis.url(),
+            "--node-id".to_string(),
+            id.to_string(),
+            "--lease-ms".to_string(),
+            "1500".to_string(),
+            // Every client of the drill comes from 127.0.0.1.
+            "--handshakes-per-address".to_string(),
+            "512".to_string(),
+            "--new-players-per-address".to_string(),
+            "10000".to_string(),
+        ]
+    };
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a_flags = flags("A");
+    let a_flags: Vec<&str> = a_flags.iter().map(String::as_str).collect();
+    let b_flags = flags("B");
+    let b_flags: Vec<&str> = b_flags.iter().map(String::as_str).collect();
+    let a = ServeProcess::start(dir_a.path(), &a_flags).await;
+    let b = ServeProcess::start(dir_b.path(), &b_flags).await;
+    let urls = [a.url(), b.url()];
+    let acks = Recorder::default();
+    let games: Vec<_> = (0..GAMES)
+        .map(|i| tokio::spawn(play(i, urls.clone(), acks.clone())))
+        .collect();
+
+    // Under load, once enough moves are acknowledged: SIGKILL the owner of every room.
+    within("moves before the kill", async {
+        loop {
+            let changed = acks.changed.notified();
+            if acks.count.load(Ordering::SeqCst) >= MOVES_BEFORE_KILL {
+                return;
+            }
+            changed.await;
+        }
+    })
+    .await;
+    a.kill().await;
+
+    let mut resumed = Vec::new();
+    for game in games {
+        resumed.push(game.await.expect("a game task"));
+    }
+    // Every move anyone saw acknowledged is in PostgreSQL, at its ply; every game went on.
+    let seen = acks.seen.lock().unwrap().clone();
+    for r in &resumed {
+        let rows = pg.psql(
+            &store,
+            &format!(
+                "SELECT ply || ':' || mv FROM moves WHERE room = '{}' ORDER BY ply",
+                r.room
+            ),
+        );
+        let stored: BTreeSet<Ack> = rows
+            .lines()
+            .map(|l| {
+                let (ply, mv) = l.split_once(':').unwrap();
+                (
+                    r.room.clone(),
+                    ply.parse::<u64>().unwrap() + 1,
+                    mv.to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            stored.len(),
+            MOVES.len(),
+            "game {} has all its moves",
+            r.room
+        );
+        for ack in seen.iter().filter(|a| a.0 == r.room) {
+            assert!(
+                stored.contains(ack),
+                "acknowledged {ack:?} is stored: {stored:?}"
+            );
+        }
+    }
+    // The clocks went on from the stored readings: the side not running kept its time.
+    let checked: Vec<(u64, u64)> = resumed.iter().filter_map(|r| r.clock_check).collect();
+    assert!(
+        !checked.is_empty(),
+        "some game resumed with a clock to compare"
+    );
+    for (now, before) in &checked {
+        assert_eq!(
+            now, before,
+            "the waiting side's clock is its stored reading"
+        );
+    }
+    let (status, body) = http_get(b.addr, "/metrics").await;
+    assert_eq!(status, 200);
+    assert!(
+        metric_in(&body, "kibitz_cluster_takeovers_total") >= 1.0,
+        "node B took rooms over"
+    );
+    let owned = metric_in(&body, "kibitz_cluster_rooms_owned");
+    if owned != GAMES as f64 {
+        let b_stderr = b.stderr;
+        let mut child = b.child;
+        child.kill().await.unwrap();
+        let lines = b_stderr.await.unwrap();
+        let notable: Vec<&String> = lines
+            .iter()
+            .filter(|l| l.contains("WARN") || l.contains("ERROR"))
+            .collect();
+        panic!("node B owns {owned} rooms, not {GAMES}: {notable:#?}");
+    }
+}
