@@ -279,20 +279,27 @@ async fn the_status_and_result_are_stored(b: &impl Backend) {
     assert_eq!(stored.seq, 7);
 }
 
+/// A person and a bot.
+fn two_players() -> [StoredPlayer; 2] {
+    [
+        StoredPlayer {
+            id: "p1".into(),
+            name: "Alice".into(),
+            token_hash: "hash-1".into(),
+            bot: false,
+        },
+        StoredPlayer {
+            id: "p2".into(),
+            name: "Kibot".into(),
+            token_hash: "hash-2".into(),
+            bot: true,
+        },
+    ]
+}
+
 async fn players_are_stored_and_renamed(b: &impl Backend) {
     let store = b.open().await;
-    let alice = StoredPlayer {
-        id: "p1".into(),
-        name: "Alice".into(),
-        token_hash: "hash-1".into(),
-        bot: false,
-    };
-    let kibot = StoredPlayer {
-        id: "p2".into(),
-        name: "Kibot".into(),
-        token_hash: "hash-2".into(),
-        bot: true,
-    };
+    let [alice, kibot] = two_players();
     write(&store, Write::Player(alice.clone())).await;
     write(&store, Write::Player(kibot.clone())).await;
     let renamed = StoredPlayer {
@@ -723,15 +730,29 @@ async fn a_fenced_write_among_many_fails_alone(b: &impl Backend) {
             store.write(Write::Room(said))
         })
         .collect();
-    let results = futures::future::join_all(writes).await;
-    for (i, result) in results.iter().enumerate() {
+    let answers = futures::future::join_all(writes).await;
+    all_lines_but_20_are_stored(&store, answers).await;
+}
+
+/// The answers to lines 0 to 39 of room `r1`, written under its fence 2 but line 20 under 1:
+/// only line 20 was refused (fenced off), and every other line is stored.
+async fn all_lines_but_20_are_stored(store: &Store, answers: Vec<Result<(), StoreError>>) {
+    assert_eq!(answers.len(), 40);
+    for (i, answer) in answers.iter().enumerate() {
         if i == 20 {
             assert!(
-                matches!(result, Err(StoreError::Fenced { .. })),
-                "write {i}: {result:?}"
+                matches!(
+                    answer,
+                    Err(StoreError::Fenced {
+                        stored: 2,
+                        fence: 1,
+                        ..
+                    })
+                ),
+                "write {i}: {answer:?}"
             );
         } else {
-            assert!(result.is_ok(), "write {i}: {result:?}");
+            assert!(answer.is_ok(), "write {i}: {answer:?}");
         }
     }
     let chat = store.read_chat("r1").await.expect("the read works");
@@ -742,18 +763,7 @@ async fn a_fenced_write_among_many_fails_alone(b: &impl Backend) {
 /// A player is found by the hash of their token, as stored; a hash nobody has finds none.
 async fn a_player_is_found_by_their_tokens_hash(b: &impl Backend) {
     let store = b.open().await;
-    let alice = StoredPlayer {
-        id: "p1".into(),
-        name: "Alice".into(),
-        token_hash: "hash-1".into(),
-        bot: false,
-    };
-    let kibot = StoredPlayer {
-        id: "p2".into(),
-        name: "Kibot".into(),
-        token_hash: "hash-2".into(),
-        bot: true,
-    };
+    let [alice, kibot] = two_players();
     write(&store, Write::Player(alice.clone())).await;
     write(&store, Write::Player(kibot.clone())).await;
     let found = |hash: &'static str| {
@@ -890,14 +900,7 @@ async fn postgres_migrates_a_version_2_database_to_fenced_rooms() {
         .expect("a version 2 database opens");
     assert_eq!(server.psql(&url, "SELECT version FROM schema_version"), "3");
     assert_eq!(read(&store, "r1").await.fence, 0);
-    write(
-        &store,
-        Write::Claim {
-            room: "r1".to_string(),
-            fence: 4,
-        },
-    )
-    .await;
+    write(&store, claim("r1", 4)).await;
     let mut said = change("r1", 1);
     said.chat = Some(line("still here", None));
     said.fence = 4;
@@ -1150,14 +1153,7 @@ async fn wait_for_the_writer_to_wait_for_a_lock(watcher: &tokio_postgres::Client
 async fn postgres_a_fenced_write_waits_for_a_claim_under_way_and_is_refused_after_it() {
     let url = PgServer::shared().database();
     let store = open_postgres_with_room(&url, "r1", RoomStatus::Playing).await;
-    write(
-        &store,
-        Write::Claim {
-            room: "r1".to_string(),
-            fence: 2,
-        },
-    )
-    .await;
+    write(&store, claim("r1", 2)).await;
     let mut claimer = connect(&url).await;
     let watcher = connect(&url).await;
     let claiming = claimer.transaction().await.expect("a transaction");
@@ -1197,14 +1193,7 @@ async fn postgres_a_fenced_write_waits_for_a_claim_under_way_and_is_refused_afte
 async fn postgres_a_fenced_write_in_a_batch_of_good_ones_fails_alone() {
     let url = PgServer::shared().database();
     let store = open_postgres_with_room(&url, "r1", RoomStatus::Playing).await;
-    write(
-        &store,
-        Write::Claim {
-            room: "r1".to_string(),
-            fence: 2,
-        },
-    )
-    .await;
+    write(&store, claim("r1", 2)).await;
     let said = |i: usize, fence: u64| {
         let mut said = change("r1", 1);
         said.chat = Some(line(&format!("line {i}"), None));
@@ -1227,30 +1216,9 @@ async fn postgres_a_fenced_write_in_a_batch_of_good_ones_fails_alone() {
         .collect();
     let (answers, released) = tokio::join!(futures::future::join_all(rest), held.rollback());
     released.expect("the row is let go");
-    first
-        .await
-        .expect("the first write's task")
-        .expect("the first write is stored");
-    for (i, answer) in (1..).zip(&answers) {
-        if i == 20 {
-            assert!(
-                matches!(
-                    answer,
-                    Err(StoreError::Fenced {
-                        stored: 2,
-                        fence: 1,
-                        ..
-                    })
-                ),
-                "write {i}: {answer:?}"
-            );
-        } else {
-            assert!(answer.is_ok(), "write {i}: {answer:?}");
-        }
-    }
-    let chat = store.read_chat("r1").await.expect("the read works");
-    assert_eq!(chat.len(), 39);
-    assert!(chat.iter().all(|l| l.text != "line 20"));
+    let first = first.await.expect("the first write's task");
+    let answers = std::iter::once(first).chain(answers).collect();
+    all_lines_but_20_are_stored(&store, answers).await;
 }
 
 /// Two servers sharing one database: once the new owner's claim is answered, no write of the
@@ -1262,14 +1230,7 @@ async fn postgres_a_claim_by_another_server_fences_off_the_old_owner_at_once() {
 
     let url = PgServer::shared().database();
     let old_owner = open_postgres_with_room(&url, "r1", RoomStatus::Playing).await;
-    write(
-        &old_owner,
-        Write::Claim {
-            room: "r1".to_string(),
-            fence: 1,
-        },
-    )
-    .await;
+    write(&old_owner, claim("r1", 1)).await;
     let new_owner = Store::open_postgres(&url, Metrics::new())
         .await
         .expect("the second server opens the store");
@@ -1320,14 +1281,7 @@ async fn postgres_a_claim_by_another_server_fences_off_the_old_owner_at_once() {
         assert!(started.elapsed() < RECONNECT_WAIT, "no writes stored");
         tokio::time::sleep(std::time::Duration::from_millis(5)).await;
     }
-    write(
-        &new_owner,
-        Write::Claim {
-            room: "r1".to_string(),
-            fence: 2,
-        },
-    )
-    .await;
+    write(&new_owner, claim("r1", 2)).await;
     claimed.store(true, Ordering::SeqCst);
     let stored = writing.await.expect("the old owner's task");
     let mut said = change("r1", 1);

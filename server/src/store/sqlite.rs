@@ -545,14 +545,7 @@ impl SqliteStore {
     pub async fn load_players(&self) -> Result<Vec<StoredPlayer>, StoreError> {
         self.read(|conn| {
             let mut stmt = conn.prepare("SELECT id, name, token_hash, bot FROM players")?;
-            let rows = stmt.query_map([], |r| {
-                Ok(StoredPlayer {
-                    id: r.get(0)?,
-                    name: r.get(1)?,
-                    token_hash: r.get(2)?,
-                    bot: r.get(3)?,
-                })
-            })?;
+            let rows = stmt.query_map([], player)?;
             Ok(rows.collect::<Result<_, _>>()?)
         })
         .await
@@ -568,14 +561,7 @@ impl SqliteStore {
                 .query_row(
                     "SELECT id, name, token_hash, bot FROM players WHERE token_hash = ?1",
                     [&token_hash],
-                    |r| {
-                        Ok(StoredPlayer {
-                            id: r.get(0)?,
-                            name: r.get(1)?,
-                            token_hash: r.get(2)?,
-                            bot: r.get(3)?,
-                        })
-                    },
+                    player,
                 )
                 .optional()?)
         })
@@ -674,6 +660,16 @@ impl SqliteStore {
         })
         .await
     }
+}
+
+/// A player from a row of `id, name, token_hash, bot`.
+fn player(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredPlayer> {
+    Ok(StoredPlayer {
+        id: row.get(0)?,
+        name: row.get(1)?,
+        token_hash: row.get(2)?,
+        bot: row.get(3)?,
+    })
 }
 
 fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreError> {

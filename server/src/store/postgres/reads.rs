@@ -77,16 +77,7 @@ impl Readers {
         let rows = db
             .query("SELECT id, name, token_hash, bot FROM players", &[])
             .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(StoredPlayer {
-                    id: r.try_get(0)?,
-                    name: r.try_get(1)?,
-                    token_hash: r.try_get(2)?,
-                    bot: r.try_get(3)?,
-                })
-            })
-            .collect()
+        rows.iter().map(player).collect()
     }
 
     pub(super) async fn player_by_token(
@@ -100,15 +91,7 @@ impl Readers {
                 &[&token_hash],
             )
             .await?;
-        row.map(|r| {
-            Ok(StoredPlayer {
-                id: r.try_get(0)?,
-                name: r.try_get(1)?,
-                token_hash: r.try_get(2)?,
-                bot: r.try_get(3)?,
-            })
-        })
-        .transpose()
+        row.as_ref().map(player).transpose()
     }
 
     pub(super) async fn load_unfinished(&self) -> Result<Vec<StoredRoom>, StoreError> {
@@ -188,6 +171,16 @@ impl Readers {
             })
             .collect()
     }
+}
+
+/// A player from a row of `id, name, token_hash, bot`.
+fn player(row: &Row) -> Result<StoredPlayer, StoreError> {
+    Ok(StoredPlayer {
+        id: row.try_get(0)?,
+        name: row.try_get(1)?,
+        token_hash: row.try_get(2)?,
+        bot: row.try_get(3)?,
+    })
 }
 
 /// A read-only transaction that sees one snapshot throughout.
