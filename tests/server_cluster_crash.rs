@@ -383,3 +383,126 @@ async fn the_owner_killed_mid_game_loses_no_acknowledged_move() {
         panic!("node B owns {owned} rooms, not {GAMES}: {notable:#?}");
     }
 }
+
+/// Sends `signal` (`STOP`, `CONT`) to process `pid`.
+fn signal(pid: u32, signal: &str) {
+    let status = std::process::Command::new("kill")
+        .arg(format!("-{signal}"))
+        .arg(pid.to_string())
+        .status()
+        .expect("run kill");
+    assert!(status.success(), "kill -{signal} {pid}");
+}
+
+/// A `kibitz serve` node of the cluster on `store` and `redis`, with a short lease.
+async fn serve_node(data: &std::path::Path, store: &str, redis: &str, id: &str) -> ServeProcess {
+    let flags = [
+        "--store",
+        store,
+        "--redis",
+        redis,
+        "--node-id",
+        id,
+        "--lease-ms",
+        "1500",
+    ];
+    ServeProcess::start(data, &flags).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_old_owner_can_neither_store_nor_announce_a_move() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = serve_node(dir_a.path(), &store, &redis.url(), "A").await;
+    let b = serve_node(dir_b.path(), &store, &redis.url(), "B").await;
+
+    // Carol, on node A, makes the room (A owns it) and watches; both players are on node B.
+    let mut carol = Client::connect(&a.url()).await;
+    carol.hello("Carol").await;
+    let (room, _) = carol
+        .create(json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"none"}))
+        .await;
+    let mut black = Client::connect(&b.url()).await;
+    black.hello("Black").await;
+    black.join(&room, "player").await;
+    let mut white = Client::connect(&b.url()).await;
+    white.hello("White").await;
+    white.join(&room, "player").await;
+    black.play(&room, "a1").await;
+    white.play(&room, "a15").await;
+
+    // Node A stops (as a long pause would); black's next move reaches its socket and waits.
+    signal(a.pid, "STOP");
+    black
+        .send(json!({"t":"move","room":room,"move":"c1","id":"stale"}))
+        .await;
+    // Once A's lease has expired, node B takes the room over and black's other move is made.
+    let moved = within("the takeover", async {
+        loop {
+            black
+                .send(json!({"t":"move","room":room,"move":"e1","id":"fresh"}))
+                .await;
+            // Sent to node A while its lease lives, the request gets no answer: sent again.
+            let answer = tokio::time::timeout(
+                ANSWER_WITHIN,
+                black.expect_where(|v| {
+                    (v["t"] == "moved" && v["id"] == "fresh")
+                        || (v["t"] == "error" && v["id"] == "fresh")
+                }),
+            )
+            .await;
+            if let Ok(v) = answer.as_ref() {
+                if v["t"] == "moved" {
+                    return v.clone();
+                }
+            }
+        }
+    })
+    .await;
+    assert_eq!(moved["ply"], 3);
+
+    // Node A wakes with black's stale move in its queue: its lease is gone and the store
+    // refuses its fence, so the move is neither stored nor announced.
+    signal(a.pid, "CONT");
+    within("node A to give the room up", async {
+        loop {
+            let (_, body) = http_get(a.addr, "/metrics").await;
+            if metric_in(&body, "kibitz_cluster_rooms_owned") == 0.0 {
+                return;
+            }
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    // The game goes on at node B; nobody ever heard of c1.
+    white.play(&room, "c15").await;
+    let stored = pg.psql(
+        &store,
+        &format!("SELECT string_agg(mv, ',' ORDER BY ply) FROM moves WHERE room = '{room}'"),
+    );
+    assert_eq!(stored, "a1,a15,e1,c15");
+    for client in [&mut black, &mut white, &mut carol] {
+        // Everything this client was told, up to a state of the room with its four moves.
+        client
+            .send(json!({"t":"join","room":room,"as":"spectator"}))
+            .await;
+        let st = client
+            .expect_where(|v| {
+                v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == 4)
+            })
+            .await;
+        assert_eq!(st["moves"], json!(["a1", "a15", "e1", "c15"]));
+        assert!(
+            !client
+                .backlog
+                .iter()
+                .any(|v| v["t"] == "moved" && v["move"] == "c1"),
+            "{} heard of the stale move: {:?}",
+            client.player,
+            client.backlog
+        );
+    }
+    let _ = b;
+}

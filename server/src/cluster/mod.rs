@@ -231,7 +231,12 @@ impl Cluster {
                     fence,
                     lost: Arc::new(Notify::new()),
                 };
-                if self.0.owned.insert(room.to_string(), lease.clone()).is_none() {
+                if self
+                    .0
+                    .owned
+                    .insert(room.to_string(), lease.clone())
+                    .is_none()
+                {
                     self.0.metrics.room_owned(true);
                 }
                 Ok(Claim::Ours(lease))
