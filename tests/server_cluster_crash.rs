@@ -18,7 +18,7 @@ use common::*;
 use futures::{SinkExt, StreamExt};
 use serde_json::{json, Value};
 use tokio::net::TcpStream;
-use tokio::sync::Notify;
+use tokio::sync::{watch, Notify};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{connect_async, MaybeTlsStream, WebSocketStream};
 
@@ -29,8 +29,14 @@ const GAMES: usize = 50;
 const MOVES: [&str; 12] = [
     "a1", "a15", "c1", "c15", "e1", "e15", "g1", "g15", "i1", "i15", "k1", "k15",
 ];
+/// How long a client waits before asking again after a refusal (as a real client backs off).
+const RETRY_AFTER: Duration = Duration::from_millis(250);
+/// How long a game may take, outages and takeovers included.
+const GAME_WITHIN: Duration = Duration::from_secs(60);
 /// How long a move request waits for its answer before it is sent again.
 const ANSWER_WITHIN: Duration = Duration::from_secs(3);
+/// Where a game waits, if it gets there first, until the drill has struck.
+const HALFWAY: u64 = 6;
 /// Acknowledged moves, over all games, before the owner is killed.
 const MOVES_BEFORE_KILL: usize = GAMES * 4;
 
@@ -76,13 +82,16 @@ async fn hello(url: &str, name: &str, token: Option<&str>) -> Option<(Ws, String
         if v["t"] == "welcome" {
             return Some((ws, v["token"].as_str()?.to_string()));
         }
+        if v["t"] == "error" {
+            return None;
+        }
     }
 }
 
 /// How a move request ended.
 enum Sent {
     Moved(Value),
-    /// Refused for now (the room's node is out of reach): try again.
+    /// Refused for now (the room's node, Redis or the store is out of reach): try again.
     Again,
     /// Refused: the game is elsewhere than the client thought (its move was stored before
     /// the connection dropped, say): read the state again.
@@ -116,7 +125,8 @@ impl Player {
             }
             if v["t"] == "error" && v["id"] == id {
                 let message = v["message"].as_str().unwrap_or_default();
-                return if message.contains("cannot be reached") {
+                // "cannot be reached; try again", "could not be stored; try again"
+                return if message.contains("try again") {
                     Sent::Again
                 } else {
                     Sent::Resync
@@ -127,40 +137,43 @@ impl Player {
 
     /// Joins `room` as its player on `url` (reconnecting first when `fresh`); the state.
     /// Retries while the room's node cannot be reached.
-    async fn rejoin(&mut self, url: &str, room: &str, fresh: bool) -> Value {
-        within("a rejoin", async {
+    async fn rejoin(&mut self, url: &str, room: &str, mut fresh: bool) -> Value {
+        tokio::time::timeout(GAME_WITHIN, async {
             loop {
                 if fresh {
                     let Some((ws, token)) = hello(url, self.name, Some(&self.token)).await else {
-                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        tokio::time::sleep(RETRY_AFTER).await;
                         continue;
                     };
                     self.ws = ws;
                     self.token = token;
+                    fresh = false;
                 }
                 let join = json!({"t":"join","room":room,"as":"player"});
                 if !send(&mut self.ws, &join).await {
+                    // The connection is gone: a new one, to the node given.
+                    fresh = true;
                     continue;
                 }
                 loop {
                     let Some(v) = next(&mut self.ws).await else {
+                        fresh = true;
                         break;
                     };
                     if v["t"] == "state" && v["room"] == room {
                         return v;
                     }
                     if v["t"] == "error" && v["ref"] == "join" {
-                        // Not yet taken over: the dead node's lease has not expired.
-                        tokio::time::sleep(Duration::from_millis(50)).await;
+                        // Not yet taken over (the dead node's lease lives), or a server out
+                        // of reach: ask again a little later.
+                        tokio::time::sleep(RETRY_AFTER).await;
                         break;
                     }
-                }
-                if !fresh {
-                    continue;
                 }
             }
         })
         .await
+        .expect("a rejoin within the game's time")
     }
 }
 
@@ -196,7 +209,12 @@ struct Resumed {
 
 /// One timed game: black on the first node (which owns the room), white on the second; each
 /// moves in turn until the game is 12 plies long, riding out the first node's death.
-async fn play(i: usize, urls: [String; 2], acks: Recorder) -> Resumed {
+async fn play(
+    i: usize,
+    urls: [String; 2],
+    acks: Recorder,
+    mut go_on: watch::Receiver<bool>,
+) -> Resumed {
     let (ws, token) = hello(&urls[0], "Black", None).await.expect("black's hello");
     let mut black = Player {
         name: "Black",
@@ -223,10 +241,13 @@ async fn play(i: usize, urls: [String; 2], acks: Recorder) -> Resumed {
     let mut last_clock = Value::Null;
     let mut last_clock_ply = 0u64;
     let mut clock_check = None;
-    let mut black_url = 0;
-    within("a game to its end", async {
+    let game = async {
         while ply < MOVES.len() as u64 {
-            let black_moves = ply % 2 == 0;
+            if ply == HALFWAY {
+                // Every game is still going when the drill strikes.
+                let _ = go_on.wait_for(|go| *go).await;
+            }
+            let black_moves = ply.is_multiple_of(2);
             let player = if black_moves { &mut black } else { &mut white };
             let id = format!("g{i}-{ply}");
             let mv = MOVES[usize::try_from(ply).unwrap()];
@@ -236,13 +257,10 @@ async fn play(i: usize, urls: [String; 2], acks: Recorder) -> Resumed {
                     last_clock = v["clock"].clone();
                     last_clock_ply = ply;
                 }
-                Sent::Again => tokio::time::sleep(Duration::from_millis(50)).await,
-                Sent::Resync | Sent::Dropped => {
-                    // The dead node's players go to the live one; others ask again.
-                    let fresh = black_moves && black_url == 0;
-                    if fresh {
-                        black_url = 1;
-                    }
+                Sent::Again => tokio::time::sleep(RETRY_AFTER).await,
+                sent @ (Sent::Resync | Sent::Dropped) => {
+                    // A player whose node is gone goes to the other one; others ask again.
+                    let fresh = matches!(sent, Sent::Dropped);
                     let st = player.rejoin(&urls[1], &room, fresh).await;
                     ply = st["moves"].as_array().unwrap().len() as u64;
                     if clock_check.is_none() && !last_clock.is_null() {
@@ -261,9 +279,51 @@ async fn play(i: usize, urls: [String; 2], acks: Recorder) -> Resumed {
                 }
             }
         }
-    })
-    .await;
+    };
+    let ended = tokio::time::timeout(GAME_WITHIN, game).await.is_ok();
+    assert!(
+        ended,
+        "game {i} (room {room}) stuck at ply {ply} for {GAME_WITHIN:?}"
+    );
     Resumed { room, clock_check }
+}
+
+/// Every move anyone saw acknowledged is in PostgreSQL, at its ply, and every game went on to
+/// its end.
+fn all_stored(pg: &PgServer, store: &str, games: &[Resumed], acks: &Recorder) {
+    let seen = acks.seen.lock().unwrap().clone();
+    for r in games {
+        let rows = pg.psql(
+            store,
+            &format!(
+                "SELECT ply || ':' || mv FROM moves WHERE room = '{}' ORDER BY ply",
+                r.room
+            ),
+        );
+        let stored: BTreeSet<Ack> = rows
+            .lines()
+            .map(|l| {
+                let (ply, mv) = l.split_once(':').unwrap();
+                (
+                    r.room.clone(),
+                    ply.parse::<u64>().unwrap() + 1,
+                    mv.to_string(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            stored.len(),
+            MOVES.len(),
+            "game {} has all its moves",
+            r.room
+        );
+        for ack in seen.iter().filter(|a| a.0 == r.room) {
+            assert!(
+                stored.contains(ack),
+                "acknowledged {ack:?} is stored: {stored:?}"
+            );
+        }
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -297,8 +357,9 @@ async fn the_owner_killed_mid_game_loses_no_acknowledged_move() {
     let b = ServeProcess::start(dir_b.path(), &b_flags).await;
     let urls = [a.url(), b.url()];
     let acks = Recorder::default();
+    let (killed, go_on) = watch::channel(false);
     let games: Vec<_> = (0..GAMES)
-        .map(|i| tokio::spawn(play(i, urls.clone(), acks.clone())))
+        .map(|i| tokio::spawn(play(i, urls.clone(), acks.clone(), go_on.clone())))
         .collect();
 
     // Under load, once enough moves are acknowledged: SIGKILL the owner of every room.
@@ -313,45 +374,13 @@ async fn the_owner_killed_mid_game_loses_no_acknowledged_move() {
     })
     .await;
     a.kill().await;
+    let _ = killed.send(true);
 
     let mut resumed = Vec::new();
     for game in games {
         resumed.push(game.await.expect("a game task"));
     }
-    // Every move anyone saw acknowledged is in PostgreSQL, at its ply; every game went on.
-    let seen = acks.seen.lock().unwrap().clone();
-    for r in &resumed {
-        let rows = pg.psql(
-            &store,
-            &format!(
-                "SELECT ply || ':' || mv FROM moves WHERE room = '{}' ORDER BY ply",
-                r.room
-            ),
-        );
-        let stored: BTreeSet<Ack> = rows
-            .lines()
-            .map(|l| {
-                let (ply, mv) = l.split_once(':').unwrap();
-                (
-                    r.room.clone(),
-                    ply.parse::<u64>().unwrap() + 1,
-                    mv.to_string(),
-                )
-            })
-            .collect();
-        assert_eq!(
-            stored.len(),
-            MOVES.len(),
-            "game {} has all its moves",
-            r.room
-        );
-        for ack in seen.iter().filter(|a| a.0 == r.room) {
-            assert!(
-                stored.contains(ack),
-                "acknowledged {ack:?} is stored: {stored:?}"
-            );
-        }
-    }
+    all_stored(pg, &store, &resumed, &acks);
     // The clocks went on from the stored readings: the side not running kept its time.
     let checked: Vec<(u64, u64)> = resumed.iter().filter_map(|r| r.clock_check).collect();
     assert!(
@@ -448,8 +477,7 @@ async fn a_paused_old_owner_can_neither_store_nor_announce_a_move() {
             let answer = tokio::time::timeout(
                 ANSWER_WITHIN,
                 black.expect_where(|v| {
-                    (v["t"] == "moved" && v["id"] == "fresh")
-                        || (v["t"] == "error" && v["id"] == "fresh")
+                    (v["t"] == "moved" || v["t"] == "error") && v["id"] == "fresh"
                 }),
             )
             .await;
@@ -505,4 +533,104 @@ async fn a_paused_old_owner_can_neither_store_nor_announce_a_move() {
         );
     }
     let _ = b;
+}
+
+/// A node of the cluster in this process, with a short lease.
+async fn node_here(store: &str, redis: &str, id: &str) -> TestServer {
+    let (store, redis, id) = (store.to_string(), redis.to_string(), id.to_string());
+    TestServer::start_with(move |c| {
+        c.store_url = Some(store);
+        c.cluster = Some(kibitz_server::cluster::ClusterSettings {
+            redis_url: redis,
+            node_id: id,
+            lease: Duration::from_millis(1500),
+        });
+    })
+    .await
+}
+
+/// Ten games played across two nodes while `stop` takes a server away and `start` brings it
+/// back: a request that needs it meanwhile is refused with an error, every move acknowledged
+/// is stored, and every game reaches its end once the server is back, with nothing done by
+/// hand.
+async fn ride_out(
+    pg: &PgServer,
+    store: &str,
+    redis: &str,
+    stop: impl FnOnce(),
+    start: impl FnOnce(),
+) {
+    const OUTAGE_GAMES: usize = 10;
+    let a = node_here(store, redis, "A").await;
+    let b = node_here(store, redis, "B").await;
+    let urls = [a.url(), b.url()];
+    let acks = Recorder::default();
+    let (_, go_on) = watch::channel(true);
+    let games: Vec<_> = (0..OUTAGE_GAMES)
+        .map(|i| tokio::spawn(play(i, urls.clone(), acks.clone(), go_on.clone())))
+        .collect();
+    within("moves before the outage", async {
+        loop {
+            let changed = acks.changed.notified();
+            if acks.count.load(Ordering::SeqCst) >= OUTAGE_GAMES * 3 {
+                return;
+            }
+            changed.await;
+        }
+    })
+    .await;
+    let mut probe = a.client("Probe").await;
+    stop();
+    let refusal = within("a refusal", async {
+        loop {
+            probe
+                .send(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+                .await;
+            let v = probe
+                .expect_where(|v| v["t"] == "created" || v["t"] == "error")
+                .await;
+            if v["t"] == "error" {
+                return v;
+            }
+            // Made before the outage took hold: ask again.
+            probe.expect("state").await;
+        }
+    })
+    .await;
+    assert_eq!(refusal["code"], "bad_request", "{refusal}");
+    assert!(
+        refusal["message"].as_str().unwrap().contains("try again"),
+        "{refusal}"
+    );
+    start();
+    let mut finished = Vec::new();
+    for game in games {
+        finished.push(game.await.expect("a game task"));
+    }
+    all_stored(pg, store, &finished, &acks);
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn redis_out_of_reach_for_a_while_refuses_moves_and_service_returns() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    ride_out(
+        pg,
+        &store,
+        &redis.url(),
+        || redis.stop(),
+        || redis.restart(),
+    )
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn postgres_out_of_reach_for_a_while_refuses_moves_and_service_returns() {
+    // A server of its own: the other tests go on meanwhile.
+    let pg = PgServer::start();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    ride_out(&pg, &store, &redis.url(), || pg.stop(), || pg.restart()).await;
 }

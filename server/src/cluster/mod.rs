@@ -58,13 +58,47 @@ struct LocalConn {
     player: Option<PlayerRecord>,
 }
 
+/// Node numbers are drawn from 1 up to this (connection ids keep 40 bits of their own).
+const NODE_NUMBERS: u64 = 1 << 23;
+
+/// The key that holds node number `n` for the node using it.
+fn node_number_key(n: u64) -> String {
+    format!("kibitz:node-number:{n}")
+}
+
+/// Draws a node number no live node holds and holds it (renewed with the leases). Drawn at
+/// random rather than counted, so that a Redis that lost its data does not hand out a number
+/// in use again: the nodes that hold numbers set their keys again at their next renewal.
+async fn take_node_number(
+    redis: &mut ConnectionManager,
+    node: &str,
+    lease: Duration,
+) -> Result<u64, ClusterError> {
+    let ms = u64::try_from(lease.as_millis() * 3).unwrap_or(u64::MAX);
+    loop {
+        let n = rand::random_range(1..NODE_NUMBERS);
+        let taken: Option<String> = redis::cmd("SET")
+            .arg(node_number_key(n))
+            .arg(node)
+            .arg("NX")
+            .arg("PX")
+            .arg(ms)
+            .query_async(redis)
+            .await?;
+        if taken.is_some() {
+            return Ok(n);
+        }
+    }
+}
+
 /// Cheap-clone handle to this node's part of the cluster.
 #[derive(Clone)]
 pub struct Cluster(Arc<Inner>);
 
 struct Inner {
     node: Arc<str>,
-    /// A number Redis handed this node at start: connection ids are unique in the cluster.
+    /// A number this node holds in Redis while it lives: connection ids are unique in the
+    /// cluster.
     node_no: u64,
     redis: ConnectionManager,
     /// Kept for its subscriptions (dropping it would end them).
@@ -121,10 +155,7 @@ impl Cluster {
         let mut redis = ConnectionManager::new_with_config(client.clone(), config.clone())
             .await
             .map_err(unreachable)?;
-        let node_no: u64 = redis::cmd("INCR")
-            .arg("kibitz:node-numbers")
-            .query_async(&mut redis)
-            .await?;
+        let node_no = take_node_number(&mut redis, node, settings.lease).await?;
         let (push_tx, push_rx) = mpsc::channel::<PushInfo>(bus::INBOX);
         let dropped = metrics.clone();
         let push = move |info: PushInfo| {
@@ -315,12 +346,8 @@ impl Cluster {
                     }
                 }
             }
-            // A round with no rooms proves by a ping that Redis answers.
-            let answered = if rooms.is_empty() {
-                self.ping().await.is_ok()
-            } else {
-                all_ok
-            };
+            // Holding the node number also proves that Redis answers when there are no rooms.
+            let answered = self.hold_node_number().await.is_ok() && all_ok;
             if answered {
                 self.0.renewed_ms.store(sent, Ordering::SeqCst);
             }
@@ -331,10 +358,22 @@ impl Cluster {
         }
     }
 
-    async fn ping(&self) -> Result<(), ClusterError> {
-        self.call(async |r| redis::cmd("PING").query_async::<String>(r).await)
-            .await
-            .map(|_| ())
+    /// Sets this node's number key again with a fresh expiry.
+    async fn hold_node_number(&self) -> Result<(), ClusterError> {
+        let key = node_number_key(self.0.node_no);
+        let node = self.node().to_string();
+        let ms = u64::try_from(self.0.lease_time.as_millis() * 3).unwrap_or(u64::MAX);
+        self.call(async |r| {
+            redis::cmd("SET")
+                .arg(&key)
+                .arg(&node)
+                .arg("PX")
+                .arg(ms)
+                .query_async::<String>(r)
+                .await
+        })
+        .await
+        .map(|_| ())
     }
 
     /// Another node owns `room` now: its task is told to stop.

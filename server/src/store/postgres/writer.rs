@@ -399,6 +399,7 @@ impl Writer {
     /// the backend `old`, committed.
     async fn settle(
         &mut self,
+        jobs: &mut mpsc::Receiver<Job>,
         batch: String,
         old: Option<Backend>,
         answers: Vec<Result<(), StoreError>>,
@@ -421,10 +422,34 @@ impl Writer {
             if Instant::now() >= deadline {
                 break;
             }
-            tokio::time::sleep_until(self.retry_at.max(Instant::now() + RETRY_FIRST)).await;
+            let wake = self.retry_at.max(Instant::now() + RETRY_FIRST);
+            self.refuse_until(jobs, wake).await;
         }
         tracing::error!(batch, "whether a batch of writes was committed is unknown");
         Outcome::Failed(format!("{unknown}; whether it was stored is unknown"))
+    }
+
+    /// Waits until `wake`, answering every write that arrives meanwhile with a refusal: the
+    /// server is out of reach, and a write must not wait behind a batch whose fate is still
+    /// being asked about (its caller is told at once, and nothing of it is stored).
+    async fn refuse_until(&mut self, jobs: &mut mpsc::Receiver<Job>, wake: Instant) {
+        loop {
+            tokio::select! {
+                () = tokio::time::sleep_until(wake) => return,
+                job = jobs.recv() => {
+                    let Some(job) = job else {
+                        tokio::time::sleep_until(wake).await;
+                        return;
+                    };
+                    self.metrics.store_failed();
+                    let why = StoreError::Unreachable(
+                        describe_target(&self.config),
+                        format!("{} (an earlier commit's outcome is being settled)", self.last_error),
+                    );
+                    let _ = job.done.send(Err(why));
+                }
+            }
+        }
     }
 
     /// Now and then, removes the markers of batches long settled.
@@ -445,7 +470,7 @@ impl Writer {
     }
 
     /// Commits the batch and answers each write.
-    async fn run_batch(&mut self, batch: &mut Vec<Job>) {
+    async fn run_batch(&mut self, jobs: &mut mpsc::Receiver<Job>, batch: &mut Vec<Job>) {
         let started = std::time::Instant::now();
         let outcome = match self.link().await {
             Ok(link) => commit_batch(link, batch).await,
@@ -460,7 +485,7 @@ impl Writer {
                 // The connection is not to be used again, even if it has not closed yet.
                 let old = self.link.as_ref().map(|l| l.backend.clone());
                 self.forget_link();
-                self.settle(batch, old, answers, error).await
+                self.settle(jobs, batch, old, answers, error).await
             }
             known => known,
         };
@@ -517,7 +542,7 @@ pub(super) async fn run(
                 if taken == 0 {
                     break;
                 }
-                writer.run_batch(&mut batch).await;
+                writer.run_batch(&mut jobs, &mut batch).await;
             }
             () = tokio::time::sleep_until(retry_at), if away => writer.reconnect().await,
         }
