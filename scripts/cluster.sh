@@ -309,7 +309,7 @@ for ((i = 1; i <= nodes; i++)); do
     sleep 0.1
   done
   [[ -n $address ]] ||
-    die "node$i did not start; its log:"$'\n'"$(tail -n 20 "$dir/node$i.log")"
+    die "node$i did not start; its log:"$'\n'"$(sed '/^Stack backtrace:/,$d' "$dir/node$i.log" | tail -n 20)"
   addresses+=("$address")
 done
 
