@@ -117,14 +117,10 @@ impl ClusterScript {
         }
     }
 
-    /// Waits (bounded) for the script to end; its exit status.
-    async fn wait(&mut self) -> ExitStatus {
-        let (tx, rx) = tokio::sync::oneshot::channel();
-        let exited = std::mem::replace(&mut self.exited, std_mpsc::channel().1);
-        std::thread::spawn(move || {
-            let _ = tx.send(exited.recv_timeout(STOP_WITHIN));
-        });
-        let status = rx.await.expect("the waiting thread answers");
+    /// Waits (bounded) for the script to end; its exit status. The test's runtime has
+    /// several threads: this one may block while the others serve.
+    fn wait(&mut self) -> ExitStatus {
+        let status = tokio::task::block_in_place(|| self.exited.recv_timeout(STOP_WITHIN));
         let status = status.unwrap_or_else(|_| {
             panic!(
                 "the script did not end within {STOP_WITHIN:?} of SIGTERM; its errors:\n{}",
@@ -361,7 +357,7 @@ async fn a_game_across_two_nodes_then_sigterm_stops_everything() {
     }
 
     script.signal(Signal::TERM);
-    let status = script.wait().await;
+    let status = script.wait();
     assert!(
         status.success(),
         "the script ends cleanly on SIGTERM: {status}; its errors:\n{}",
