@@ -185,9 +185,13 @@ stop_all() {
     ended_within "$redis_pid" 100 || kill -KILL "$redis_pid" 2>/dev/null || true
     wait "$redis_pid" 2>/dev/null || true
   fi
-  if [[ -n $pg_started ]]; then
-    (cd "$dir" && "${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$dir/pg/data" -m fast -w -t 60 stop) \
-      >/dev/null 2>&1 || say "pg_ctl could not stop PostgreSQL; see $dir/pg/log"
+  if [[ -n $pg_started ]] &&
+    ! (cd "$dir" && "${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$dir/pg/data" -m fast -w -t 60 stop) \
+      >/dev/null 2>&1; then
+    # Its directory stays, for its log and for stopping it by hand.
+    say "pg_ctl could not stop PostgreSQL: see $dir/pg/log; stop it with" \
+      "${as_postgres[*]} $pg_bin/pg_ctl -D $dir/pg/data stop, then remove $dir"
+    exit 1
   fi
   if [[ -n $dir ]]; then
     rm -rf "$dir"
