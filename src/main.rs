@@ -417,12 +417,22 @@ async fn stdin_closed() {
     }
 }
 
+/// Why the server could not open, said about what failed: the store, or the cluster.
+pub(crate) fn open_error(e: kibitz_server::anyhow_free::Error, store: &str) -> anyhow::Error {
+    use kibitz_server::anyhow_free::Error;
+    match e {
+        Error::Store(_) => anyhow::Error::new(e).context(format!("cannot use {store}")),
+        Error::Cluster(_) => anyhow::Error::new(e).context("cannot join the cluster"),
+        _ => anyhow::Error::new(e),
+    }
+}
+
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let config = args.config();
     let store = config.store_name();
     let server = kibitz_server::Server::open(config)
         .await
-        .with_context(|| format!("cannot use {store}"))?;
+        .map_err(|e| open_error(e, &store))?;
     let listener = TcpListener::bind(args.bind)
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;

@@ -34,7 +34,7 @@ pub async fn up(
     let store = config.store_name();
     let server = kibitz_server::Server::open(config)
         .await
-        .with_context(|| format!("cannot use {store}"))?;
+        .map_err(|e| crate::open_error(e, &store))?;
     let listener = TcpListener::bind(bind)
         .await
         .with_context(|| format!("cannot listen on {bind}"))?;
