@@ -134,3 +134,70 @@ async fn an_unknown_room_is_refused_on_any_node() {
         .await;
     assert_eq!(room.len(), 8);
 }
+
+/// Waits until the lobby of `server` lists a bot named `name`.
+async fn lobby_lists_bot(server: &TestServer, name: &str) {
+    let mut watcher = server.client("Watcher").await;
+    watcher.send(json!({"t":"lobby"})).await;
+    watcher
+        .expect_where(|v| {
+            v["t"] == "lobby"
+                && v["bots"]
+                    .as_array()
+                    .is_some_and(|b| b.iter().any(|b| b["name"] == name))
+        })
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_on_one_node_plays_rooms_owned_by_others() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a_node = node(&store, &redis.url(), "A").await;
+    let b_node = node(&store, &redis.url(), "B").await;
+    let mut bot = b_node.bot("RemoteBot", &["connect4"], 4).await;
+    // Node A hears of the bot from node B.
+    lobby_lists_bot(&a_node, "RemoteBot").await;
+
+    let mut alice = a_node.client("Alice").await;
+    let (room, _) = alice
+        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+        .await;
+    alice
+        .send(json!({"t":"invite_bot","room":room,"level":5}))
+        .await;
+    let invite = bot.expect("invite").await;
+    assert_eq!(invite["room"], room.as_str());
+    assert_eq!(invite["seat"], "white");
+    let st = bot.join(&room, "player").await;
+    assert_eq!(st["you"], "white");
+    let st = alice
+        .expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+    assert_eq!(st["seats"]["white"]["name"], "RemoteBot");
+    alice.play(&room, "4").await;
+    bot.saw_ply(&room, 1).await;
+    bot.play(&room, "4").await;
+    let moved = alice.saw_ply(&room, 2).await;
+    assert_eq!(moved["by"], "white");
+    // Node A owns the room; the bot's moves came through node B.
+    assert_eq!(metric(&a_node, "kibitz_cluster_rooms_owned").await, 1.0);
+    assert!(metric(&b_node, "kibitz_cluster_forwarded_total").await >= 2.0);
+
+    // A node that joins later learns of the bot too, and its rooms invite it.
+    let c_node = node(&store, &redis.url(), "C").await;
+    lobby_lists_bot(&c_node, "RemoteBot").await;
+    let mut carol = c_node.client("Carol").await;
+    let (room2, _) = carol
+        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+        .await;
+    carol
+        .send(json!({"t":"invite_bot","room":room2,"level":3}))
+        .await;
+    let invite = bot
+        .expect_where(|v| v["t"] == "invite" && v["room"] == room2.as_str())
+        .await;
+    assert_eq!(invite["level"], 3);
+    assert_eq!(bot.join(&room2, "player").await["you"], "white");
+}

@@ -72,7 +72,10 @@ impl BotRegistry {
         entry.name.clone_from(&player.name);
         entry.games = games;
         entry.capacity = capacity;
-        entry.links.retain(|l| !l.is_closed());
+        // A connection announced again (by another node) is not counted twice.
+        entry
+            .links
+            .retain(|l| !l.is_closed() && l.id() != link.id());
         entry.links.push(link);
         drop(entry);
         self.lobby.changed();

@@ -7,6 +7,7 @@
 use std::fmt;
 use std::time::Duration;
 
+use game_core::GameKind;
 use redis::aio::ConnectionManager;
 use redis::{PushInfo, PushKind, Value};
 use serde::{Deserialize, Serialize};
@@ -14,6 +15,7 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::metrics::Metrics;
+use crate::players::PlayerRecord;
 
 /// Messages published but not yet sent to Redis; past this, frames are dropped (and counted)
 /// rather than held without bound.
@@ -48,6 +50,23 @@ pub enum BusMsg {
     /// (To everyone.) Room `room` was taken over by `node` from the store: members of it on
     /// other nodes join it again there.
     Moved { room: String, node: String },
+    /// (To everyone.) A bot is connected to `node` on connection `conn`: rooms of every node
+    /// may invite it.
+    BotHere {
+        node: String,
+        conn: u64,
+        player: PlayerRecord,
+        games: Vec<GameKind>,
+        capacity: u32,
+    },
+    /// (To everyone.) That connection of a bot closed.
+    BotGone {
+        node: String,
+        conn: u64,
+        player: String,
+    },
+    /// (To everyone.) `node` has just joined: the others announce their bots to it.
+    NodeStarted { node: String },
 }
 
 /// One publish waiting for the pipeline.

@@ -20,6 +20,8 @@ use tokio::time::Instant;
 pub use bus::{Bus, BusInbox, BusMsg};
 pub use lease::{Claim, Lease};
 
+use game_core::GameKind;
+
 use crate::conn::Conn;
 use crate::metrics::Metrics;
 use crate::players::PlayerRecord;
@@ -56,6 +58,8 @@ pub enum ClusterError {
 struct LocalConn {
     conn: Conn,
     player: Option<PlayerRecord>,
+    /// A bot's games and capacity, announced to the other nodes.
+    bot: Option<(Vec<GameKind>, u32)>,
 }
 
 /// Node numbers are drawn from 1 up to this (connection ids keep 40 bits of their own).
@@ -188,6 +192,9 @@ impl Cluster {
             conns: DashMap::new(),
             metrics,
         }));
+        cluster.bus().send_everyone(&BusMsg::NodeStarted {
+            node: node.to_string(),
+        });
         tracing::info!(node, number = node_no, "joined the cluster");
         Ok((cluster, BusInbox { rx: push_rx }))
     }
@@ -390,6 +397,7 @@ impl Cluster {
         let local = LocalConn {
             conn: conn.clone(),
             player: None,
+            bot: None,
         };
         self.0.conns.insert(conn.id, local);
     }
@@ -401,9 +409,54 @@ impl Cluster {
         }
     }
 
-    /// A connection of this node closed.
+    /// A bot said `hello` on connection `id` of this node: every node hears of it.
+    pub fn bot_here(&self, id: u64, player: &PlayerRecord, games: &[GameKind], capacity: u32) {
+        if let Some(mut local) = self.0.conns.get_mut(&id) {
+            local.bot = Some((games.to_vec(), capacity));
+        }
+        self.0.bus.send_everyone(&BusMsg::BotHere {
+            node: self.node().to_string(),
+            conn: id,
+            player: player.clone(),
+            games: games.to_vec(),
+            capacity,
+        });
+    }
+
+    /// Tells every node again of this node's bots (a node has just joined).
+    pub fn announce_bots(&self) {
+        let bots: Vec<BusMsg> = self
+            .0
+            .conns
+            .iter()
+            .filter_map(|c| {
+                let (games, capacity) = c.bot.clone()?;
+                Some(BusMsg::BotHere {
+                    node: self.node().to_string(),
+                    conn: c.conn.id,
+                    player: c.player.clone()?,
+                    games,
+                    capacity,
+                })
+            })
+            .collect();
+        for bot in &bots {
+            self.0.bus.send_everyone(bot);
+        }
+    }
+
+    /// A connection of this node closed (a bot's: every node hears of it).
     pub fn conn_closed(&self, id: u64) {
-        self.0.conns.remove(&id);
+        let Some((_, local)) = self.0.conns.remove(&id) else {
+            return;
+        };
+        if let (Some(player), Some(_)) = (local.player, local.bot) {
+            self.0.bus.send_everyone(&BusMsg::BotGone {
+                node: self.node().to_string(),
+                conn: id,
+                player: player.id,
+            });
+        }
     }
 
     /// A connection of this node, by id.

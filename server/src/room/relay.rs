@@ -411,6 +411,33 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                     rejoin(&hub, &cluster, room);
                 }
             }
+            BusMsg::BotHere {
+                node,
+                conn,
+                player,
+                games,
+                capacity,
+            } => {
+                if node != cluster.node() {
+                    let link = MemberLink::Remote(RemoteMember {
+                        node: node.into(),
+                        id: conn,
+                        house: false,
+                        bus: cluster.bus().clone(),
+                    });
+                    hub.bots.connected(&player, games, capacity, link);
+                }
+            }
+            BusMsg::BotGone { node, conn, player } => {
+                if node != cluster.node() {
+                    bot_gone(&hub, &player, conn);
+                }
+            }
+            BusMsg::NodeStarted { node } => {
+                if node != cluster.node() {
+                    cluster.announce_bots();
+                }
+            }
         }
     }
 }
@@ -477,6 +504,25 @@ fn rejoin(hub: &SharedHub, cluster: &Cluster, room: String) {
             if let Err(e) = to_room(&hub, &room, cmd).await {
                 tracing::warn!(room, error = %e, "joining a moved room again failed");
             }
+        }
+    });
+}
+
+/// A bot's connection on another node closed: the rooms here that wait for its answer ask
+/// the next bot.
+fn bot_gone(hub: &SharedHub, player: &str, conn: u64) {
+    let rooms = hub.bots.disconnected(player, conn);
+    if rooms.is_empty() {
+        return;
+    }
+    let hub = hub.clone();
+    let player = player.to_string();
+    tokio::spawn(async move {
+        for room in rooms {
+            let decline = RoomCmd::Decline {
+                bot: player.clone(),
+            };
+            let _ = to_room(&hub, &room, decline).await;
         }
     });
 }

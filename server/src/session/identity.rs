@@ -127,6 +127,9 @@ pub async fn hello(
         link.mark_house();
     }
     if let Some(b) = bot {
+        if let (Some(cluster), MemberLink::Local(conn)) = (&hub.cluster, link) {
+            cluster.bot_here(conn.id, &player, &b.games, b.capacity);
+        }
         hub.bots
             .connected(&player, b.games, b.capacity, link.clone());
     }
