@@ -123,6 +123,13 @@ struct LoadtestArgs {
     /// process on a temporary store, with the limits that would refuse the generator raised.
     #[arg(long, alias = "server")]
     url: Option<String>,
+    /// Another node of the same cluster (`ws://HOST:PORT/ws`): half the rooms are made there.
+    #[arg(long, requires = "url")]
+    peer: Option<String>,
+    /// With --peer: each room's white player and spectators connect to the other node than
+    /// its black player (cross-node rooms); without it every room keeps to one node.
+    #[arg(long, requires = "peer")]
+    cross: bool,
     /// Rooms playing at once, each with two players (`--pairs` is an alias).
     #[arg(long, alias = "pairs", default_value_t = 50)]
     rooms: usize,
@@ -505,6 +512,8 @@ async fn loadtest(args: LoadtestArgs) -> anyhow::Result<bool> {
     );
     let report = loadtest::run(loadtest::LoadOptions {
         url: args.url,
+        peer: args.peer,
+        cross: args.cross,
         rooms: args.rooms,
         spectators: args.spectators,
         think: Duration::from_millis(args.think_ms),

@@ -49,6 +49,11 @@ pub use report::LoadReport;
 pub struct LoadOptions {
     /// A running server's `/ws` URL; `None` starts one in this process on a temporary store.
     pub url: Option<String>,
+    /// Another node of the same cluster: half the rooms are made there.
+    pub peer: Option<String>,
+    /// With a peer: each room's white player and spectators connect to the other node than
+    /// its black player (cross-node rooms), rather than the same one.
+    pub cross: bool,
     /// Rooms playing at once.
     pub rooms: usize,
     /// Spectators in each room.
@@ -83,13 +88,14 @@ struct RoomConnections {
 
 /// Opens the connections of room `index`; `None` if any failed (the failure is counted).
 async fn connect_room(
-    url: &str,
+    home: &str,
+    away: &str,
     index: usize,
     spectators: usize,
     tally: &Tally,
 ) -> Option<RoomConnections> {
     let black = client::open(
-        url,
+        home,
         &format!("load-{index}-black"),
         Who::Player,
         tally,
@@ -97,7 +103,7 @@ async fn connect_room(
     )
     .await?;
     let white = client::open(
-        url,
+        away,
         &format!("load-{index}-white"),
         Who::Player,
         tally,
@@ -107,7 +113,7 @@ async fn connect_room(
     let mut watching = Vec::with_capacity(spectators);
     for s in 0..spectators {
         let name = format!("load-{index}-watch{s}");
-        watching.push(client::open(url, &name, Who::Spectator, tally, ANSWER_WAIT).await?);
+        watching.push(client::open(away, &name, Who::Spectator, tally, ANSWER_WAIT).await?);
     }
     Some(RoomConnections {
         black,
@@ -162,7 +168,14 @@ pub async fn run(options: LoadOptions) -> anyhow::Result<LoadReport> {
 
     let opening = Instant::now();
     let rooms: Vec<Option<RoomConnections>> = futures::stream::iter(0..options.rooms)
-        .map(|index| connect_room(&target.url, index, options.spectators, &tally))
+        .map(|index| {
+            // With a peer, rooms alternate between the nodes; a cross-node room's other
+            // clients are on the other node.
+            let nodes = [target.url.as_str(), options.peer.as_deref().unwrap_or(&target.url)];
+            let home = nodes[index % 2];
+            let away = if options.cross { nodes[(index + 1) % 2] } else { home };
+            connect_room(home, away, index, options.spectators, &tally)
+        })
         .buffered(ROOMS_CONNECTING_AT_ONCE)
         .collect()
         .await;
@@ -258,6 +271,8 @@ pub async fn run(options: LoadOptions) -> anyhow::Result<LoadReport> {
     let moves = tally.moves();
     Ok(LoadReport {
         url,
+        peer: options.peer.clone(),
+        cross: options.cross && options.peer.is_some(),
         in_process,
         server_pid,
         rooms: options.rooms,

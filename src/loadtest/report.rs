@@ -12,6 +12,10 @@ use super::latency::LatencySummary;
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct LoadReport {
     pub url: String,
+    /// A second node of the same cluster, with half the rooms; `cross` when each room's
+    /// white player and spectators are on the other node from its black player.
+    pub peer: Option<String>,
+    pub cross: bool,
     /// The server ran in the generator's process (its memory and CPU include the generator's).
     pub in_process: bool,
     pub server_pid: Option<u32>,
@@ -93,12 +97,17 @@ impl LoadReport {
         let c = &self.connections;
         let _ = writeln!(
             out,
-            "loadtest against {}{}",
+            "loadtest against {}{}{}",
             self.url,
             if self.in_process {
                 " (in this process)"
             } else {
                 ""
+            },
+            match (&self.peer, self.cross) {
+                (Some(peer), true) => format!(" and {peer}: cross-node rooms"),
+                (Some(peer), false) => format!(" and {peer}: same-node rooms"),
+                (None, _) => String::new(),
             }
         );
         if let Some(idle) = &self.idle {
