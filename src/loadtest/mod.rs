@@ -171,9 +171,16 @@ pub async fn run(options: LoadOptions) -> anyhow::Result<LoadReport> {
         .map(|index| {
             // With a peer, rooms alternate between the nodes; a cross-node room's other
             // clients are on the other node.
-            let nodes = [target.url.as_str(), options.peer.as_deref().unwrap_or(&target.url)];
+            let nodes = [
+                target.url.as_str(),
+                options.peer.as_deref().unwrap_or(&target.url),
+            ];
             let home = nodes[index % 2];
-            let away = if options.cross { nodes[(index + 1) % 2] } else { home };
+            let away = if options.cross {
+                nodes[(index + 1) % 2]
+            } else {
+                home
+            };
             connect_room(home, away, index, options.spectators, &tally)
         })
         .buffered(ROOMS_CONNECTING_AT_ONCE)
