@@ -634,3 +634,40 @@ async fn postgres_out_of_reach_for_a_while_refuses_moves_and_service_returns() {
     let redis = RedisServer::start();
     ride_out(&pg, &store, &redis.url(), || pg.stop(), || pg.restart()).await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_members_of_a_dead_node_leave_the_rooms_of_the_others() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a = node_here(&store, &redis.url(), "A").await;
+    let dir_c = tempfile::tempdir().unwrap();
+    let c = serve_node(dir_c.path(), &store, &redis.url(), "C").await;
+
+    // Alice plays on node A against Bob on node C; Carol watches from node C.
+    let mut alice = a.client("Alice").await;
+    let (room, _) = alice
+        .create(json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black"}))
+        .await;
+    let mut bob = Client::connect(&c.url()).await;
+    bob.hello("Bob").await;
+    bob.join(&room, "player").await;
+    let mut carol = Client::connect(&c.url()).await;
+    carol.hello("Carol").await;
+    carol.join(&room, "spectator").await;
+    alice
+        .expect_where(|v| v["t"] == "crowd" && v["spectators"] == 1 && v["online"]["white"] == true)
+        .await;
+
+    // Node C dies: once its presence in Redis expires, node A's room counts its members gone
+    // (no spectator, white away) without a word from them.
+    c.kill().await;
+    let crowd = tokio::time::timeout(
+        GAME_WITHIN,
+        alice.expect_where(|v| {
+            v["t"] == "crowd" && v["spectators"] == 0 && v["online"]["white"] == false
+        }),
+    )
+    .await;
+    assert!(crowd.is_ok(), "node A never dropped node C's members");
+}

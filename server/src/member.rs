@@ -73,7 +73,7 @@ impl MemberLink {
     pub fn is_closed(&self) -> bool {
         match self {
             MemberLink::Local(conn) => conn.is_closed(),
-            MemberLink::Remote(_) => false,
+            MemberLink::Remote(r) => r.bus.is_dead(&r.node),
         }
     }
 

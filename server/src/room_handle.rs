@@ -94,4 +94,6 @@ pub enum RoomCmd {
     },
     /// A message for every member (how the room's review stands).
     Notify(Box<game_core::protocol::ServerMsg>),
+    /// A node of the cluster is gone: members connected to it leave, as if each had closed.
+    Prune,
 }

@@ -5,7 +5,10 @@
 //! a node that is gone misses what was sent to it, and its clients reconnect.
 
 use std::fmt;
+use std::sync::Arc;
 use std::time::Duration;
+
+use dashmap::DashMap;
 
 use game_core::GameKind;
 use redis::aio::ConnectionManager;
@@ -83,6 +86,9 @@ struct Outgoing {
 pub struct Bus {
     tx: mpsc::Sender<Outgoing>,
     metrics: Metrics,
+    /// The nodes this node has sent to, and whether each is known dead (its presence key in
+    /// Redis expired): their connections then count as closed. As many entries as nodes.
+    peers: Arc<DashMap<Arc<str>, bool>>,
 }
 
 impl fmt::Debug for Bus {
@@ -96,7 +102,27 @@ impl Bus {
     pub(super) fn start(redis: ConnectionManager, metrics: Metrics) -> Bus {
         let (tx, rx) = mpsc::channel(OUTBOX);
         tokio::spawn(publish(redis, rx, metrics.clone()));
-        Bus { tx, metrics }
+        Bus {
+            tx,
+            metrics,
+            peers: Arc::default(),
+        }
+    }
+
+    /// Whether `node` is known to be gone.
+    #[must_use]
+    pub fn is_dead(&self, node: &str) -> bool {
+        self.peers.get(node).is_some_and(|dead| *dead)
+    }
+
+    /// The nodes sent to so far.
+    pub(super) fn peers(&self) -> Vec<Arc<str>> {
+        self.peers.iter().map(|p| p.key().clone()).collect()
+    }
+
+    /// Records whether `node` is gone; true when that is news.
+    pub(super) fn set_dead(&self, node: &Arc<str>, dead: bool) -> bool {
+        self.peers.insert(node.clone(), dead) != Some(dead)
     }
 
     fn queue(
@@ -124,6 +150,9 @@ impl Bus {
 
     /// Queues `msg` for `node`; false when the queue is full (the message is dropped).
     pub fn send(&self, node: &str, msg: &BusMsg) -> bool {
+        if !self.peers.contains_key(node) {
+            self.peers.insert(Arc::from(node), false);
+        }
         self.queue(node_channel(node), msg, None)
     }
 

@@ -95,6 +95,11 @@ async fn take_node_number(
     }
 }
 
+/// The key that says `node` lives (renewed with its leases).
+fn alive_key(node: &str) -> String {
+    format!("kibitz:alive:{node}")
+}
+
 /// Cheap-clone handle to this node's part of the cluster.
 #[derive(Clone)]
 pub struct Cluster(Arc<Inner>);
@@ -365,22 +370,59 @@ impl Cluster {
         }
     }
 
-    /// Sets this node's number key again with a fresh expiry.
+    /// Sets this node's number key and presence key again with a fresh expiry.
     async fn hold_node_number(&self) -> Result<(), ClusterError> {
         let key = node_number_key(self.0.node_no);
+        let alive = alive_key(self.node());
         let node = self.node().to_string();
         let ms = u64::try_from(self.0.lease_time.as_millis() * 3).unwrap_or(u64::MAX);
+        // Presence lasts two lease times: six renewals missed in a row.
+        let alive_ms = u64::try_from(self.0.lease_time.as_millis() * 2).unwrap_or(u64::MAX);
         self.call(async |r| {
-            redis::cmd("SET")
+            redis::pipe()
+                .cmd("SET")
                 .arg(&key)
                 .arg(&node)
                 .arg("PX")
                 .arg(ms)
-                .query_async::<String>(r)
+                .cmd("SET")
+                .arg(&alive)
+                .arg(1)
+                .arg("PX")
+                .arg(alive_ms)
+                .query_async::<(String, String)>(r)
                 .await
         })
         .await
         .map(|_| ())
+    }
+
+    /// Asks Redis which of the nodes this node sends to are still present; the nodes found
+    /// gone since the last call (their connections now count as closed).
+    pub async fn check_peers(&self) -> Vec<Arc<str>> {
+        let peers: Vec<Arc<str>> = self
+            .0
+            .bus
+            .peers()
+            .into_iter()
+            .filter(|p| **p != *self.0.node)
+            .collect();
+        let mut gone = Vec::new();
+        for peer in peers {
+            let key = alive_key(&peer);
+            let present = self
+                .call(async |r| redis::cmd("EXISTS").arg(&key).query_async::<u8>(r).await)
+                .await;
+            // Redis out of reach says nothing about the peer.
+            let Ok(present) = present else {
+                return gone;
+            };
+            if self.0.bus.set_dead(&peer, present == 0) && present == 0 {
+                tracing::warn!(node = %peer, "a node is gone: its connections count as closed");
+                gone.push(peer);
+            }
+        }
+        gone
     }
 
     /// Another node owns `room` now: its task is told to stop.

@@ -629,6 +629,7 @@ impl RoomActor {
                 }
             }
             RoomCmd::Notify(msg) => self.members.send_all(&msg),
+            RoomCmd::Prune => self.prune_closed(),
         }
     }
 

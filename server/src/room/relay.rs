@@ -73,6 +73,7 @@ enum WireCmd {
     Notify {
         msg: Box<ServerMsg>,
     },
+    Prune,
 }
 
 fn wire_link(cluster: &Cluster, link: &MemberLink) -> WireLink {
@@ -131,6 +132,7 @@ impl WireCmd {
                     .map(|(link, r)| (wire_link(cluster, link), (*r).to_string())),
             },
             RoomCmd::Notify(msg) => WireCmd::Notify { msg: msg.clone() },
+            RoomCmd::Prune => WireCmd::Prune,
         }
     }
 
@@ -185,6 +187,7 @@ impl WireCmd {
                 },
             },
             WireCmd::Notify { msg } => RoomCmd::Notify(msg),
+            WireCmd::Prune => RoomCmd::Prune,
         })
     }
 }
@@ -208,7 +211,34 @@ enum Place {
 /// Whether a request may bring a room into memory: a closed connection or a bot's refusal
 /// concerns only a room that is running.
 fn may_load(cmd: &RoomCmd) -> bool {
-    !matches!(cmd, RoomCmd::Gone { .. } | RoomCmd::Decline { .. })
+    !matches!(
+        cmd,
+        RoomCmd::Gone { .. } | RoomCmd::Decline { .. } | RoomCmd::Prune
+    )
+}
+
+/// Every lease time, asks which nodes this node sends to are gone; when one is, every room
+/// here drops the members connected to it (a seated player's grace period starts), and its
+/// bots are no longer invited. Until shutdown.
+pub async fn watch_peers(hub: SharedHub) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    let mut shutdown = hub.shutdown.clone();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(cluster.lease_time()) => {}
+            _ = shutdown.changed() => return,
+        }
+        if cluster.check_peers().await.is_empty() {
+            continue;
+        }
+        let rooms: Vec<RoomHandle> = hub.rooms.iter().map(|r| r.clone()).collect();
+        for room in rooms {
+            let _ = room.tx.try_send(RoomCmd::Prune);
+        }
+        hub.lobby.changed();
+    }
 }
 
 /// Sends `cmd` to room `id`, wherever it is: `NoSuchRoom` for a room the store does not
