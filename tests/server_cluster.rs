@@ -201,3 +201,29 @@ async fn a_bot_on_one_node_plays_rooms_owned_by_others() {
     assert_eq!(invite["level"], 3);
     assert_eq!(bot.join(&room2, "player").await["you"], "white");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_node_s_lobby_lists_the_rooms_of_all() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a_node = node(&store, &redis.url(), "A").await;
+    let b_node = node(&store, &redis.url(), "B").await;
+    let mut alice = a_node.client("Alice").await;
+    let (room, _) = alice
+        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+        .await;
+    // Node B's lobby lists the open room of node A, and then its game once Bob sits down.
+    let mut watcher = b_node.client("Watcher").await;
+    watcher.send(json!({"t":"lobby"})).await;
+    let listed = |v: &Value, list: &str| {
+        v["t"] == "lobby"
+            && v[list]
+                .as_array()
+                .is_some_and(|rooms| rooms.iter().any(|r| r["room"] == room.as_str()))
+    };
+    watcher.expect_where(|v| listed(v, "open")).await;
+    let mut bob = b_node.client("Bob").await;
+    bob.join(&room, "player").await;
+    watcher.expect_where(|v| listed(v, "live")).await;
+}

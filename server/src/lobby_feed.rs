@@ -10,8 +10,8 @@ use tokio::sync::{mpsc, watch};
 
 use crate::conn::Conn;
 
-/// What a room tells the lobby about itself.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What a room tells the lobby about itself (in a cluster, every node's lobby).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct RoomSummary {
     pub room: String,
     pub game: GameSpec,

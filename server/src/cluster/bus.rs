@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::lobby_feed::RoomSummary;
 use crate::metrics::Metrics;
 use crate::players::PlayerRecord;
 
@@ -70,6 +71,13 @@ pub enum BusMsg {
     },
     /// (To everyone.) `node` has just joined: the others announce their bots to it.
     NodeStarted { node: String },
+    /// (To everyone.) How a room of `node` stands, for every node's lobby.
+    LobbyRoom {
+        node: String,
+        summary: Box<RoomSummary>,
+    },
+    /// (To everyone.) A room of `node` left its memory.
+    LobbyGone { node: String, room: String },
 }
 
 /// One publish waiting for the pipeline.

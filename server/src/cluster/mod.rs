@@ -121,6 +121,8 @@ struct Inner {
     /// When the last renewal round that Redis answered was sent, in ms since `epoch`.
     renewed_ms: AtomicU64,
     epoch: Instant,
+    /// Rooms of other nodes in this node's lobby, with their node.
+    listed: DashMap<String, Arc<str>>,
     /// This node's connections by id, for frames that arrive over the bus, with the player
     /// each said it is.
     conns: DashMap<u64, LocalConn>,
@@ -195,6 +197,7 @@ impl Cluster {
             renewed_ms: AtomicU64::new(0),
             epoch,
             conns: DashMap::new(),
+            listed: DashMap::new(),
             metrics,
         }));
         cluster.bus().send_everyone(&BusMsg::NodeStarted {
@@ -432,6 +435,31 @@ impl Cluster {
             lease.lost.notify_one();
             self.0.metrics.room_owned(false);
         }
+    }
+
+    /// This node's lobby lists `room` of `node`.
+    pub fn listed_elsewhere(&self, room: &str, node: &str) {
+        if self.0.listed.get(room).is_none_or(|n| **n != *node) {
+            self.0.listed.insert(room.to_string(), Arc::from(node));
+        }
+    }
+
+    /// `room` of `node` left its memory; true if this node's lobby listed it as that node's.
+    pub fn unlisted(&self, room: &str, node: &str) -> bool {
+        self.0.listed.remove_if(room, |_, n| **n == *node).is_some()
+    }
+
+    /// The rooms of these (gone) nodes, no longer listed.
+    pub fn unlist_nodes(&self, nodes: &[Arc<str>]) -> Vec<String> {
+        let mut rooms = Vec::new();
+        self.0.listed.retain(|room, node| {
+            let gone = nodes.contains(node);
+            if gone {
+                rooms.push(room.clone());
+            }
+            !gone
+        });
+        rooms
     }
 
     /// A connection of this node opened.

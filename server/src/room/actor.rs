@@ -183,6 +183,8 @@ pub fn spawn_room(
         waiting_until,
         quiet_since,
         lease,
+        shared: std::cell::RefCell::default(),
+        shared_at: std::cell::Cell::default(),
     };
     tokio::spawn(actor.run(rx));
     handle
@@ -206,6 +208,9 @@ pub(super) struct RoomActor {
     quiet_since: Option<Instant>,
     /// In a cluster: this node's lease of the room, whose fence every write carries.
     lease: Option<Lease>,
+    /// In a cluster: the summary last shared with the other nodes' lobbies, and when.
+    shared: std::cell::RefCell<Option<RoomSummary>>,
+    shared_at: std::cell::Cell<Option<Instant>>,
 }
 
 impl RoomActor {
@@ -257,6 +262,14 @@ impl RoomActor {
         self.handle.unfinished.store(false, Ordering::Relaxed);
         self.hub.metrics.room_status(Some(self.game.status()), None);
         self.hub.lobby.gone(self.game.id());
+        if let Some(cluster) = &self.hub.cluster {
+            cluster
+                .bus()
+                .send_everyone(&crate::cluster::BusMsg::LobbyGone {
+                    node: cluster.node().to_string(),
+                    room: self.game.id().to_string(),
+                });
+        }
     }
 
     /// Whether the game is over and nobody watches, or nothing has happened for a while.
@@ -500,7 +513,33 @@ impl RoomActor {
     }
 
     pub(super) fn publish(&self) {
-        self.hub.lobby.room(self.summary());
+        let summary = self.summary();
+        if let Some(cluster) = &self.hub.cluster {
+            // Every node's lobby lists the room. A change that is only a move is shared at
+            // most once a lobby board interval: the lobbies redraw small boards no faster.
+            let now = Instant::now();
+            let due = self
+                .shared_at
+                .get()
+                .is_none_or(|t| now >= t + self.hub.config.lobby_board_interval);
+            if due
+                || !self
+                    .shared
+                    .borrow()
+                    .as_ref()
+                    .is_some_and(|s| s.only_moved(&summary))
+            {
+                self.shared_at.set(Some(now));
+                *self.shared.borrow_mut() = Some(summary.clone());
+                cluster
+                    .bus()
+                    .send_everyone(&crate::cluster::BusMsg::LobbyRoom {
+                        node: cluster.node().to_string(),
+                        summary: Box::new(summary.clone()),
+                    });
+            }
+        }
+        self.hub.lobby.room(summary);
     }
 
     pub(super) fn crowd_changed(&mut self) {

@@ -230,8 +230,16 @@ pub async fn watch_peers(hub: SharedHub) {
             () = tokio::time::sleep(cluster.lease_time()) => {}
             _ = shutdown.changed() => return,
         }
-        if cluster.check_peers().await.is_empty() {
+        let gone = cluster.check_peers().await;
+        if gone.is_empty() {
             continue;
+        }
+        // Their rooms leave this node's lobby (a room taken over is listed again by its
+        // new owner).
+        for room in cluster.unlist_nodes(&gone) {
+            if hub.room(&room).is_none() {
+                hub.lobby.gone(&room);
+            }
         }
         let rooms: Vec<RoomHandle> = hub.rooms.iter().map(|r| r.clone()).collect();
         for room in rooms {
@@ -466,6 +474,21 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
             BusMsg::NodeStarted { node } => {
                 if node != cluster.node() {
                     cluster.announce_bots();
+                }
+            }
+            BusMsg::LobbyRoom { node, summary } => {
+                if node != cluster.node() && hub.room(&summary.room).is_none() {
+                    cluster.listed_elsewhere(&summary.room, &node);
+                    hub.lobby.room(*summary);
+                }
+            }
+            BusMsg::LobbyGone { node, room } => {
+                // A room running here now (taken over) stays listed.
+                if node != cluster.node()
+                    && cluster.unlisted(&room, &node)
+                    && hub.room(&room).is_none()
+                {
+                    hub.lobby.gone(&room);
                 }
             }
         }
