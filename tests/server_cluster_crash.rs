@@ -49,6 +49,8 @@ struct Player {
     name: &'static str,
     ws: Ws,
     token: String,
+    /// The plies whose `moved` this player heard.
+    heard: BTreeSet<u64>,
 }
 
 /// The next JSON message; `None` once the connection is gone.
@@ -119,6 +121,7 @@ impl Player {
             };
             if v["t"] == "moved" && v["room"] == room {
                 acks.saw(room, &v);
+                self.heard.insert(v["ply"].as_u64().unwrap_or(0));
                 if v["id"] == id {
                     return Sent::Moved(v);
                 }
@@ -205,6 +208,8 @@ struct Resumed {
     /// The clock of the side not running, in the first state after the takeover, and its
     /// reading in the last `moved` before it.
     clock_check: Option<(u64, u64)>,
+    /// Each player heard the other's last move.
+    heard_the_end: bool,
 }
 
 /// One timed game: black on the first node (which owns the room), white on the second; each
@@ -220,6 +225,7 @@ async fn play(
         name: "Black",
         ws,
         token,
+        heard: BTreeSet::new(),
     };
     let create = json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black",
         "clock":{"initial_ms":600_000,"increment_ms":1000}});
@@ -235,6 +241,7 @@ async fn play(
         name: "White",
         ws,
         token,
+        heard: BTreeSet::new(),
     };
     white.rejoin(&urls[1], &room, false).await;
     let mut ply = 0u64;
@@ -285,7 +292,27 @@ async fn play(
         ended,
         "game {i} (room {room}) stuck at ply {ply} for {GAME_WITHIN:?}"
     );
-    Resumed { room, clock_check }
+    // Each player hears the other's last move: both are members of the room wherever it
+    // went on (white the one before the end, black the end).
+    let last = MOVES.len() as u64;
+    let black_heard_end = tokio::time::timeout(ANSWER_WITHIN, async {
+        while !black.heard.contains(&last) {
+            let Some(v) = next(&mut black.ws).await else {
+                return;
+            };
+            if v["t"] == "moved" && v["room"] == room.as_str() {
+                black.heard.insert(v["ply"].as_u64().unwrap_or(0));
+            }
+        }
+    })
+    .await
+    .is_ok()
+        && black.heard.contains(&last);
+    Resumed {
+        room,
+        clock_check,
+        heard_the_end: black_heard_end && white.heard.contains(&(last - 1)),
+    }
 }
 
 /// Every move anyone saw acknowledged is in PostgreSQL, at its ply, and every game went on to
@@ -381,6 +408,12 @@ async fn the_owner_killed_mid_game_loses_no_acknowledged_move() {
         resumed.push(game.await.expect("a game task"));
     }
     all_stored(pg, &store, &resumed, &acks);
+    let deaf: Vec<&str> = resumed
+        .iter()
+        .filter(|r| !r.heard_the_end)
+        .map(|r| r.room.as_str())
+        .collect();
+    assert!(deaf.is_empty(), "players missed moves in rooms {deaf:?}");
     // The clocks went on from the stored readings: the side not running kept its time.
     let checked: Vec<(u64, u64)> = resumed.iter().filter_map(|r| r.clock_check).collect();
     assert!(

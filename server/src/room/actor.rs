@@ -232,8 +232,21 @@ impl RoomActor {
                         None => std::future::pending().await,
                     }
                 } => {
-                    // Another node owns the room now: it goes on there, from the store.
+                    // Another node owns the room now: it goes on there, from the store. What is
+                    // queued here goes there too, unanswered here.
                     tracing::warn!(room = %self.game.id(), "lease lost; the room stops here");
+                    self.leave_hub();
+                    rx.close();
+                    let mut queued = Vec::new();
+                    while let Some(cmd) = rx.recv().await {
+                        queued.push(cmd);
+                    }
+                    let (hub, id) = (self.hub.clone(), self.game.id().to_string());
+                    tokio::spawn(async move {
+                        for cmd in queued {
+                            let _ = super::relay::to_room(&hub, &id, cmd).await;
+                        }
+                    });
                     break;
                 }
                 cmd = rx.recv() => match cmd {

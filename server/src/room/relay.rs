@@ -260,6 +260,11 @@ async fn send(hub: &SharedHub, id: &str, mut cmd: RoomCmd, hops: u8) -> Result<(
     // reloads it from the store.
     for _ in 0..3 {
         let place = match &hub.cluster {
+            // A closed connection or a bot's refusal concerns only a room in memory.
+            None if !may_load(&cmd) => match hub.room(id) {
+                Some(handle) => Place::Here(handle),
+                None => Place::Nowhere,
+            },
             None => match find_room(hub, id).await {
                 Some(handle) => Place::Here(handle),
                 None => Place::Nowhere,
@@ -417,6 +422,9 @@ async fn claim(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<Place, Ro
             room: id.to_string(),
             node: cluster.node().to_string(),
         });
+        // This node's own connections in the room (members of it on the old owner) join
+        // it again here too.
+        rejoin(hub, cluster, id.to_string());
     }
     Ok(Place::Here(handle))
 }
@@ -433,11 +441,16 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                     conn.send_text(Utf8Bytes::from(text));
                 }
             }
-            BusMsg::Entered { conn, room } => {
-                if let Some(conn) = cluster.conn(conn) {
-                    conn.entered(&room);
+            BusMsg::Entered { conn, room } => match cluster.conn(conn) {
+                Some(conn) => conn.entered(&room),
+                None => {
+                    // Closed before the room's word arrived: the room must not keep it.
+                    let hub = hub.clone();
+                    tokio::spawn(async move {
+                        let _ = to_room(&hub, &room, RoomCmd::Gone { conn_id: conn }).await;
+                    });
                 }
-            }
+            },
             BusMsg::Left { conn, room } => {
                 if let Some(conn) = cluster.conn(conn) {
                     conn.left(&room);
