@@ -15,16 +15,7 @@ use serde_json::{json, Value};
 
 /// A node of the cluster on `store` and `redis`, named `id`.
 async fn node(store: &str, redis: &str, id: &str) -> TestServer {
-    let (store, redis, id) = (store.to_string(), redis.to_string(), id.to_string());
-    TestServer::start_with(move |c| {
-        c.store_url = Some(store);
-        c.cluster = Some(kibitz_server::cluster::ClusterSettings {
-            redis_url: redis,
-            node_id: id,
-            lease: Duration::from_secs(3),
-        });
-    })
-    .await
+    TestServer::cluster_node(store, redis, id, Duration::from_secs(3)).await
 }
 
 /// Black wins with five in a column; white answers on the a file.

@@ -570,16 +570,7 @@ async fn a_paused_old_owner_can_neither_store_nor_announce_a_move() {
 
 /// A node of the cluster in this process, with a short lease.
 async fn node_here(store: &str, redis: &str, id: &str) -> TestServer {
-    let (store, redis, id) = (store.to_string(), redis.to_string(), id.to_string());
-    TestServer::start_with(move |c| {
-        c.store_url = Some(store);
-        c.cluster = Some(kibitz_server::cluster::ClusterSettings {
-            redis_url: redis,
-            node_id: id,
-            lease: Duration::from_millis(1500),
-        });
-    })
-    .await
+    TestServer::cluster_node(store, redis, id, Duration::from_millis(1500)).await
 }
 
 /// Ten games played across two nodes while `stop` takes a server away and `start` brings it

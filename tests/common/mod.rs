@@ -176,6 +176,21 @@ impl TestServer {
         }
     }
 
+    /// A node of a cluster on the PostgreSQL store `store` and the Redis `redis`, named
+    /// `id`, whose leases last `lease`.
+    pub async fn cluster_node(store: &str, redis: &str, id: &str, lease: Duration) -> TestServer {
+        let (store, redis, id) = (store.to_string(), redis.to_string(), id.to_string());
+        Self::start_with(move |c| {
+            c.store_url = Some(store);
+            c.cluster = Some(kibitz_server::cluster::ClusterSettings {
+                redis_url: redis,
+                node_id: id,
+                lease,
+            });
+        })
+        .await
+    }
+
     pub fn url(&self) -> String {
         format!("ws://{}/ws", self.addr)
     }
