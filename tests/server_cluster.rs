@@ -218,3 +218,92 @@ async fn every_node_s_lobby_lists_the_rooms_of_all() {
     bob.join(&room, "player").await;
     watcher.expect_where(|v| listed(v, "live")).await;
 }
+
+/// Waits until the lobby frames `watcher` gets show `waiting` seekers of `kind` (0: none).
+async fn lobby_shows_seeks(watcher: &mut Client, kind: &str, waiting: u64) {
+    watcher
+        .expect_where(|v| {
+            let Some(seeks) = v["seeks"].as_array().filter(|_| v["t"] == "lobby") else {
+                return false;
+            };
+            let n = seeks
+                .iter()
+                .filter(|s| s["game"]["kind"] == kind)
+                .map(|s| s["waiting"].as_u64().unwrap_or(0))
+                .sum::<u64>();
+            n == waiting
+        })
+        .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_pairing_pairs_seekers_of_different_nodes() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a_node = node(&store, &redis.url(), "A").await;
+    let b_node = node(&store, &redis.url(), "B").await;
+    let c_node = node(&store, &redis.url(), "C").await;
+    let mut watcher = c_node.client("Watcher").await;
+    watcher.send(json!({"t":"lobby"})).await;
+
+    let clock = json!({"initial_ms":60000,"increment_ms":0});
+    let seek = json!({"t":"seek","game":{"kind":"connect4"},"clock":clock});
+    let mut alice = a_node.client("Alice").await;
+    alice.send(seek.clone()).await;
+    alice.expect("seeking").await;
+    // Node C's lobby counts node A's seeker; another game's seeker on C waits apart.
+    lobby_shows_seeks(&mut watcher, "connect4", 1).await;
+    let mut carol = c_node.client("Carol").await;
+    carol
+        .send(json!({"t":"seek","game":{"kind":"othello"},"clock":clock}))
+        .await;
+    carol.expect("seeking").await;
+    lobby_shows_seeks(&mut watcher, "othello", 1).await;
+
+    // Bob, on node B, seeks the same: the two are paired in one room, which starts at once.
+    let mut bob = b_node.client("Bob").await;
+    bob.send(seek.clone()).await;
+    let room_a = alice.expect("created").await["room"].clone();
+    let room_b = bob.expect("created").await["room"].clone();
+    assert_eq!(room_a, room_b);
+    let room = room_a.as_str().unwrap().to_string();
+    let sa = alice.expect("state").await;
+    let sb = bob.expect("state").await;
+    for st in [&sa, &sb] {
+        assert_eq!(st["room"], room.as_str());
+        assert_eq!(st["status"], "playing");
+        assert_eq!(st["clock"]["black_ms"], 60000);
+    }
+    let you = [sa["you"].as_str().unwrap(), sb["you"].as_str().unwrap()];
+    assert!(
+        you == ["black", "white"] || you == ["white", "black"],
+        "{you:?}"
+    );
+    let (black, white) = if you[0] == "black" {
+        (&mut alice, &mut bob)
+    } else {
+        (&mut bob, &mut alice)
+    };
+    black.play(&room, "4").await;
+    white.saw_ply(&room, 1).await;
+    white.play(&room, "4").await;
+    black.saw_ply(&room, 2).await;
+    lobby_shows_seeks(&mut watcher, "connect4", 0).await;
+
+    // Carol stops waiting: no seek is left anywhere.
+    carol.send(json!({"t":"unseek"})).await;
+    lobby_shows_seeks(&mut watcher, "othello", 0).await;
+
+    // A seeker whose connection closed is never paired: Erin on node B waits.
+    let mut dave = a_node.client("Dave").await;
+    dave.send(seek.clone()).await;
+    dave.expect("seeking").await;
+    lobby_shows_seeks(&mut watcher, "connect4", 1).await;
+    dave.close().await;
+    lobby_shows_seeks(&mut watcher, "connect4", 0).await;
+    let mut erin = b_node.client("Erin").await;
+    erin.send(seek.clone()).await;
+    erin.expect("seeking").await;
+    lobby_shows_seeks(&mut watcher, "connect4", 1).await;
+}

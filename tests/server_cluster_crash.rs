@@ -682,6 +682,26 @@ async fn the_members_of_a_dead_node_leave_the_rooms_of_the_others() {
     alice
         .expect_where(|v| v["t"] == "crowd" && v["spectators"] == 1 && v["online"]["white"] == true)
         .await;
+    // Dave waits for quick pairing on node C; node A's lobby counts him.
+    let othello = json!({"t":"seek","game":{"kind":"othello"},"clock":null});
+    let mut dave = Client::connect(&c.url()).await;
+    dave.hello("Dave").await;
+    dave.send(othello.clone()).await;
+    dave.expect("seeking").await;
+    let mut watcher = a.client("Watcher").await;
+    watcher.send(json!({"t":"lobby"})).await;
+    let othello_seekers = |v: &Value, n: u64| {
+        v["t"] == "lobby"
+            && v["seeks"].as_array().is_some_and(|seeks| {
+                seeks
+                    .iter()
+                    .filter(|s| s["game"]["kind"] == "othello")
+                    .map(|s| s["waiting"].as_u64().unwrap_or(0))
+                    .sum::<u64>()
+                    == n
+            })
+    };
+    watcher.expect_where(|v| othello_seekers(v, 1)).await;
 
     // Node C dies: once its presence in Redis expires, node A's room counts its members gone
     // (no spectator, white away) without a word from them.
@@ -694,4 +714,12 @@ async fn the_members_of_a_dead_node_leave_the_rooms_of_the_others() {
     )
     .await;
     assert!(crowd.is_ok(), "node A never dropped node C's members");
+    // Dave's seek is gone with his node: the lobby no longer counts it, and Erin, seeking
+    // the same on node A, waits rather than being paired with nobody.
+    let dropped =
+        tokio::time::timeout(GAME_WITHIN, watcher.expect_where(|v| othello_seekers(v, 0)));
+    assert!(dropped.await.is_ok(), "node C's seek stayed in the lobby");
+    let mut erin = a.client("Erin").await;
+    erin.send(othello).await;
+    erin.expect("seeking").await;
 }

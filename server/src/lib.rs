@@ -185,6 +185,7 @@ impl Server {
         if let (Some(cluster), Some(inbox)) = (hub.cluster.clone(), bus_rx) {
             tokio::spawn(room::relay::serve_bus(hub.clone(), inbox));
             tokio::spawn(room::relay::watch_peers(hub.clone()));
+            tokio::spawn(session::pairing::show_cluster_seeks(hub.clone()));
             tokio::spawn(cluster.renew_leases(hub.shutdown.clone()));
         }
         let sweep = tokio::spawn(housekeeping::run(hub.clone()));

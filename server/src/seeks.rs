@@ -1,4 +1,6 @@
-//! The quick-pairing book: players waiting for an opponent with the same game and clock.
+//! The quick-pairing book: players waiting for an opponent with the same game and clock. In
+//! a cluster the book is in Redis (`cluster::seeks`) and this one keeps only what the lobby
+//! shows of it.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -31,7 +33,16 @@ pub enum Pairing {
 /// and synchronous, and pairing must take two seekers atomically.
 pub struct SeekBook {
     waiting: Mutex<Vec<(GameSpec, Option<ClockSpec>, Seeker)>>,
+    /// In a cluster: every node's seeks, as last counted in Redis.
+    cluster: Mutex<Option<Vec<SeekInfo>>>,
     lobby: LobbyFeed,
+}
+
+/// The key under which seeks of `game` and `clock` wait in a cluster: the two as JSON, which
+/// serde writes the same way for equal specs.
+#[must_use]
+pub fn spec_key(game: &GameSpec, clock: Option<ClockSpec>) -> String {
+    serde_json::to_string(&(game, clock)).unwrap_or_default()
 }
 
 impl SeekBook {
@@ -39,6 +50,7 @@ impl SeekBook {
     pub fn new(lobby: LobbyFeed) -> SeekBook {
         SeekBook {
             waiting: Mutex::new(Vec::new()),
+            cluster: Mutex::new(None),
             lobby,
         }
     }
@@ -85,9 +97,35 @@ impl SeekBook {
         }
     }
 
+    /// Every node's seeks, as counted in Redis (`spec_key`, waiting): the lobby shows these
+    /// from now on. Keys that do not read back are left out.
+    pub fn show_cluster_counts(&self, counts: Vec<(String, u32)>) {
+        let mut list: Vec<SeekInfo> = counts
+            .into_iter()
+            .filter_map(|(key, waiting)| {
+                let (game, clock) = serde_json::from_str(&key).ok()?;
+                Some(SeekInfo {
+                    game,
+                    clock,
+                    waiting,
+                })
+            })
+            .collect();
+        list.sort_by_key(|s| serde_json::to_string(&s.game).unwrap_or_default());
+        let mut shown = self.cluster.lock().unwrap_or_else(|e| e.into_inner());
+        if shown.as_ref() != Some(&list) {
+            *shown = Some(list);
+            drop(shown);
+            self.lobby.changed();
+        }
+    }
+
     /// The lobby's list of seeks: waiting players per game and clock.
     #[must_use]
     pub fn list(&self) -> Vec<SeekInfo> {
+        if let Some(list) = &*self.cluster.lock().unwrap_or_else(|e| e.into_inner()) {
+            return list.clone();
+        }
         let book = self.waiting.lock().unwrap_or_else(|e| e.into_inner());
         let mut counts: HashMap<String, SeekInfo> = HashMap::new();
         for (game, clock, _) in book.iter() {

@@ -78,6 +78,8 @@ pub enum BusMsg {
     },
     /// (To everyone.) A room of `node` left its memory.
     LobbyGone { node: String, room: String },
+    /// (To everyone.) A seek was made, paired or withdrawn: lobbies count them again.
+    SeeksChanged,
 }
 
 /// One publish waiting for the pipeline.

@@ -6,6 +6,7 @@
 
 pub mod bus;
 pub mod lease;
+pub mod seeks;
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
@@ -19,6 +20,7 @@ use tokio::time::Instant;
 
 pub use bus::{Bus, BusInbox, BusMsg};
 pub use lease::{Claim, Lease};
+pub use seeks::SeekEntry;
 
 use game_core::GameKind;
 
@@ -126,6 +128,12 @@ struct Inner {
     /// This node's connections by id, for frames that arrive over the bus, with the player
     /// each said it is.
     conns: DashMap<u64, LocalConn>,
+    /// The seek each connection of this node left waiting in Redis (game-and-clock key,
+    /// entry, player), to withdraw when it closes. One that was paired meanwhile is stale:
+    /// withdrawing it finds nothing.
+    seeking: DashMap<u64, (String, String, String)>,
+    /// Woken when some node's seeks changed: the lobby counts them again.
+    seeks_changed: Notify,
     metrics: Metrics,
 }
 
@@ -198,6 +206,8 @@ impl Cluster {
             epoch,
             conns: DashMap::new(),
             listed: DashMap::new(),
+            seeking: DashMap::new(),
+            seeks_changed: Notify::new(),
             metrics,
         }));
         cluster.bus().send_everyone(&BusMsg::NodeStarted {
@@ -544,5 +554,80 @@ impl Cluster {
             .filter(|c| c.conn.is_in(room))
             .filter_map(|c| Some((c.conn.clone(), c.player.clone()?)))
             .collect()
+    }
+
+    /// Quick pairing across nodes: takes the first live seeker waiting under `spec` (see
+    /// `seeks::spec_key`) on any node, or leaves `entry` waiting there. Every node hears that
+    /// the seeks changed.
+    pub async fn seek(
+        &self,
+        spec: &str,
+        entry: &SeekEntry,
+    ) -> Result<Option<SeekEntry>, ClusterError> {
+        let text = serde_json::to_string(entry)
+            .map_err(|e| ClusterError::Unreachable(format!("writing a seek: {e}")))?;
+        let player = entry.player.id.as_str();
+        let taken = self
+            .call(async |r| seeks::seek(r, spec, &text, player).await)
+            .await?;
+        // This connection's earlier seek is gone either way.
+        self.0.seeking.remove(&entry.conn);
+        let opponent = match taken {
+            None => {
+                let waiting = (spec.to_string(), text, player.to_string());
+                self.0.seeking.insert(entry.conn, waiting);
+                // Closed while Redis answered: its seek must not wait for a partner.
+                if !self.0.conns.contains_key(&entry.conn) {
+                    self.unseek(entry.conn);
+                }
+                None
+            }
+            Some(taken) => {
+                let opponent: SeekEntry = serde_json::from_str(&taken)
+                    .map_err(|e| ClusterError::Unreachable(format!("reading a seek: {e}")))?;
+                if opponent.node == self.node() {
+                    self.0
+                        .seeking
+                        .remove_if(&opponent.conn, |_, (_, e, _)| *e == taken);
+                }
+                Some(opponent)
+            }
+        };
+        self.0.bus.send_everyone(&BusMsg::SeeksChanged);
+        Ok(opponent)
+    }
+
+    /// Withdraws the seek connection `conn` of this node left waiting, if any.
+    pub fn unseek(&self, conn: u64) {
+        let Some((_, (spec, entry, player))) = self.0.seeking.remove(&conn) else {
+            return;
+        };
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            let withdrawn = cluster
+                .call(async |r| seeks::unseek(r, &spec, &entry, &player).await)
+                .await;
+            if let Err(e) = withdrawn {
+                // Left in Redis: a seeker paired with it finds nobody, and wins when the
+                // absent player's grace period ends.
+                tracing::warn!(error = %e, "withdrawing a seek failed");
+            }
+            cluster.0.bus.send_everyone(&BusMsg::SeeksChanged);
+        });
+    }
+
+    /// The live seekers of every node per game-and-clock key.
+    pub async fn seek_counts(&self) -> Result<Vec<(String, u32)>, ClusterError> {
+        self.call(async |r| seeks::count(r).await).await
+    }
+
+    /// Some node's seeks changed (word from the bus).
+    pub fn seeks_changed(&self) {
+        self.0.seeks_changed.notify_one();
+    }
+
+    /// Resolves at the next change of the seeks (at once if one came since the last call).
+    pub async fn next_seeks_change(&self) {
+        self.0.seeks_changed.notified().await;
     }
 }

@@ -495,6 +495,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                     hub.lobby.room(*summary);
                 }
             }
+            BusMsg::SeeksChanged => cluster.seeks_changed(),
             BusMsg::LobbyGone { node, room } => {
                 // A room running here now (taken over) stays listed.
                 if node != cluster.node()

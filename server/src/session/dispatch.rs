@@ -12,7 +12,7 @@ use super::create::{create, CreateRequest};
 use super::error::SessionError;
 use super::frames::Role;
 use super::identity::hello;
-use super::pairing::seek;
+use super::pairing::{seek, unseek};
 use super::reviews;
 use crate::conn::Conn;
 use crate::hub::SharedHub;
@@ -244,7 +244,7 @@ impl Session {
                     self.refuse(&e, about);
                 }
             }
-            ClientMsg::Unseek => self.hub.seeks.drop_conn(self.conn.id),
+            ClientMsg::Unseek => unseek(&self.hub, self.conn.id),
             ClientMsg::Lobby => self.hub.lobby.subscribe(self.conn.clone()),
             ClientMsg::Unlobby => self.hub.lobby.unsubscribe(self.conn.id),
             ClientMsg::Decline { room } => {
@@ -275,7 +275,7 @@ impl Session {
             };
             let _ = relay::to_room(&self.hub, &room, gone).await;
         }
-        self.hub.seeks.drop_conn(self.conn.id);
+        unseek(&self.hub, self.conn.id);
         self.hub.lobby.unsubscribe(self.conn.id);
         reviews::worker_left(&self.hub, self.conn.id).await;
         if let Some(p) = &self.player {

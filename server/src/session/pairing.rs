@@ -1,16 +1,22 @@
 //! `seek`, quick pairing: two players who seek the same game and clock get a new room with
-//! both seats taken (colours drawn), which starts at once.
+//! both seats taken (colours drawn), which starts at once. In a cluster the two may be on
+//! different nodes: the seeks wait in Redis, and the node of the second seeker makes the room
+//! and seats the first as a member on its own node.
+
+use std::time::Duration;
 
 use game_core::protocol::{ClockSpec, ServerMsg};
 use game_core::GameSpec;
 
+use crate::cluster::{Cluster, SeekEntry};
 use crate::hub::SharedHub;
+use crate::member::{MemberLink, RemoteMember};
 use crate::players::PlayerRecord;
 use crate::room::actor::create_room;
 use crate::room::error::RoomError;
 use crate::room::plan::{check_game, RoomPlan};
 use crate::room_handle::{Actor, RoomCmd};
-use crate::seeks::Pairing;
+use crate::seeks::{spec_key, Pairing};
 use crate::store::StoredSeat;
 
 fn seat(p: &PlayerRecord) -> Option<StoredSeat> {
@@ -30,7 +36,11 @@ pub async fn seek(
     clock: Option<ClockSpec>,
 ) -> Result<(), RoomError> {
     check_game(&game, clock.as_ref())?;
-    let opponent = match hub.seeks.seek(&game, clock, &me.player, &me.link) {
+    let pairing = match &hub.cluster {
+        None => hub.seeks.seek(&game, clock, &me.player, &me.link),
+        Some(cluster) => cluster_seek(cluster, &game, clock, me).await?,
+    };
+    let opponent = match pairing {
         Pairing::Waiting(seek) => {
             me.link.send(&ServerMsg::Seeking { seek });
             return Ok(());
@@ -60,4 +70,82 @@ pub async fn seek(
             .await;
     }
     Ok(())
+}
+
+/// Seeks through the cluster's book. A seeker taken from this node whose connection closed
+/// meanwhile is passed over (its seek is gone now): the next one is taken.
+async fn cluster_seek(
+    cluster: &Cluster,
+    game: &GameSpec,
+    clock: Option<ClockSpec>,
+    me: &Actor,
+) -> Result<Pairing, RoomError> {
+    let spec = spec_key(game, clock);
+    let entry = SeekEntry {
+        seek: crate::token::random_id(8),
+        node: cluster.node().to_string(),
+        conn: me.link.id(),
+        house: me.link.is_house(),
+        player: me.player.clone(),
+    };
+    for _ in 0..8 {
+        let taken = cluster.seek(&spec, &entry).await.map_err(|e| {
+            tracing::warn!(error = %e, "seeking in the cluster failed");
+            RoomError::Unreachable
+        })?;
+        let Some(them) = taken else {
+            return Ok(Pairing::Waiting(entry.seek));
+        };
+        let link = if them.node == cluster.node() {
+            match cluster.conn(them.conn) {
+                Some(conn) => MemberLink::Local(conn),
+                None => continue,
+            }
+        } else {
+            MemberLink::Remote(RemoteMember {
+                node: them.node.as_str().into(),
+                id: them.conn,
+                house: them.house,
+                bus: cluster.bus().clone(),
+            })
+        };
+        return Ok(Pairing::With(crate::seeks::Seeker {
+            seek: them.seek,
+            player: them.player,
+            link,
+        }));
+    }
+    // Only closed connections' seeks were found: this one waits now.
+    Ok(Pairing::Waiting(entry.seek))
+}
+
+/// Withdraws connection `conn`'s seek (`unseek`, or the connection closed).
+pub fn unseek(hub: &SharedHub, conn: u64) {
+    match &hub.cluster {
+        None => hub.seeks.drop_conn(conn),
+        Some(cluster) => cluster.unseek(conn),
+    }
+}
+
+/// In a cluster, keeps this node's lobby showing every node's seeks: counted in Redis when a
+/// node says they changed (at most every 100 ms) and every lease time (seeks of nodes that
+/// are gone drop out), until shutdown.
+pub async fn show_cluster_seeks(hub: SharedHub) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    let mut shutdown = hub.shutdown.clone();
+    loop {
+        match cluster.seek_counts().await {
+            Ok(counts) => hub.seeks.show_cluster_counts(counts),
+            Err(e) => tracing::warn!(error = %e, "counting the cluster's seeks failed"),
+        }
+        tokio::select! {
+            () = cluster.next_seeks_change() => {}
+            () = tokio::time::sleep(cluster.lease_time()) => {}
+            _ = shutdown.changed() => return,
+        }
+        // Changes in a burst are counted once.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

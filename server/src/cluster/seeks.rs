@@ -1,0 +1,120 @@
+//! The cluster's quick-pairing book, in Redis: one list of waiting seekers per game and clock,
+//! so that a seek on one node pairs with a seek on any other. Taking the first live seeker
+//! of a list, or joining it when nobody waits, is one Lua script: two nodes never pair the
+//! same seeker twice. A seeker of a node that is gone (its presence key expired) is skipped
+//! and dropped, as is one whose connection closed (its node removes it).
+
+use redis::aio::ConnectionManager;
+use redis::{RedisResult, Script};
+use serde::{Deserialize, Serialize};
+
+use crate::players::PlayerRecord;
+
+/// One waiting seeker as Redis keeps it (JSON): which connection of which node, who.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeekEntry {
+    pub seek: String,
+    pub node: String,
+    pub conn: u64,
+    pub house: bool,
+    pub player: PlayerRecord,
+}
+
+/// Pairs or waits. `ARGV`: the game-and-clock key, the seeker's entry, its player id. A
+/// player has one seek at a time: its previous one (`kibitz:seek-of:{player}`) goes first.
+/// Answers the entry of the seeker taken, or nil when the new entry now waits.
+const SEEK: &str = r"
+local lists = 'kibitz:seeks:'
+local mine = 'kibitz:seek-of:' .. ARGV[3]
+local old = redis.call('HMGET', mine, 's', 'e')
+if old[1] then
+  redis.call('LREM', lists .. old[1], 0, old[2])
+  redis.call('DEL', mine)
+end
+local list = lists .. ARGV[1]
+while true do
+  local e = redis.call('LPOP', list)
+  if not e then break end
+  local o = cjson.decode(e)
+  local theirs = 'kibitz:seek-of:' .. o.player.id
+  if redis.call('HGET', theirs, 'e') == e then redis.call('DEL', theirs) end
+  if o.player.id ~= ARGV[3] and redis.call('EXISTS', 'kibitz:alive:' .. o.node) == 1 then
+    return e
+  end
+end
+redis.call('RPUSH', list, ARGV[2])
+redis.call('SADD', 'kibitz:seek-specs', ARGV[1])
+redis.call('HSET', mine, 's', ARGV[1], 'e', ARGV[2])
+return false
+";
+
+/// Withdraws a seek. `ARGV`: the game-and-clock key, the entry, the player id.
+const UNSEEK: &str = r"
+redis.call('LREM', 'kibitz:seeks:' .. ARGV[1], 0, ARGV[2])
+local mine = 'kibitz:seek-of:' .. ARGV[3]
+if redis.call('HGET', mine, 'e') == ARGV[2] then redis.call('DEL', mine) end
+return 1
+";
+
+/// Counts the live seekers per game-and-clock key (`{key, count, key, count, …}`), dropping
+/// those of nodes that are gone and forgetting keys nobody waits under.
+const COUNT: &str = r"
+local out = {}
+for _, spec in ipairs(redis.call('SMEMBERS', 'kibitz:seek-specs')) do
+  local list = 'kibitz:seeks:' .. spec
+  local n = 0
+  for _, e in ipairs(redis.call('LRANGE', list, 0, -1)) do
+    local o = cjson.decode(e)
+    if redis.call('EXISTS', 'kibitz:alive:' .. o.node) == 1 then
+      n = n + 1
+    else
+      redis.call('LREM', list, 0, e)
+      local theirs = 'kibitz:seek-of:' .. o.player.id
+      if redis.call('HGET', theirs, 'e') == e then redis.call('DEL', theirs) end
+    end
+  end
+  if n == 0 then
+    redis.call('SREM', 'kibitz:seek-specs', spec)
+  else
+    out[#out + 1] = spec
+    out[#out + 1] = n
+  end
+end
+return out
+";
+
+/// Takes the first live seeker under `spec`, or makes `entry` wait there.
+pub(super) async fn seek(
+    redis: &mut ConnectionManager,
+    spec: &str,
+    entry: &str,
+    player: &str,
+) -> RedisResult<Option<String>> {
+    Script::new(SEEK)
+        .arg(spec)
+        .arg(entry)
+        .arg(player)
+        .invoke_async(redis)
+        .await
+}
+
+/// Withdraws `entry` from under `spec`.
+pub(super) async fn unseek(
+    redis: &mut ConnectionManager,
+    spec: &str,
+    entry: &str,
+    player: &str,
+) -> RedisResult<()> {
+    Script::new(UNSEEK)
+        .arg(spec)
+        .arg(entry)
+        .arg(player)
+        .invoke_async::<i64>(redis)
+        .await
+        .map(|_| ())
+}
+
+/// The live seekers per game-and-clock key.
+pub(super) async fn count(redis: &mut ConnectionManager) -> RedisResult<Vec<(String, u32)>> {
+    Script::new(COUNT).invoke_async(redis).await
+}
