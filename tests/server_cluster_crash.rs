@@ -723,3 +723,54 @@ async fn the_members_of_a_dead_node_leave_the_rooms_of_the_others() {
     erin.send(othello).await;
     erin.expect("seeking").await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_restarted_at_once_drops_the_seeks_its_last_run_left() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a = node_here(&store, &redis.url(), "A").await;
+    let dir_c = tempfile::tempdir().unwrap();
+    let c = serve_node(dir_c.path(), &store, &redis.url(), "C").await;
+    let mut dave = Client::connect(&c.url()).await;
+    dave.hello("Dave").await;
+    dave.send(json!({"t":"seek","game":{"kind":"othello"},"clock":null}))
+        .await;
+    dave.expect("seeking").await;
+    let mut watcher = a.client("Watcher").await;
+    watcher.send(json!({"t":"lobby"})).await;
+    let othello_seekers = |v: &Value| -> Option<usize> {
+        if v["t"] != "lobby" {
+            return None;
+        }
+        let seeks = v["seeks"].as_array()?;
+        Some(
+            seeks
+                .iter()
+                .filter(|s| s["game"]["kind"] == "othello")
+                .count(),
+        )
+    };
+    watcher
+        .expect_where(|v| othello_seekers(v) == Some(1))
+        .await;
+
+    // Killed, and started again under the same id before its presence key expires: Dave's
+    // connection is gone, and so is his seek, though node C counts as alive throughout.
+    c.kill().await;
+    let c = serve_node(dir_c.path(), &store, &redis.url(), "C").await;
+    let dropped = tokio::time::timeout(
+        GAME_WITHIN,
+        watcher.expect_where(|v| othello_seekers(v) == Some(0)),
+    );
+    assert!(
+        dropped.await.is_ok(),
+        "the restarted node's old seek stayed"
+    );
+    // A seeker on node A now waits rather than being paired with Dave's dead connection.
+    let mut erin = a.client("Erin").await;
+    erin.send(json!({"t":"seek","game":{"kind":"othello"},"clock":null}))
+        .await;
+    erin.expect("seeking").await;
+    drop(c);
+}

@@ -18,6 +18,8 @@ pub struct Seeker {
     pub seek: String,
     pub player: PlayerRecord,
     pub link: MemberLink,
+    /// In a cluster: the seeker as Redis held it, to put back if the pairing fails.
+    pub entry: Option<Box<crate::cluster::SeekEntry>>,
 }
 
 /// What a `seek` came to.
@@ -75,6 +77,7 @@ impl SeekBook {
                     seek: seek.clone(),
                     player: me.clone(),
                     link: link.clone(),
+                    entry: None,
                 };
                 book.push((game.clone(), clock, seeker));
                 Pairing::Waiting(seek)
@@ -111,7 +114,8 @@ impl SeekBook {
                 })
             })
             .collect();
-        list.sort_by_key(|s| serde_json::to_string(&s.game).unwrap_or_default());
+        // By game and clock: the same counts always come in the same order.
+        list.sort_by_key(|s| spec_key(&s.game, s.clock));
         let mut shown = self.cluster.lock().unwrap_or_else(|e| e.into_inner());
         if shown.as_ref() != Some(&list) {
             *shown = Some(list);
@@ -141,7 +145,7 @@ impl SeekBook {
         }
         drop(book);
         let mut list: Vec<SeekInfo> = counts.into_values().collect();
-        list.sort_by_key(|s| serde_json::to_string(&s.game).unwrap_or_default());
+        list.sort_by_key(|s| spec_key(&s.game, s.clock));
         list
     }
 }

@@ -210,6 +210,14 @@ impl Cluster {
             seeks_changed: Notify::new(),
             metrics,
         }));
+        // Seeks an earlier run of this node left in Redis wait for connections that are
+        // gone.
+        if let Err(e) = cluster
+            .call(async |r| seeks::count(r, Some(node)).await)
+            .await
+        {
+            tracing::warn!(error = %e, "dropping this node's old seeks failed");
+        }
         cluster.bus().send_everyone(&BusMsg::NodeStarted {
             node: node.to_string(),
         });
@@ -567,22 +575,25 @@ impl Cluster {
         let text = serde_json::to_string(entry)
             .map_err(|e| ClusterError::Unreachable(format!("writing a seek: {e}")))?;
         let player = entry.player.id.as_str();
+        // Recorded before Redis is asked: a call that fails after the entry was stored
+        // still leaves something to withdraw.
+        let waiting = (spec.to_string(), text.clone(), player.to_string());
+        self.0.seeking.insert(entry.conn, waiting);
         let taken = self
             .call(async |r| seeks::seek(r, spec, &text, player).await)
-            .await?;
-        // This connection's earlier seek is gone either way.
-        self.0.seeking.remove(&entry.conn);
-        let opponent = match taken {
-            None => {
-                let waiting = (spec.to_string(), text, player.to_string());
-                self.0.seeking.insert(entry.conn, waiting);
-                // Closed while Redis answered: its seek must not wait for a partner.
-                if !self.0.conns.contains_key(&entry.conn) {
-                    self.unseek(entry.conn);
-                }
-                None
+            .await;
+        let taken = match taken {
+            Ok(taken) => taken,
+            Err(e) => {
+                self.withdraw_later(entry.conn);
+                return Err(e);
             }
+        };
+        let opponent = match taken {
+            None => None,
             Some(taken) => {
+                // Paired: this connection's entry was never stored.
+                self.0.seeking.remove(&entry.conn);
                 let opponent: SeekEntry = serde_json::from_str(&taken)
                     .map_err(|e| ClusterError::Unreachable(format!("reading a seek: {e}")))?;
                 if opponent.node == self.node() {
@@ -597,28 +608,75 @@ impl Cluster {
         Ok(opponent)
     }
 
-    /// Withdraws the seek connection `conn` of this node left waiting, if any.
-    pub fn unseek(&self, conn: u64) {
-        let Some((_, (spec, entry, player))) = self.0.seeking.remove(&conn) else {
+    /// Puts a seeker taken by [`Cluster::seek`] back at the head of its list: the room for
+    /// the pair could not be made.
+    pub async fn put_back(&self, spec: &str, entry: &SeekEntry) {
+        let Ok(text) = serde_json::to_string(entry) else {
             return;
         };
+        let player = entry.player.id.as_str();
+        let back = self
+            .call(async |r| seeks::put_back(r, spec, &text, player).await)
+            .await;
+        match back {
+            Ok(()) => {
+                if entry.node == self.node() {
+                    let waiting = (spec.to_string(), text, player.to_string());
+                    self.0.seeking.insert(entry.conn, waiting);
+                }
+                self.0.bus.send_everyone(&BusMsg::SeeksChanged);
+            }
+            Err(e) => tracing::warn!(error = %e, "putting a seeker back failed"),
+        }
+    }
+
+    /// Withdraws the seek connection `conn` of this node left waiting, if any; if Redis does
+    /// not take the withdrawal now, it is tried again in the background.
+    pub async fn unseek(&self, conn: u64) {
+        let Some((_, waiting)) = self.0.seeking.remove(&conn) else {
+            return;
+        };
+        if let Err(e) = self.withdraw(&waiting).await {
+            tracing::warn!(error = %e, "withdrawing a seek failed; trying again");
+            self.retry_withdraw(waiting);
+        }
+    }
+
+    /// [`Cluster::unseek`] off the caller's task.
+    fn withdraw_later(&self, conn: u64) {
+        let cluster = self.clone();
+        tokio::spawn(async move { cluster.unseek(conn).await });
+    }
+
+    async fn withdraw(
+        &self,
+        (spec, entry, player): &(String, String, String),
+    ) -> Result<(), ClusterError> {
+        self.call(async |r| seeks::unseek(r, spec, entry, player).await)
+            .await?;
+        self.0.bus.send_everyone(&BusMsg::SeeksChanged);
+        Ok(())
+    }
+
+    /// Tries a withdrawal again every second for a minute (Redis out of reach); past that
+    /// the seek stays until a seeker pairs with it, who then wins when the absent player's
+    /// grace period ends.
+    fn retry_withdraw(&self, waiting: (String, String, String)) {
         let cluster = self.clone();
         tokio::spawn(async move {
-            let withdrawn = cluster
-                .call(async |r| seeks::unseek(r, &spec, &entry, &player).await)
-                .await;
-            if let Err(e) = withdrawn {
-                // Left in Redis: a seeker paired with it finds nobody, and wins when the
-                // absent player's grace period ends.
-                tracing::warn!(error = %e, "withdrawing a seek failed");
+            for _ in 0..60 {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                if cluster.withdraw(&waiting).await.is_ok() {
+                    return;
+                }
             }
-            cluster.0.bus.send_everyone(&BusMsg::SeeksChanged);
+            tracing::warn!("a seek could not be withdrawn from Redis");
         });
     }
 
     /// The live seekers of every node per game-and-clock key.
     pub async fn seek_counts(&self) -> Result<Vec<(String, u32)>, ClusterError> {
-        self.call(async |r| seeks::count(r).await).await
+        self.call(async |r| seeks::count(r, None).await).await
     }
 
     /// Some node's seeks changed (word from the bus).

@@ -2,7 +2,9 @@
 //! so that a seek on one node pairs with a seek on any other. Taking the first live seeker
 //! of a list, or joining it when nobody waits, is one Lua script: two nodes never pair the
 //! same seeker twice. A seeker of a node that is gone (its presence key expired) is skipped
-//! and dropped, as is one whose connection closed (its node removes it).
+//! and dropped, as is one whose connection closed (its node removes it), and a node that
+//! starts drops what an earlier run of it under the same id left. An entry that does not read
+//! (another version's) is dropped rather than blocking its list.
 
 use redis::aio::ConnectionManager;
 use redis::{RedisResult, Script};
@@ -24,6 +26,12 @@ pub struct SeekEntry {
 /// player has one seek at a time: its previous one (`kibitz:seek-of:{player}`) goes first.
 /// Answers the entry of the seeker taken, or nil when the new entry now waits.
 const SEEK: &str = r"
+local function read(e)
+  local ok, o = pcall(cjson.decode, e)
+  if ok and type(o) == 'table' and type(o.node) == 'string' and type(o.player) == 'table'
+    and type(o.player.id) == 'string' then return o end
+  return nil
+end
 local lists = 'kibitz:seeks:'
 local mine = 'kibitz:seek-of:' .. ARGV[3]
 local old = redis.call('HMGET', mine, 's', 'e')
@@ -35,11 +43,13 @@ local list = lists .. ARGV[1]
 while true do
   local e = redis.call('LPOP', list)
   if not e then break end
-  local o = cjson.decode(e)
-  local theirs = 'kibitz:seek-of:' .. o.player.id
-  if redis.call('HGET', theirs, 'e') == e then redis.call('DEL', theirs) end
-  if o.player.id ~= ARGV[3] and redis.call('EXISTS', 'kibitz:alive:' .. o.node) == 1 then
-    return e
+  local o = read(e)
+  if o then
+    local theirs = 'kibitz:seek-of:' .. o.player.id
+    if redis.call('HGET', theirs, 'e') == e then redis.call('DEL', theirs) end
+    if o.player.id ~= ARGV[3] and redis.call('EXISTS', 'kibitz:alive:' .. o.node) == 1 then
+      return e
+    end
   end
 end
 redis.call('RPUSH', list, ARGV[2])
@@ -58,19 +68,29 @@ return 1
 
 /// Counts the live seekers per game-and-clock key (`{key, count, key, count, …}`), dropping
 /// those of nodes that are gone and forgetting keys nobody waits under.
+/// With `ARGV[1]` set, a node's own entries are dropped too (it has just started: none of
+/// its connections waits).
 const COUNT: &str = r"
+local function read(e)
+  local ok, o = pcall(cjson.decode, e)
+  if ok and type(o) == 'table' and type(o.node) == 'string' and type(o.player) == 'table'
+    and type(o.player.id) == 'string' then return o end
+  return nil
+end
 local out = {}
 for _, spec in ipairs(redis.call('SMEMBERS', 'kibitz:seek-specs')) do
   local list = 'kibitz:seeks:' .. spec
   local n = 0
   for _, e in ipairs(redis.call('LRANGE', list, 0, -1)) do
-    local o = cjson.decode(e)
-    if redis.call('EXISTS', 'kibitz:alive:' .. o.node) == 1 then
+    local o = read(e)
+    if o and o.node ~= ARGV[1] and redis.call('EXISTS', 'kibitz:alive:' .. o.node) == 1 then
       n = n + 1
     else
       redis.call('LREM', list, 0, e)
-      local theirs = 'kibitz:seek-of:' .. o.player.id
-      if redis.call('HGET', theirs, 'e') == e then redis.call('DEL', theirs) end
+      if o then
+        local theirs = 'kibitz:seek-of:' .. o.player.id
+        if redis.call('HGET', theirs, 'e') == e then redis.call('DEL', theirs) end
+      end
     end
   end
   if n == 0 then
@@ -81,6 +101,17 @@ for _, spec in ipairs(redis.call('SMEMBERS', 'kibitz:seek-specs')) do
   end
 end
 return out
+";
+
+/// Puts a seeker taken by `SEEK` back at the head of its list (its pairing failed), unless
+/// the player seeks again elsewhere meanwhile. `ARGV`: the key, the entry, the player id.
+const PUT_BACK: &str = r"
+local mine = 'kibitz:seek-of:' .. ARGV[3]
+if redis.call('EXISTS', mine) == 1 then return 0 end
+redis.call('LPUSH', 'kibitz:seeks:' .. ARGV[1], ARGV[2])
+redis.call('SADD', 'kibitz:seek-specs', ARGV[1])
+redis.call('HSET', mine, 's', ARGV[1], 'e', ARGV[2])
+return 1
 ";
 
 /// Takes the first live seeker under `spec`, or makes `entry` wait there.
@@ -114,7 +145,29 @@ pub(super) async fn unseek(
         .map(|_| ())
 }
 
-/// The live seekers per game-and-clock key.
-pub(super) async fn count(redis: &mut ConnectionManager) -> RedisResult<Vec<(String, u32)>> {
-    Script::new(COUNT).invoke_async(redis).await
+/// Puts `entry` back at the head of the list under `spec`.
+pub(super) async fn put_back(
+    redis: &mut ConnectionManager,
+    spec: &str,
+    entry: &str,
+    player: &str,
+) -> RedisResult<()> {
+    Script::new(PUT_BACK)
+        .arg(spec)
+        .arg(entry)
+        .arg(player)
+        .invoke_async::<i64>(redis)
+        .await
+        .map(|_| ())
+}
+
+/// The live seekers per game-and-clock key; with `starting`, that node's entries are dropped.
+pub(super) async fn count(
+    redis: &mut ConnectionManager,
+    starting: Option<&str>,
+) -> RedisResult<Vec<(String, u32)>> {
+    Script::new(COUNT)
+        .arg(starting.unwrap_or(""))
+        .invoke_async(redis)
+        .await
 }

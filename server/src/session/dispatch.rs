@@ -244,7 +244,7 @@ impl Session {
                     self.refuse(&e, about);
                 }
             }
-            ClientMsg::Unseek => unseek(&self.hub, self.conn.id),
+            ClientMsg::Unseek => unseek(&self.hub, self.conn.id).await,
             ClientMsg::Lobby => self.hub.lobby.subscribe(self.conn.clone()),
             ClientMsg::Unlobby => self.hub.lobby.unsubscribe(self.conn.id),
             ClientMsg::Decline { room } => {
@@ -268,6 +268,8 @@ impl Session {
         if let Some(cluster) = &self.hub.cluster {
             cluster.conn_closed(self.conn.id);
         }
+        // First, so that no other node pairs a seeker with this closed connection meanwhile.
+        unseek(&self.hub, self.conn.id).await;
         for room in self.conn.take_rooms() {
             self.hub.parked.drop_conn(&room, self.conn.id);
             let gone = RoomCmd::Gone {
@@ -275,7 +277,6 @@ impl Session {
             };
             let _ = relay::to_room(&self.hub, &room, gone).await;
         }
-        unseek(&self.hub, self.conn.id);
         self.hub.lobby.unsubscribe(self.conn.id);
         reviews::worker_left(&self.hub, self.conn.id).await;
         if let Some(p) = &self.player {

@@ -40,23 +40,39 @@ pub async fn seek(
         None => hub.seeks.seek(&game, clock, &me.player, &me.link),
         Some(cluster) => cluster_seek(cluster, &game, clock, me).await?,
     };
-    let opponent = match pairing {
+    let (opponent, taken) = match pairing {
         Pairing::Waiting(seek) => {
             me.link.send(&ServerMsg::Seeking { seek });
             return Ok(());
         }
-        Pairing::With(opponent) => Actor {
-            link: opponent.link,
-            player: opponent.player,
-        },
+        Pairing::With(opponent) => {
+            let taken = opponent.entry.clone();
+            let actor = Actor {
+                link: opponent.link,
+                player: opponent.player,
+            };
+            (actor, taken)
+        }
     };
     let seats = if rand::random::<bool>() {
         [seat(&me.player), seat(&opponent.player)]
     } else {
         [seat(&opponent.player), seat(&me.player)]
     };
-    let plan = RoomPlan::new(game, clock, Vec::new(), 0)?.seated(seats);
-    let handle = create_room(hub, plan).await?;
+    let made = match RoomPlan::new(game.clone(), clock, Vec::new(), 0) {
+        Ok(plan) => create_room(hub, plan.seated(seats)).await,
+        Err(e) => Err(e),
+    };
+    let handle = match made {
+        Ok(handle) => handle,
+        Err(e) => {
+            // The opponent still waits: its seek goes back where it was.
+            if let (Some(cluster), Some(entry)) = (&hub.cluster, taken) {
+                cluster.put_back(&spec_key(&game, clock), &entry).await;
+            }
+            return Err(e);
+        }
+    };
     for who in [opponent, me.clone()] {
         who.link.send(&ServerMsg::Created {
             room: handle.id.clone(),
@@ -88,7 +104,8 @@ async fn cluster_seek(
         house: me.link.is_house(),
         player: me.player.clone(),
     };
-    for _ in 0..8 {
+    // Each pass takes one seeker out of Redis, so this ends once the list is empty.
+    loop {
         let taken = cluster.seek(&spec, &entry).await.map_err(|e| {
             tracing::warn!(error = %e, "seeking in the cluster failed");
             RoomError::Unreachable
@@ -97,7 +114,7 @@ async fn cluster_seek(
             return Ok(Pairing::Waiting(entry.seek));
         };
         let link = if them.node == cluster.node() {
-            match cluster.conn(them.conn) {
+            match cluster.conn(them.conn).filter(|c| !c.is_closed()) {
                 Some(conn) => MemberLink::Local(conn),
                 None => continue,
             }
@@ -110,20 +127,19 @@ async fn cluster_seek(
             })
         };
         return Ok(Pairing::With(crate::seeks::Seeker {
-            seek: them.seek,
-            player: them.player,
+            seek: them.seek.clone(),
+            player: them.player.clone(),
             link,
+            entry: Some(Box::new(them)),
         }));
     }
-    // Only closed connections' seeks were found: this one waits now.
-    Ok(Pairing::Waiting(entry.seek))
 }
 
 /// Withdraws connection `conn`'s seek (`unseek`, or the connection closed).
-pub fn unseek(hub: &SharedHub, conn: u64) {
+pub async fn unseek(hub: &SharedHub, conn: u64) {
     match &hub.cluster {
         None => hub.seeks.drop_conn(conn),
-        Some(cluster) => cluster.unseek(conn),
+        Some(cluster) => cluster.unseek(conn).await,
     }
 }
 
