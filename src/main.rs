@@ -80,6 +80,59 @@ struct BotArgs {
     /// analysis worker; 0: the bot takes no review jobs.
     #[arg(long, env = "KIBITZ_BOT_ANALYSIS_MS", default_value_t = 200)]
     analysis_ms: u64,
+    /// An engine built outside the project plays the bot's moves: the command line that
+    /// starts it (run by `sh`). The bot then takes no review jobs.
+    #[arg(long, env = "KIBITZ_BOT_ENGINE")]
+    engine: Option<String>,
+    /// The protocol the `--engine` speaks: `pbrain` (Gomocup brains, Gomoku), `nboard`
+    /// (Othello), `analyze` (the `kibitz analyze` lines, any game).
+    #[arg(long, env = "KIBITZ_BOT_PROTOCOL", default_value = "pbrain",
+          value_parser = ["pbrain", "nboard", "analyze"], requires = "engine")]
+    protocol: String,
+    /// The games the bot plays, comma-separated. Default: all three, or with `--engine` the
+    /// game of its protocol (`analyze`: connect4).
+    #[arg(long, env = "KIBITZ_BOT_GAMES", value_delimiter = ',',
+          value_parser = ["gomoku", "othello", "connect4"])]
+    games: Vec<String>,
+}
+
+impl BotArgs {
+    /// The engines of the bot's rooms and the games it announces, as the arguments ask.
+    fn engines(&self) -> anyhow::Result<(kibitz_bot::client::EngineFactory, Vec<GameKind>)> {
+        use kibitz_bot::external::{ExternalEngine, Protocol};
+        let named: Vec<GameKind> = self.games.iter().map(|g| game_kind(g)).collect();
+        let Some(command) = self.engine.clone() else {
+            let games = if named.is_empty() {
+                vec![GameKind::Gomoku, GameKind::Othello, GameKind::Connect4]
+            } else {
+                named
+            };
+            let engines: kibitz_bot::client::EngineFactory =
+                Arc::new(|kind| Some(kibitz_bot::registry::engine_for(kind)));
+            return Ok((engines, games));
+        };
+        let protocol = Protocol::from_name(&self.protocol)
+            .ok_or_else(|| anyhow::anyhow!("unknown protocol {}", self.protocol))?;
+        let games = if named.is_empty() {
+            protocol.default_games()
+        } else {
+            named
+        };
+        if let Some(kind) = games.iter().find(|k| !protocol.plays(**k)) {
+            anyhow::bail!(
+                "the {} protocol does not carry {kind:?} positions",
+                self.protocol
+            );
+        }
+        let engines: kibitz_bot::client::EngineFactory = Arc::new(move |kind| {
+            protocol.plays(kind).then(|| {
+                let own = kibitz_bot::registry::engine_for(kind);
+                Box::new(ExternalEngine::new(&command, protocol, own))
+                    as Box<dyn kibitz_bot::engine::Engine>
+            })
+        });
+        Ok((engines, games))
+    }
 }
 
 /// What to analyse and how hard.
@@ -450,14 +503,19 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
-    use kibitz_bot::engine::{Level, SearchLimits};
-    use kibitz_bot::registry;
-    let kind = match args.game.as_str() {
+/// A game by its name on the command line (clap has checked it is one of the three).
+fn game_kind(name: &str) -> GameKind {
+    match name {
         "gomoku" => GameKind::Gomoku,
         "othello" => GameKind::Othello,
         _ => GameKind::Connect4,
-    };
+    }
+}
+
+fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
+    use kibitz_bot::engine::{Level, SearchLimits};
+    use kibitz_bot::registry;
+    let kind = game_kind(&args.game);
     let rule = match args.rule.as_str() {
         "standard" => GomokuRule::Standard,
         "renju" => GomokuRule::Renju,
@@ -557,18 +615,19 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Serve(args) => runtime.block_on(serve(args)),
         Command::Bot(args) => {
+            let (engines, games) = args.engines()?;
+            // Reviews want the project's own scores, which a foreign engine does not give.
+            let reviews = args.analysis_ms > 0 && args.engine.is_none();
             let options = kibitz_bot::client::BotOptions {
                 server: args.server,
                 key: args.key,
                 name: args.name,
                 capacity: args.capacity,
-                games: vec![GameKind::Gomoku, GameKind::Othello, GameKind::Connect4],
+                games,
                 state_file: args.state,
                 pace: args.pace_ms.map(Duration::from_millis),
-                analysis: (args.analysis_ms > 0).then(|| Duration::from_millis(args.analysis_ms)),
+                analysis: reviews.then(|| Duration::from_millis(args.analysis_ms)),
             };
-            let engines: kibitz_bot::client::EngineFactory =
-                Arc::new(|kind| Some(kibitz_bot::registry::engine_for(kind)));
             let watch_stdin = args.exit_with_stdin;
             let stop = async move {
                 tokio::select! {

@@ -7,7 +7,7 @@
 //! It walks the full-strength bot's strategy tree on the standard 7x6 board for each side: where
 //! the bot is to move it solves the position and keeps one column that holds the exact score,
 //! where the opponent is it follows every reply. Positions with up to N stones (first player,
-//! 8 by default) and M stones (second player, 7) get an entry; past them the bot's root solve
+//! 8 by default) and M stones (second player, 9) get an entry; past them the bot's root solve
 //! takes over. Each entry is appended to FILE as soon as it is solved, and entries already in
 //! FILE are read back first, so a stopped run goes on where it was; at the end FILE is
 //! rewritten with this tree's entries in key order.
@@ -113,7 +113,7 @@ impl Generator {
 
 fn main() {
     let mut args = std::env::args().skip(1);
-    let (mut first, mut second) = (8u32, 7u32);
+    let (mut first, mut second) = (8u32, 9u32);
     let mut out_path = String::from("bot/src/connect4/book.txt");
     while let Some(arg) = args.next() {
         let value = args.next();

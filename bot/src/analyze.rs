@@ -1,9 +1,11 @@
 //! `kibitz analyze`: reads one position a line, searches it, and writes one JSON object a line
 //! (flushed after each), as docs/engines.md fixes. A bad line gets `{"error":"..."}` and the
-//! program goes on.
+//! program goes on. A line may begin with `@MS ` to be searched for MS milliseconds, whatever
+//! the command line says: how a bot that runs `kibitz analyze` as its engine gives it the
+//! move's time.
 
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -47,7 +49,22 @@ pub fn run<R: BufRead, W: Write>(
         if line.trim().is_empty() {
             continue;
         }
-        let value = match parse(&line) {
+        let (limits, line) = match line.trim_start().strip_prefix('@') {
+            None => (limits, line.as_str()),
+            Some(rest) => {
+                let (ms, position) = rest.split_once(' ').unwrap_or((rest, ""));
+                match ms.parse::<u64>() {
+                    Ok(ms) => (SearchLimits::Time(Duration::from_millis(ms)), position),
+                    Err(_) => {
+                        let error = json!({ "error": format!("@{ms}: a time in milliseconds was expected") });
+                        writeln!(output, "{error}")?;
+                        output.flush()?;
+                        continue;
+                    }
+                }
+            }
+        };
+        let value = match parse(line) {
             Err(e) => json!({ "error": e }),
             Ok(pos) if pos.is_over() => json!({ "error": "the game is over in this position" }),
             Ok(pos) => {
@@ -92,5 +109,40 @@ mod tests {
             ..r
         });
         assert_eq!(w["win_in"], 5);
+    }
+
+    #[test]
+    fn a_line_may_carry_its_own_time() {
+        let options = crate::registry::PositionOptions::default();
+        let parse = |line: &str| {
+            crate::registry::parse_position(game_core::GameKind::Othello, line, &options)
+        };
+        let mut engine = crate::registry::engine_for(game_core::GameKind::Othello);
+        let start = "---------------------------OX------XO--------------------------- X";
+        let input = format!("@30 {start}\n@soon {start}\n");
+        let mut out = Vec::new();
+        // The command line's limit would search to depth 1; the first line's time wins.
+        run(
+            input.as_bytes(),
+            &mut out,
+            parse,
+            engine.as_mut(),
+            SearchLimits::Depth(1),
+            Level::MAX,
+        )
+        .unwrap();
+        let lines: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0]["best"].is_string(), "{}", lines[0]);
+        assert!(lines[0]["depth"].as_u64().unwrap() > 1, "{}", lines[0]);
+        assert!(
+            lines[1]["error"].as_str().unwrap().contains("milliseconds"),
+            "{}",
+            lines[1]
+        );
     }
 }

@@ -11,6 +11,8 @@
 //! - [`connect4`], [`othello`], [`gomoku`]: one engine per game, each with its level table.
 //! - [`registry`]: which engine plays which game; position parsing for analyze and bench.
 //! - [`analyze`], [`bench`], [`pbrain`]: the engine command line (docs/engines.md).
+//! - [`external`]: any engine built outside the project as the bot's engine (pbrain, NBoard,
+//!   the analyze lines).
 //! - [`beginner`]: a rule-following beginner for each game, the yardstick below level 1.
 //! - [`wire`]: the WebSocket client of the protocol, shared with the showcase and the load
 //!   generator.
@@ -24,6 +26,7 @@ pub mod client;
 pub mod connect4;
 pub mod engine;
 pub mod error;
+pub mod external;
 pub mod gomoku;
 pub mod othello;
 pub mod pbrain;

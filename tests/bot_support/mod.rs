@@ -124,6 +124,31 @@ fn spawn_bot(url: &str, name: &str, capacity: u32, state: &Path, pace_ms: &str) 
     }
 }
 
+/// A `kibitz bot` process whose moves come from `engine`, a command line speaking `protocol`
+/// (`kibitz bot --engine … --protocol …`), with the test pace.
+pub fn spawn_engine_bot(url: &str, name: &str, engine: &str, protocol: &str) -> Guard {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kibitz"));
+    cmd.args([
+        "bot",
+        "--server",
+        url,
+        "--name",
+        name,
+        "--pace-ms",
+        TEST_PACE_MS,
+    ])
+    .args(["--engine", engine, "--protocol", protocol])
+    .env("KIBITZ_BOT_KEY", BOT_KEY)
+    .env("RUST_LOG", log_level())
+    .stdin(Stdio::null())
+    .stdout(Stdio::null())
+    .stderr(Stdio::inherit())
+    .kill_on_drop(true);
+    Guard {
+        child: cmd.spawn().expect("start kibitz bot"),
+    }
+}
+
 /// A `kibitz serve` process and the address it printed.
 pub struct ServeProcess {
     pub guard: Guard,
