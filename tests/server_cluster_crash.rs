@@ -774,3 +774,49 @@ async fn a_node_restarted_at_once_drops_the_seeks_its_last_run_left() {
     erin.expect("seeking").await;
     drop(c);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dead_node_s_game_whose_players_never_return_runs_out_of_time_elsewhere() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a = node_here(&store, &redis.url(), "A").await;
+    let dir_c = tempfile::tempdir().unwrap();
+    let c = serve_node(dir_c.path(), &store, &redis.url(), "C").await;
+
+    // Alice and Bob play on node C, two seconds a move; Carol watches from node A.
+    let mut alice = Client::connect(&c.url()).await;
+    alice.hello("Alice").await;
+    let (room, _) = alice
+        .create(
+            json!({"t":"create","game":{"kind":"connect4"},"seat":"black",
+                       "clock":{"move_ms":2000}}),
+        )
+        .await;
+    let mut bob = Client::connect(&c.url()).await;
+    bob.hello("Bob").await;
+    bob.join(&room, "player").await;
+    // Both first moves made: from now on the clock of the side to move runs.
+    alice.play(&room, "4").await;
+    bob.play(&room, "4").await;
+    alice.play(&room, "3").await;
+    let mut carol = a.client("Carol").await;
+    let st = carol.join(&room, "spectator").await;
+    assert_eq!(st["status"], "playing");
+
+    // Node C dies and neither player comes back: no request reaches the room, yet node A
+    // finds it unowned, takes it over, and white's clock runs out there.
+    c.kill().await;
+    let over = tokio::time::timeout(
+        GAME_WITHIN,
+        carol.expect_where(|v| v["t"] == "over" && v["room"] == room.as_str()),
+    )
+    .await
+    .expect("the orphaned game never ended");
+    assert_eq!(over["result"], "black", "{over}");
+    let status = pg.psql(
+        &store,
+        &format!("SELECT status FROM rooms WHERE id = '{room}'"),
+    );
+    assert_eq!(status.trim(), "over");
+}

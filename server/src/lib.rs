@@ -186,6 +186,7 @@ impl Server {
             tokio::spawn(room::relay::serve_bus(hub.clone(), inbox));
             tokio::spawn(room::relay::watch_peers(hub.clone()));
             tokio::spawn(session::pairing::show_cluster_seeks(hub.clone()));
+            tokio::spawn(room::relay::claim_orphans(hub.clone()));
             tokio::spawn(cluster.renew_leases(hub.shutdown.clone()));
         }
         let sweep = tokio::spawn(housekeeping::run(hub.clone()));

@@ -330,6 +330,10 @@ async fn only_unfinished_rooms_are_loaded_at_start(b: &impl Backend) {
         .collect();
     ids.sort();
     assert_eq!(ids, ["playing", "waiting"]);
+    // Their ids alone, as a cluster node lists them to find rooms no node owns.
+    let mut listed = store.unfinished_ids().await.expect("the read works");
+    listed.sort();
+    assert_eq!(listed, ids);
 }
 
 async fn a_move_and_the_result_it_brings_are_durable_together(b: &impl Backend) {

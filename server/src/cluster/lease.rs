@@ -161,3 +161,19 @@ pub(super) async fn owner(
         .await?;
     Ok(value.and_then(|v| v.split_once('|').map(|(node, _)| node.to_string())))
 }
+
+/// The node holding the lease of each of `rooms`, in order (one `MGET`).
+pub(super) async fn owners(
+    redis: &mut ConnectionManager,
+    rooms: &[String],
+) -> RedisResult<Vec<Option<String>>> {
+    if rooms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let keys: Vec<String> = rooms.iter().map(|r| lease_key(r)).collect();
+    let values: Vec<Option<String>> = redis::cmd("MGET").arg(&keys).query_async(redis).await?;
+    Ok(values
+        .into_iter()
+        .map(|v| v.and_then(|v| v.split_once('|').map(|(node, _)| node.to_string())))
+        .collect())
+}

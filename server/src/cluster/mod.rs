@@ -267,6 +267,22 @@ impl Cluster {
         self.call(async |r| lease::owner(r, room).await).await
     }
 
+    /// Which of `rooms` no node holds a lease of (asked 500 at a time).
+    pub async fn unowned(&self, rooms: Vec<String>) -> Result<Vec<String>, ClusterError> {
+        let mut free = Vec::new();
+        for chunk in rooms.chunks(500) {
+            let owners = self.call(async |r| lease::owners(r, chunk).await).await?;
+            free.extend(
+                chunk
+                    .iter()
+                    .zip(owners)
+                    .filter(|(_, owner)| owner.is_none())
+                    .map(|(room, _)| room.clone()),
+            );
+        }
+        Ok(free)
+    }
+
     /// Holds this node's claims of `room` to one at a time.
     pub async fn claim_lock(&self, room: &str) -> OwnedMutexGuard<()> {
         let lock = self.0.claims.entry(room.to_string()).or_default().clone();

@@ -249,6 +249,53 @@ pub async fn watch_peers(hub: SharedHub) {
     }
 }
 
+/// Most rooms one round of [`claim_orphans`] takes over.
+const ORPHANS_PER_ROUND: usize = 200;
+
+/// Every two lease times, claims the unfinished rooms that no node owns — those of a node
+/// that died, whose players did not come back — so that their clocks run out and their
+/// abandoned seats are given up as on one node, and their spectators elsewhere see it. Two
+/// nodes may look at once: the lease goes to one. Until shutdown.
+pub async fn claim_orphans(hub: SharedHub) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    let mut shutdown = hub.shutdown.clone();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(cluster.lease_time() * 2) => {}
+            _ = shutdown.changed() => return,
+        }
+        let ids = match hub.store.unfinished_ids().await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "listing unfinished rooms failed");
+                continue;
+            }
+        };
+        let elsewhere: Vec<String> = ids
+            .into_iter()
+            .filter(|id| hub.room(id).is_none())
+            .collect();
+        let orphans = match cluster.unowned(elsewhere).await {
+            Ok(orphans) => orphans,
+            Err(e) => {
+                tracing::warn!(error = %e, "looking up room owners failed");
+                continue;
+            }
+        };
+        for id in orphans.into_iter().take(ORPHANS_PER_ROUND) {
+            match locate(&hub, &cluster, &id, true).await {
+                Ok(Place::Here(_)) => tracing::info!(room = id, "claimed a room no node owned"),
+                Ok(_) => {}
+                Err(e) => {
+                    tracing::warn!(room = id, error = %e, "claiming a room no node owned failed")
+                }
+            }
+        }
+    }
+}
+
 /// Sends `cmd` to room `id`, wherever it is: `NoSuchRoom` for a room the store does not
 /// know, `Unreachable` when in a cluster its node or Redis cannot be reached.
 pub async fn to_room(hub: &SharedHub, id: &str, cmd: RoomCmd) -> Result<(), RoomError> {

@@ -87,6 +87,14 @@ impl Store {
         }
     }
 
+    /// The ids of the rooms that are not over (in a cluster, to find those no node owns).
+    pub async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.unfinished_ids().await,
+            Store::Postgres(s) => s.unfinished_ids().await,
+        }
+    }
+
     /// One room with its seats and moves.
     pub async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         match self {

@@ -618,6 +618,15 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.read(|conn| {
+            let mut stmt = conn.prepare("SELECT id FROM rooms WHERE status <> 'over'")?;
+            let ids = stmt.query_map([], |row| row.get(0))?;
+            Ok(ids.collect::<Result<Vec<String>, _>>()?)
+        })
+        .await
+    }
+
     pub async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         let id = id.to_string();
         self.read(move |conn| read_room(conn, &id)).await

@@ -163,6 +163,10 @@ impl PostgresStore {
         self.reads.read_room(id).await
     }
 
+    pub async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        self.reads.unfinished_ids().await
+    }
+
     pub async fn read_rematch(&self, id: &str) -> Result<Option<StoredRematch>, StoreError> {
         self.reads.read_rematch(id).await
     }

@@ -124,6 +124,17 @@ impl Readers {
         .transpose()
     }
 
+    pub(super) async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
+        let db = self.client().await?;
+        let rows = db
+            .query("SELECT id FROM rooms WHERE status <> 'over'", &[])
+            .await?;
+        Ok(rows
+            .iter()
+            .map(|r| r.try_get::<_, String>(0))
+            .collect::<Result<Vec<_>, _>>()?)
+    }
+
     pub(super) async fn stored_players(&self, ids: Vec<String>) -> Result<Vec<String>, StoreError> {
         let db = self.client().await?;
         let rows = db
