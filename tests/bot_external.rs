@@ -33,16 +33,18 @@ fn lines(path: &Path) -> Vec<String> {
         .collect()
 }
 
-/// Plays a person (`my_seat`, random legal moves) against the engine bot to the end; returns
-/// the moves of the game.
+/// Plays a person (`my_seat`, random legal moves) against the engine bot at `level` to the
+/// end; returns the moves of the game. The level sets the move's time of an untimed game
+/// (0.3 s a level): enough for an engine behind pipes on a loaded machine.
 async fn game_against(
     server: &TestServer,
     game: Value,
     my_seat: &str,
     bot_seat: &str,
+    level: u8,
 ) -> Vec<String> {
     let mut me = server.client("Alice").await;
-    let room = create_with_bot(&mut me, &game, my_seat, bot_seat, 1, Value::Null).await;
+    let room = create_with_bot(&mut me, &game, my_seat, bot_seat, level, Value::Null).await;
     let state = me
         .expect_where(|v| {
             v["t"] == "state" && v["room"] == room.as_str() && v["status"] == "playing"
@@ -66,7 +68,7 @@ async fn a_gomocup_brain_plays_every_move_of_the_bot() {
         "pbrain",
     );
     let game = json!({"kind":"gomoku","size":15,"rule":"freestyle"});
-    let moves = game_against(&server, game, "black", "white").await;
+    let moves = game_against(&server, game, "black", "white", 3).await;
 
     // White's moves are the brain's answers, `x,y` with y from the top.
     let answered: Vec<String> = lines(&dir.path().join("out.log"))
@@ -94,7 +96,7 @@ async fn a_connect_four_engine_on_the_analyze_lines_plays_every_move_of_the_bot(
     let _bot = spawn_engine_bot(&server.url(), "Liner", &engine, "analyze");
     // A larger board with a blocked cell: the board text carries both.
     let game = json!({"kind":"connect4","cols":9,"rows":7,"blocked":[[5,1]]});
-    let moves = game_against(&server, game, "white", "black").await;
+    let moves = game_against(&server, game, "white", "black", 3).await;
 
     let answered: Vec<String> = lines(&dir.path().join("out.log"))
         .iter()
@@ -127,6 +129,6 @@ async fn an_engine_that_dies_leaves_the_bot_s_own_engine_to_play() {
     let engine = "sh -c 'read line; exit 3'";
     let _bot = spawn_engine_bot(&server.url(), "Fallback", engine, "pbrain");
     let game = json!({"kind":"gomoku","size":9,"rule":"freestyle"});
-    let moves = game_against(&server, game, "white", "black").await;
+    let moves = game_against(&server, game, "white", "black", 1).await;
     assert!(moves.len() >= 9, "a whole game: {moves:?}");
 }

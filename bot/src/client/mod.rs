@@ -481,8 +481,17 @@ impl Bot<'_> {
             tracing::warn!(room = %thought.room, "the engine found no move");
             return;
         };
-        seat.thinking.last_score = Some(result.score);
-        let line = seat.talk.on_score(result.score);
+        // A foreign engine's move comes with no search behind it (no depth, no nodes) and no
+        // score: what the bot thinks of the position, for draws and chat, stays as it was.
+        let scored = result.exact || result.depth > 0 || result.nodes > 0;
+        if scored {
+            seat.thinking.last_score = Some(result.score);
+        }
+        let line = if scored {
+            seat.talk.on_score(result.score)
+        } else {
+            None
+        };
         // Unique per search: after an undo the same ply is played again, and the server
         // answers a repeated id with the first move instead of playing the new one.
         let id = format!(

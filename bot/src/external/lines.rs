@@ -8,6 +8,7 @@ use game_core::AnyPosition;
 
 use super::process::Process;
 use super::ExternalError;
+use crate::engine::StopFlag;
 
 /// The position as `kibitz analyze` reads it: the Connect Four board text, the Othello FFO
 /// text, the Gomoku stones as moves, black first.
@@ -39,13 +40,14 @@ pub(super) fn best_move(
     process: &mut Process,
     position: &AnyPosition,
     by: Instant,
+    stop: &StopFlag,
 ) -> Result<String, ExternalError> {
-    let ms = by
-        .saturating_duration_since(Instant::now())
+    let ms = super::engine_share(by.saturating_duration_since(Instant::now()))
         .as_millis()
         .max(1);
+    process.drain();
     process.send(&format!("@{ms} {}", position_line(position)))?;
-    let line = process.line_by(by)?;
+    let line = process.line_by(by, stop)?;
     let answer: serde_json::Value =
         serde_json::from_str(&line).map_err(|_| ExternalError::Refused(line.clone()))?;
     if let Some(best) = answer["best"].as_str() {

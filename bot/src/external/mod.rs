@@ -79,6 +79,10 @@ pub enum ExternalError {
     Refused(String),
     #[error("the engine answered {0:?}, which is not a legal move here")]
     Illegal(String),
+    #[error("the search was stopped (the room moved on)")]
+    Stopped,
+    #[error("the engine was still starting when the move's time ran out")]
+    Starting,
 }
 
 /// Time kept in hand for the bot's own engine when the external one fails: a tenth of the
@@ -90,6 +94,12 @@ fn reserve(budget: Duration) -> Duration {
 /// How long a fresh engine may take to say it is ready, whatever the move's time.
 const STARTUP: Duration = Duration::from_secs(10);
 
+/// The time an engine is told it has, of the `time` the bot waits for its answer: an engine
+/// that uses all of what it is told still answers in time.
+fn engine_share(time: Duration) -> Duration {
+    time.mul_f64(0.85)
+}
+
 /// One room's external engine: its process (started at the first move), and the bot's own
 /// engine for what the protocol cannot carry (opening-rule decisions) and for a move the
 /// external engine fails.
@@ -99,6 +109,9 @@ pub struct ExternalEngine {
     process: Option<Process>,
     /// The depth an NBoard engine is asked for.
     pace: nboard::Pace,
+    /// Why the engine refused this room's game (a board size it does not play): the bot's
+    /// own engine plays it, without starting the other again at every move.
+    refused: Option<String>,
     own: Box<dyn Engine>,
 }
 
@@ -110,6 +123,7 @@ impl ExternalEngine {
             protocol,
             process: None,
             pace: nboard::Pace::default(),
+            refused: None,
             own,
         }
     }
@@ -121,26 +135,46 @@ impl ExternalEngine {
         request: &SearchRequest,
         answer_by: Instant,
     ) -> Result<String, ExternalError> {
+        if let Some(why) = &self.refused {
+            return Err(ExternalError::Refused(why.clone()));
+        }
+        let stop = &request.stop;
         let process = match &mut self.process {
             Some(p) => p,
             None => {
                 let mut fresh = Process::start(&self.command)?;
                 let ready_by = Instant::now() + STARTUP;
-                match self.protocol {
-                    Protocol::Pbrain => pbrain::hello(&mut fresh, position, ready_by)?,
-                    Protocol::Nboard => nboard::hello(&mut fresh, ready_by)?,
-                    Protocol::Analyze => {}
+                let ready = match self.protocol {
+                    Protocol::Pbrain => pbrain::hello(&mut fresh, position, ready_by, stop),
+                    Protocol::Nboard => nboard::hello(&mut fresh, ready_by, stop),
+                    Protocol::Analyze => Ok(()),
+                };
+                if let Err(ExternalError::Refused(why)) = &ready {
+                    self.refused = Some(why.clone());
                 }
+                ready?;
                 self.pace.restarted();
-                self.process.insert(fresh)
+                let fresh = self.process.insert(fresh);
+                // Ready, but the move's time went to its start: the engine plays the next.
+                if Instant::now() >= answer_by {
+                    return Err(ExternalError::Starting);
+                }
+                fresh
             }
         };
         let answer = match self.protocol {
-            Protocol::Pbrain => pbrain::best_move(process, position, request.limits, answer_by),
-            Protocol::Nboard => {
-                nboard::best_move(process, position, &mut self.pace, request.level, answer_by)
+            Protocol::Pbrain => {
+                pbrain::best_move(process, position, request.limits, answer_by, stop)
             }
-            Protocol::Analyze => lines::best_move(process, position, answer_by),
+            Protocol::Nboard => nboard::best_move(
+                process,
+                position,
+                &mut self.pace,
+                request.level,
+                answer_by,
+                stop,
+            ),
+            Protocol::Analyze => lines::best_move(process, position, answer_by, stop),
         }?;
         position
             .check_str(&answer)
@@ -172,13 +206,20 @@ impl Engine for ExternalEngine {
         match self.ask(position, request, answer_by) {
             Ok(best) => Some(played(best, started)),
             Err(e) => {
-                tracing::warn!(error = %e, command = %self.command, "external engine failed a move; the bot's own engine plays it");
-                // Started afresh for the next move, so that a late answer is not read as the
-                // answer to another position; an NBoard engine, which reads its late answer
-                // first, goes on.
-                if !self.pace.owed {
+                // Kept: a fresh engine that took the move's time to start, and an NBoard
+                // engine still thinking (its answer is read and dropped before the next
+                // position). Any other engine is started afresh for the next move, so that
+                // a late answer is never read as the answer to another position.
+                let keep = matches!(e, ExternalError::Starting)
+                    || (self.pace.owed
+                        && matches!(e, ExternalError::Late | ExternalError::Stopped));
+                if !keep {
                     self.process = None;
                 }
+                if matches!(e, ExternalError::Stopped) {
+                    return None;
+                }
+                tracing::warn!(error = %e, command = %self.command, "external engine failed a move; the bot's own engine plays it");
                 let left = (started + budget).saturating_duration_since(Instant::now());
                 let own = SearchRequest {
                     limits: SearchLimits::Time(left.max(Duration::from_millis(10))),
@@ -202,7 +243,9 @@ impl Engine for ExternalEngine {
     }
 }
 
-/// The result of a move the engine chose: the engines' protocols report no common score.
+/// The result of a move the engine chose: the engines' protocols report no common score, so
+/// it says it searched nothing (depth and nodes 0, not exact), which the bot reads as "no
+/// score" (it neither agrees to draws nor comments on it).
 fn played(best: String, started: Instant) -> SearchResult {
     SearchResult {
         pv: vec![best.clone()],

@@ -13,7 +13,7 @@ use game_core::AnyPosition;
 
 use super::process::Process;
 use super::ExternalError;
-use crate::engine::Level;
+use crate::engine::{Level, StopFlag};
 
 /// The deepest search asked of the engine at `level`: 5 at level 1 up to 14 at level 10.
 fn most_depth(level: Level) -> u8 {
@@ -40,13 +40,17 @@ impl Pace {
 
 /// Opens the conversation. An engine may drop what arrives while it loads (Edax does), so
 /// the bot pings until the engine answers, and only then says what it wants.
-pub(super) fn hello(process: &mut Process, ready_by: Instant) -> Result<(), ExternalError> {
+pub(super) fn hello(
+    process: &mut Process,
+    ready_by: Instant,
+    stop: &StopFlag,
+) -> Result<(), ExternalError> {
     for n in 1.. {
         process.send(&format!("ping {n}"))?;
         let wait = (Instant::now() + Duration::from_millis(250)).min(ready_by);
         let pong = format!("pong {n}");
         let answered = loop {
-            match process.line_by(wait) {
+            match process.line_by(wait, stop) {
                 Ok(line) if line == pong => break true,
                 Ok(_) => {}
                 Err(ExternalError::Late) => break false,
@@ -89,9 +93,9 @@ fn ggf(position: &game_core::othello::Othello) -> String {
 }
 
 /// Reads lines until the engine's move, by `by`; what follows `===`.
-fn answer(process: &mut Process, by: Instant) -> Result<String, ExternalError> {
+fn answer(process: &mut Process, by: Instant, stop: &StopFlag) -> Result<String, ExternalError> {
     loop {
-        let line = process.line_by(by)?;
+        let line = process.line_by(by, stop)?;
         if let Some(rest) = line.strip_prefix("===") {
             return Ok(rest.to_string());
         }
@@ -105,6 +109,7 @@ pub(super) fn best_move(
     pace: &mut Pace,
     level: Level,
     by: Instant,
+    stop: &StopFlag,
 ) -> Result<String, ExternalError> {
     let AnyPosition::Othello(o) = position else {
         return Err(ExternalError::Refused(
@@ -112,9 +117,10 @@ pub(super) fn best_move(
         ));
     };
     if pace.owed {
-        answer(process, by)?;
+        answer(process, by, stop)?;
         pace.owed = false;
     }
+    process.drain();
     let most = most_depth(level);
     if pace.depth == 0 || pace.depth > most {
         pace.depth = most;
@@ -126,12 +132,15 @@ pub(super) fn best_move(
     let asked = Instant::now();
     process.send(&format!("set game {}", ggf(o)))?;
     process.send("go")?;
-    let rest = match answer(process, by) {
+    let rest = match answer(process, by, stop) {
         Ok(rest) => rest,
-        Err(ExternalError::Late) => {
+        Err(e @ (ExternalError::Late | ExternalError::Stopped)) => {
+            // The engine goes on with this position; its answer is read before the next.
             pace.owed = true;
-            pace.depth = pace.depth.saturating_sub(1).max(1);
-            return Err(ExternalError::Late);
+            if matches!(e, ExternalError::Late) {
+                pace.depth = pace.depth.saturating_sub(1).max(1);
+            }
+            return Err(e);
         }
         Err(e) => return Err(e),
     };

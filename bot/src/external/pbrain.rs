@@ -9,12 +9,12 @@ use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
 
 use super::process::Process;
 use super::ExternalError;
-use crate::engine::SearchLimits;
+use crate::engine::{SearchLimits, StopFlag};
 
 /// Reads lines until one is not a brain's remark; `ERROR …` is a refusal.
-fn answer(process: &mut Process, by: Instant) -> Result<String, ExternalError> {
+fn answer(process: &mut Process, by: Instant, stop: &StopFlag) -> Result<String, ExternalError> {
     loop {
-        let line = process.line_by(by)?;
+        let line = process.line_by(by, stop)?;
         let word = line
             .split_whitespace()
             .next()
@@ -33,6 +33,7 @@ pub(super) fn hello(
     process: &mut Process,
     position: &AnyPosition,
     by: Instant,
+    stop: &StopFlag,
 ) -> Result<(), ExternalError> {
     let AnyPosition::Gomoku(g) = position else {
         return Err(ExternalError::Refused(
@@ -40,7 +41,7 @@ pub(super) fn hello(
         ));
     };
     process.send(&format!("START {}", g.size()))?;
-    let ok = answer(process, by)?;
+    let ok = answer(process, by, stop)?;
     if ok.eq_ignore_ascii_case("OK") {
         Ok(())
     } else {
@@ -67,6 +68,7 @@ pub(super) fn best_move(
     position: &AnyPosition,
     limits: SearchLimits,
     by: Instant,
+    stop: &StopFlag,
 ) -> Result<String, ExternalError> {
     let AnyPosition::Gomoku(g) = position else {
         return Err(ExternalError::Refused(
@@ -74,7 +76,11 @@ pub(super) fn best_move(
         ));
     };
     let n = u32::from(g.size());
-    let turn = ms(by.saturating_duration_since(Instant::now()));
+    process.drain();
+    // Less than the bot waits: an answer that comes at the end of the turn is not late.
+    let turn = ms(super::engine_share(
+        by.saturating_duration_since(Instant::now()),
+    ));
     process.send(&format!("INFO rule {}", rule_bits(g.rule())))?;
     process.send(&format!("INFO timeout_turn {turn}"))?;
     match limits {
@@ -110,7 +116,7 @@ pub(super) fn best_move(
         }
     }
     process.send("DONE")?;
-    let line = answer(process, by)?;
+    let line = answer(process, by, stop)?;
     let mut parts = line.split(',').map(str::trim);
     let parsed = (|| {
         let x: u32 = parts.next()?.parse().ok()?;

@@ -1,14 +1,21 @@
-//! An engine's process: started as `sh -c "exec COMMAND"` (so a command line may carry
-//! arguments and quotes as the operator wrote them, and the engine itself is the child that
-//! is killed), spoken to one line at a time on its standard input,
+//! An engine's process: started as `sh -c "exec COMMAND"` in a process group of its own (so a
+//! command line may carry arguments, quotes and pipes as the operator wrote them, and the
+//! whole group is killed at the end), spoken to one line at a time on its standard input,
 //! heard through a thread that reads its standard output, and killed when dropped.
 
 use std::io::{BufRead, BufReader, Write};
+use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::ExternalError;
+use crate::engine::StopFlag;
+
+/// Lines read but not yet taken: an engine that talks faster than the bot reads waits.
+const LINES_QUEUED: usize = 1024;
+/// How often a wait for an answer looks at the search's stop flag.
+const STOP_CHECK: Duration = Duration::from_millis(20);
 
 /// A running engine process.
 pub struct Process {
@@ -27,13 +34,14 @@ impl Process {
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
+            .process_group(0)
             .spawn()
             .map_err(|e| ExternalError::Start(e.to_string()))?;
         let (Some(stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
             let _ = child.kill();
             return Err(ExternalError::Start("no pipes to the engine".into()));
         };
-        let (tx, lines) = mpsc::channel();
+        let (tx, lines) = mpsc::sync_channel(LINES_QUEUED);
         // Ends when the engine closes its output (it exited or was killed).
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -58,22 +66,44 @@ impl Process {
             .map_err(|_| ExternalError::Closed)
     }
 
-    /// The engine's next line, waiting until `deadline` at most.
-    pub fn line_by(&mut self, deadline: Instant) -> Result<String, ExternalError> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(wait) {
-            Ok(line) => {
-                tracing::trace!(line, "from the engine");
-                Ok(line.trim().to_string())
+    /// Drops what the engine said unasked (a line no question waits for must not be read
+    /// as the answer to the next one).
+    pub fn drain(&mut self) {
+        while let Ok(line) = self.lines.try_recv() {
+            tracing::debug!(line, "unasked line from the engine, dropped");
+        }
+    }
+
+    /// The engine's next line, waiting until `deadline` at most, or until `stop` is set.
+    pub fn line_by(&mut self, deadline: Instant, stop: &StopFlag) -> Result<String, ExternalError> {
+        loop {
+            if stop.is_stopped() {
+                return Err(ExternalError::Stopped);
             }
-            Err(mpsc::RecvTimeoutError::Timeout) => Err(ExternalError::Late),
-            Err(mpsc::RecvTimeoutError::Disconnected) => Err(ExternalError::Closed),
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(ExternalError::Late);
+            }
+            match self.lines.recv_timeout(left.min(STOP_CHECK)) {
+                Ok(line) => {
+                    tracing::trace!(line, "from the engine");
+                    return Ok(line.trim().to_string());
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err(ExternalError::Closed),
+            }
         }
     }
 }
 
 impl Drop for Process {
     fn drop(&mut self) {
+        // The whole group: a command line with a pipe or a wrapper has more than one process.
+        let _ = Command::new("kill")
+            .arg("-KILL")
+            .arg(format!("-{}", self.child.id()))
+            .stderr(Stdio::null())
+            .status();
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
