@@ -41,6 +41,8 @@ enum Command {
     Analyze(AnalyzeArgs),
     /// Run the Gomoku engine as a Gomocup (Piskvork) brain on standard input and output.
     Pbrain,
+    /// Run the Othello engine as an NBoard engine on standard input and output.
+    Nboard,
     /// Search fixed positions of every game at fixed depth; the node total is a signature.
     Bench,
     /// Generate load against a server (rooms of players and spectators playing fixed games) and
@@ -645,6 +647,13 @@ fn main() -> anyhow::Result<()> {
             let stdin = std::io::stdin();
             kibitz_bot::pbrain::run(stdin.lock(), std::io::stdout(), || {
                 kibitz_bot::registry::engine_for(GameKind::Gomoku)
+            })?;
+            Ok(())
+        }
+        Command::Nboard => {
+            let stdin = std::io::stdin();
+            kibitz_bot::nboard::run(stdin.lock(), std::io::stdout(), std::io::stderr(), || {
+                kibitz_bot::registry::engine_for(GameKind::Othello)
             })?;
             Ok(())
         }

@@ -1,6 +1,6 @@
 //! Engines built outside the bot as its engine (`kibitz bot --engine CMD --protocol …`): the
-//! project's own `kibitz pbrain` as the Gomocup brain and `kibitz analyze` on its line
-//! protocol stand in for foreign programs. A shell pipe beside each engine keeps what the
+//! project's own `kibitz pbrain` as the Gomocup brain, `kibitz nboard` as the NBoard engine and
+//! `kibitz analyze` on its line protocol stand in for foreign programs. A shell pipe beside each engine keeps what the
 //! bot sent it and what it answered, so the tests see that every move of the bot came from
 //! the engine; an engine that dies at once leaves the bot's own engine to play.
 
@@ -86,6 +86,34 @@ async fn a_gomocup_brain_plays_every_move_of_the_bot() {
     assert_eq!(sent.first().map(String::as_str), Some("START 15"));
     assert!(sent.iter().any(|l| l.starts_with("INFO timeout_turn ")));
     assert_eq!(sent.iter().filter(|l| *l == "DONE").count(), whites.len());
+}
+
+#[tokio::test]
+async fn an_nboard_engine_plays_every_move_of_the_bot() {
+    let server = TestServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = spawn_engine_bot(&server.url(), "Nb", &logged(dir.path(), "nboard"), "nboard");
+    let moves = game_against(&server, json!({"kind":"othello"}), "white", "black", 3).await;
+
+    // Black's moves (passes the server plays are not asked of the engine) are its answers.
+    let answered: Vec<String> = lines(&dir.path().join("out.log"))
+        .iter()
+        .filter_map(|l| l.strip_prefix("=== "))
+        .map(|a| a.split('/').next().unwrap().to_ascii_lowercase())
+        .collect();
+    let mut position = game_core::AnyPosition::Othello(game_core::othello::Othello::new());
+    let mut blacks = Vec::new();
+    for mv in &moves {
+        if position.turn() == game_core::Color::Black && mv != "pass" {
+            blacks.push(mv.clone());
+        }
+        position.play_str(mv).expect("a legal move");
+    }
+    assert!(!blacks.is_empty());
+    assert_eq!(answered, blacks, "every black move came from the engine");
+    let sent = lines(&dir.path().join("in.log"));
+    assert!(sent.iter().any(|l| l.starts_with("set depth ")));
+    assert!(sent.iter().any(|l| l.starts_with("set game (;GM[Othello]")));
 }
 
 #[tokio::test]

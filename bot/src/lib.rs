@@ -10,7 +10,8 @@
 //! - [`search`]: the generic iterative-deepening PVS alpha-beta over a `SearchGame`.
 //! - [`connect4`], [`othello`], [`gomoku`]: one engine per game, each with its level table.
 //! - [`registry`]: which engine plays which game; position parsing for analyze and bench.
-//! - [`analyze`], [`bench`], [`pbrain`]: the engine command line (docs/engines.md).
+//! - [`analyze`], [`bench`], [`pbrain`], [`nboard`]: the engine command line
+//!   (docs/engines.md).
 //! - [`external`]: any engine built outside the project as the bot's engine (pbrain, NBoard,
 //!   the analyze lines).
 //! - [`beginner`]: a rule-following beginner for each game, the yardstick below level 1.
@@ -28,6 +29,7 @@ pub mod engine;
 pub mod error;
 pub mod external;
 pub mod gomoku;
+pub mod nboard;
 pub mod othello;
 pub mod pbrain;
 pub mod registry;
