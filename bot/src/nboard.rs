@@ -5,15 +5,16 @@
 //! Commands: `nboard N`, `set depth N` (the search depth, 1–60), `set game GGF` (the position:
 //! the GGF record's `BO[…]` board and its `B[…]`/`W[…]` moves), `move M` (one more move),
 //! `go` (answered `=== MOVE/EVAL/TIME`: the move as `F5` or `PA`, the evaluation in discs for
-//! the side to move, the time in seconds, after `status` lines), `ping N` (answered
-//! `pong N`), `hint`, `learn` and `set contempt` (accepted, nothing done), `quit`. A command
-//! it cannot follow is answered on standard error and changes nothing.
+//! the side to move, the time in seconds, between `status` lines), `hint N` (answered with
+//! one `search MOVE EVAL 0 DEPTH` line, the best move), `learn` (answered `learned`; nothing
+//! is learnt), `ping N` (answered `pong N`), `set contempt` (accepted), `quit`. A command it
+//! cannot follow is answered on standard error and changes nothing.
 
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
 use game_core::othello::Othello;
-use game_core::AnyPosition;
+use game_core::{AnyPosition, Color};
 
 use crate::engine::{Engine, Level, Score, SearchLimits, StopFlag};
 
@@ -27,10 +28,13 @@ pub fn parse_ggf(record: &str) -> Result<AnyPosition, String> {
     let mut position: Option<AnyPosition> = None;
     let mut rest = record;
     while let Some(open) = rest.find('[') {
-        let tag_start = rest[..open]
-            .rfind(|c: char| !c.is_ascii_uppercase())
-            .map_or(0, |i| i + 1);
-        let tag = &rest[tag_start..open];
+        // The tag: the ASCII capitals right before '[' (one byte each).
+        let tag_len = rest[..open]
+            .chars()
+            .rev()
+            .take_while(char::is_ascii_uppercase)
+            .count();
+        let tag = &rest[open - tag_len..open];
         let Some(close) = rest[open..].find(']') else {
             return Err("a GGF value without its ']'".into());
         };
@@ -42,6 +46,18 @@ pub fn parse_ggf(record: &str) -> Result<AnyPosition, String> {
                 let Some(pos) = position.as_mut() else {
                     return Err("a move before the board (BO)".into());
                 };
+                let side = if tag == "B" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                // A record may leave out a forced pass.
+                if pos.turn() != side && pos.must_pass() {
+                    play(pos, "PA")?;
+                }
+                if pos.turn() != side {
+                    return Err(format!("{tag}[{value}]: it is not that side's move"));
+                }
                 play(pos, value)?;
             }
             _ => {}
@@ -56,7 +72,7 @@ fn board(value: &str) -> Result<AnyPosition, String> {
     if chars.next() != Some("8") {
         return Err("only 8x8 boards are played".into());
     }
-    let cells: String = chars
+    let cells: Vec<char> = chars
         .next()
         .unwrap_or("")
         .chars()
@@ -68,18 +84,19 @@ fn board(value: &str) -> Result<AnyPosition, String> {
             cells.len()
         ));
     }
-    let (squares, side) = cells.split_at(64);
-    let mut text: String = squares
-        .chars()
-        .map(|c| match c {
-            '*' | 'X' | 'x' | 'B' | 'b' => 'X',
-            'O' | 'o' | 'W' | 'w' => 'O',
-            _ => '-',
-        })
-        .collect();
-    text.push_str(match side {
-        "*" | "X" | "B" => " X",
-        _ => " O",
+    let mut text = String::with_capacity(66);
+    for &c in &cells[..64] {
+        text.push(match c {
+            '*' => 'X',
+            'O' => 'O',
+            '-' | '.' => '-',
+            other => return Err(format!("square {other:?}: '*', 'O' or '-' expected")),
+        });
+    }
+    text.push_str(match cells[64] {
+        '*' => " X",
+        'O' => " O",
+        other => return Err(format!("side to move {other:?}: '*' or 'O' expected")),
     });
     Othello::from_text(&text)
         .map(AnyPosition::Othello)
@@ -116,7 +133,9 @@ impl<E: FnMut() -> Box<dyn Engine>> NboardEngine<E> {
         let (cmd, arg) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let arg = arg.trim();
         Ok(match cmd {
-            "" | "nboard" | "hint" | "learn" => (Vec::new(), false),
+            "" | "nboard" => (Vec::new(), false),
+            "learn" => (vec!["learned".to_string()], false),
+            "hint" => (self.hint()?, false),
             "quit" => (Vec::new(), true),
             "ping" => (vec![format!("pong {arg}")], false),
             "move" => {
@@ -144,12 +163,11 @@ impl<E: FnMut() -> Box<dyn Engine>> NboardEngine<E> {
         })
     }
 
-    /// Searches the position: the move line, after a status line.
-    fn go(&mut self) -> Result<Vec<String>, String> {
+    /// Searches the position to the depth set: the move, its evaluation in discs.
+    fn search(&mut self) -> Result<(String, f64, u32), String> {
         if self.position.is_over() {
             return Err("the game is over".into());
         }
-        let started = Instant::now();
         let engine = self.engine.get_or_insert_with(&mut self.make_engine);
         self.seed = self.seed.wrapping_add(1);
         let result = engine
@@ -172,11 +190,23 @@ impl<E: FnMut() -> Box<dyn Engine>> NboardEngine<E> {
             Score::Exact(s) => f64::from(s),
             Score::WinIn(n) => f64::from(64 * n.signum()),
         };
+        Ok((mv, eval, result.depth))
+    }
+
+    /// `go`: the move line, then the waiting status (the thinking one goes out before).
+    fn go(&mut self) -> Result<Vec<String>, String> {
+        let started = Instant::now();
+        let (mv, eval, _) = self.search()?;
         Ok(vec![
-            "status Kibitz is thinking".to_string(),
             format!("=== {mv}/{eval:.2}/{:.1}", started.elapsed().as_secs_f64()),
             "status Kibitz is waiting".to_string(),
         ])
+    }
+
+    /// `hint`: the best move as one search line.
+    fn hint(&mut self) -> Result<Vec<String>, String> {
+        let (mv, eval, depth) = self.search()?;
+        Ok(vec![format!("search {mv} {eval:.2} 0 {depth}")])
     }
 }
 
@@ -195,8 +225,14 @@ pub fn run<R: BufRead, W: Write, X: Write>(
         depth: DEFAULT_DEPTH,
         seed: 0,
     };
-    for line in input.lines() {
-        match nboard.line(&line?) {
+    for line in input.split(b'\n') {
+        // A line that is not UTF-8 is read as far as it goes (and then refused).
+        let line = String::from_utf8_lossy(&line?).into_owned();
+        if line.split_whitespace().next() == Some("go") {
+            writeln!(output, "status Kibitz is thinking")?;
+            output.flush()?;
+        }
+        match nboard.line(&line) {
             Ok((replies, stop)) => {
                 for r in replies {
                     writeln!(output, "{r}")?;
@@ -260,9 +296,32 @@ mod tests {
 
     #[test]
     fn what_it_cannot_follow_is_an_error_and_changes_nothing() {
-        let (out, err) =
-            talk("set depth 0\nmove Z9\nset game (;BO[8 -- *];)\nfrobnicate\nping 1\n");
-        assert_eq!(out, "pong 1\n");
-        assert_eq!(err.lines().count(), 4, "{err}");
+        // After F5 each bad command leaves the game as it was: the hint is one of white's
+        // three replies to F5.
+        let bad_square = "---------------------------O*------*O-------------------------é- *";
+        let (out, err) = talk(&format!(
+            "set depth 3\nmove F5\nset depth 0\nmove Z9\nmove D3\nset game (;BO[8 -- *];)\n\
+             set game (;BO[8 {bad_square}];)\nfrobnicate\nping 1\nhint 1\n"
+        ));
+        assert_eq!(err.lines().count(), 6, "{err}");
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[0], "pong 1");
+        let hint = lines[1].strip_prefix("search ").expect("a search line");
+        let mv = hint.split(' ').next().unwrap().to_ascii_lowercase();
+        assert!(["d6", "f4", "f6"].contains(&mv.as_str()), "{hint}");
+    }
+
+    #[test]
+    fn a_record_may_leave_out_a_forced_pass_but_not_play_out_of_turn() {
+        // Black to move has only a pass (a1 white, b1 black): W[C1] is white's move after it,
+        // and then black has no disc left.
+        let mut board = vec!['-'; 64];
+        board[0] = 'O';
+        board[1] = '*';
+        let board: String = board.into_iter().collect();
+        let read = parse_ggf(&format!("(;BO[8 {board} *]W[C1];)")).unwrap();
+        assert!(read.is_over());
+        let start = "---------------------------O*------*O---------------------------";
+        assert!(parse_ggf(&format!("(;BO[8 {start} *]W[F5];)")).is_err());
     }
 }

@@ -99,11 +99,18 @@ impl Process {
 impl Drop for Process {
     fn drop(&mut self) {
         // The whole group: a command line with a pipe or a wrapper has more than one process.
-        let _ = Command::new("kill")
-            .arg("-KILL")
-            .arg(format!("-{}", self.child.id()))
-            .stderr(Stdio::null())
-            .status();
+        // The engine leads its own group (`process_group(0)`), so its group id is its pid;
+        // a pid that does not fit, or 0 or 1, is never passed on (`kill(0)` or `kill(-1)`
+        // would reach far more than the engine).
+        if let Ok(pgid) = i32::try_from(self.child.id()) {
+            if pgid > 1 {
+                // SAFETY: kill(2) with a negative pid signals that process group only; it
+                // touches no memory of this process.
+                unsafe {
+                    libc::kill(-pgid, libc::SIGKILL);
+                }
+            }
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

@@ -5,7 +5,10 @@
 //! store and started here — a takeover, when the game is unfinished, after which the members
 //! on other nodes join it again. Frames for this node's connections come back the same way.
 
+use std::collections::HashMap;
+
 use axum::extract::ws::Utf8Bytes;
+use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -251,21 +254,31 @@ pub async fn watch_peers(hub: SharedHub) {
 
 /// Most rooms one round of [`claim_orphans`] takes over.
 const ORPHANS_PER_ROUND: usize = 200;
+/// Rounds a room that could not be claimed is left alone.
+const ORPHAN_RETRY_ROUNDS: u32 = 10;
 
 /// Every two lease times, claims the unfinished rooms that no node owns — those of a node
 /// that died, whose players did not come back — so that their clocks run out and their
 /// abandoned seats are given up as on one node, and their spectators elsewhere see it. Two
-/// nodes may look at once: the lease goes to one. Until shutdown.
+/// nodes may look at once: the lease goes to one. The rooms are taken in a random order (so
+/// that nodes do not race for the same ones and one failing room does not hold up the
+/// rest), a room that could not be claimed is left alone for ten rounds, and a round stops
+/// at shutdown or when the store or Redis cannot be reached. Until shutdown.
 pub async fn claim_orphans(hub: SharedHub) {
     let Some(cluster) = hub.cluster.clone() else {
         return;
     };
     let mut shutdown = hub.shutdown.clone();
+    let mut failed: HashMap<String, u32> = HashMap::new();
     loop {
         tokio::select! {
             () = tokio::time::sleep(cluster.lease_time() * 2) => {}
             _ = shutdown.changed() => return,
         }
+        failed.retain(|_, rounds| {
+            *rounds -= 1;
+            *rounds > 0
+        });
         let ids = match hub.store.unfinished_ids().await {
             Ok(ids) => ids,
             Err(e) => {
@@ -275,25 +288,51 @@ pub async fn claim_orphans(hub: SharedHub) {
         };
         let elsewhere: Vec<String> = ids
             .into_iter()
-            .filter(|id| hub.room(id).is_none())
+            .filter(|id| hub.room(id).is_none() && !failed.contains_key(id))
             .collect();
-        let orphans = match cluster.unowned(elsewhere).await {
+        let mut orphans = match cluster.unowned(elsewhere).await {
             Ok(orphans) => orphans,
             Err(e) => {
                 tracing::warn!(error = %e, "looking up room owners failed");
                 continue;
             }
         };
+        orphans.shuffle(&mut rand::rng());
         for id in orphans.into_iter().take(ORPHANS_PER_ROUND) {
-            match locate(&hub, &cluster, &id, true).await {
-                Ok(Place::Here(_)) => tracing::info!(room = id, "claimed a room no node owned"),
-                Ok(_) => {}
+            if *hub.shutdown.borrow() {
+                return;
+            }
+            match claim_orphan(&hub, &cluster, &id).await {
+                Ok(true) => tracing::info!(room = id, "claimed a room no node owned"),
+                Ok(false) => {}
                 Err(e) => {
-                    tracing::warn!(room = id, error = %e, "claiming a room no node owned failed")
+                    tracing::warn!(room = id, error = %e, "claiming a room no node owned failed");
+                    let unreachable = matches!(e, RoomError::Unreachable);
+                    failed.insert(id, ORPHAN_RETRY_ROUNDS);
+                    if unreachable {
+                        break;
+                    }
                 }
             }
         }
     }
+}
+
+/// Claims room `id` if it is still unfinished in the store (one that has just finished is
+/// left to retire where it was); true when it runs here now.
+async fn claim_orphan(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<bool, RoomError> {
+    match hub.store.read_room(id).await {
+        Ok(Some(room)) if room.status != RoomStatus::Over => {}
+        Ok(_) => return Ok(false),
+        Err(e) => {
+            tracing::warn!(room = id, error = %e, "reading a room to claim it failed");
+            return Err(RoomError::Unreachable);
+        }
+    }
+    Ok(matches!(
+        locate(hub, cluster, id, true).await?,
+        Place::Here(_)
+    ))
 }
 
 /// Sends `cmd` to room `id`, wherever it is: `NoSuchRoom` for a room the store does not
