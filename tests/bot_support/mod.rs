@@ -103,12 +103,10 @@ impl BotProcess {
     }
 }
 
-fn spawn_bot(url: &str, name: &str, capacity: u32, state: &Path, pace_ms: &str) -> Guard {
+/// `kibitz bot` on `url` as `name`, with the test bot key, quiet on standard output.
+fn bot_command(url: &str, name: &str) -> Command {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_kibitz"));
-    cmd.args(["bot", "--server", url, "--name", name, "--capacity"])
-        .arg(capacity.to_string())
-        .arg("--state")
-        .arg(state)
+    cmd.args(["bot", "--server", url, "--name", name])
         // The key through the environment, as `kibitz up` passes it.
         .env("KIBITZ_BOT_KEY", BOT_KEY)
         .env("RUST_LOG", log_level())
@@ -116,6 +114,15 @@ fn spawn_bot(url: &str, name: &str, capacity: u32, state: &Path, pace_ms: &str) 
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .kill_on_drop(true);
+    cmd
+}
+
+fn spawn_bot(url: &str, name: &str, capacity: u32, state: &Path, pace_ms: &str) -> Guard {
+    let mut cmd = bot_command(url, name);
+    cmd.arg("--capacity")
+        .arg(capacity.to_string())
+        .arg("--state")
+        .arg(state);
     if !pace_ms.is_empty() {
         cmd.args(["--pace-ms", pace_ms]);
     }
@@ -127,23 +134,9 @@ fn spawn_bot(url: &str, name: &str, capacity: u32, state: &Path, pace_ms: &str) 
 /// A `kibitz bot` process whose moves come from `engine`, a command line speaking `protocol`
 /// (`kibitz bot --engine … --protocol …`), with the test pace.
 pub fn spawn_engine_bot(url: &str, name: &str, engine: &str, protocol: &str) -> Guard {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_kibitz"));
-    cmd.args([
-        "bot",
-        "--server",
-        url,
-        "--name",
-        name,
-        "--pace-ms",
-        TEST_PACE_MS,
-    ])
-    .args(["--engine", engine, "--protocol", protocol])
-    .env("KIBITZ_BOT_KEY", BOT_KEY)
-    .env("RUST_LOG", log_level())
-    .stdin(Stdio::null())
-    .stdout(Stdio::null())
-    .stderr(Stdio::inherit())
-    .kill_on_drop(true);
+    let mut cmd = bot_command(url, name);
+    cmd.args(["--pace-ms", TEST_PACE_MS])
+        .args(["--engine", engine, "--protocol", protocol]);
     Guard {
         child: cmd.spawn().expect("start kibitz bot"),
     }

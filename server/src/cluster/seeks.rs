@@ -129,6 +129,23 @@ pub(super) async fn seek(
         .await
 }
 
+/// Runs one of the scripts that take a key, an entry and a player id and answer a number.
+async fn entry_step(
+    redis: &mut ConnectionManager,
+    script: &str,
+    spec: &str,
+    entry: &str,
+    player: &str,
+) -> RedisResult<()> {
+    Script::new(script)
+        .arg(spec)
+        .arg(entry)
+        .arg(player)
+        .invoke_async::<i64>(redis)
+        .await
+        .map(|_| ())
+}
+
 /// Withdraws `entry` from under `spec`.
 pub(super) async fn unseek(
     redis: &mut ConnectionManager,
@@ -136,13 +153,7 @@ pub(super) async fn unseek(
     entry: &str,
     player: &str,
 ) -> RedisResult<()> {
-    Script::new(UNSEEK)
-        .arg(spec)
-        .arg(entry)
-        .arg(player)
-        .invoke_async::<i64>(redis)
-        .await
-        .map(|_| ())
+    entry_step(redis, UNSEEK, spec, entry, player).await
 }
 
 /// Puts `entry` back at the head of the list under `spec`.
@@ -152,13 +163,7 @@ pub(super) async fn put_back(
     entry: &str,
     player: &str,
 ) -> RedisResult<()> {
-    Script::new(PUT_BACK)
-        .arg(spec)
-        .arg(entry)
-        .arg(player)
-        .invoke_async::<i64>(redis)
-        .await
-        .map(|_| ())
+    entry_step(redis, PUT_BACK, spec, entry, player).await
 }
 
 /// The live seekers per game-and-clock key; with `starting`, that node's entries are dropped.
