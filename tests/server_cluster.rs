@@ -222,17 +222,7 @@ async fn every_node_s_lobby_lists_the_rooms_of_all() {
 /// Waits until the lobby frames `watcher` gets show `waiting` seekers of `kind` (0: none).
 async fn lobby_shows_seeks(watcher: &mut Client, kind: &str, waiting: u64) {
     watcher
-        .expect_where(|v| {
-            let Some(seeks) = v["seeks"].as_array().filter(|_| v["t"] == "lobby") else {
-                return false;
-            };
-            let n = seeks
-                .iter()
-                .filter(|s| s["game"]["kind"] == kind)
-                .map(|s| s["waiting"].as_u64().unwrap_or(0))
-                .sum::<u64>();
-            n == waiting
-        })
+        .expect_where(|v| seekers_waiting(v, kind) == Some(waiting))
         .await;
 }
 

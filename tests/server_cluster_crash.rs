@@ -690,17 +690,7 @@ async fn the_members_of_a_dead_node_leave_the_rooms_of_the_others() {
     dave.expect("seeking").await;
     let mut watcher = a.client("Watcher").await;
     watcher.send(json!({"t":"lobby"})).await;
-    let othello_seekers = |v: &Value, n: u64| {
-        v["t"] == "lobby"
-            && v["seeks"].as_array().is_some_and(|seeks| {
-                seeks
-                    .iter()
-                    .filter(|s| s["game"]["kind"] == "othello")
-                    .map(|s| s["waiting"].as_u64().unwrap_or(0))
-                    .sum::<u64>()
-                    == n
-            })
-    };
+    let othello_seekers = |v: &Value, n: u64| seekers_waiting(v, "othello") == Some(n);
     watcher.expect_where(|v| othello_seekers(v, 1)).await;
 
     // Node C dies: once its presence in Redis expires, node A's room counts its members gone
@@ -739,18 +729,7 @@ async fn a_node_restarted_at_once_drops_the_seeks_its_last_run_left() {
     dave.expect("seeking").await;
     let mut watcher = a.client("Watcher").await;
     watcher.send(json!({"t":"lobby"})).await;
-    let othello_seekers = |v: &Value| -> Option<usize> {
-        if v["t"] != "lobby" {
-            return None;
-        }
-        let seeks = v["seeks"].as_array()?;
-        Some(
-            seeks
-                .iter()
-                .filter(|s| s["game"]["kind"] == "othello")
-                .count(),
-        )
-    };
+    let othello_seekers = |v: &Value| seekers_waiting(v, "othello");
     watcher
         .expect_where(|v| othello_seekers(v) == Some(1))
         .await;

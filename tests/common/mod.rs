@@ -239,6 +239,22 @@ pub async fn metric(server: &TestServer, name: &str) -> f64 {
     metric_in(&text, name)
 }
 
+/// How many players a lobby frame shows waiting for quick pairing at `kind`; `None` for a
+/// frame that is not the lobby.
+pub fn seekers_waiting(v: &Value, kind: &str) -> Option<u64> {
+    if v["t"] != "lobby" {
+        return None;
+    }
+    let seeks = v["seeks"].as_array()?;
+    Some(
+        seeks
+            .iter()
+            .filter(|s| s["game"]["kind"] == kind)
+            .map(|s| s["waiting"].as_u64().unwrap_or(0))
+            .sum(),
+    )
+}
+
 /// A value of a `/metrics` text (0 when the series is absent).
 pub fn metric_in(text: &str, name: &str) -> f64 {
     text.lines()
