@@ -399,6 +399,22 @@ struct LimitArgs {
     #[arg(long, env = "KIBITZ_REVIEW_PLY_MS",
           default_value_t = default_limits().review_ply_time.as_millis() as u64)]
     review_ply_ms: u64,
+    /// Sign-in attempts one IP address may make per sign-in window.
+    #[arg(long, env = "KIBITZ_SIGNIN_ATTEMPTS",
+          default_value_t = default_limits().signin_attempts_per_address)]
+    signin_attempts: u32,
+    /// Seconds of the sign-in window.
+    #[arg(long, env = "KIBITZ_SIGNIN_WINDOW_SECS",
+          default_value_t = default_limits().signin_window.as_secs())]
+    signin_window_secs: u64,
+    /// Failed sign-ins in a row under one name before it is locked.
+    #[arg(long, env = "KIBITZ_SIGNIN_FAILURES",
+          default_value_t = default_limits().signin_failures_before_lock)]
+    signin_failures: u32,
+    /// Seconds of the first lock-out (each further failure doubles it, up to 16 times).
+    #[arg(long, env = "KIBITZ_SIGNIN_LOCK_SECS",
+          default_value_t = default_limits().signin_lock.as_secs())]
+    signin_lock_secs: u64,
 }
 
 impl LimitArgs {
@@ -439,6 +455,10 @@ impl LimitArgs {
             opening_max_moves: self.opening_max_moves,
             review_queue: self.review_queue,
             review_ply_time: Duration::from_millis(self.review_ply_ms),
+            signin_attempts_per_address: self.signin_attempts,
+            signin_window: Duration::from_secs(self.signin_window_secs),
+            signin_failures_before_lock: self.signin_failures,
+            signin_lock: Duration::from_secs(self.signin_lock_secs),
         }
     }
 }

@@ -59,6 +59,7 @@ async fn session(url: &str, key: &str, next: &mut usize) -> Result<(), BotError>
                     opening: Vec::new(),
                     bots: Some(BotSeats { black: Some(LEVEL), white: Some(LEVEL) }),
                     private: false,
+                    rated: false,
                 }).await?;
             }
             received = connection.recv() => {

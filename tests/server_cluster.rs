@@ -297,3 +297,106 @@ async fn quick_pairing_pairs_seekers_of_different_nodes() {
     erin.expect("seeking").await;
     lobby_shows_seeks(&mut watcher, "connect4", 1).await;
 }
+
+/// An account made on node A is one on node B: its owner signs in there and is the same
+/// player, a guest there cannot take its name, a rated game between the nodes is rated once,
+/// and a token signed out on A is refused on B too.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn accounts_and_ratings_hold_across_nodes() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a_node = node(&store, &redis.url(), "A").await;
+    let b_node = node(&store, &redis.url(), "B").await;
+    let password = "correct horse battery";
+
+    let claim = |server: &TestServer, token: String, name: &'static str| {
+        let addr = server.addr;
+        async move {
+            http_json(
+                addr,
+                "POST",
+                "/api/accounts",
+                json!({"token": token, "name": name, "password": password}),
+            )
+            .await
+        }
+    };
+    let guest = a_node.client("Guest").await;
+    let (status, body) = claim(&a_node, guest.token.clone(), "Alice").await;
+    assert_eq!(status, 201, "{body}");
+    // Node B knows it from the store.
+    let mut impostor = Client::connect(&b_node.url()).await;
+    impostor.send(json!({"t":"hello","name":"ALICE"})).await;
+    assert_eq!(impostor.expect("error").await["code"], "name_taken");
+    let (status, body) = http_json(
+        b_node.addr,
+        "POST",
+        "/api/session",
+        json!({"name": "alice", "password": password}),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let token_b = body["token"].as_str().unwrap().to_string();
+    let mut alice = Client::connect(&b_node.url()).await;
+    let w = alice.hello_again("x", &token_b).await;
+    assert_eq!(
+        (w["player"].as_str(), &w["name"], &w["account"]),
+        (Some(guest.player.as_str()), &json!("Alice"), &json!(true))
+    );
+
+    // A rated game: Alice on B, Bob (an account made on A) on A.
+    let bob_guest = a_node.client("Guest2").await;
+    assert_eq!(claim(&a_node, bob_guest.token.clone(), "Bob").await.0, 201);
+    let mut bob = Client::connect(&a_node.url()).await;
+    bob.hello_again("x", &bob_guest.token).await;
+    let (room, _) = alice
+        .create(json!({"t":"create","game":{"kind":"othello"},"seat":"black","rated":true}))
+        .await;
+    bob.join(&room, "player").await;
+    alice
+        .expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+    alice.send(json!({"t":"resign","room":room})).await;
+    for client in [&mut alice, &mut bob] {
+        let rated = client.expect("rated").await;
+        assert_eq!(rated["changes"][1]["name"], "Bob");
+        assert!(
+            rated["changes"][1]["after"].as_i64().unwrap() > 1500,
+            "{rated}"
+        );
+    }
+    assert_eq!(
+        pg.psql(
+            &store,
+            &format!("SELECT count(*) FROM rating_changes WHERE room = '{room}'")
+        ),
+        "2"
+    );
+
+    // Signed out on A: refused on B as well, once the word has crossed.
+    let (status, _, _) = http_request(
+        a_node.addr,
+        "DELETE",
+        "/api/session",
+        &[("Authorization", &format!("Bearer {token_b}"))],
+        None,
+    )
+    .await;
+    assert_eq!(status, 204);
+    within("the sign-out to reach node B", async {
+        loop {
+            let mut again = Client::connect(&b_node.url()).await;
+            again
+                .send(json!({"t":"hello","name":"x","token":token_b}))
+                .await;
+            let answer = again.recv().await;
+            if answer["t"] == "error" {
+                assert_eq!(answer["code"], "bad_token");
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+}

@@ -84,6 +84,7 @@ async fn sends_and_receives_messages_stamped_on_arrival_until_the_server_closes(
     let sent = Instant::now();
     connection
         .send(&ClientMsg::Create {
+            rated: false,
             game: GameSpec::Othello,
             seat: SeatChoice::Black,
             clock: None,

@@ -413,6 +413,36 @@ pub struct RoomState {
     /// are the first entries of `moves`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub opening_state: Option<crate::opening::OpeningView>,
+    /// A rated room (absent when not).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub rated: bool,
+    /// What the game did to the ratings, once a rated game is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<RatingOutcome>,
+}
+
+/// One side's rating before and after a rated game (rounded to whole points).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingChange {
+    pub color: Color,
+    pub player: String,
+    pub name: String,
+    pub before: i32,
+    pub after: i32,
+    /// The rating deviation after the game.
+    pub rd: i32,
+    /// Whether the rating after the game is still provisional (deviation above 110).
+    pub provisional: bool,
+}
+
+/// What a rated game did to the ratings: a change for each side, or none and why.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatingOutcome {
+    pub changes: Vec<RatingChange>,
+    /// Why the game was not rated after all (`repeat`: a person's fourth rated game against
+    /// the same bot within a day).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unrated: Option<String>,
 }
 
 pub use crate::review::{AnalysisPly, AnalyzeJob, Review, ReviewMark, ReviewPly, ReviewStatus};
@@ -446,6 +476,9 @@ pub enum ClientMsg {
         bots: Option<BotSeats>,
         #[serde(default)]
         private: bool,
+        /// A rated game (both seats held by accounts; see docs/protocol.md "Ratings").
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        rated: bool,
     },
     Join {
         room: String,
@@ -588,6 +621,9 @@ pub enum ServerMsg {
         name: String,
         token: String,
         protocol: u32,
+        /// The player has an account (a claimed name with a password, or a registered bot).
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        account: bool,
     },
     Created {
         room: String,
@@ -611,6 +647,12 @@ pub enum ServerMsg {
         seq: u64,
         #[serde(flatten)]
         result: GameResult,
+    },
+    /// What a rated game's end did to its players' ratings (sent once the change is stored).
+    Rated {
+        room: String,
+        #[serde(flatten)]
+        outcome: RatingOutcome,
     },
     UndoOffer {
         room: String,
@@ -741,11 +783,13 @@ pub enum ErrorCode {
     BadGame,
     RateLimited,
     TooLong,
+    NameTaken,
+    AccountNeeded,
 }
 
 impl ErrorCode {
     /// Every code, in the order of the contract.
-    pub const ALL: [ErrorCode; 17] = [
+    pub const ALL: [ErrorCode; 19] = [
         ErrorCode::BadJson,
         ErrorCode::UnknownType,
         ErrorCode::BadRequest,
@@ -763,6 +807,8 @@ impl ErrorCode {
         ErrorCode::BadGame,
         ErrorCode::RateLimited,
         ErrorCode::TooLong,
+        ErrorCode::NameTaken,
+        ErrorCode::AccountNeeded,
     ];
 
     /// The wire name.
@@ -786,6 +832,8 @@ impl ErrorCode {
             ErrorCode::BadGame => "bad_game",
             ErrorCode::RateLimited => "rate_limited",
             ErrorCode::TooLong => "too_long",
+            ErrorCode::NameTaken => "name_taken",
+            ErrorCode::AccountNeeded => "account_needed",
         }
     }
 }

@@ -75,6 +75,7 @@ fn golden_create_all_clock_forms() {
     assert_eq!(
         msg,
         ClientMsg::Create {
+            rated: false,
             game: GameSpec::gomoku(15, GomokuRule::Renju),
             seat: SeatChoice::Black,
             clock: Some(ClockSpec::Fischer {
@@ -114,6 +115,7 @@ fn create_defaults() {
     assert_eq!(
         msg,
         ClientMsg::Create {
+            rated: false,
             game: GameSpec::Othello,
             seat: SeatChoice::Random,
             clock: None,
@@ -263,6 +265,7 @@ fn golden_welcome_created() {
     assert_eq!(
         server_golden(r#"{"t":"welcome","player":"p1","name":"Alice","token":"tok","protocol":1}"#),
         ServerMsg::Welcome {
+            account: false,
             player: "p1".into(),
             name: "Alice".into(),
             token: "tok".into(),

@@ -38,6 +38,7 @@ fn room(id: &str) -> StoredRoom {
             private: false,
             created_ms: 1_700_000_000_000,
             creator: Some("id-Alice".into()),
+            rated: false,
         },
         status: RoomStatus::Playing,
         result: None,
@@ -46,6 +47,7 @@ fn room(id: &str) -> StoredRoom {
         white: seat("Bob"),
         moves: Vec::new(),
         fence: 0,
+        rating: None,
     }
 }
 

@@ -22,6 +22,8 @@ struct BotEntry {
     links: Vec<MemberLink>,
     /// Rooms waiting for its answer to an invitation (told if its last connection closes).
     invited: HashSet<String>,
+    /// Registered as an account: it may be invited to rated rooms.
+    account: bool,
 }
 
 impl BotEntry {
@@ -33,6 +35,7 @@ impl BotEntry {
             busy: 0,
             links: Vec::new(),
             invited: HashSet::new(),
+            account: false,
         }
     }
 
@@ -70,6 +73,7 @@ impl BotRegistry {
             .entry(player.id.clone())
             .or_insert_with(|| BotEntry::new(&player.name));
         entry.name.clone_from(&player.name);
+        entry.account = player.account;
         entry.games = games;
         entry.capacity = capacity;
         // A connection announced again (by another node) is not counted twice.
@@ -101,13 +105,15 @@ impl BotRegistry {
     }
 
     /// Picks a connected bot that plays `kind`, has room for one more game and is not in
-    /// `excluded`, least busy first, and counts the invitation to `room` against its capacity.
+    /// `excluded` (and, for a `rated` room, has an account), least busy first, and counts the
+    /// invitation to `room` against its capacity.
     #[must_use]
     pub fn reserve(
         &self,
         kind: GameKind,
         excluded: &[String],
         room: &str,
+        rated: bool,
     ) -> Option<(String, Vec<MemberLink>)> {
         let mut best: Option<(u32, String)> = None;
         for entry in &self.bots {
@@ -116,6 +122,7 @@ impl BotRegistry {
                 && bot.games.contains(&kind)
                 && bot.busy < bot.capacity
                 && !excluded.contains(entry.key())
+                && (bot.account || !rated)
                 && best.as_ref().is_none_or(|(busy, _)| bot.busy < *busy)
             {
                 best = Some((bot.busy, entry.key().clone()));
@@ -162,6 +169,16 @@ impl BotRegistry {
             .get(player)
             .map(|b| b.links.iter().filter(|l| !l.is_closed()).cloned().collect())
             .unwrap_or_default()
+    }
+
+    /// The connected bot named `name` (any case) that plays `kind`: its player id and name.
+    #[must_use]
+    pub fn online_playing(&self, name: &str, kind: GameKind) -> Option<(String, String)> {
+        let wanted = name.to_lowercase();
+        self.bots
+            .iter()
+            .find(|b| b.online() && b.games.contains(&kind) && b.name.to_lowercase() == wanted)
+            .map(|b| (b.key().clone(), b.name.clone()))
     }
 
     /// The lobby's list of connected bots, by name.

@@ -83,6 +83,13 @@ pub struct Limits {
     /// Time an analysis worker is given per position of a job (plus a fixed 10 s); past it
     /// the job goes to another worker.
     pub review_ply_time: Duration,
+    /// Sign-in attempts one IP address may make per `signin_window`; more are answered 429.
+    pub signin_attempts_per_address: u32,
+    pub signin_window: Duration,
+    /// Failed sign-ins in a row under one name before the name is locked for `signin_lock`;
+    /// each further failure doubles the lock, up to 16 times it.
+    pub signin_failures_before_lock: u32,
+    pub signin_lock: Duration,
 }
 
 impl Default for Limits {
@@ -123,6 +130,10 @@ impl Default for Limits {
             opening_max_moves: 1024,
             review_queue: 64,
             review_ply_time: Duration::from_secs(2),
+            signin_attempts_per_address: 30,
+            signin_window: Duration::from_secs(600),
+            signin_failures_before_lock: 5,
+            signin_lock: Duration::from_secs(60),
         }
     }
 }
@@ -138,6 +149,17 @@ impl Limits {
     #[must_use]
     pub fn new_player_rate(&self) -> Rate {
         Rate::new(self.new_players_per_address, self.new_players_window)
+    }
+
+    /// The sign-in guard's limits.
+    #[must_use]
+    pub fn signin(&self) -> crate::accounts::SignInLimits {
+        crate::accounts::SignInLimits {
+            per_address: Rate::new(self.signin_attempts_per_address, self.signin_window),
+            failures_before_lock: self.signin_failures_before_lock.max(1),
+            lock_first: self.signin_lock,
+            lock_max: self.signin_lock.saturating_mul(16),
+        }
     }
 
     /// The chat lines one player may say in a room.

@@ -1,6 +1,7 @@
 //! The server's periodic sweep: players not seen for long (and seated in no unfinished room)
-//! are forgotten, from the store and from memory; members parked for finished rooms and
-//! new-player counts of quiet addresses are dropped. Nothing here grows with time.
+//! are forgotten, from the store and from memory; members parked for finished rooms, and
+//! the counts of new players, sign-ins and tournaments made that hold nothing back any more,
+//! are dropped. Nothing here grows with time.
 
 use std::time::Duration;
 
@@ -31,6 +32,9 @@ async fn sweep(hub: &SharedHub) {
     let now = Instant::now();
     hub.parked.expire(now);
     hub.expire_new_player_windows(now);
+    hub.accounts.expire(&hub.config.limits.signin(), now);
+    hub.tournaments
+        .expire_making(crate::tournament_registry::MAKING_RATE, now);
     forget_unseen_players(hub, now).await;
     hub.metrics.players(hub.players.len());
 }

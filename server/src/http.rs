@@ -1,7 +1,8 @@
 //! The HTTP side of the one port: `/ws` (the protocol, at most so many connections per client
-//! address), `/` and the web client's files, `/healthz`, `/metrics`, and finished games as
-//! JSON, SGF and PSQ under `/api/games/{room}`, read through the store's interface. Every
-//! request gives its socket the handshake time again (`crate::listener`); an upgrade ends it.
+//! address), `/` and the web client's files, `/healthz`, `/metrics`, finished games as JSON,
+//! SGF and PSQ under `/api/games/{room}`, read through the store's interface, and the routes
+//! of accounts and tournaments under `/api/`. Every request gives its socket the handshake
+//! time again (`crate::listener`); an upgrade ends it.
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, Path, Request, State};
@@ -43,6 +44,8 @@ pub fn router(hub: SharedHub) -> Router {
         .route("/api/games/{room}", get(game_json))
         .route("/api/games/{room}/sgf", get(game_sgf))
         .route("/api/games/{room}/psq", get(game_psq))
+        .merge(crate::http_accounts::routes())
+        .merge(crate::http_tournaments::routes())
         .fallback(get(crate::web::static_file))
         .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)

@@ -1,7 +1,9 @@
-//! The server's shared state: the store, the metrics, handles to the live rooms, the players,
-//! the bots, the quick-pairing book, the review queue and the lobby's feed. It holds handles and small records
-//! only — room state lives in each room's task — and sits below rooms, sessions and the lobby:
-//! it imports none of them. No map guard or lock is ever held across an `.await`.
+//! The server's shared state: the store, the metrics, handles to the live rooms, the players
+//! and their connections, the bots, the quick-pairing book, the review queue, the tournaments
+//! directed here and the lobby's feed. It holds handles and small records only — room state
+//! lives in each room's task — and sits below rooms, sessions, tournaments and the lobby: it
+//! imports none of them. No map guard or lock is ever held across an `.await`, but for the
+//! tournaments' edit lock, an async one made for it.
 
 use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -11,6 +13,7 @@ use dashmap::DashMap;
 use tokio::sync::{watch, Notify};
 use tokio::time::Instant;
 
+use crate::accounts::Accounts;
 use crate::bots::BotRegistry;
 use crate::cluster::Cluster;
 use crate::config::Config;
@@ -19,12 +22,14 @@ use crate::listener::Sockets;
 use crate::lobby_feed::LobbyFeed;
 use crate::metrics::Metrics;
 use crate::parked::ParkedMembers;
+use crate::player_links::PlayerLinks;
 use crate::players::Players;
 use crate::rate_limit::RateWindow;
 use crate::review::ReviewQueue;
 use crate::room_handle::RoomHandle;
 use crate::seeks::SeekBook;
 use crate::store::Store;
+use crate::tournament_registry::TournamentRegistry;
 
 /// Shared by every connection and room through an `Arc`.
 pub struct Hub {
@@ -36,6 +41,10 @@ pub struct Hub {
     /// Live rooms by id. DashMap: many readers (every message looks its room up), rare writers.
     pub rooms: DashMap<String, RoomHandle>,
     pub players: Players,
+    /// Every open connection of each player (to tell a player of a game made for them).
+    pub links: PlayerLinks,
+    /// Accounts by name and player, and the sign-in guard.
+    pub accounts: Accounts,
     pub bots: BotRegistry,
     pub seeks: SeekBook,
     pub lobby: LobbyFeed,
@@ -47,6 +56,8 @@ pub struct Hub {
     pub parked: ParkedMembers,
     /// Reviews waiting for an analysis worker, and the workers.
     pub reviews: ReviewQueue,
+    /// The tournaments this server directs, and the lock of edits of open ones.
+    pub tournaments: TournamentRegistry,
     /// New players made per address, in the current window of each.
     new_players: DashMap<IpAddr, RateWindow>,
     /// Flips to true once when the server shuts down.
@@ -77,6 +88,8 @@ impl Hub {
             metrics,
             rooms: DashMap::new(),
             players: Players::default(),
+            links: PlayerLinks::default(),
+            accounts: Accounts::default(),
             bots: BotRegistry::new(lobby.clone()),
             seeks: SeekBook::new(lobby.clone()),
             lobby,
@@ -84,6 +97,7 @@ impl Hub {
             sockets,
             parked: ParkedMembers::default(),
             reviews,
+            tournaments: TournamentRegistry::default(),
             new_players: DashMap::new(),
             shutdown,
             next_conn: AtomicU64::new(first_conn),

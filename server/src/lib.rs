@@ -6,7 +6,10 @@
 //! From the top (what serves a port) down to the leaves (what everything shares); a module
 //! imports only modules below it.
 //! - [`http`]: the axum router: `/ws` (bounded per address), `/`, `/healthz`, `/metrics`,
-//!   `/api/games/...`.
+//!   `/api/games/...`; accounts and ratings ([`http_accounts`]) and tournaments
+//!   ([`http_tournaments`]) under `/api/`.
+//! - [`tournament`]: round-robin and Swiss tournaments: pairings, the document, scoring, and
+//!   the director that plays each running one through its rounds.
 //! - [`session`]: one connection: read loop and frame rules, writer task, `hello`, `create`,
 //!   quick pairing, dispatch to rooms and the lobby.
 //! - [`room`]: one task per room (`room::actor`) around the rules of play as plain data
@@ -22,6 +25,8 @@
 //! - [`bots`]: the connected bots, their capacity and invitations.
 //! - [`seeks`]: the quick-pairing book.
 //! - [`players`]: known players by id and token hash.
+//! - [`player_links`]: each player's open connections.
+//! - [`tournament_registry`]: the tournaments directed here, and the lock of edits.
 //! - [`member`]: how a room reaches a member's connection (`MemberLink`).
 //! - [`parked`]: members of finished rooms that left memory, for the room's reload.
 //! - [`conn`]: a connection's bounded outgoing queue.
@@ -39,6 +44,7 @@
 //! - [`token`]: tokens, their hashes, ids.
 //! - [`web`]: the embedded web client.
 
+pub mod accounts;
 pub mod bots;
 pub mod clock;
 pub mod cluster;
@@ -47,6 +53,8 @@ pub mod conn;
 pub mod connection_gate;
 pub mod housekeeping;
 pub mod http;
+pub mod http_accounts;
+pub mod http_tournaments;
 pub mod hub;
 pub mod listener;
 pub mod lobby;
@@ -54,8 +62,10 @@ pub mod lobby_feed;
 pub mod member;
 pub mod metrics;
 pub mod parked;
+pub mod player_links;
 pub mod players;
 pub mod rate_limit;
+pub mod ratings;
 pub mod refusal;
 pub mod review;
 pub mod room;
@@ -64,6 +74,8 @@ pub mod seeks;
 pub mod session;
 pub mod store;
 pub mod token;
+pub mod tournament;
+pub mod tournament_registry;
 pub mod web;
 
 use std::future::Future;
@@ -96,9 +108,10 @@ pub struct Server {
 
 impl Server {
     /// Opens the store — PostgreSQL at `config.store_url`, else SQLite in `config.data_dir` —
-    /// (a clear error if it cannot be used), loads the players and reloads every unfinished
-    /// room. In cluster mode it joins the cluster instead of reloading rooms: each room is
-    /// claimed by whichever node its next request reaches.
+    /// (a clear error if it cannot be used), loads the players, reloads every unfinished
+    /// room and resumes the directors of the running tournaments. In cluster mode it joins
+    /// the cluster instead of reloading rooms: each room is claimed by whichever node its
+    /// next request reaches.
     pub async fn open(config: Config) -> anyhow_free::Result<Server> {
         use anyhow_free::Error;
         let metrics = Metrics::new();
@@ -129,9 +142,13 @@ impl Server {
             lobby,
             shutdown_rx,
         ));
+        for account in hub.store.load_accounts().await.map_err(Error::Store)? {
+            hub.accounts.insert(&account);
+        }
         let players = hub.store.load_players().await.map_err(Error::Store)?;
         for p in players {
             let record = PlayerRecord {
+                account: hub.accounts.of_player(&p.id).is_some(),
                 id: p.id,
                 name: p.name,
                 bot: p.bot,
@@ -159,7 +176,12 @@ impl Server {
                 Err(e) => tracing::error!(room = %id, error = %e, "could not reload room"),
             }
         }
-        tracing::info!(rooms = reloaded, "store opened");
+        // After the rooms, so that each director finds its games' rooms running. In a
+        // cluster no node resumes them (docs/architecture.md, "Tournaments").
+        let tournaments = tournament::director::resume_all(&hub)
+            .await
+            .map_err(Error::Store)?;
+        tracing::info!(rooms = reloaded, tournaments, "store opened");
         Ok(Server {
             hub,
             shutdown_tx,

@@ -12,6 +12,9 @@ pub struct PlayerRecord {
     pub id: String,
     pub name: String,
     pub bot: bool,
+    /// Has an account (a claimed name, or a bot registered by the bot key): may play rated.
+    #[serde(default)]
+    pub account: bool,
 }
 
 /// What the server keeps of one player.
@@ -74,12 +77,27 @@ impl Players {
         self.by_id.get(&id).map(|p| p.record.clone())
     }
 
+    /// Forgets one token (a sign-out): a `hello` with it is refused from now on.
+    pub fn forget_token(&self, token_hash: &str) {
+        self.by_token.remove(token_hash);
+    }
+
+    /// A player claimed a name: its record from now on.
+    pub fn claimed(&self, id: &str, name: &str) {
+        if let Some(mut known) = self.by_id.get_mut(id) {
+            known.record.name = name.to_string();
+            known.record.account = true;
+        }
+    }
+
     /// People (not bots) with no connection who were last seen before `cutoff`.
     #[must_use]
     pub fn unseen_since(&self, cutoff: Instant) -> Vec<String> {
         self.by_id
             .iter()
-            .filter(|k| k.connections == 0 && !k.record.bot && k.last_seen < cutoff)
+            .filter(|k| {
+                k.connections == 0 && !k.record.bot && !k.record.account && k.last_seen < cutoff
+            })
             .map(|k| k.key().clone())
             .collect()
     }
@@ -116,6 +134,7 @@ mod tests {
             id: id.into(),
             name: id.into(),
             bot,
+            account: false,
         }
     }
 

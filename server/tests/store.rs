@@ -10,9 +10,10 @@ mod support;
 use game_core::protocol::{ClockSpec, GameResult, ResultKind, RoomStatus};
 use game_core::{Color, EndReason, GameSpec, GomokuRule};
 use kibitz_server::metrics::Metrics;
+use kibitz_server::ratings::{rate_game, Rating, Side};
 use kibitz_server::store::{
-    RoomChange, Store, StoreError, StoredChat, StoredMove, StoredPlayer, StoredRoom,
-    StoredRoomHead, StoredSeat, Write,
+    RoomChange, Store, StoreError, StoredAccount, StoredChat, StoredMove, StoredPlayer, StoredRoom,
+    StoredRoomHead, StoredSeat, StoredTournament, Write,
 };
 use support::postgres::PgServer;
 
@@ -68,7 +69,9 @@ fn seat(name: &str) -> StoredSeat {
 
 fn room(id: &str, status: RoomStatus) -> StoredRoom {
     StoredRoom {
+        rating: None,
         head: StoredRoomHead {
+            rated: false,
             id: id.to_string(),
             game: GameSpec::gomoku(15, GomokuRule::Renju),
             clock: Some(ClockSpec::Fischer {
@@ -779,6 +782,365 @@ async fn a_player_is_found_by_their_tokens_hash(b: &impl Backend) {
     assert_eq!(found("hash-3").await, None);
 }
 
+// ---- accounts and ratings ---------------------------------------------------------------------
+
+fn account(player: &str, name: &str, bot: bool) -> StoredAccount {
+    StoredAccount {
+        player: player.into(),
+        name: name.into(),
+        password_hash: (!bot).then(|| "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA".into()),
+        bot,
+        created_ms: 1_700_000_000_000,
+    }
+}
+
+fn person(id: &str, name: &str, token_hash: &str) -> StoredPlayer {
+    StoredPlayer {
+        id: id.into(),
+        name: name.into(),
+        token_hash: token_hash.into(),
+        bot: false,
+    }
+}
+
+/// A rated Gomoku room between two seated accounts, playing.
+fn rated_room(id: &str, black: (&str, &str, bool), white: (&str, &str, bool)) -> StoredRoom {
+    let seat = |(player, name, bot): (&str, &str, bool)| StoredSeat {
+        player: player.into(),
+        name: name.into(),
+        bot,
+        level: None,
+    };
+    let mut r = room(id, RoomStatus::Playing);
+    r.head.game = GameSpec::gomoku(15, GomokuRule::Freestyle);
+    r.head.opening = Vec::new();
+    r.head.rated = true;
+    r.head.private = false;
+    r.black = Some(seat(black));
+    r.white = Some(seat(white));
+    r
+}
+
+/// Ends `room` with `result` (`None`: without one, as an abort).
+async fn end(store: &Store, room: &str, result: Option<ResultKind>) {
+    let mut over = change(room, 9);
+    over.status = Some((
+        RoomStatus::Over,
+        result.map(|result| GameResult {
+            result,
+            reason: EndReason::Resign,
+            line: None,
+            score: None,
+        }),
+    ));
+    write(store, Write::Room(over)).await;
+}
+
+async fn accounts_are_unique_by_name_whatever_the_case(b: &impl Backend) {
+    let store = b.open().await;
+    write(&store, Write::Player(person("p1", "Guest1", "hash-1"))).await;
+    write(&store, Write::NewAccount(account("p1", "Alice", false))).await;
+    let taken = store
+        .write(Write::NewAccount(account("p3", "ALICE", false)))
+        .await;
+    assert!(
+        matches!(taken, Err(StoreError::NameTaken(ref n)) if n == "ALICE"),
+        "{taken:?}"
+    );
+    let again = store
+        .write(Write::NewAccount(account("p1", "Bob", false)))
+        .await;
+    assert!(matches!(again, Err(StoreError::HasAccount)), "{again:?}");
+    let found = store
+        .account_by_name("aLiCe")
+        .await
+        .expect("the read works");
+    assert_eq!(found, Some(account("p1", "Alice", false)));
+    assert_eq!(store.account_of("p1").await.expect("the read works"), found);
+    assert_eq!(store.account_of("p3").await.expect("the read works"), None);
+    assert_eq!(
+        store.load_accounts().await.expect("the read works").len(),
+        1
+    );
+    // The player goes by the account's name from now on.
+    let players = store.load_players().await.expect("the read works");
+    assert_eq!(players[0].name, "Alice");
+}
+
+async fn a_sign_in_token_finds_the_player_until_it_is_dropped(b: &impl Backend) {
+    let store = b.open().await;
+    write(&store, Write::Player(person("p1", "Alice", "hash-1"))).await;
+    let token = |hash: &str| Write::Token {
+        token_hash: hash.into(),
+        player: "p1".into(),
+    };
+    write(&store, token("hash-2")).await;
+    let found = store
+        .player_by_token("hash-2")
+        .await
+        .expect("the read works");
+    assert_eq!(found.map(|p| p.id), Some("p1".to_string()));
+    let drop = |hash: &str| Write::DropToken {
+        token_hash: hash.into(),
+        replacement: format!("{hash}-gone"),
+    };
+    write(&store, drop("hash-2")).await;
+    assert_eq!(
+        store
+            .player_by_token("hash-2")
+            .await
+            .expect("the read works"),
+        None
+    );
+    // The first token, kept with the player, is dropped too; the player stays.
+    write(&store, drop("hash-1")).await;
+    assert_eq!(
+        store
+            .player_by_token("hash-1")
+            .await
+            .expect("the read works"),
+        None
+    );
+    assert_eq!(store.load_players().await.expect("the read works").len(), 1);
+}
+
+async fn a_rated_game_is_rated_with_its_end(b: &impl Backend) {
+    let store = b.open().await;
+    write(&store, Write::NewAccount(account("p1", "Alice", false))).await;
+    write(&store, Write::NewAccount(account("p2", "Bob", false))).await;
+    let alice = ("p1", "Alice", false);
+    let bob = ("p2", "Bob", false);
+    write(
+        &store,
+        Write::NewRoom(Box::new(rated_room("r1", alice, bob))),
+    )
+    .await;
+    end(&store, "r1", Some(ResultKind::Black)).await;
+    let stored = read(&store, "r1").await;
+    assert!(stored.head.rated);
+    let outcome = stored.rating.clone().expect("the game was rated");
+    let start = Side {
+        rating: Rating::start(false),
+        bot: false,
+    };
+    let (black, white) = rate_game(start, start, 1.0);
+    let sides: Vec<_> = outcome
+        .changes
+        .iter()
+        .map(|c| (c.color, c.name.as_str(), c.before, c.after, c.provisional))
+        .collect();
+    assert_eq!(
+        sides,
+        [
+            (
+                Color::Black,
+                "Alice",
+                1500,
+                black.rating.round() as i32,
+                true
+            ),
+            (Color::White, "Bob", 1500, white.rating.round() as i32, true),
+        ]
+    );
+    // A rated room ended without a result (aborted) rates nothing.
+    write(
+        &store,
+        Write::NewRoom(Box::new(rated_room("r2", bob, alice))),
+    )
+    .await;
+    end(&store, "r2", None).await;
+    assert_eq!(read(&store, "r2").await.rating, None);
+    // An end stored again rates nothing more.
+    end(&store, "r1", Some(ResultKind::White)).await;
+    assert_eq!(read(&store, "r1").await.rating, Some(outcome.clone()));
+    // A private room's link is its secret: it is on no player's page.
+    let mut secret = rated_room("r3", alice, bob);
+    secret.head.private = true;
+    write(&store, Write::NewRoom(Box::new(secret))).await;
+
+    let board = store
+        .leaderboard("gomoku-freestyle", false, 10)
+        .await
+        .expect("the read works");
+    let names: Vec<_> = board.iter().map(|l| (l.name.as_str(), l.games)).collect();
+    assert_eq!(names, [("Alice", 1), ("Bob", 1)]);
+    assert!((board[0].rating - black.rating).abs() < 1e-6);
+    assert!(store
+        .leaderboard("gomoku-freestyle", true, 10)
+        .await
+        .expect("the read works")
+        .is_empty());
+    let page = store
+        .player_page("ALICE", 10)
+        .await
+        .expect("the read works")
+        .expect("Alice has a page");
+    assert_eq!(
+        (page.player.as_str(), page.name.as_str(), page.bot),
+        ("p1", "Alice", false)
+    );
+    let r1 = page
+        .games
+        .iter()
+        .find(|g| g.room == "r1")
+        .expect("r1 listed");
+    assert_eq!(
+        (r1.black_player.as_deref(), r1.white_player.as_deref()),
+        (Some("p1"), Some("p2"))
+    );
+    assert_eq!(page.ratings.len(), 1);
+    assert_eq!(page.history.len(), 1);
+    assert_eq!(page.history[0].room, "r1");
+    let rooms: Vec<_> = page
+        .games
+        .iter()
+        .map(|g| (g.room.as_str(), g.rated))
+        .collect();
+    assert_eq!(rooms.len(), 2);
+    assert!(rooms.contains(&("r1", true)) && rooms.contains(&("r2", true)));
+    assert_eq!(
+        store
+            .player_page("nobody", 10)
+            .await
+            .expect("the read works"),
+        None
+    );
+}
+
+async fn a_persons_fourth_game_a_day_against_one_bot_is_not_rated(b: &impl Backend) {
+    let store = b.open().await;
+    write(&store, Write::NewAccount(account("p1", "Alice", false))).await;
+    write(&store, Write::NewAccount(account("k1", "Kibot", true))).await;
+    let alice = ("p1", "Alice", false);
+    let kibot = ("k1", "Kibot", true);
+    for i in 0..4 {
+        let id = format!("g{i}");
+        let seats = if i % 2 == 0 {
+            (alice, kibot)
+        } else {
+            (kibot, alice)
+        };
+        write(
+            &store,
+            Write::NewRoom(Box::new(rated_room(&id, seats.0, seats.1))),
+        )
+        .await;
+        end(&store, &id, Some(ResultKind::White)).await;
+        let outcome = read(&store, &id).await.rating.expect("an outcome");
+        if i < 3 {
+            assert_eq!(outcome.changes.len(), 2, "game {i}");
+        } else {
+            assert_eq!(outcome.unrated.as_deref(), Some("repeat"));
+            assert!(outcome.changes.is_empty());
+        }
+    }
+    // The first game: Alice lost to the bot, her loss halved.
+    let first = read(&store, "g0").await.rating.expect("an outcome");
+    let (alice_full, _) = rate_game(
+        Side {
+            rating: Rating::start(false),
+            bot: false,
+        },
+        Side {
+            rating: Rating::start(true),
+            bot: false,
+        },
+        0.0,
+    );
+    let half = 1500.0 + (alice_full.rating - 1500.0) / 2.0;
+    assert_eq!(first.changes[0].after, half.round() as i32);
+    assert_eq!(first.changes[1].before, 1800);
+    let bots = store
+        .leaderboard("gomoku-freestyle", true, 10)
+        .await
+        .expect("the read works");
+    assert_eq!(bots.len(), 1);
+    assert_eq!((bots[0].name.as_str(), bots[0].games), ("Kibot", 3));
+}
+
+async fn forgetting_players_keeps_those_with_accounts(b: &impl Backend) {
+    let store = b.open().await;
+    write(&store, Write::Player(person("p1", "Alice", "hash-1"))).await;
+    write(&store, Write::Player(person("p3", "Guest3", "hash-3"))).await;
+    write(&store, Write::NewAccount(account("p1", "Alice", false))).await;
+    let forget = Write::ForgetPlayers {
+        ids: vec!["p1".into(), "p3".into()],
+        seen_before_ms: u64::MAX / 2,
+    };
+    write(&store, forget).await;
+    let kept: Vec<_> = store
+        .load_players()
+        .await
+        .expect("the read works")
+        .into_iter()
+        .map(|p| p.id)
+        .collect();
+    assert_eq!(kept, ["p1"]);
+}
+
+// ---- tournaments -------------------------------------------------------------------------------
+
+fn tournament(id: &str, status: &str, created_ms: u64, doc: &str) -> StoredTournament {
+    StoredTournament {
+        id: id.into(),
+        status: status.into(),
+        created_ms,
+        doc: doc.into(),
+    }
+}
+
+async fn a_tournament_document_is_stored_and_replaced_whole(b: &impl Backend) {
+    let store = b.open().await;
+    let open = tournament("t1", "open", 1_700_000_000_000, r#"{"players":[]}"#);
+    write(&store, Write::Tournament(open.clone())).await;
+    let read =
+        |store: Store| async move { store.read_tournament("t1").await.expect("the read works") };
+    assert_eq!(read(store.clone()).await, Some(open));
+    // A later write replaces the status and the document; the creation time stays.
+    let running = tournament("t1", "running", 1_800_000_000_000, r#"{"players":["é ✓"]}"#);
+    write(&store, Write::Tournament(running)).await;
+    let expected = tournament("t1", "running", 1_700_000_000_000, r#"{"players":["é ✓"]}"#);
+    assert_eq!(read(store.clone()).await, Some(expected.clone()));
+    assert_eq!(
+        store.read_tournament("t2").await.expect("the read works"),
+        None
+    );
+    // Durable: another opening of the store reads the same.
+    drop(store);
+    assert_eq!(read(b.open().await).await, Some(expected));
+}
+
+async fn tournaments_are_listed_newest_first_and_the_running_ones_found(b: &impl Backend) {
+    let store = b.open().await;
+    for (id, status, created) in [
+        ("old", "over", 1_000),
+        ("new", "running", 3_000),
+        ("mid", "open", 2_000),
+        ("run", "running", 1_500),
+    ] {
+        write(
+            &store,
+            Write::Tournament(tournament(id, status, created, "{}")),
+        )
+        .await;
+    }
+    let ids = |list: Vec<StoredTournament>| list.into_iter().map(|t| t.id).collect::<Vec<_>>();
+    let newest = store.list_tournaments(3).await.expect("the read works");
+    assert_eq!(ids(newest), ["new", "mid", "run"]);
+    let all = store.list_tournaments(10).await.expect("the read works");
+    assert_eq!(ids(all), ["new", "mid", "run", "old"]);
+    let running = store.running_tournaments().await.expect("the read works");
+    assert_eq!(ids(running), ["run", "new"], "oldest first");
+    // One ends: it is no longer running.
+    write(
+        &store,
+        Write::Tournament(tournament("run", "over", 1_500, "{}")),
+    )
+    .await;
+    let running = store.running_tournaments().await.expect("the read works");
+    assert_eq!(ids(running), ["new"]);
+}
+
 /// One `#[tokio::test]` per check, each on a fresh backend: `suite!(backend)` runs every
 /// check of the contract.
 macro_rules! suite {
@@ -803,6 +1165,13 @@ macro_rules! suite {
             a_fenced_off_rematch_stores_neither_room_nor_change,
             a_fenced_write_among_many_fails_alone,
             a_player_is_found_by_their_tokens_hash,
+            accounts_are_unique_by_name_whatever_the_case,
+            a_sign_in_token_finds_the_player_until_it_is_dropped,
+            a_rated_game_is_rated_with_its_end,
+            a_persons_fourth_game_a_day_against_one_bot_is_not_rated,
+            forgetting_players_keeps_those_with_accounts,
+            a_tournament_document_is_stored_and_replaced_whole,
+            tournaments_are_listed_newest_first_and_the_running_ones_found,
         );
     };
     ($backend:expr => $($check:ident),* $(,)?) => {
@@ -840,6 +1209,15 @@ fn error_text(result: Result<Store, kibitz_server::store::StoreError>) -> String
     }
 }
 
+/// The schema version this build migrates to.
+const LATEST: &str = "5";
+
+/// What versions 5 (tournaments) and 4 (accounts and ratings) added, dropped to make a
+/// database of an older one.
+const UNDO_SINCE_V3: &str = "DROP TABLE tournaments; \
+    DROP TABLE accounts, tokens, ratings, rating_changes; \
+    ALTER TABLE rooms DROP COLUMN rated, DROP COLUMN unrated;";
+
 /// Servers opening a fresh database together create its tables once, and each works.
 #[tokio::test]
 async fn postgres_servers_opening_one_new_database_together_both_work() {
@@ -857,7 +1235,7 @@ async fn postgres_servers_opening_one_new_database_together_both_work() {
     assert_eq!(read(&b, "r1").await.head.id, "r1");
     assert_eq!(
         PgServer::shared().psql(&url, "SELECT version FROM schema_version"),
-        "3"
+        LATEST
     );
 }
 
@@ -871,13 +1249,18 @@ async fn postgres_migrates_a_version_1_database_in_place() {
     drop(store);
     server.psql(
         &url,
-        "DROP TABLE commits; ALTER TABLE rooms DROP COLUMN fence; \
-         UPDATE schema_version SET version = 1",
+        &format!(
+            "{UNDO_SINCE_V3} DROP TABLE commits; ALTER TABLE rooms DROP COLUMN fence; \
+             UPDATE schema_version SET version = 1"
+        ),
     );
     let store = Store::open_postgres(&url, Metrics::new())
         .await
         .expect("a version 1 database opens");
-    assert_eq!(server.psql(&url, "SELECT version FROM schema_version"), "3");
+    assert_eq!(
+        server.psql(&url, "SELECT version FROM schema_version"),
+        LATEST
+    );
     write(
         &store,
         Write::NewRoom(Box::new(room("r2", RoomStatus::Waiting))),
@@ -897,12 +1280,15 @@ async fn postgres_migrates_a_version_2_database_to_fenced_rooms() {
     drop(open_postgres_with_room(&url, "r1", RoomStatus::Playing).await);
     server.psql(
         &url,
-        "ALTER TABLE rooms DROP COLUMN fence; UPDATE schema_version SET version = 2",
+        &format!("{UNDO_SINCE_V3} ALTER TABLE rooms DROP COLUMN fence; UPDATE schema_version SET version = 2"),
     );
     let store = Store::open_postgres(&url, Metrics::new())
         .await
         .expect("a version 2 database opens");
-    assert_eq!(server.psql(&url, "SELECT version FROM schema_version"), "3");
+    assert_eq!(
+        server.psql(&url, "SELECT version FROM schema_version"),
+        LATEST
+    );
     assert_eq!(read(&store, "r1").await.fence, 0);
     write(&store, claim("r1", 4)).await;
     let mut said = change("r1", 1);

@@ -79,6 +79,7 @@ async fn create(client: &mut LoadClient, plan: &PlayPlan, number: u64) -> Result
             opening: Vec::new(),
             bots: None,
             private: true,
+            rated: false,
         })
         .await?;
     let created = client

@@ -82,13 +82,33 @@ pub fn no_idle(config: &mut kibitz_server::Config) {
 
 /// A minimal HTTP GET over a raw socket: the status code and the body.
 pub async fn http_get(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
+    let (status, _, body) = http_request(addr, "GET", path, &[], None).await;
+    (status, body)
+}
+
+/// One HTTP/1.1 request with extra `headers` and a `body`: the status, the head (lowercased)
+/// and the body of the answer.
+pub async fn http_request(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    headers: &[(&str, &str)],
+    body: Option<&str>,
+) -> (u16, String, String) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
     let mut s = TcpStream::connect(addr).await.expect("connect for HTTP");
-    s.write_all(
-        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
-    )
-    .await
-    .expect("send HTTP request");
+    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n");
+    for (name, value) in headers {
+        request.push_str(&format!("{name}: {value}\r\n"));
+    }
+    if let Some(body) = body {
+        request.push_str(&format!("Content-Length: {}\r\n", body.len()));
+    }
+    request.push_str("\r\n");
+    request.push_str(body.unwrap_or(""));
+    s.write_all(request.as_bytes())
+        .await
+        .expect("send HTTP request");
     let mut buf = Vec::new();
     within("an HTTP response", s.read_to_end(&mut buf))
         .await
@@ -100,15 +120,33 @@ pub async fn http_get(addr: std::net::SocketAddr, path: &str) -> (u16, String) {
         .and_then(|code| code.parse().ok())
         .unwrap_or(0);
     let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
-    let chunked = head
-        .to_ascii_lowercase()
-        .contains("transfer-encoding: chunked");
-    let body = if chunked {
+    let head = head.to_ascii_lowercase();
+    let body = if head.contains("transfer-encoding: chunked") {
         dechunk(body)
     } else {
         body.to_string()
     };
-    (status, body)
+    (status, head, body)
+}
+
+/// A JSON request (`POST` or `DELETE`) as the web client sends it: the status and the body
+/// read as JSON (`null` for none).
+pub async fn http_json(
+    addr: std::net::SocketAddr,
+    method: &str,
+    path: &str,
+    body: Value,
+) -> (u16, Value) {
+    let text = body.to_string();
+    let (status, _, answer) = http_request(
+        addr,
+        method,
+        path,
+        &[("Content-Type", "application/json")],
+        Some(&text),
+    )
+    .await;
+    (status, serde_json::from_str(&answer).unwrap_or(Value::Null))
 }
 
 /// The payload of a chunked HTTP body.

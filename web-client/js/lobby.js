@@ -1,4 +1,4 @@
-// Lobby view: name, quick pairing ("play now" seeks, with a bot offered after a while), the new-game form, and the live lists of open rooms, live games and bots.
+// Lobby view: name (or the account signed in), the leaderboard and tournament links, quick pairing ("play now" seeks, with a bot offered after a while), the new-game form, and the live lists of open rooms, live games and bots.
 
 import { h, clear } from './dom.js';
 import { t, gameLabel, clockLabel, errorText } from './i18n.js';
@@ -7,6 +7,7 @@ import { createBoard } from './board.js';
 import { replay, other } from './rules.js';
 import { openingRules } from './opening.js';
 import { livePosition } from './live-board.js';
+import { canBeRated } from './rating.js';
 
 const FORM_KEY = 'kibitz.newGame';
 /** How long a seek waits before a bot is offered. Browser tests shorten it with the page
@@ -49,7 +50,7 @@ const LEVELS = Array.from({ length: 10 }, (_, i) => i + 1);
 const DEFAULT_FORM = {
   kind: 'gomoku', size: 15, rule: 'freestyle', cols: 7, rows: 6, blocked: [],
   clock: '5+3', seat: 'random', opp: 'person', level: 3, levelBlack: 3, levelWhite: 5,
-  private: false, opening: [], openingRule: 'none',
+  private: false, rated: false, opening: [], openingRule: 'none',
   vsGame: 'gomoku', vsOrder: 'you',
 };
 
@@ -90,7 +91,8 @@ function field(labelKey, control, id) {
   return h('div', { class: 'field' }, h('label', { for: id, 'data-i18n': labelKey }, t(labelKey)), control);
 }
 
-/** Mounts the lobby in `root`. `app` gives net, go(room, opts), getName(), setName(name). */
+/** Mounts the lobby in `root`. `app` gives net, go(room, opts), show(route), viewLink(route,
+ *  attrs, ...children), getName(), setName(name), isAccount(). */
 export function mountLobby(root, app) {
   const form = loadForm();
   let seeking = null; // { preset, since, timer }
@@ -114,6 +116,30 @@ export function mountLobby(root, app) {
     app.setName(name);
     nameNote.textContent = t('lobby.nameSaved');
   });
+
+  // A guest names itself and is told what an account adds; an account's name is its own and
+  // links to its page. Which one we are is known from the welcome (`onReady`).
+  const whoBox = h('div', { class: 'who-box' });
+  function renderWho() {
+    clear(whoBox);
+    const board = app.viewLink({ page: 'leaderboard', key: 'gomoku-freestyle', bots: false },
+      { class: 'leaderboard-link', 'data-testid': 'link-leaderboard', 'data-i18n': 'lobby.leaderboard' }, t('lobby.leaderboard'));
+    const tournaments = app.viewLink({ page: 'tournaments' },
+      { class: 'tournaments-link', 'data-testid': 'link-tournaments', 'data-i18n': 'tour.link' }, t('tour.link'));
+    if (app.isAccount()) {
+      whoBox.append(h('p', { class: 'signed-in', 'data-testid': 'lobby-signed-in' },
+        t('lobby.signedInAs'), ' ',
+        app.viewLink({ page: 'player', name: app.getName() }, { class: 'who', 'data-testid': 'lobby-my-page' }, app.getName())),
+      h('p', { class: 'note' }, board, ' · ', tournaments));
+      return;
+    }
+    nameInput.value = app.getName();
+    whoBox.append(nameForm, h('p', { class: 'note account-hint' },
+      app.viewLink({ page: 'account', mode: 'register' }, { 'data-testid': 'lobby-link-register' }, t('account.register')),
+      ' / ',
+      app.viewLink({ page: 'account', mode: 'signin' }, { 'data-testid': 'lobby-link-signin' }, t('account.signIn')),
+      ' ', t('lobby.accountWhy'), ' · ', board, ' · ', tournaments));
+  }
 
   const errorBox = h('p', { class: 'error-msg', role: 'alert', 'data-testid': 'error-msg', hidden: true });
   function showError(text) {
@@ -236,6 +262,7 @@ export function mountLobby(root, app) {
     onPlay: (move) => {
       form.opening.push(move);
       renderOpening();
+      renderRated();
     },
   });
 
@@ -260,6 +287,8 @@ export function mountLobby(root, app) {
   const levelBlackSelect = select({ 'data-testid': 'new-game-level-black' }, levelOptions, form.levelBlack, (v) => { form.levelBlack = Number(v); saveForm(form); });
   const levelWhiteSelect = select({ 'data-testid': 'new-game-level-white' }, levelOptions, form.levelWhite, (v) => { form.levelWhite = Number(v); saveForm(form); });
   const privateBox = h('input', { type: 'checkbox', id: 'new-game-private', 'data-testid': 'new-game-private', checked: form.private, onchange: (ev) => { form.private = ev.target.checked; saveForm(form); } });
+  const ratedBox = h('input', { type: 'checkbox', id: 'new-game-rated', 'data-testid': 'new-game-rated', 'aria-describedby': 'new-game-rated-why', checked: form.rated, onchange: (ev) => { form.rated = ev.target.checked; renderSummary(); saveForm(form); } });
+  const ratedWhy = h('span', { class: 'note', id: 'new-game-rated-why', 'data-testid': 'new-game-rated-why' });
 
   const oppGroup = h('fieldset', { class: 'opp-group' }, h('legend', { 'data-i18n': 'lobby.opponent' }, t('lobby.opponent')));
   for (const v of ['person', 'bot', 'botbot']) {
@@ -286,8 +315,8 @@ export function mountLobby(root, app) {
     openingBoardBox,
     h('div', { class: 'row' },
       openingNote,
-      h('button', { type: 'button', 'data-testid': 'btn-opening-undo', onclick: () => { form.opening.pop(); renderOpening(); }, 'data-i18n': 'lobby.openingUndo' }, t('lobby.openingUndo')),
-      h('button', { type: 'button', 'data-testid': 'btn-opening-clear', onclick: () => { form.opening = []; renderOpening(); }, 'data-i18n': 'lobby.openingClear' }, t('lobby.openingClear'))),
+      h('button', { type: 'button', 'data-testid': 'btn-opening-undo', onclick: () => { form.opening.pop(); renderOpening(); renderRated(); }, 'data-i18n': 'lobby.openingUndo' }, t('lobby.openingUndo')),
+      h('button', { type: 'button', 'data-testid': 'btn-opening-clear', onclick: () => { form.opening = []; renderOpening(); renderRated(); }, 'data-i18n': 'lobby.openingClear' }, t('lobby.openingClear'))),
   );
   const seatField = field('lobby.seat', seatSelect, 'ng-seat');
 
@@ -302,6 +331,9 @@ export function mountLobby(root, app) {
       field('lobby.clock', clockSelect, 'ng-clock'),
       oppGroup, botPart, botbotPart, seatField,
       h('label', { class: 'check', for: 'new-game-private' }, privateBox, h('span', { 'data-i18n': 'lobby.private' }, t('lobby.private'))),
+      h('div', { class: 'rated-field' },
+        h('label', { class: 'check', for: 'new-game-rated' }, ratedBox, h('span', { 'data-i18n': 'lobby.rated' }, t('lobby.rated'))),
+        ratedWhy),
       openingPart));
   const newGameForm = h('form', { class: 'new-game', 'data-testid': 'new-game-form' },
     h('div', { class: 'row new-game-head' },
@@ -395,13 +427,39 @@ export function mountLobby(root, app) {
     seatField.hidden = form.opp === 'botbot';
     if (form.kind === 'connect4') renderBlocked();
     if (form.kind === 'gomoku') renderOpening();
-    renderSummary();
+    renderRated();
     saveForm(form);
   }
 
   /** The new game in one line: what "Create game" makes with the settings as they are. */
   function renderSummary() {
-    summaryNote.textContent = [gameLabel(formGame()), clockLabel(clockFromKey(form.clock)), t(`lobby.opp.${form.opp}`)].join(' · ');
+    const parts = [gameLabel(formGame()), clockLabel(clockFromKey(form.clock)), t(`lobby.opp.${form.opp}`)];
+    if (ratedOn()) parts.push(t('lobby.rated'));
+    summaryNote.textContent = parts.join(' · ');
+  }
+
+  /** The preset opening stones the new game would start from. */
+  const openingStones = () => (form.kind === 'gomoku' && form.openingRule === 'none' ? form.opening.length : 0);
+
+  /** Why a rated game cannot be made now (a key of the note under the box), or null. */
+  function ratedBlocked() {
+    if (!app.isAccount()) return 'lobby.ratedSignIn';
+    if (!canBeRated(formGame(), openingStones())) return 'lobby.ratedNotThisGame';
+    return null;
+  }
+
+  /** Whether the new game is asked for rated: ticked, and allowed. */
+  const ratedOn = () => !!form.rated && !ratedBlocked();
+
+  /** The Rated box: usable only by an account, for a game that has a rating; the note under it
+   *  says why when it is not. */
+  function renderRated() {
+    const why = ratedBlocked();
+    ratedBox.disabled = !!why;
+    ratedBox.checked = ratedOn();
+    ratedWhy.textContent = t(why || 'lobby.ratedNote');
+    ratedWhy.dataset.reason = why ? why.replace('lobby.', '') : 'ok';
+    renderSummary();
   }
 
   function formGame() {
@@ -428,6 +486,11 @@ export function mountLobby(root, app) {
     const msg = { t: 'create', game, seat, clock: clockFromKey(form.clock), private: !!form.private };
     if (bots) msg.bots = bots;
     if (form.kind === 'gomoku' && !game.opening_rule && form.opening.length) msg.opening = [...form.opening];
+    if (ratedOn()) {
+      msg.rated = true;
+      // A bot plays rated games at full strength only (the server refuses another level).
+      if (msg.bots) for (const side of Object.keys(msg.bots)) msg.bots[side] = 10;
+    }
     createAs = seat === 'none' ? 'spectator' : 'player';
     createClock = msg.clock;
     if (!app.net.send(msg)) showError(t('net.notSent'));
@@ -524,7 +587,7 @@ export function mountLobby(root, app) {
   clear(root);
   root.append(h('div', { class: 'lobby' },
     h('div', { class: 'lobby-main' },
-      h('section', { class: 'card' }, nameForm),
+      h('section', { class: 'card' }, whoBox),
       errorBox,
       card('lobby.playNow', h('p', { class: 'note', 'data-i18n': 'lobby.playNowHint' }, t('lobby.playNowHint')), playGrid, seekBox),
       card('lobby.vsComputer', vsComputerRow),
@@ -535,6 +598,7 @@ export function mountLobby(root, app) {
         h('a', { href: 'tv', class: 'tv-link', 'data-testid': 'link-tv', 'data-i18n': 'lobby.tv', onclick: (ev) => { ev.preventDefault(); app.goTv(); } }, t('lobby.tv')),
         liveList),
       card('lobby.bots', botsList))));
+  renderWho();
   onFormChange();
   renderLists({});
 
@@ -545,6 +609,9 @@ export function mountLobby(root, app) {
 
   return {
     onReady() {
+      // The welcome says whether we are an account: the name box and the Rated box follow.
+      renderWho();
+      renderRated();
       subscribe();
       // A dropped connection ends the seek on the server: ask again.
       if (seeking) app.net.send({ t: 'seek', game: seeking.preset.game, clock: clockFromKey(seeking.preset.clock) });
@@ -576,7 +643,8 @@ export function mountLobby(root, app) {
       for (const opt of clockSelect.options) opt.textContent = clockLabel(clockFromKey(opt.value));
       if (form.kind === 'connect4') renderBlocked();
       if (form.kind === 'gomoku') renderOpening();
-      renderSummary();
+      renderWho();
+      renderRated();
     },
     unmount() {
       if (seeking) {

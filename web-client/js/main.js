@@ -1,4 +1,4 @@
-// Entry point of the Kibitz page: the header (language, connection), the offline banner, and routing between the lobby, a room (`/?room=<id>`) and the TV page (`/tv`).
+// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`) and a tournament's page (`/?tournament=<id>`); the header's links to the leaderboards and the tournaments.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -6,8 +6,25 @@ import { t, initLang, getLang, setLang, LANGS, applyI18n, onLangChange } from '.
 import { mountLobby } from './lobby.js';
 import { mountRoom } from './room.js';
 import { mountTv } from './tv.js';
+import { mountAccount } from './account.js';
+import { mountLeaderboard } from './leaderboard.js';
+import { mountPlayer } from './player.js';
+import { mountTournaments } from './tournaments.js';
+import { mountTournament } from './tournament.js';
+import { parseRoute, routeUrl } from './route.js';
+import * as api from './api.js';
 
 const NAME_KEY = 'kibitz.name';
+
+const guestName = () => `Guest${Math.floor(1000 + Math.random() * 9000)}`;
+
+function storeName(value) {
+  try {
+    localStorage.setItem(NAME_KEY, value);
+  } catch {
+    // storage disabled
+  }
+}
 
 function loadName() {
   try {
@@ -16,44 +33,73 @@ function loadName() {
   } catch {
     // storage disabled
   }
-  const name = `Guest${Math.floor(1000 + Math.random() * 9000)}`;
-  try {
-    localStorage.setItem(NAME_KEY, name);
-  } catch {
-    // storage disabled
-  }
+  const name = guestName();
+  storeName(name);
   return name;
 }
 
 initLang();
 let name = loadName();
-const net = new Net({ getName: () => name });
+// The guest name before the last change, to go back to when the server says the new one is an
+// account's.
+let previousName = null;
+const net = new Net({ getName: () => name, onNameTaken });
 let view = null;
+
+/** The server refused our name: it belongs to an account. Back to the name we had, else a new
+ *  guest name (the error itself reaches the view, which says why). */
+function onNameTaken() {
+  const refused = name;
+  name = previousName && previousName.toLowerCase() !== refused.toLowerCase() ? previousName : guestName();
+  previousName = null;
+  storeName(name);
+  renderAccount();
+}
 
 const app = {
   net,
-  getName: () => name,
+  /** The name we go by: the account's once the server says so, else the guest name. */
+  getName: () => (net.account && net.name ? net.name : name),
+  /** Whether the server knows us as an account (false while not known). */
+  isAccount: () => net.account === true,
   setName(next) {
+    previousName = name;
     name = next.trim().slice(0, 24) || name;
-    try {
-      localStorage.setItem(NAME_KEY, name);
-    } catch {
-      // storage disabled
-    }
-    whoEl.textContent = name;
+    storeName(name);
+    renderAccount();
     // The name travels in `hello`: say hello again under the new name.
     net.reconnectNow();
   },
   /** Shows a room (or the lobby for null) and records it in the address bar. */
   go(room, opts = {}) {
-    const url = room ? `${basePath()}?room=${encodeURIComponent(room)}` : basePath();
-    remember({ room: room || null }, url);
-    mount(room, opts);
+    app.show(room ? { page: 'room', room } : { page: 'lobby' }, opts);
   },
   /** Shows the TV page: the best live game, one after another. */
   goTv() {
-    remember({ tv: true }, `${basePath()}tv`);
-    mount(null, { tv: true });
+    app.show({ page: 'tv' });
+  },
+  /** Shows any view (a route of route.js) and records it in the address bar. */
+  show(route, opts = {}) {
+    remember(route, routeUrl(route, basePath()));
+    mount(route, opts);
+  },
+  /** Signed in (the answer of POST /api/session): the new token is our identity from now on. */
+  signedIn({ token, name: accountName }) {
+    if (accountName) {
+      name = String(accountName);
+      storeName(name);
+    }
+    net.replaceToken(token);
+    renderAccount();
+  },
+  /** Registered (the answer of POST /api/accounts): the same token, now an account's. */
+  registered({ name: accountName }) {
+    if (accountName) {
+      name = String(accountName);
+      storeName(name);
+    }
+    net.restart();
+    renderAccount();
   },
 };
 
@@ -75,17 +121,87 @@ langSelect.value = getLang();
 langSelect.addEventListener('change', () => setLang(langSelect.value));
 
 const statusDot = h('span', { class: 'net-dot', 'data-testid': 'net-status', 'aria-hidden': 'true' });
-const whoEl = h('span', { class: 'me', 'data-testid': 'my-name' }, name);
+const whoSlot = h('span', { class: 'me-slot' });
+const accountBox = h('span', { class: 'account-box', 'data-testid': 'account-box' });
+const accountError = h('span', { class: 'account-error', role: 'alert', 'data-testid': 'account-error', hidden: true });
+const siteNav = h('nav', { class: 'site-nav', 'aria-label': t('nav.main'), 'data-i18n-aria': 'nav.main' });
 const header = document.getElementById('top');
 clear(header);
 header.append(
   h('a', { href: '/', class: 'brand', onclick: (ev) => { ev.preventDefault(); app.go(null); } },
     h('span', { class: 'logo', 'aria-hidden': 'true' }), h('span', {}, t('app.title'))),
   h('span', { class: 'tagline', 'data-i18n': 'app.tagline' }, t('app.tagline')),
+  siteNav,
   h('span', { class: 'spacer' }),
-  h('span', { class: 'me-box' }, statusDot, whoEl),
+  h('span', { class: 'me-box' }, statusDot, whoSlot),
+  accountBox,
+  accountError,
   langSelect,
 );
+
+/** A link to another view of the page: a real address (new tab, copy), followed in place. */
+function viewLink(route, attrs, ...children) {
+  return h('a', {
+    ...attrs,
+    href: routeUrl(route, basePath()),
+    onclick: (ev) => {
+      if (ev.button !== 0 || ev.ctrlKey || ev.metaKey || ev.shiftKey || ev.altKey) return;
+      ev.preventDefault();
+      app.show(route);
+    },
+  }, ...children);
+}
+app.viewLink = viewLink;
+
+// The pages every view leads to: the leaderboards and the tournaments.
+siteNav.append(
+  viewLink({ page: 'leaderboard', key: 'gomoku-freestyle', bots: false }, { 'data-testid': 'header-link-leaderboard', 'data-i18n': 'lobby.leaderboard' }, t('lobby.leaderboard')),
+  viewLink({ page: 'tournaments' }, { 'data-testid': 'header-link-tournaments', 'data-i18n': 'tour.link' }, t('tour.link')));
+
+/** Who we are in the header: a guest's name with "Sign in" and "Register", or the account's
+ *  name (a link to its player page) with "Sign out". Nothing of it until the server says which. */
+function renderAccount() {
+  clear(whoSlot);
+  clear(accountBox);
+  const player = net.player || '';
+  if (net.account) {
+    whoSlot.append(viewLink({ page: 'player', name: app.getName() },
+      { class: 'me', 'data-testid': 'my-name', 'data-player': player, 'data-account': 'true', title: t('account.myPage') }, app.getName()));
+    accountBox.append(h('button', { type: 'button', class: 'link', 'data-testid': 'btn-signout', onclick: signOut }, t('account.signOut')));
+  } else {
+    whoSlot.append(h('span', { class: 'me', 'data-testid': 'my-name', 'data-player': player }, name));
+    if (net.account === false) {
+      accountBox.append(
+        viewLink({ page: 'account', mode: 'signin' }, { 'data-testid': 'link-signin' }, t('account.signIn')),
+        viewLink({ page: 'account', mode: 'register' }, { 'data-testid': 'link-register' }, t('account.register')));
+    }
+  }
+}
+
+let accountErrorTimer = 0;
+function showAccountError(text) {
+  accountError.textContent = text;
+  accountError.hidden = false;
+  clearTimeout(accountErrorTimer);
+  accountErrorTimer = setTimeout(() => { accountError.hidden = true; }, 8000);
+}
+
+/** Signs this browser out: the server forgets the token, the page forgets it too and carries
+ *  on as a fresh guest (under a new guest name: the account's would be refused). */
+async function signOut() {
+  const res = await api.signOut(net.token);
+  // 401: the server had forgotten the token already.
+  if (!res.ok && res.status !== 401) {
+    showAccountError(res.error);
+    return;
+  }
+  accountError.hidden = true;
+  name = guestName();
+  previousName = null;
+  storeName(name);
+  net.dropToken();
+  renderAccount();
+}
 
 const bannerText = h('span', {});
 const banner = document.getElementById('offline-banner');
@@ -120,31 +236,41 @@ function renderBanner() {
 // ---------- routing ----------
 const main = document.getElementById('app');
 
-function mount(room, opts = {}) {
+function mount(route, opts = {}) {
   if (view) view.unmount();
   view = null;
   clear(main);
-  if (opts.tv) view = mountTv(main, app);
-  else view = room ? mountRoom(main, app, { room, ...opts }) : mountLobby(main, app);
+  switch (route.page) {
+    case 'tv': view = mountTv(main, app); break;
+    case 'room': view = mountRoom(main, app, { room: route.room, ...opts }); break;
+    case 'account': view = mountAccount(main, app, route); break;
+    case 'leaderboard': view = mountLeaderboard(main, app, route); break;
+    case 'player': view = mountPlayer(main, app, route); break;
+    case 'tournaments': view = mountTournaments(main, app); break;
+    case 'tournament': view = mountTournament(main, app, route); break;
+    default: view = mountLobby(main, app);
+  }
   applyI18n(main);
   window.scrollTo(0, 0);
 }
 
-function roomFromUrl() {
-  const room = new URLSearchParams(location.search).get('room');
-  return room && room.trim() ? room.trim() : null;
-}
+const routeFromUrl = () => parseRoute(location.search, location.pathname);
 
-/** Whether the address is the TV page's (`/tv`, no room named). */
-const tvFromUrl = () => !roomFromUrl() && /\/tv$/.test(location.pathname);
-
-window.addEventListener('popstate', () => mount(roomFromUrl(), { as: 'player', tv: tvFromUrl() }));
+window.addEventListener('popstate', () => mount(routeFromUrl(), { as: 'player' }));
 
 net.onStatus(() => {
   renderBanner();
   view?.onStatus?.(net.status);
 });
-net.onReady(() => view?.onReady());
+net.onReady(() => {
+  // An account's name is the one the server knows it by.
+  if (net.account && net.name) {
+    name = net.name;
+    storeName(name);
+  }
+  renderAccount();
+  view?.onReady();
+});
 net.onMessage((msg) => {
   const handled = view ? view.onMessage(msg) : false;
   if (handled) return;
@@ -154,11 +280,13 @@ net.onMessage((msg) => {
 onLangChange(() => {
   langSelect.value = getLang();
   renderBanner();
+  renderAccount();
   view?.onLang?.();
   applyI18n(document.body);
 });
 
 applyI18n(document.body);
-mount(roomFromUrl(), { as: 'player', tv: tvFromUrl() });
+mount(routeFromUrl(), { as: 'player' });
+renderAccount();
 renderBanner();
 net.start();

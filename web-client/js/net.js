@@ -1,4 +1,4 @@
-// WebSocket client of the Kibitz protocol: hello/welcome with the stored token, reconnect with backoff, status events.
+// WebSocket client of the Kibitz protocol: hello/welcome with the stored token, reconnect with backoff, status events, and the identity the welcome gave (player id, name, whether it is an account's); the token is replaced on sign-in and dropped on sign-out.
 
 const TOKEN_KEY = 'kibitz.token';
 const MIN_DELAY_MS = 500;
@@ -31,11 +31,15 @@ export function defaultUrl(loc = globalThis.location) {
  * One logical connection that survives drops. `status` is 'connecting', 'online' (welcome
  * received) or 'offline' (waiting to retry; `retryAt` says when). Listeners:
  * onStatus(status, info), onReady(welcome) after every welcome, onMessage(msg) for every message.
+ * `onNameTaken(error)` is called when the server refuses our `hello` because its name belongs
+ * to an account (`name_taken`); it must choose another name (`getName`), and we say hello
+ * again under it.
  */
 export class Net {
-  constructor({ url = defaultUrl(), getName }) {
+  constructor({ url = defaultUrl(), getName, onNameTaken = null }) {
     this.url = url;
     this.getName = getName;
+    this.onNameTaken = onNameTaken;
     this.ws = null;
     this.ready = false;
     this.status = 'connecting';
@@ -43,6 +47,10 @@ export class Net {
     this.timer = null;
     this.retryAt = 0;
     this.player = null;
+    // From the last welcome: the name the server gave us and whether it is an account's
+    // (`account` is null until the first welcome: not known yet).
+    this.name = null;
+    this.account = null;
     this.token = storageGet(TOKEN_KEY);
     this.statusListeners = [];
     this.readyListeners = [];
@@ -121,6 +129,8 @@ export class Net {
       this.ready = true;
       this.attempt = 0;
       this.player = msg.player;
+      this.name = msg.name != null ? String(msg.name) : null;
+      this.account = msg.account === true;
       if (msg.token) {
         this.token = msg.token;
         storageSet(TOKEN_KEY, msg.token);
@@ -134,6 +144,14 @@ export class Net {
       this.token = null;
       storageSet(TOKEN_KEY, null);
       this.sendHello();
+      return;
+    }
+    if (msg.t === 'error' && !this.ready && msg.code === 'name_taken' && this.onNameTaken) {
+      // Our name is an account's: the page picks another and the views hear why. A fresh
+      // socket, since the server may not take a second hello on this one.
+      for (const fn of this.messageListeners) fn(msg);
+      this.onNameTaken(msg);
+      this.restart();
       return;
     }
     for (const fn of this.messageListeners) fn(msg);
@@ -163,6 +181,40 @@ export class Net {
     }
     this.attempt = 0;
     this.open();
+  }
+
+  /** Connects again at once whatever the connection is doing, so the next `hello` carries
+   *  the token and name as they are now. */
+  restart() {
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      try {
+        ws.close(1000, 'reconnect');
+      } catch {
+        // already closing
+      }
+    }
+    this.attempt = 0;
+    this.open();
+  }
+
+  /** After signing in: `token` is our identity from now on (kept in storage), under it we say
+   *  hello again. */
+  replaceToken(token) {
+    this.token = token;
+    storageSet(TOKEN_KEY, token);
+    this.account = null;
+    this.restart();
+  }
+
+  /** After signing out: the token is forgotten here too, and the next hello makes a fresh
+   *  guest. */
+  dropToken() {
+    this.token = null;
+    storageSet(TOKEN_KEY, null);
+    this.account = null;
+    this.restart();
   }
 
   raw(msg) {

@@ -1,4 +1,4 @@
-// Unit tests of js/room/state.js: a room followed through `state`, `moved`, `undone`, `over`, passes, seq gaps, chat lines and offers, as the server sends them.
+// Unit tests of js/room/state.js: a room followed through `state`, `moved`, `undone`, `over`, `rated`, passes, seq gaps, chat lines and offers, as the server sends them.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { RoomState, ASK_TIMEOUT_MS } from '../js/room/state.js';
@@ -115,15 +115,53 @@ test('over ends the game, clears what was waiting and keeps the result', () => {
   room.applyOver({ t: 'over', seq: 5, result: 'black', reason: 'five', line: ['h8', 'i8', 'j8', 'k8', 'l8'] });
   assert.equal(room.status, 'over');
   assert.equal(room.playing, false);
-  assert.deepEqual(room.result, { result: 'black', reason: 'five', line: ['h8', 'i8', 'j8', 'k8', 'l8'], score: undefined, rating: undefined });
+  assert.deepEqual(room.result, { result: 'black', reason: 'five', line: ['h8', 'i8', 'j8', 'k8', 'l8'], score: undefined });
   assert.equal(room.pending, null);
   assert.deepEqual(room.asked, { undo: 0, draw: 0, rematch: 0 });
 });
 
-test('over keeps a rating change when the server sends one', () => {
+const changes = [
+  { color: 'white', player: 'p2', name: 'Bob', before: 1500, after: 1662.3, rd: 290.3, provisional: true },
+  { color: 'black', player: 'p1', name: 'Alice', before: 1500, after: 1337.7, rd: 290.3, provisional: true },
+];
+
+test('a rated room: the rating is pending after the end until the `rated` message says it', () => {
+  const room = new RoomState('r1');
+  room.applyState({ t: 'state', room: 'r1', seq: 4, game: gomoku, opening: [], moves: ['h8', 'i9'], status: 'playing', result: null, seats, you: 'black', rated: true });
+  assert.equal(room.rated, true);
+  assert.equal(room.ratingPending, false, 'nothing is pending while the game runs');
+  room.applyOver({ t: 'over', seq: 5, result: 'white', reason: 'resign' });
+  assert.equal(room.ratingPending, true);
+  assert.equal(room.applyRated({ t: 'rated', room: 'r1', changes }), true);
+  assert.equal(room.ratingPending, false);
+  assert.deepEqual(room.rating.changes.map((c) => [c.color, c.name, c.after]), [['black', 'Alice', 1337.7], ['white', 'Bob', 1662.3]]);
+  assert.equal(room.rating.unrated, null);
+  // A state after it without the outcome (it was sent before the store had it) keeps it.
+  room.applyState({ t: 'state', room: 'r1', seq: 6, game: gomoku, opening: [], moves: ['h8', 'i9'], status: 'over', result: { result: 'white', reason: 'resign' }, seats, you: 'black', rated: true });
+  assert.equal(room.rating.changes.length, 2);
+});
+
+test('an aborted rated game is never pending, and an unrated room has no rating', () => {
   const room = playingRoom({ moves: ['h8'] });
-  room.applyOver({ t: 'over', seq: 5, result: 'white', reason: 'resign', rating: { black: -12, white: 12 } });
-  assert.deepEqual(room.result.rating, { black: -12, white: 12 });
+  assert.equal(room.rated, false);
+  room.applyOver({ t: 'over', seq: 5, result: 'white', reason: 'resign' });
+  assert.equal(room.ratingPending, false);
+  const rated = new RoomState('r2');
+  rated.applyState({ t: 'state', room: 'r2', seq: 1, game: gomoku, opening: [], moves: [], status: 'playing', result: null, seats, you: 'black', rated: true });
+  rated.applyOver({ t: 'over', seq: 2, result: 'aborted', reason: 'aborted' });
+  assert.equal(rated.ratingPending, false);
+  assert.equal(rated.applyRated({ t: 'rated', room: 'r2', changes: [] }), false, 'an empty outcome says nothing');
+  assert.equal(rated.rating, null);
+});
+
+test('a finished rated room loaded afresh carries its outcome in the state, repeat games included', () => {
+  const room = new RoomState('r1');
+  room.applyState({ t: 'state', room: 'r1', seq: 9, game: gomoku, opening: [], moves: ['h8'], status: 'over', result: { result: 'black', reason: 'resign' }, seats, you: null, rated: true, rating: { changes } });
+  assert.equal(room.rating.changes[0].color, 'black');
+  const repeat = new RoomState('r3');
+  repeat.applyState({ t: 'state', room: 'r3', seq: 9, game: gomoku, opening: [], moves: ['h8'], status: 'over', result: { result: 'black', reason: 'resign' }, seats, you: 'black', rated: true, rating: { changes: [], unrated: 'repeat' } });
+  assert.deepEqual(repeat.rating, { changes: [], unrated: 'repeat' });
+  assert.equal(repeat.ratingPending, false);
 });
 
 test('an Othello pass turns the move over and is never a move to take back', () => {

@@ -367,6 +367,7 @@ impl Bot<'_> {
             ServerMsg::Created { .. }
             | ServerMsg::Review { .. }
             | ServerMsg::Crowd { .. }
+            | ServerMsg::Rated { .. }
             | ServerMsg::Seeking { .. }
             | ServerMsg::Lobby(_) => {}
         }

@@ -185,6 +185,8 @@ mod tests {
 
     fn connect4_state() -> RoomState {
         RoomState {
+            rated: false,
+            rating: None,
             room: "r1".into(),
             seq: 4,
             game: GameSpec::connect4(7, 6),

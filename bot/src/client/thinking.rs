@@ -241,6 +241,8 @@ mod tests {
     #[test]
     fn a_clock_that_waits_for_the_first_move_is_not_counted_down() {
         let state = RoomState {
+            rated: false,
+            rating: None,
             room: "r1".into(),
             seq: 0,
             game: GameSpec::Othello,

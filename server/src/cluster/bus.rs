@@ -80,6 +80,9 @@ pub enum BusMsg {
     LobbyGone { node: String, room: String },
     /// (To everyone.) A seek was made, paired or withdrawn: lobbies count them again.
     SeeksChanged,
+    /// (To everyone.) A token was signed out: every node forgets it (a node's memory of
+    /// tokens would otherwise still let it say hello there).
+    TokenDropped { token_hash: String },
 }
 
 /// One publish waiting for the pipeline.

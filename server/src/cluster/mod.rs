@@ -624,6 +624,13 @@ impl Cluster {
         Ok(opponent)
     }
 
+    /// Tells every node that a token was signed out.
+    pub fn token_dropped(&self, token_hash: &str) {
+        self.0.bus.send_everyone(&BusMsg::TokenDropped {
+            token_hash: token_hash.to_string(),
+        });
+    }
+
     /// Puts a seeker taken by [`Cluster::seek`] back at the head of its list: the room for
     /// the pair could not be made.
     pub async fn put_back(&self, spec: &str, entry: &SeekEntry) {

@@ -353,7 +353,9 @@ mod tests {
 
     fn finished(room: &str, moves: &[&str]) -> ReviewInput {
         let stored = StoredRoom {
+            rating: None,
             head: StoredRoomHead {
+                rated: false,
                 id: room.to_string(),
                 game: GameSpec::connect4(7, 6),
                 clock: None,

@@ -42,7 +42,10 @@ const MAX_ROOM_ID_BYTES: usize = 64;
 #[must_use]
 pub fn plan_room(hub: &SharedHub, plan: RoomPlan) -> (RoomGame, Option<IpAddr>) {
     let origin = plan.origin;
-    let id = crate::token::random_id(8);
+    let id = plan
+        .id
+        .clone()
+        .unwrap_or_else(|| crate::token::random_id(8));
     let game = RoomGame::new(id, plan, hub.config.limits.answers_kept, Moment::now());
     (game, origin)
 }
@@ -426,8 +429,34 @@ impl RoomActor {
         if !self.store(&change).await {
             return false;
         }
+        let ended = self.game.status() != RoomStatus::Over
+            && change
+                .record()
+                .status
+                .as_ref()
+                .is_some_and(|(s, _)| *s == RoomStatus::Over);
         self.commit(change, mover);
+        if ended && self.game.head().rated {
+            self.announce_rating().await;
+        }
         true
+    }
+
+    /// Tells the room what its end did to the ratings: the store settled it with the end
+    /// (see `store::sqlite_accounts`); a room over without a result has none to tell.
+    async fn announce_rating(&mut self) {
+        match self.hub.store.read_room(self.game.id()).await {
+            Ok(Some(stored)) => {
+                if let Some(outcome) = stored.rating {
+                    let msg = self.game.rated(outcome);
+                    self.members.send_all(&msg);
+                }
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::error!(room = %self.game.id(), error = %e, "reading the rating failed");
+            }
+        }
     }
 
     /// Stores and commits what a request changes; `what` names it if the write fails.
@@ -630,7 +659,10 @@ impl RoomActor {
         if endings_due && self.game.status() != RoomStatus::Over {
             let grace = self.hub.config.limits.grace;
             if let Some(seat) = self.members.gone_for_good(grace, now.at) {
-                if let Some(change) = self.game.abandon(seat, now) {
+                // A tournament game is lost by the side that left, even before both moved:
+                // aborted, it would score against whichever side had not moved yet.
+                let forfeit = self.hub.tournaments.is_game_room(self.game.id());
+                if let Some(change) = self.game.abandon(seat, forfeit, now) {
                     self.timed_ending(change).await;
                     return;
                 }
@@ -716,10 +748,21 @@ impl RoomActor {
 
     /// A player takes a seat: the one its bot invitation names, or the first free one.
     async fn take_seat(&mut self, who: &Actor) -> Result<(), RoomError> {
+        if self.game.head().rated && !who.player.account {
+            return Err(RoomError::AccountNeeded);
+        }
         let seat = match self.invites.seat_of(&who.player.id) {
             Some(seat) => seat,
             None => self.game.free_seat(self.invites.reserved())?,
         };
+        // A bot in a rated room plays at full strength: invited at that level (a bot that
+        // sits down uninvited would play at a lesser one).
+        if self.game.head().rated
+            && who.player.bot
+            && self.invites.level(seat) != Some(crate::ratings::RATED_BOT_LEVEL)
+        {
+            return Err(RoomError::RatedBotLevel);
+        }
         let sitter = StoredSeat {
             player: who.player.id.clone(),
             name: who.player.name.clone(),

@@ -101,6 +101,17 @@ pub enum RoomError {
     TooManyRoomsFromAddress(usize),
     #[error("no room {0:?}")]
     NoSuchRoom(String),
+    #[error("only a standard board with no preset opening moves can be rated (Gomoku 15x15, Othello, Connect Four 7x6)")]
+    NotRateable,
+    #[error("a rated game is played between accounts: register or sign in first")]
+    AccountNeeded,
+    #[error(
+        "a bot plays rated games at level {} only",
+        crate::ratings::RATED_BOT_LEVEL
+    )]
+    RatedBotLevel,
+    #[error("a tournament game cannot be aborted (resign instead)")]
+    AbortInTournament,
     /// Cluster mode: the node that owns the room, or Redis, cannot be reached now.
     #[error("the room's server cannot be reached; try again")]
     Unreachable,
@@ -147,6 +158,8 @@ impl Refusal for RoomError {
             | RoomError::BadOpening(_)
             | RoomError::OpeningEnds => ErrorCode::BadGame,
             RoomError::NoSuchRoom(_) => ErrorCode::NoSuchRoom,
+            RoomError::AccountNeeded => ErrorCode::AccountNeeded,
+            RoomError::NotRateable => ErrorCode::BadGame,
             RoomError::NothingToTakeBack
             | RoomError::UndoInOpening
             | RoomError::TooLateToAbort
@@ -157,6 +170,8 @@ impl Refusal for RoomError {
             | RoomError::NoDrawToAnswer
             | RoomError::RematchTooEarly
             | RoomError::BadBotLevel
+            | RoomError::RatedBotLevel
+            | RoomError::AbortInTournament
             | RoomError::EmptyChat
             | RoomError::ChatControl
             | RoomError::BadMoveId

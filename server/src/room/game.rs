@@ -19,7 +19,8 @@ use tokio::time::{Duration, Instant};
 use game_core::game::{Game, Step};
 use game_core::opening::{OpeningChoice, Role};
 use game_core::protocol::{
-    ClockState, GameResult, ResultKind, RoomState, RoomStatus, SeatInfo, Seats, ServerMsg,
+    ClockState, GameResult, RatingOutcome, ResultKind, RoomState, RoomStatus, SeatInfo, Seats,
+    ServerMsg,
 };
 use game_core::{AnyPosition, Color, EndReason};
 
@@ -62,6 +63,8 @@ pub struct RoomGame {
     answers: AnswerCache,
     /// How long a side has for its first move, shown in the clocks as `abort_ms`.
     first_move: Duration,
+    /// What a rated game's end did to the ratings (settled by the store with the end).
+    rating: Option<RatingOutcome>,
 }
 
 /// What a `move` came to. Returned once and taken apart at once: boxing the change would
@@ -103,6 +106,8 @@ impl RoomGame {
             creator,
             seats,
             origin: _,
+            rated,
+            id: _,
         } = plan;
         let full = seats.iter().all(Option::is_some);
         let mut clock = control.map(GameClock::new);
@@ -118,7 +123,9 @@ impl RoomGame {
                 private,
                 created_ms: now.unix_ms,
                 creator,
+                rated,
             },
+            rating: None,
             game: start.clone(),
             start,
             moves: Vec::new(),
@@ -156,6 +163,7 @@ impl RoomGame {
             white,
             moves,
             fence: _,
+            rating,
         } = stored;
         let start = Game::with_setup(&head.game, &head.opening)
             .map_err(|e| RoomError::Replay(e.to_string()))?;
@@ -209,6 +217,7 @@ impl RoomGame {
             rematch_next: None,
             answers,
             first_move: Limits::default().first_move,
+            rating,
         })
     }
 
@@ -219,6 +228,15 @@ impl RoomGame {
         self.offers.rematch = rematch.asked;
         self.rematch_next = rematch.next;
         self
+    }
+
+    /// What the store settled for this rated game's end; the announcement to send.
+    pub fn rated(&mut self, outcome: RatingOutcome) -> ServerMsg {
+        self.rating = Some(outcome.clone());
+        ServerMsg::Rated {
+            room: self.head.id.clone(),
+            outcome,
+        }
     }
 
     // ---- reading ---------------------------------------------------------------------------
@@ -383,6 +401,7 @@ impl RoomGame {
             white: self.seats[1].clone(),
             moves: self.moves.clone(),
             fence: 0,
+            rating: self.rating.clone(),
         }
     }
 
@@ -427,6 +446,8 @@ impl RoomGame {
             you,
             control: self.head.clock,
             opening_state: self.game.opening_view(),
+            rated: self.head.rated,
+            rating: self.rating.clone(),
         }
     }
 
@@ -774,12 +795,13 @@ impl RoomGame {
     }
 
     /// `seat` stayed away past its grace period: it loses a game in progress, a game not
-    /// under way yet (a side has not made its first move) is aborted, and a waiting room
-    /// closes.
+    /// under way yet (a side has not made its first move) is aborted — unless `forfeit` (a
+    /// tournament game, where an abort would score against whoever had not moved): lost
+    /// too — and a waiting room closes.
     #[must_use]
-    pub fn abandon(&self, seat: Color, now: Moment) -> Option<Change> {
+    pub fn abandon(&self, seat: Color, forfeit: bool, now: Moment) -> Option<Change> {
         match self.status {
-            RoomStatus::Playing if self.abortable() => Some(self.aborted(now)),
+            RoomStatus::Playing if self.abortable() && !forfeit => Some(self.aborted(now)),
             RoomStatus::Playing => Some(self.ending(Some(seat.other()), EndReason::Abandoned, now)),
             RoomStatus::Waiting => self.cancel(),
             RoomStatus::Over => None,
@@ -938,6 +960,8 @@ impl RoomGame {
             creator: self.head.creator.clone(),
             seats: [self.seats[1 - first].clone(), self.seats[first].clone()],
             origin: None,
+            rated: self.head.rated,
+            id: None,
         }
     }
 

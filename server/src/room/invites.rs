@@ -2,8 +2,8 @@
 //! (to hear if no bot is free), and the bots already tried for each seat. A bot that declines,
 //! lets its time pass or disconnects is replaced by the next one at once.
 
-use game_core::protocol::ServerMsg;
-use game_core::Color;
+use game_core::protocol::{ClockSpec, ServerMsg};
+use game_core::{Color, GameSpec};
 use tokio::time::Instant;
 
 use super::error::RoomError;
@@ -106,7 +106,10 @@ impl Invitations {
             excluded.push(invite.bot.clone());
         }
         let head = game.head();
-        match hub.bots.reserve(head.game.kind(), &excluded, &head.id) {
+        match hub
+            .bots
+            .reserve(head.game.kind(), &excluded, &head.id, head.rated)
+        {
             Some((bot, links)) => {
                 let invite = ServerMsg::Invite {
                     room: head.id.clone(),
@@ -162,19 +165,37 @@ impl Invitations {
     }
 }
 
-/// A bot already seated in `next`, the rematch of `game`: it counts the game and is told where
-/// to go.
-pub fn send_seated_bot(hub: &Hub, next: &str, game: &RoomGame, seat: Color, bot: &StoredSeat) {
+/// A bot already seated in the new room `next` of `game` and `clock` (a rematch, a
+/// tournament's game): it counts the game and is told where to go.
+pub fn send_seated_bot(
+    hub: &Hub,
+    next: &str,
+    game: &GameSpec,
+    clock: Option<ClockSpec>,
+    seat: Color,
+    bot: &StoredSeat,
+) {
     hub.bots.hold(&bot.player, &bot.name);
-    let head = game.head();
-    let invite = ServerMsg::Invite {
-        room: next.to_string(),
-        game: head.game.clone(),
-        seat,
-        level: bot.level.unwrap_or(UNINVITED_BOT_LEVEL),
-        clock: head.clock,
-    };
+    let invite = seated_invite(next, game, clock, seat, bot);
     for link in hub.bots.links(&bot.player) {
         link.send(&invite);
+    }
+}
+
+/// The invitation that tells a bot seated in `room` (of `game` and `clock`) where to go.
+#[must_use]
+pub fn seated_invite(
+    room: &str,
+    game: &GameSpec,
+    clock: Option<ClockSpec>,
+    seat: Color,
+    bot: &StoredSeat,
+) -> ServerMsg {
+    ServerMsg::Invite {
+        room: room.to_string(),
+        game: game.clone(),
+        seat,
+        level: bot.level.unwrap_or(UNINVITED_BOT_LEVEL),
+        clock,
     }
 }

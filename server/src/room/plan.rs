@@ -25,6 +25,11 @@ pub struct RoomPlan {
     pub seats: [Option<StoredSeat>; 2],
     /// The address the room was asked for from (counts against that address's open rooms).
     pub origin: Option<IpAddr>,
+    /// A rated room (checked by [`RoomPlan::rated`]).
+    pub rated: bool,
+    /// The room's id when its maker drew it beforehand (a tournament stores its pairings
+    /// with their rooms' ids before it makes the rooms); `None`: drawn when the room is made.
+    pub id: Option<String>,
 }
 
 /// Checks a game spec and a clock (of `create` and `seek`).
@@ -65,6 +70,19 @@ impl RoomPlan {
             creator: None,
             seats: [None, None],
             origin: None,
+            rated: false,
+            id: None,
+        })
+    }
+
+    /// Rated: only a game with a rating key (a standard board, no preset opening moves).
+    pub fn rated(self) -> Result<RoomPlan, RoomError> {
+        if crate::ratings::rating_key(&self.game, !self.opening.is_empty()).is_none() {
+            return Err(RoomError::NotRateable);
+        }
+        Ok(RoomPlan {
+            rated: true,
+            ..self
         })
     }
 
@@ -83,6 +101,15 @@ impl RoomPlan {
     pub fn from_address(self, address: IpAddr) -> RoomPlan {
         RoomPlan {
             origin: Some(address),
+            ..self
+        }
+    }
+
+    /// Made under the id `id`, drawn beforehand by its maker.
+    #[must_use]
+    pub fn with_id(self, id: &str) -> RoomPlan {
+        RoomPlan {
+            id: Some(id.to_string()),
             ..self
         }
     }

@@ -582,6 +582,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                 }
             }
             BusMsg::SeeksChanged => cluster.seeks_changed(),
+            BusMsg::TokenDropped { token_hash } => hub.players.forget_token(&token_hash),
             BusMsg::LobbyGone { node, room } => {
                 // A room running here now (taken over) stays listed.
                 if node != cluster.node()

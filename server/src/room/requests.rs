@@ -59,6 +59,9 @@ impl RoomActor {
                 let proposal = self.game.resign(seat, now);
                 self.settle(proposal, "the resignation").await
             }
+            (Action::Abort, Some(_)) if self.hub.tournaments.is_game_room(self.game.id()) => {
+                Err(RoomError::AbortInTournament)
+            }
             (Action::Abort, Some(_)) => {
                 let proposal = self.game.abort(now);
                 self.settle(proposal, "the abort").await
@@ -145,6 +148,9 @@ impl RoomActor {
         if !BOT_LEVELS.contains(&level) {
             return Err(RoomError::BadBotLevel);
         }
+        if self.game.head().rated && level != crate::ratings::RATED_BOT_LEVEL {
+            return Err(RoomError::RatedBotLevel);
+        }
         let seat = self
             .game
             .free_seat(self.invites.reserved())
@@ -202,7 +208,8 @@ impl RoomActor {
                 let next = spawn_room(&self.hub, next, false, origin, lease);
                 for (seat, bot) in &bots {
                     // The bot already sits there; the invitation tells it where to go.
-                    send_seated_bot(&self.hub, &next.id, &self.game, *seat, bot);
+                    let head = self.game.head();
+                    send_seated_bot(&self.hub, &next.id, &head.game, head.clock, *seat, bot);
                 }
                 self.commit(change, None);
                 Ok(())

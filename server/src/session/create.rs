@@ -23,6 +23,7 @@ pub struct CreateRequest {
     pub opening: Vec<String>,
     pub bots: Option<BotSeats>,
     pub private: bool,
+    pub rated: bool,
 }
 
 /// Makes the room of `request` for `me`, connected from `address`. Returns whether `me` sits
@@ -41,6 +42,27 @@ pub async fn create(
         request.opening,
         limits.opening_max_moves,
     )?;
+    let plan = if request.rated {
+        // The creator needs an account even when not seated: a rated room is for accounts.
+        if !me.player.account {
+            return Err(RoomError::AccountNeeded);
+        }
+        let levels = request
+            .bots
+            .as_ref()
+            .map(|b| [b.black, b.white])
+            .unwrap_or_default();
+        if levels
+            .iter()
+            .flatten()
+            .any(|l| *l != crate::ratings::RATED_BOT_LEVEL)
+        {
+            return Err(RoomError::RatedBotLevel);
+        }
+        plan.rated()?
+    } else {
+        plan
+    };
     let bots = request.bots.unwrap_or_default();
     let levels = [bots.black, bots.white];
     if levels.iter().flatten().any(|l| !BOT_LEVELS.contains(l)) {

@@ -105,6 +105,7 @@ impl Session {
                             name: welcome.player.name.clone(),
                             token: welcome.token,
                             protocol: PROTOCOL_VERSION,
+                            account: welcome.player.account,
                         });
                         if analysis {
                             reviews::worker_joined(&self.hub, &self.conn, &welcome.player.name);
@@ -130,6 +131,7 @@ impl Session {
                 id: String::new(),
                 name: String::new(),
                 bot: false,
+                account: false,
             }),
         }
     }
@@ -166,6 +168,7 @@ impl Session {
                 opening,
                 bots,
                 private,
+                rated,
             } => {
                 let request = CreateRequest {
                     game,
@@ -174,6 +177,7 @@ impl Session {
                     opening,
                     bots,
                     private,
+                    rated,
                 };
                 let me = self.actor();
                 match create(&self.hub, &me, self.address, reference, request).await {
@@ -281,6 +285,7 @@ impl Session {
         reviews::worker_left(&self.hub, self.conn.id).await;
         if let Some(p) = &self.player {
             self.hub.players.disconnected(&p.id);
+            self.hub.links.disconnected(&p.id, self.conn.id);
         }
         let Some(p) = self.player.as_ref().filter(|p| p.bot) else {
             return;

@@ -30,6 +30,8 @@ pub enum SessionError {
     TooManyNewPlayers(u32, u64),
     #[error("could not store the player")]
     PlayerNotStored,
+    #[error("that name belongs to an account: sign in, or choose another name")]
+    NameTaken,
 }
 
 impl Refusal for SessionError {
@@ -41,6 +43,7 @@ impl Refusal for SessionError {
             }
             SessionError::BadBotKey => ErrorCode::BadBotKey,
             SessionError::BadToken => ErrorCode::BadToken,
+            SessionError::NameTaken => ErrorCode::NameTaken,
             SessionError::AlreadyHello
             | SessionError::BinaryFrame
             | SessionError::BadName(_)

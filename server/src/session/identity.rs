@@ -9,10 +9,11 @@ use std::net::IpAddr;
 use game_core::protocol::{BotHello, HouseHello};
 
 use super::error::SessionError;
+use crate::accounts::KnownAccount;
 use crate::hub::Hub;
 use crate::member::MemberLink;
 use crate::players::PlayerRecord;
-use crate::store::{StoredPlayer, Write};
+use crate::store::{StoredAccount, StoredPlayer, Write};
 use crate::token;
 
 /// Who a `hello` made the connection.
@@ -33,20 +34,87 @@ fn bot_key_ok(hub: &Hub, key: &str) -> bool {
 
 /// In a cluster, a token another node made: the store knows it. On one node every player
 /// is in memory, and an unknown token is bad.
+/// A token made by a sign-in is in the store alone until its first `hello`.
 async fn stored_player(hub: &Hub, hash: &str) -> Result<PlayerRecord, SessionError> {
-    if hub.cluster.is_none() {
-        return Err(SessionError::BadToken);
-    }
     match hub.store.player_by_token(hash).await {
         Ok(Some(p)) => Ok(PlayerRecord {
             id: p.id,
             name: p.name,
             bot: p.bot,
+            account: false,
         }),
         Ok(None) => Err(SessionError::BadToken),
         Err(e) => {
             tracing::error!(error = %e, "reading a player from the store failed");
             Err(SessionError::PlayerNotStored)
+        }
+    }
+}
+
+/// The account of `player`: this server's memory, and in a cluster the store (another node
+/// may have made it).
+async fn account_of(hub: &Hub, player: &str) -> Result<Option<KnownAccount>, SessionError> {
+    if let Some(known) = hub.accounts.of_player(player) {
+        return Ok(Some(known));
+    }
+    if hub.cluster.is_none() {
+        return Ok(None);
+    }
+    match hub.store.account_of(player).await {
+        Ok(found) => Ok(found.map(|a| {
+            hub.accounts.insert(&a);
+            hub.accounts.of_player(player).expect("just inserted")
+        })),
+        Err(e) => {
+            tracing::error!(error = %e, "reading an account failed");
+            Err(SessionError::PlayerNotStored)
+        }
+    }
+}
+
+/// The account named `name` (case-insensitively), looked up as [`account_of`] does.
+async fn account_named(hub: &Hub, name: &str) -> Result<Option<KnownAccount>, SessionError> {
+    if let Some(known) = hub.accounts.by_name(name) {
+        return Ok(Some(known));
+    }
+    if hub.cluster.is_none() {
+        return Ok(None);
+    }
+    match hub.store.account_by_name(name).await {
+        Ok(found) => Ok(found.map(|a| {
+            hub.accounts.insert(&a);
+            hub.accounts.by_name(name).expect("just inserted")
+        })),
+        Err(e) => {
+            tracing::error!(error = %e, "reading an account failed");
+            Err(SessionError::PlayerNotStored)
+        }
+    }
+}
+
+/// Registers a bot (which holds the bot key: the operator's) as an account under its name,
+/// so that it can play rated games. A name another player holds leaves the bot without one:
+/// it still plays, unrated (two bot processes under one name, say).
+async fn register_bot(hub: &Hub, player: &PlayerRecord) -> bool {
+    if crate::accounts::check_name(&player.name).is_err() {
+        tracing::warn!(bot = %player.name, "a bot's name is not an account name: it plays unrated");
+        return false;
+    }
+    let account = StoredAccount {
+        player: player.id.clone(),
+        name: player.name.clone(),
+        password_hash: None,
+        bot: true,
+        created_ms: crate::room::change::Moment::now().unix_ms,
+    };
+    match hub.store.write(Write::NewAccount(account.clone())).await {
+        Ok(()) => {
+            hub.accounts.insert(&account);
+            true
+        }
+        Err(e) => {
+            tracing::warn!(bot = %player.name, error = %e, "the bot has no account: it plays unrated");
+            false
         }
     }
 }
@@ -106,12 +174,28 @@ pub async fn hello(
                 id: token::random_id(10),
                 name: String::new(),
                 bot: false,
+                account: false,
             };
             (player, token, hash)
         }
     };
     player.name = name.to_string();
     player.bot = bot.is_some();
+    match account_of(hub, &player.id).await? {
+        // An account's player goes by the account's name, whatever the hello says.
+        Some(account) => {
+            player.name = account.name;
+            player.account = true;
+        }
+        None => {
+            player.account = false;
+            if let Some(owner) = account_named(hub, &player.name).await? {
+                if owner.player != player.id && bot.is_none() {
+                    return Err(SessionError::NameTaken);
+                }
+            }
+        }
+    }
     let stored = StoredPlayer {
         id: player.id.clone(),
         name: player.name.clone(),
@@ -122,7 +206,11 @@ pub async fn hello(
         tracing::error!(error = %e, "storing a player failed");
         return Err(SessionError::PlayerNotStored);
     }
+    if bot.is_some() && !player.account {
+        player.account = register_bot(hub, &player).await;
+    }
     hub.players.connected(player.clone(), token_hash);
+    hub.links.connected(&player.id, link.clone());
     if house.is_some() {
         link.mark_house();
     }

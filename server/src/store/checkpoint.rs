@@ -294,7 +294,9 @@ mod tests {
         let store =
             SqliteStore::open_with(dir.path(), Metrics::new(), limits).expect("the store opens");
         let room = StoredRoom {
+            rating: None,
             head: StoredRoomHead {
+                rated: false,
                 id: "r1".into(),
                 game: GameSpec::gomoku(26, GomokuRule::Freestyle),
                 clock: None,

@@ -39,6 +39,12 @@ pub enum StoreError {
     Write(String),
     #[error("the store has shut down")]
     Closed,
+    /// An account under this name (compared case-insensitively) exists.
+    #[error("the name {0} is taken")]
+    NameTaken(String),
+    /// The player already has an account.
+    #[error("this player already has an account")]
+    HasAccount,
 }
 
 /// The server's own message when it sent one (the driver's display says only "db error"),

@@ -18,7 +18,10 @@ pub(super) struct Job {
 /// other failure as the backend's message.
 pub(super) fn failed_alone(error: StoreError) -> StoreError {
     match error {
-        StoreError::NoSuchRoom(_) | StoreError::Fenced { .. } => error,
+        StoreError::NoSuchRoom(_)
+        | StoreError::Fenced { .. }
+        | StoreError::NameTaken(_)
+        | StoreError::HasAccount => error,
         other => StoreError::Write(other.to_string()),
     }
 }
@@ -26,6 +29,11 @@ pub(super) fn failed_alone(error: StoreError) -> StoreError {
 /// Counts and logs a write that failed alone. One fenced off is logged as news, not as an
 /// error: its room has another owner, whose writes go on.
 pub(super) fn note_failed_alone(metrics: &Metrics, error: &StoreError) {
+    if matches!(error, StoreError::NameTaken(_) | StoreError::HasAccount) {
+        // A refusal the person is told about, not a failure of the store.
+        tracing::info!(error = %error, "account refused");
+        return;
+    }
     metrics.store_failed();
     if matches!(error, StoreError::Fenced { .. }) {
         tracing::info!(error = %error, "store write fenced off");

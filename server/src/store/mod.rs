@@ -11,14 +11,17 @@ mod job;
 pub mod postgres;
 pub mod records;
 pub mod sqlite;
+mod sqlite_accounts;
+mod sqlite_tournaments;
 mod text;
 
 use std::path::Path;
 
 pub use error::StoreError;
 pub use records::{
-    RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRematch, StoredRoom, StoredRoomHead,
-    StoredSeat, Write,
+    name_key, GameLine, LeaderRow, PlayerPage, RatingPoint, RoomChange, StoredAccount, StoredChat,
+    StoredMove, StoredPlayer, StoredRating, StoredRematch, StoredRoom, StoredRoomHead, StoredSeat,
+    StoredTournament, Write,
 };
 
 use crate::metrics::Metrics;
@@ -130,11 +133,87 @@ impl Store {
         }
     }
 
+    /// The account whose name is `name` (compared case-insensitively).
+    pub async fn account_by_name(&self, name: &str) -> Result<Option<StoredAccount>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.account_by_name(name).await,
+            Store::Postgres(s) => s.account_by_name(name).await,
+        }
+    }
+
+    /// The account of a player, if it has one.
+    pub async fn account_of(&self, player: &str) -> Result<Option<StoredAccount>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.account_of(player).await,
+            Store::Postgres(s) => s.account_of(player).await,
+        }
+    }
+
+    /// Every account (their names are kept in memory: a guest may not take one).
+    pub async fn load_accounts(&self) -> Result<Vec<StoredAccount>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.load_accounts().await,
+            Store::Postgres(s) => s.load_accounts().await,
+        }
+    }
+
+    /// The best `limit` of people (or of bots) under a rating key, established ratings first.
+    pub async fn leaderboard(
+        &self,
+        key: &str,
+        bots: bool,
+        limit: usize,
+    ) -> Result<Vec<LeaderRow>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.leaderboard(key, bots, limit).await,
+            Store::Postgres(s) => s.leaderboard(key, bots, limit).await,
+        }
+    }
+
+    /// An account's page (`None` for a name no account has), with its newest `games` games.
+    pub async fn player_page(
+        &self,
+        name: &str,
+        games: usize,
+    ) -> Result<Option<PlayerPage>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.player_page(name, games).await,
+            Store::Postgres(s) => s.player_page(name, games).await,
+        }
+    }
+
     /// The chat of a room, oldest first.
     pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
         match self {
             Store::Sqlite(s) => s.read_chat(id).await,
             Store::Postgres(s) => s.read_chat(id).await,
+        }
+    }
+
+    /// One tournament's document.
+    pub async fn read_tournament(&self, id: &str) -> Result<Option<StoredTournament>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.read_tournament(id).await,
+            Store::Postgres(s) => s.read_tournament(id).await,
+        }
+    }
+
+    /// The newest `limit` tournaments, newest first.
+    pub async fn list_tournaments(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<StoredTournament>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.list_tournaments(limit).await,
+            Store::Postgres(s) => s.list_tournaments(limit).await,
+        }
+    }
+
+    /// Every tournament whose status is `running` (their directors resume at start).
+    pub async fn running_tournaments(&self) -> Result<Vec<StoredTournament>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.running_tournaments().await,
+            Store::Postgres(s) => s.running_tournaments().await,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use game_core::protocol::{ClockSpec, GameResult, RoomStatus};
+use game_core::protocol::{ClockSpec, GameResult, RatingOutcome, RoomStatus};
 use game_core::{Color, GameSpec};
 
 /// One durable write. Each is all or nothing: a backend applies every part of it or none.
@@ -36,6 +36,20 @@ pub enum Write {
         room: String,
         review: Box<game_core::protocol::Review>,
     },
+    /// A new account for a stored player: refused with [`super::StoreError::NameTaken`] when
+    /// its name (case-insensitively) is another's, or [`super::StoreError::HasAccount`] when
+    /// the player already has one.
+    NewAccount(StoredAccount),
+    /// Another token of a player (a sign-in from another browser).
+    Token { token_hash: String, player: String },
+    /// Forgets a token (a sign-out). A player's first token is replaced by an unusable one.
+    DropToken {
+        token_hash: String,
+        replacement: String,
+    },
+    /// A tournament's whole document, new or replacing the stored one (its `created_ms` is
+    /// kept from the first write).
+    Tournament(StoredTournament),
     /// Writes nothing; answered once everything queued before it is committed.
     Barrier,
 }
@@ -88,6 +102,9 @@ pub struct StoredRoomHead {
     pub private: bool,
     pub created_ms: u64,
     pub creator: Option<String>,
+    /// A rated room: its end changes the players' ratings (see [`crate::ratings`]).
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// Who sits on a seat.
@@ -145,6 +162,9 @@ pub struct StoredRoom {
     /// part of the room's record: never exported.
     #[serde(skip)]
     pub fence: u64,
+    /// What a rated room's end did to the ratings, once it is over.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rating: Option<RatingOutcome>,
 }
 
 /// What a finished room keeps of its rematch: the room it was made in, and who asked.
@@ -162,4 +182,88 @@ pub struct StoredPlayer {
     pub name: String,
     pub token_hash: String,
     pub bot: bool,
+}
+
+/// An account: a player's claimed name (unique case-insensitively: [`name_key`]) and, for a
+/// person, the hash of its password (PHC string, argon2id); a bot, registered by the bot key,
+/// has none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredAccount {
+    pub player: String,
+    pub name: String,
+    pub password_hash: Option<String>,
+    pub bot: bool,
+    pub created_ms: u64,
+}
+
+/// The form of a name that uniqueness is judged on: `Alice` and `ALICE` are one name.
+#[must_use]
+pub fn name_key(name: &str) -> String {
+    name.to_lowercase()
+}
+
+/// One player's rating under one key, as stored.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StoredRating {
+    pub key: String,
+    pub rating: f64,
+    pub rd: f64,
+    pub volatility: f64,
+    pub games: u64,
+}
+
+/// One line of a leaderboard.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LeaderRow {
+    pub name: String,
+    pub rating: f64,
+    pub rd: f64,
+    pub games: u64,
+}
+
+/// A rating after one rated game, for a player's history.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingPoint {
+    pub key: String,
+    pub at_ms: u64,
+    pub rating: f64,
+    pub room: String,
+}
+
+/// A game on a player's page.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GameLine {
+    pub room: String,
+    pub game: GameSpec,
+    pub black: Option<String>,
+    pub white: Option<String>,
+    /// The seats' player ids (a name may have changed since: a guest who claimed another).
+    pub black_player: Option<String>,
+    pub white_player: Option<String>,
+    pub status: RoomStatus,
+    pub result: Option<GameResult>,
+    pub rated: bool,
+    pub created_ms: u64,
+}
+
+/// What a player's page shows, read in one go.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PlayerPage {
+    pub player: String,
+    pub name: String,
+    pub bot: bool,
+    pub ratings: Vec<StoredRating>,
+    pub history: Vec<RatingPoint>,
+    pub games: Vec<GameLine>,
+}
+
+/// A tournament as stored: one JSON document (`crate::tournament`'s), beside the two facts
+/// the store lists tournaments by. The store never reads the document itself.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StoredTournament {
+    pub id: String,
+    /// `open`, `running` or `over`.
+    pub status: String,
+    pub created_ms: u64,
+    pub doc: String,
 }

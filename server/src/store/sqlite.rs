@@ -14,6 +14,7 @@ use std::time::{Duration, Instant};
 use rusqlite::{params, Connection, OptionalExtension};
 use tokio::sync::mpsc;
 
+use game_core::protocol::RoomStatus;
 use game_core::Color;
 
 use super::checkpoint;
@@ -21,9 +22,11 @@ use super::error::StoreError;
 use super::fence;
 use super::job::{self, failed_alone, note_failed_alone, Job};
 use super::records::{
-    RoomChange, StoredChat, StoredMove, StoredPlayer, StoredRematch, StoredRoom, StoredRoomHead,
-    StoredSeat, Write,
+    LeaderRow, PlayerPage, RoomChange, StoredAccount, StoredChat, StoredMove, StoredPlayer,
+    StoredRematch, StoredRoom, StoredRoomHead, StoredSeat, StoredTournament, Write,
 };
+use super::sqlite_accounts;
+use super::sqlite_tournaments;
 use super::text::{asks_bits, asks_from_bits, now_ms, parse_color, parse_status, status_str};
 use crate::metrics::Metrics;
 
@@ -56,7 +59,8 @@ CREATE TABLE IF NOT EXISTS rooms (
   id TEXT PRIMARY KEY, game TEXT NOT NULL, clock TEXT, opening TEXT NOT NULL,
   private INTEGER NOT NULL, created_ms INTEGER NOT NULL, creator TEXT,
   status TEXT NOT NULL, result TEXT, seq INTEGER NOT NULL DEFAULT 0,
-  next TEXT, rematch_asks INTEGER NOT NULL DEFAULT 0, fence INTEGER NOT NULL DEFAULT 0);
+  next TEXT, rematch_asks INTEGER NOT NULL DEFAULT 0, fence INTEGER NOT NULL DEFAULT 0,
+  rated INTEGER NOT NULL DEFAULT 0, unrated TEXT);
 CREATE INDEX IF NOT EXISTS rooms_status ON rooms(status);
 CREATE TABLE IF NOT EXISTS seats (
   room TEXT NOT NULL, color TEXT NOT NULL, player TEXT NOT NULL, name TEXT NOT NULL,
@@ -120,6 +124,12 @@ fn migrate(conn: &Connection) -> Result<(), StoreError> {
     if !has_column(conn, "rooms", "fence")? {
         conn.execute_batch("ALTER TABLE rooms ADD COLUMN fence INTEGER NOT NULL DEFAULT 0;")?;
     }
+    if !has_column(conn, "rooms", "rated")? {
+        conn.execute_batch(
+            "ALTER TABLE rooms ADD COLUMN rated INTEGER NOT NULL DEFAULT 0;
+             ALTER TABLE rooms ADD COLUMN unrated TEXT;",
+        )?;
+    }
     Ok(())
 }
 
@@ -173,8 +183,8 @@ fn insert_room(db: &Connection, room: &StoredRoom) -> Result<(), StoreError> {
     let head = &room.head;
     db.prepare_cached(
         "INSERT INTO rooms (id, game, clock, opening, private, created_ms, creator, status,
-                            result, seq, fence)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
+                            result, seq, fence, rated)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
     )?
     .execute(params![
         head.id,
@@ -191,6 +201,7 @@ fn insert_room(db: &Connection, room: &StoredRoom) -> Result<(), StoreError> {
             .transpose()?,
         room.seq as i64,
         fence::to_column(room.fence)?,
+        head.rated,
     ])?;
     for (color, seat) in [(Color::Black, &room.black), (Color::White, &room.white)] {
         if seat.is_some() {
@@ -281,6 +292,9 @@ fn apply_change(db: &Connection, change: &RoomChange) -> Result<(), StoreError> 
         db.prepare_cached("UPDATE rooms SET rematch_asks = ?2 WHERE id = ?1")?
             .execute(params![room, asks_bits(asked)])?;
     }
+    if let Some((RoomStatus::Over, Some(result))) = &change.status {
+        sqlite_accounts::settle_rated(db, room, result, now_ms() as u64)?;
+    }
     if let Some(line) = &change.chat {
         db.prepare_cached(
             "INSERT INTO chat (room, player, name, text, seat, bot, at_ms)
@@ -325,7 +339,8 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
             let mut forget = db.prepare_cached(
                 "DELETE FROM players WHERE id = ?1 AND bot = 0 AND last_seen_ms < ?2
                  AND NOT EXISTS (SELECT 1 FROM seats JOIN rooms ON rooms.id = seats.room
-                                 WHERE seats.player = players.id AND rooms.status != 'over')",
+                                 WHERE seats.player = players.id AND rooms.status != 'over')
+                 AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.player = players.id)",
             )?;
             for id in ids {
                 forget.execute(params![id, *seen_before_ms as i64])?;
@@ -340,6 +355,15 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
             )?
             .execute(params![room, text, review.made_ms as i64])?;
         }
+        Write::NewAccount(account) => sqlite_accounts::insert_account(db, account)?,
+        Write::Token { token_hash, player } => {
+            sqlite_accounts::insert_token(db, token_hash, player, now_ms() as u64)?;
+        }
+        Write::DropToken {
+            token_hash,
+            replacement,
+        } => sqlite_accounts::drop_token(db, token_hash, replacement)?,
+        Write::Tournament(t) => sqlite_tournaments::upsert(db, t)?,
         Write::Barrier => {}
     }
     Ok(())
@@ -506,6 +530,8 @@ impl SqliteStore {
         let conn = open_connection(&path)?;
         conn.execute_batch(SCHEMA)?;
         migrate(&conn)?;
+        conn.execute_batch(sqlite_accounts::SCHEMA)?;
+        conn.execute_batch(sqlite_tournaments::SCHEMA)?;
         let mut conn = conn;
         conn.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
         let checkpointer = open_connection(&path)?;
@@ -559,7 +585,11 @@ impl SqliteStore {
         self.read(move |conn| {
             Ok(conn
                 .query_row(
-                    "SELECT id, name, token_hash, bot FROM players WHERE token_hash = ?1",
+                    "SELECT id, name, token_hash, bot FROM players WHERE token_hash = ?1
+                     UNION ALL
+                     SELECT p.id, p.name, t.token_hash, p.bot FROM tokens t
+                       JOIN players p ON p.id = t.player WHERE t.token_hash = ?1
+                     LIMIT 1",
                     [&token_hash],
                     player,
                 )
@@ -648,6 +678,61 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn account_by_name(&self, name: &str) -> Result<Option<StoredAccount>, StoreError> {
+        let name = name.to_string();
+        self.read(move |conn| sqlite_accounts::account_by_name(conn, &name))
+            .await
+    }
+
+    pub async fn account_of(&self, player: &str) -> Result<Option<StoredAccount>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| sqlite_accounts::account_of(conn, &player))
+            .await
+    }
+
+    pub async fn load_accounts(&self) -> Result<Vec<StoredAccount>, StoreError> {
+        self.read(sqlite_accounts::load_accounts).await
+    }
+
+    pub async fn leaderboard(
+        &self,
+        key: &str,
+        bots: bool,
+        limit: usize,
+    ) -> Result<Vec<LeaderRow>, StoreError> {
+        let key = key.to_string();
+        self.read(move |conn| sqlite_accounts::leaderboard(conn, &key, bots, limit))
+            .await
+    }
+
+    pub async fn player_page(
+        &self,
+        name: &str,
+        games: usize,
+    ) -> Result<Option<PlayerPage>, StoreError> {
+        let name = name.to_string();
+        self.read(move |conn| sqlite_accounts::player_page(conn, &name, games))
+            .await
+    }
+
+    pub async fn read_tournament(&self, id: &str) -> Result<Option<StoredTournament>, StoreError> {
+        let id = id.to_string();
+        self.read(move |conn| sqlite_tournaments::read(conn, &id))
+            .await
+    }
+
+    pub async fn list_tournaments(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<StoredTournament>, StoreError> {
+        self.read(move |conn| sqlite_tournaments::newest(conn, limit))
+            .await
+    }
+
+    pub async fn running_tournaments(&self) -> Result<Vec<StoredTournament>, StoreError> {
+        self.read(sqlite_tournaments::running).await
+    }
+
     pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
         let id = id.to_string();
         self.read(move |conn| {
@@ -693,11 +778,12 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
         Option<String>,
         i64,
         i64,
+        bool,
     );
     let head: Option<Head> = conn
         .query_row(
             "SELECT game, clock, opening, private, created_ms, creator, status, result, seq,
-                    fence
+                    fence, rated
              FROM rooms WHERE id = ?1",
             [id],
             |r| {
@@ -712,12 +798,24 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
                     r.get(7)?,
                     r.get(8)?,
                     r.get(9)?,
+                    r.get(10)?,
                 ))
             },
         )
         .optional()?;
-    let Some((game, clock, opening, private, created_ms, creator, status, result, seq, fenced)) =
-        head
+    let Some((
+        game,
+        clock,
+        opening,
+        private,
+        created_ms,
+        creator,
+        status,
+        result,
+        seq,
+        fenced,
+        rated,
+    )) = head
     else {
         return Ok(None);
     };
@@ -730,6 +828,7 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
             private,
             created_ms: created_ms as u64,
             creator,
+            rated,
         },
         status: parse_status(&status),
         result: result.as_deref().map(serde_json::from_str).transpose()?,
@@ -738,7 +837,11 @@ fn read_room(conn: &Connection, id: &str) -> Result<Option<StoredRoom>, StoreErr
         white: None,
         moves: Vec::new(),
         fence: fence::from_column(fenced),
+        rating: None,
     };
+    if rated {
+        room.rating = sqlite_accounts::rating_outcome(conn, id)?;
+    }
     let mut stmt =
         conn.prepare("SELECT color, player, name, bot, level FROM seats WHERE room = ?1")?;
     let seats = stmt.query_map([id], |r| {

@@ -44,10 +44,11 @@ const navBtn = (testid, key, symbol, onclick) => h('button', { type: 'button', '
 export function buildRoom(root, { roomId, actions, onBack, me }) {
   const titleEl = h('span', { class: 'room-title', 'data-testid': 'room-title' }, t('room.loading'));
   const clockSpecEl = h('span', { class: 'room-clock-spec' });
+  const ratedEl = h('span', { class: 'rated-badge', 'data-testid': 'room-rated', 'data-i18n': 'rating.rated', hidden: true }, t('rating.rated'));
   const spectatorsEl = h('span', { 'data-testid': 'spectators' }, '0');
   const head = h('div', { class: 'room-head' },
     h('button', { type: 'button', class: 'link', 'data-testid': 'btn-lobby', onclick: onBack, 'data-i18n': 'room.back' }, t('room.back')),
-    titleEl, clockSpecEl,
+    titleEl, clockSpecEl, ratedEl,
     h('span', { class: 'spectators', title: t('room.spectators'), 'data-i18n-title': 'room.spectators' },
       eyeIcon(), ' ', spectatorsEl,
       h('span', { class: 'sr-only', 'data-i18n': 'room.spectators' }, t('room.spectators'))));
@@ -155,7 +156,7 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
     overDialog.element));
 
   return {
-    titleEl, clockSpecEl, spectatorsEl, bars, topSlot, bottomSlot, board,
+    titleEl, clockSpecEl, ratedEl, spectatorsEl, bars, topSlot, bottomSlot, board,
     statusEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl, moveInput, moveForm,
     offersEl, buttons, botLevel, inviteGroup, nav, moveList, liveBtn,
     moveStringEl, exportLinksEl, chat, clocks, overDialog, reviewEl,

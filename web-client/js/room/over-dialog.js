@@ -1,4 +1,4 @@
-// Game-over dialog: a modal that says the result, its reason and (when the server sends one) the rating change, with rematch, review and back-to-the-lobby buttons; it keeps the keyboard inside, closes on Escape and gives focus back.
+// Game-over dialog: a modal that says the result, its reason and (in a rated game) each side's rating change, with rematch, review and back-to-the-lobby buttons; it keeps the keyboard inside, closes on Escape and gives focus back.
 
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
@@ -66,11 +66,12 @@ export function createOverDialog({ roomId, onRematch, onReview, onLobby, fallbac
 
   return {
     element,
-    /** Opens with `content`: { title, lines: [{ text, testid }], canRematch }. */
+    /** Opens with `content`: { title, lines: [{ text, testid, attrs }], canRematch }; `attrs`
+     *  (optional) are more attributes of the line. Open already: the content is replaced. */
     open({ title: text, lines, canRematch }) {
       title.textContent = text;
       clear(body);
-      for (const line of lines) body.append(h('p', { 'data-testid': line.testid }, line.text));
+      for (const line of lines) body.append(h('p', { ...line.attrs, 'data-testid': line.testid }, line.text));
       rematchBtn.hidden = !canRematch;
       if (!element.open) {
         const active = document.activeElement;

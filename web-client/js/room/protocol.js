@@ -96,6 +96,13 @@ export function createProtocol({ state: R, view, app }) {
       join('spectator');
       return;
     }
+    if (msg.code === 'account_needed' && (msg.ref === 'join' || !R.game) && R.joinAs !== 'spectator') {
+      // A rated room seats only accounts: watch, and say why.
+      R.joinAs = 'spectator';
+      join('spectator');
+      view.showError(errorText(msg));
+      return;
+    }
     const ended = R.refused(msg);
     if (ended.move) view.renderBoard(false);
     if (ended.ask) view.renderOffers();
@@ -136,6 +143,12 @@ export function createProtocol({ state: R, view, app }) {
           R.rematchOffered = true;
           view.renderOffers();
         }
+        return true;
+      case 'rated':
+        // The game's rating changes, after its `over`. Numbered or not, it is applied: a
+        // state asked for after a gap carries the same outcome.
+        if (typeof msg.seq === 'number') fresh(msg);
+        if (R.applyRated(msg)) view.renderOver();
         return true;
       case 'crowd':
         R.applyCrowd(msg);

@@ -1,7 +1,8 @@
-// Room state: what one room is (game, moves, seats, clock reading, offers, seq), updated from the server's messages; no DOM, so node can test it.
+// Room state: what one room is (game, moves, seats, clock reading, offers, seq, whether it is rated and how the ratings moved), updated from the server's messages; no DOM, so node can test it.
 
 import { replay, applyMove, other } from '../rules.js';
 import { openingStep, openingRuns, firstPlayerSteps } from '../opening.js';
+import { ratingOutcome } from '../rating.js';
 
 /** How long our own undo or draw request shows as waiting: the server sets no deadline, and
  *  an opponent who ignores it should not leave the note up for ever. */
@@ -23,6 +24,10 @@ export class RoomState {
     this.toMove = 'black';
     this.status = 'loading';
     this.result = null;
+    // A rated room (`state.rated`), and once its game is rated the outcome (rating.js's
+    // `ratingOutcome`: each side's change, or why it was not rated after all).
+    this.rated = false;
+    this.rating = null;
     this.seats = { black: null, white: null };
     this.clock = null;
     this.spectators = 0;
@@ -124,6 +129,9 @@ export class RoomState {
     this.toMove = msg.to_move || this.positions[this.liveIndex].toMove;
     this.status = msg.status;
     this.result = msg.result || null;
+    this.rated = msg.rated === true;
+    // A `rated` message may have come before this state: keep it unless the state says more.
+    this.rating = ratingOutcome(msg.rating) ?? (this.status === 'over' ? this.rating : null);
     this.seats = msg.seats || { black: null, white: null };
     this.online = {};
     this.clock = msg.clock || null;
@@ -165,10 +173,26 @@ export class RoomState {
 
   applyOver(msg) {
     this.status = 'over';
-    this.result = { result: msg.result, reason: msg.reason, line: msg.line, score: msg.score, rating: msg.rating };
+    this.result = { result: msg.result, reason: msg.reason, line: msg.line, score: msg.score };
     this.pending = null;
     this.offers = noOffers();
     this.asked = { undo: 0, draw: 0, rematch: 0 };
+  }
+
+  /** A `rated`: how the game changed the players' ratings (or that it was not rated after
+   *  all). Returns whether it said anything. */
+  applyRated(msg) {
+    const outcome = ratingOutcome(msg);
+    if (!outcome) return false;
+    this.rating = outcome;
+    return true;
+  }
+
+  /** Whether the game's rating outcome is still to come: a rated game that ended with a
+   *  result (an aborted game is never rated). */
+  get ratingPending() {
+    const res = this.result?.result;
+    return this.rated && this.status === 'over' && !this.rating && (res === 'black' || res === 'white' || res === 'draw');
   }
 
   /** An `undone`; false (and nothing changed) when its `ply` does not fit. `shownClock` is the

@@ -8,6 +8,7 @@ import { createReviewPanel, reviewAt, bestLineMarks } from './review.js';
 import { moveRows, moveString, exportLinks } from '../record.js';
 import { buildRoom, SEATS } from './layout.js';
 import { fifthsChoice } from '../opening.js';
+import { changeWords } from '../rating.js';
 
 const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
 
@@ -234,7 +235,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     document.title = `${yourMove ? '● ' : ''}${gameLabel(R.game)} — Kibitz`;
   }
 
-  /** The result in words: { head, reason, score, rating } (the last three may be empty). */
+  /** The result in words: { head, reason, score } (the last two may be empty). */
   function resultWords(res) {
     let head;
     if (res.result === 'aborted') head = t('over.aborted');
@@ -243,11 +244,29 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     else head = t('over.win', { name: playerWord(res.result), seat: seatWord(res.result) });
     const reason = res.reason ? t(`reason.${res.reason}`) : '';
     const score = res.score ? t('room.score', { black: res.score.black, white: res.score.white }) : '';
-    // A rating change shows only when the server sends one (`rating`: a signed change a seat).
-    let rating = '';
-    const change = res.rating && R.seated ? Number(res.rating[R.you]) : NaN;
-    if (Number.isFinite(change)) rating = t('over.rating', { change: change > 0 ? `+${change}` : String(change) });
-    return { head, reason, score, rating };
+    return { head, reason, score };
+  }
+
+  /** A rated game's rating lines: each side's change with its new rating ("Ada (Black): +12 →
+   *  1512?"), or why the game was not rated after all, or that the changes are on their way.
+   *  Each is { text, testid, attrs }; `prefix` names them ('over-dialog' or 'over'). */
+  function ratingLines(prefix) {
+    if (R.rating?.unrated) {
+      const key = R.rating.unrated === 'repeat' ? 'over.unratedRepeat' : 'over.unrated';
+      return [{ text: t(key), testid: `${prefix}-unrated`, attrs: { class: 'rating-line unrated', 'data-reason': R.rating.unrated } }];
+    }
+    if (R.rating) {
+      return R.rating.changes.map((c) => {
+        const w = changeWords(c);
+        return {
+          text: t('over.ratingChange', { name: w.name || playerWord(c.color), seat: seatWord(c.color), change: w.change, rating: w.rating }),
+          testid: `${prefix}-rating-${c.color}`,
+          attrs: { class: `rating-line ${w.up}`, 'data-change': w.change, 'data-rating': w.rating, 'data-mine': String(c.color === R.you) },
+        };
+      });
+    }
+    if (R.ratingPending) return [{ text: t('over.ratingPending'), testid: `${prefix}-rating-pending`, attrs: { class: 'rating-line pending' } }];
+    return [];
   }
 
   function renderOver() {
@@ -262,6 +281,8 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     const parts = [h('strong', { class: 'over-head' }, words.head)];
     if (res.reason) parts.push(h('span', { class: 'over-reason', 'data-reason': res.reason }, ` — ${words.reason}`));
     if (res.score) parts.push(h('span', { class: 'over-score', 'data-testid': 'over-score' }, ` (${words.score})`));
+    const rating = ratingLines('over');
+    if (rating.length) parts.push(h('div', { class: 'over-rating' }, rating.map((l) => h('span', { ...l.attrs, 'data-testid': l.testid }, l.text))));
     overEl.append(...parts);
     overEl.dataset.result = res.result || '';
     overEl.dataset.reason = res.reason || '';
@@ -276,7 +297,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     const lines = [];
     if (words.reason) lines.push({ text: words.reason, testid: 'over-dialog-reason' });
     if (words.score) lines.push({ text: words.score, testid: 'over-dialog-score' });
-    if (words.rating) lines.push({ text: words.rating, testid: 'over-dialog-rating' });
+    lines.push(...ratingLines('over-dialog'));
     el.overDialog.open({ title: words.head, lines, canRematch: R.seated });
   }
 
@@ -381,6 +402,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     if (!R.game) return;
     el.moveInput.placeholder = t('room.moveInputPh', { ex: R.game.kind === 'connect4' ? '4' : R.game.kind === 'othello' ? 'f5' : 'h8' });
     el.titleEl.textContent = gameLabel(R.game);
+    el.ratedEl.hidden = !R.rated;
     // Before the first state the lobby's copy of the time control stands in.
     const control = R.game && R.hasState ? (R.control ?? null) : clockSpec;
     el.clockSpecEl.textContent = control !== undefined ? clockLabel(control) : '';
@@ -411,7 +433,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     el,
     chat,
     review,
-    renderAll, renderBoard, renderPlayers, renderMoves, renderStatus, renderOffers, renderActions, renderOpening,
+    renderAll, renderBoard, renderPlayers, renderMoves, renderStatus, renderOffers, renderActions, renderOpening, renderOver,
     openOver,
     showError(text) {
       errorTimer = flash(el.errorEl, text, errorTimer, 6000);

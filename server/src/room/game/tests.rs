@@ -47,6 +47,7 @@ fn record(seat: &StoredSeat) -> PlayerRecord {
         id: seat.player.clone(),
         name: seat.name.clone(),
         bot: seat.bot,
+        account: false,
     }
 }
 
@@ -529,18 +530,20 @@ fn a_player_away_too_long_loses_and_an_empty_waiting_room_closes() {
     let mut g = started(gomoku());
     first_moves(&mut g, t0());
     let events = apply(&mut g, |g| {
-        g.abandon(WHITE, t0()).ok_or(RoomError::GameOver)
+        g.abandon(WHITE, false, t0()).ok_or(RoomError::GameOver)
     });
     let result = over(&events);
     assert_eq!(
         (result.result, result.reason),
         (ResultKind::Black, EndReason::Abandoned)
     );
-    assert!(g.abandon(BLACK, t0()).is_none(), "over already");
+    assert!(g.abandon(BLACK, false, t0()).is_none(), "over already");
 
     let waiting = plan(gomoku(), None, &[]).seated([Some(person("Alice")), None]);
     let mut w = RoomGame::new("w".into(), waiting, 8, t0());
-    let change = w.abandon(BLACK, t0()).expect("a waiting room closes");
+    let change = w
+        .abandon(BLACK, false, t0())
+        .expect("a waiting room closes");
     assert_eq!(change.record().status, Some((RoomStatus::Over, None)));
     let events = w.commit(change);
     assert_eq!(events, vec![Event::States]);
@@ -838,9 +841,20 @@ fn a_player_away_before_the_first_moves_aborts_rather_than_loses() {
     let mut g = started(gomoku());
     play(&mut g, BLACK, "h8", None, t0());
     let events = apply(&mut g, |g| {
-        g.abandon(WHITE, t0()).ok_or(RoomError::GameOver)
+        g.abandon(WHITE, false, t0()).ok_or(RoomError::GameOver)
     });
     assert_eq!(over(&events).result, ResultKind::Aborted);
+    // In a tournament game the side that left loses even then.
+    let mut g = started(gomoku());
+    play(&mut g, BLACK, "h8", None, t0());
+    let events = apply(&mut g, |g| {
+        g.abandon(BLACK, true, t0()).ok_or(RoomError::GameOver)
+    });
+    let result = over(&events);
+    assert_eq!(
+        (result.result, result.reason),
+        (ResultKind::White, EndReason::Abandoned)
+    );
 }
 
 #[test]

@@ -4,9 +4,11 @@
 //! own (`reads`); the schema is created and migrated at open (`schema`). No TLS: the server is
 //! reached over a trusted network or a local socket.
 
+mod accounts;
 mod reads;
 mod schema;
 mod statements;
+mod tournaments;
 mod writer;
 
 use std::sync::Arc;
@@ -18,7 +20,10 @@ use tokio_postgres::{Client, Config, NoTls};
 
 use super::error::{postgres_message, StoreError};
 use super::job::{self, Job};
-use super::records::{StoredChat, StoredPlayer, StoredRematch, StoredRoom, Write};
+use super::records::{
+    LeaderRow, PlayerPage, StoredAccount, StoredChat, StoredPlayer, StoredRematch, StoredRoom,
+    StoredTournament, Write,
+};
 use crate::metrics::Metrics;
 
 /// Writes queued before their senders wait.
@@ -182,8 +187,52 @@ impl PostgresStore {
         self.reads.read_review(id).await
     }
 
+    pub async fn account_by_name(&self, name: &str) -> Result<Option<StoredAccount>, StoreError> {
+        self.reads.account_by_name(name).await
+    }
+
+    pub async fn account_of(&self, player: &str) -> Result<Option<StoredAccount>, StoreError> {
+        self.reads.account_of(player).await
+    }
+
+    pub async fn load_accounts(&self) -> Result<Vec<StoredAccount>, StoreError> {
+        self.reads.load_accounts().await
+    }
+
+    pub async fn leaderboard(
+        &self,
+        key: &str,
+        bots: bool,
+        limit: usize,
+    ) -> Result<Vec<LeaderRow>, StoreError> {
+        self.reads.leaderboard(key, bots, limit).await
+    }
+
+    pub async fn player_page(
+        &self,
+        name: &str,
+        games: usize,
+    ) -> Result<Option<PlayerPage>, StoreError> {
+        self.reads.player_page(name, games).await
+    }
+
     pub async fn read_chat(&self, id: &str) -> Result<Vec<StoredChat>, StoreError> {
         self.reads.read_chat(id).await
+    }
+
+    pub async fn read_tournament(&self, id: &str) -> Result<Option<StoredTournament>, StoreError> {
+        self.reads.read_tournament(id).await
+    }
+
+    pub async fn list_tournaments(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<StoredTournament>, StoreError> {
+        self.reads.list_tournaments(limit).await
+    }
+
+    pub async fn running_tournaments(&self) -> Result<Vec<StoredTournament>, StoreError> {
+        self.reads.running_tournaments().await
     }
 }
 

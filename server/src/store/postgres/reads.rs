@@ -53,7 +53,7 @@ impl Readers {
     }
 
     /// A free read connection (or the next in turn, once free), connected.
-    async fn client(&self) -> Result<MappedMutexGuard<'_, Client>, StoreError> {
+    pub(super) async fn client(&self) -> Result<MappedMutexGuard<'_, Client>, StoreError> {
         let first = self.next.fetch_add(1, Ordering::Relaxed);
         let n = self.slots.len();
         let free = (0..n).find_map(|i| self.slots[(first + i) % n].try_lock().ok());
@@ -87,7 +87,11 @@ impl Readers {
         let db = self.client().await?;
         let row = db
             .query_opt(
-                "SELECT id, name, token_hash, bot FROM players WHERE token_hash = $1",
+                "SELECT id, name, token_hash, bot FROM players WHERE token_hash = $1
+                 UNION ALL
+                 SELECT p.id, p.name, t.token_hash, p.bot FROM tokens t
+                   JOIN players p ON p.id = t.player WHERE t.token_hash = $1
+                 LIMIT 1",
                 &[&token_hash],
             )
             .await?;
@@ -105,7 +109,10 @@ impl Readers {
     pub(super) async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         let mut db = self.client().await?;
         let tx = snapshot(&mut db).await?;
-        let rooms = read_rooms(&tx, Rooms::One(id)).await?;
+        let mut rooms = read_rooms(&tx, Rooms::One(id)).await?;
+        if let Some(room) = rooms.first_mut().filter(|r| r.head.rated) {
+            room.rating = super::accounts::rating_outcome(&tx, id).await?;
+        }
         tx.commit().await?;
         Ok(rooms.into_iter().next())
     }
@@ -209,7 +216,7 @@ async fn read_rooms(tx: &Transaction<'_>, which: Rooms<'_>) -> Result<Vec<Stored
     let cond = which.condition();
     let heads = format!(
         "SELECT r.id, r.game, r.clock, r.opening, r.private, r.created_ms, r.creator, r.status,
-                r.result, r.seq, r.fence
+                r.result, r.seq, r.fence, r.rated
          FROM rooms r WHERE {cond} ORDER BY r.id"
     );
     let seats = format!(
@@ -293,6 +300,7 @@ fn room_head(row: &Row) -> Result<StoredRoom, StoreError> {
             private: row.try_get(4)?,
             created_ms: row.try_get::<_, i64>(5)? as u64,
             creator: row.try_get(6)?,
+            rated: row.try_get(11)?,
         },
         status: parse_status(&status),
         result: result.as_deref().map(serde_json::from_str).transpose()?,
@@ -301,5 +309,6 @@ fn room_head(row: &Row) -> Result<StoredRoom, StoreError> {
         white: None,
         moves: Vec::new(),
         fence: fence::from_column(row.try_get(10)?),
+        rating: None,
     })
 }

@@ -1,7 +1,10 @@
 //! The writer's statements, prepared once per connection, and how each [`Write`] is applied
 //! with them: the same rows as the SQLite backend writes, statement for statement.
 
+use game_core::protocol::RoomStatus;
 use game_core::Color;
+
+use super::{accounts, tournaments};
 use tokio_postgres::{Client, Statement};
 
 use crate::store::error::StoreError;
@@ -41,8 +44,8 @@ impl Statements {
             ),
             db.prepare(
                 "INSERT INTO rooms (id, game, clock, opening, private, created_ms, creator, status,
-                                    result, seq, fence)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)"
+                                    result, seq, fence, rated)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)"
             ),
             db.prepare(
                 "INSERT INTO seats (room, color, player, name, bot, level)
@@ -76,7 +79,8 @@ impl Statements {
             db.prepare(
                 "DELETE FROM players WHERE id = ANY($1) AND NOT bot AND last_seen_ms < $2
                  AND NOT EXISTS (SELECT 1 FROM seats JOIN rooms ON rooms.id = seats.room
-                                 WHERE seats.player = players.id AND rooms.status <> 'over')"
+                                 WHERE seats.player = players.id AND rooms.status <> 'over')
+                 AND NOT EXISTS (SELECT 1 FROM accounts WHERE accounts.player = players.id)"
             ),
             db.prepare(
                 "INSERT INTO reviews (room, review, made_ms) VALUES ($1, $2, $3)
@@ -141,6 +145,15 @@ impl Statements {
                 db.execute(&self.review, &[room, &text, &(review.made_ms as i64)])
                     .await?;
             }
+            Write::NewAccount(account) => accounts::insert_account(db, account).await?,
+            Write::Token { token_hash, player } => {
+                accounts::insert_token(db, token_hash, player).await?;
+            }
+            Write::DropToken {
+                token_hash,
+                replacement,
+            } => accounts::drop_token(db, token_hash, replacement).await?,
+            Write::Tournament(t) => tournaments::upsert(db, t).await?,
             Write::Barrier => {}
         }
         Ok(())
@@ -217,6 +230,7 @@ impl Statements {
                 &result,
                 &(room.seq as i64),
                 &fence::to_column(room.fence)?,
+                &head.rated,
             ],
         )
         .await?;
@@ -314,6 +328,9 @@ impl Statements {
         }
         if let Some(asked) = change.rematch_asks {
             db.execute(&self.asks, &[&room, &asks_bits(asked)]).await?;
+        }
+        if let Some((RoomStatus::Over, Some(result))) = &change.status {
+            accounts::settle_rated(db, room, result).await?;
         }
         if let Some(line) = &change.chat {
             db.execute(

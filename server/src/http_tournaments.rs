@@ -1,0 +1,333 @@
+//! The HTTP routes of tournaments (docs/protocol.md, "Tournaments"): making one, joining and
+//! leaving it while it is open, starting it, and reading one or the list. Every answer is
+//! JSON, an error `{"error": sentence}`; writes take JSON only and refuse another site's
+//! origin (the guard of the accounts' routes). Players are accounts, named by their token in
+//! the body; an open tournament's document is read, changed and written back under the
+//! registry's edit lock, and once started only its director writes it.
+
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::StatusCode;
+use axum::middleware;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+use game_core::protocol::ClockSpec;
+use game_core::GameSpec;
+
+use crate::http_accounts::{bad_body, error, parse, player_of_token, same_site_json, store_failed};
+use crate::hub::SharedHub;
+use crate::room::plan::RoomPlan;
+use crate::store::Write;
+use crate::tournament::director;
+use crate::tournament::document::{Entrant, Kind, NewTournament, Tournament, TournamentError};
+use crate::tournament::view::{list_line, view};
+use crate::tournament_registry::MAKING_RATE;
+
+/// A body is a token, a name, a game, a clock and a few bot names: well under this.
+const BODY_MAX_BYTES: usize = 4 * 1024;
+
+/// Tournaments the list shows, newest first.
+const LIST_LENGTH: usize = 50;
+
+/// Tournament ids are 10 characters; a longer one is not looked up.
+const ID_LEN: usize = 10;
+
+/// The routes, with their guard.
+pub fn routes() -> Router<SharedHub> {
+    Router::new()
+        .route("/api/tournaments", get(list).post(make))
+        .route("/api/tournaments/{id}", get(show))
+        .route("/api/tournaments/{id}/join", post(join))
+        .route("/api/tournaments/{id}/leave", post(leave))
+        .route("/api/tournaments/{id}/start", post(start))
+        .layer(DefaultBodyLimit::max(BODY_MAX_BYTES))
+        .layer(middleware::from_fn(same_site_json))
+}
+
+/// A tournament's refusal, with its status: a bad request 400, a state that does not allow
+/// it 409, someone who may not 403.
+fn refused(e: &TournamentError) -> Response {
+    let status = match e {
+        TournamentError::BadName
+        | TournamentError::BadKind
+        | TournamentError::BadRounds
+        | TournamentError::RoundsOfRoundRobin => StatusCode::BAD_REQUEST,
+        TournamentError::NotOpen
+        | TournamentError::Full(_)
+        | TournamentError::NotAPlayer
+        | TournamentError::TooFewPlayers => StatusCode::CONFLICT,
+        TournamentError::NotCreator => StatusCode::FORBIDDEN,
+    };
+    error(status, e.to_string())
+}
+
+fn bad_request(sentence: impl Into<String>) -> Response {
+    error(StatusCode::BAD_REQUEST, sentence)
+}
+
+fn now_ms() -> u64 {
+    crate::room::change::Moment::now().unix_ms
+}
+
+/// The account behind `token`, as a tournament's player: a guest is refused (403).
+async fn entrant_of(hub: &SharedHub, token: &str) -> Result<Entrant, Response> {
+    let player = player_of_token(hub, token).await?;
+    let mut account = hub.accounts.of_player(&player.id);
+    if account.is_none() && hub.cluster.is_some() {
+        // Another node may have made it.
+        match hub.store.account_of(&player.id).await {
+            Ok(Some(stored)) => {
+                hub.accounts.insert(&stored);
+                account = hub.accounts.of_player(&player.id);
+            }
+            Ok(None) => {}
+            Err(e) => return Err(store_failed(&e)),
+        }
+    }
+    match account {
+        Some(a) => Ok(Entrant {
+            player: player.id,
+            name: a.name,
+            bot: a.bot,
+        }),
+        None => Err(error(
+            StatusCode::FORBIDDEN,
+            "tournaments are for accounts: claim a name first (POST /api/accounts)",
+        )),
+    }
+}
+
+/// The stored tournament `id`, or the 404 (or 503) to answer.
+async fn load(hub: &SharedHub, id: &str) -> Result<Tournament, Response> {
+    let not_found = || error(StatusCode::NOT_FOUND, "no such tournament");
+    if id.is_empty() || id.len() > ID_LEN {
+        return Err(not_found());
+    }
+    match hub.store.read_tournament(id).await {
+        Ok(Some(stored)) => Tournament::from_stored(&stored).map_err(|e| {
+            tracing::error!(tournament = %id, error = %e, "a tournament's document does not read");
+            error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "the tournament's record cannot be read",
+            )
+        }),
+        Ok(None) => Err(not_found()),
+        Err(e) => Err(store_failed(&e)),
+    }
+}
+
+/// Stores the document, or the 503 to answer.
+async fn save(hub: &SharedHub, t: &Tournament) -> Result<(), Response> {
+    let stored = t.stored().map_err(|e| {
+        tracing::error!(tournament = %t.id, error = %e, "a tournament does not serialise");
+        error(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "the tournament could not be stored",
+        )
+    })?;
+    hub.store
+        .write(Write::Tournament(stored))
+        .await
+        .map_err(|e| store_failed(&e))
+}
+
+#[derive(Deserialize)]
+struct MakeBody {
+    token: String,
+    name: String,
+    kind: String,
+    /// Read here rather than by serde, so that a bad one gets its own clear answer.
+    #[serde(default)]
+    game: Option<Value>,
+    #[serde(default)]
+    clock: Option<Value>,
+    #[serde(default)]
+    rounds: Option<u32>,
+    #[serde(default)]
+    rated: bool,
+    #[serde(default)]
+    bots: Vec<String>,
+}
+
+/// The game and clock of a new tournament, checked as a room's are; the sentence of a 400
+/// when they are not fine.
+fn game_and_clock(
+    game: Option<Value>,
+    clock: Option<Value>,
+    rated: bool,
+) -> Result<(GameSpec, ClockSpec), String> {
+    let game = game
+        .filter(|g| !g.is_null())
+        .ok_or("name the game, as a room's: {\"kind\":\"gomoku\",\"size\":15}")?;
+    let game: GameSpec = serde_json::from_value(game).map_err(|e| format!("bad game: {e}"))?;
+    let clock = clock.filter(|c| !c.is_null()).ok_or(
+        "a tournament needs a clock, as a room's: \
+         {\"initial_ms\":300000,\"increment_ms\":2000} or {\"move_ms\":10000}",
+    )?;
+    let clock: ClockSpec = serde_json::from_value(clock).map_err(|e| format!("bad clock: {e}"))?;
+    let plan = RoomPlan::new(game.clone(), Some(clock), Vec::new(), 0)
+        .map_err(|e| format!("bad game or clock: {e}"))?;
+    if rated {
+        plan.rated()
+            .map_err(|e| format!("a rated tournament needs a rated game: {e}"))?;
+    }
+    Ok((game, clock))
+}
+
+/// `POST /api/tournaments`: an account makes a tournament, with the connected bots it names
+/// as its first players.
+async fn make(State(hub): State<SharedHub>, body: Bytes) -> Response {
+    let Some(body) = parse::<MakeBody>(&body) else {
+        return bad_body();
+    };
+    let creator = match entrant_of(&hub, &body.token).await {
+        Ok(e) => e,
+        Err(r) => return r,
+    };
+    let Some(kind) = Kind::parse(body.kind.trim()) else {
+        return refused(&TournamentError::BadKind);
+    };
+    let (game, clock) = match game_and_clock(body.game, body.clock, body.rated) {
+        Ok(gc) => gc,
+        Err(sentence) => return bad_request(sentence),
+    };
+    let asked = NewTournament {
+        name: body.name,
+        kind,
+        game: game.clone(),
+        clock,
+        rounds: body.rounds,
+        rated: body.rated,
+    };
+    let id = crate::token::random_id(ID_LEN);
+    let mut tournament = match Tournament::new(id, asked, &creator, now_ms()) {
+        Ok(t) => t,
+        Err(e) => return refused(&e),
+    };
+    for name in &body.bots {
+        let Some((bot, bot_name)) = hub.bots.online_playing(name.trim(), game.kind()) else {
+            return bad_request(format!(
+                "no bot named {name:?} is connected that plays {}",
+                game.kind().as_str()
+            ));
+        };
+        if hub.accounts.of_player(&bot).is_none() {
+            return bad_request(format!(
+                "the bot {bot_name} has no account: it cannot play in tournaments"
+            ));
+        }
+        let entrant = Entrant {
+            player: bot,
+            name: bot_name,
+            bot: true,
+        };
+        if let Err(e) = tournament.join(entrant) {
+            return refused(&e);
+        }
+    }
+    if !hub
+        .tournaments
+        .admit_making(&creator.player, MAKING_RATE, Instant::now())
+    {
+        return error(
+            StatusCode::TOO_MANY_REQUESTS,
+            format!(
+                "at most {} tournaments an hour; try again later",
+                MAKING_RATE.max
+            ),
+        );
+    }
+    if let Err(r) = save(&hub, &tournament).await {
+        return r;
+    }
+    tracing::info!(tournament = %tournament.id, creator = %creator.player, "tournament made");
+    (StatusCode::CREATED, Json(view(&tournament))).into_response()
+}
+
+#[derive(Deserialize)]
+struct TokenBody {
+    token: String,
+}
+
+/// Reads the token of a body, then changes the tournament `id` under the edit lock with
+/// `change` and stores it; answers the tournament as it is after.
+async fn edit(
+    hub: &SharedHub,
+    id: &str,
+    body: &Bytes,
+    change: impl FnOnce(&mut Tournament, &Entrant, u64) -> Result<bool, TournamentError>,
+) -> Result<Tournament, Response> {
+    let body: TokenBody = parse(body).ok_or_else(bad_body)?;
+    let me = entrant_of(hub, &body.token).await?;
+    let _edit = hub.tournaments.edit().await;
+    let mut tournament = load(hub, id).await?;
+    let changed = change(&mut tournament, &me, now_ms()).map_err(|e| refused(&e))?;
+    if changed {
+        save(hub, &tournament).await?;
+    }
+    Ok(tournament)
+}
+
+/// `POST /api/tournaments/{id}/join`.
+async fn join(State(hub): State<SharedHub>, Path(id): Path<String>, body: Bytes) -> Response {
+    let joined = edit(&hub, &id, &body, |t, me, _| t.join(me.clone())).await;
+    match joined {
+        Ok(t) => Json(view(&t)).into_response(),
+        Err(r) => r,
+    }
+}
+
+/// `POST /api/tournaments/{id}/leave`.
+async fn leave(State(hub): State<SharedHub>, Path(id): Path<String>, body: Bytes) -> Response {
+    let left = edit(&hub, &id, &body, |t, me, _| {
+        t.leave(&me.player).map(|()| true)
+    })
+    .await;
+    match left {
+        Ok(t) => Json(view(&t)).into_response(),
+        Err(r) => r,
+    }
+}
+
+/// `POST /api/tournaments/{id}/start`: the creator starts it; its director takes over.
+async fn start(State(hub): State<SharedHub>, Path(id): Path<String>, body: Bytes) -> Response {
+    let started = edit(&hub, &id, &body, |t, me, now| {
+        t.start(&me.player, now).map(|()| true)
+    })
+    .await;
+    match started {
+        Ok(t) => {
+            tracing::info!(tournament = %t.id, players = t.players.len(), "tournament started");
+            director::direct(&hub, t.clone());
+            Json(view(&t)).into_response()
+        }
+        Err(r) => r,
+    }
+}
+
+/// `GET /api/tournaments/{id}`: the tournament with its standings.
+async fn show(State(hub): State<SharedHub>, Path(id): Path<String>) -> Response {
+    match load(&hub, &id).await {
+        Ok(t) => Json(view(&t)).into_response(),
+        Err(r) => r,
+    }
+}
+
+/// `GET /api/tournaments`: the newest tournaments, newest first.
+async fn list(State(hub): State<SharedHub>) -> Response {
+    let stored = match hub.store.list_tournaments(LIST_LENGTH).await {
+        Ok(s) => s,
+        Err(e) => return store_failed(&e),
+    };
+    let lines: Vec<_> = stored
+        .iter()
+        .filter_map(|s| Tournament::from_stored(s).ok())
+        .map(|t| list_line(&t))
+        .collect();
+    Json(json!({ "tournaments": lines })).into_response()
+}

@@ -1,0 +1,70 @@
+// The HTTP side of accounts, ratings and tournaments: JSON requests to the server's /api/ (accounts, sign-in and sign-out, leaderboards, player pages, tournaments), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
+
+import { t } from './i18n.js';
+
+/**
+ * Sends `method` `path` and reads the JSON answer. `body` (an object) goes as JSON; `token`
+ * as `Authorization: Bearer` (never in the address or a cookie). Every request that changes
+ * something carries `Content-Type: application/json`, which the server requires of them (a
+ * form on another site cannot send it). Resolves, never rejects, with { ok, status, data,
+ * error, retryAfter }: `error` is the server's sentence for people, or a sentence of our own
+ * when the answer has none (status 0: the server was not reached).
+ */
+export async function apiRequest(method, path, { body, token, fetchFn = globalThis.fetch } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (method !== 'GET') headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetchFn(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+      cache: 'no-store',
+    });
+  } catch {
+    return { ok: false, status: 0, data: null, error: t('api.unreachable'), retryAfter: null };
+  }
+  let data = null;
+  try {
+    const text = await res.text();
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = null;
+  }
+  const retry = Number(res.headers?.get?.('Retry-After'));
+  const retryAfter = Number.isFinite(retry) && retry > 0 ? retry : null;
+  if (res.ok) return { ok: true, status: res.status, data, error: null, retryAfter };
+  const said = data && typeof data.error === 'string' && data.error.trim() ? data.error.trim().slice(0, 300) : null;
+  return { ok: false, status: res.status, data, error: said || t('api.failed', { status: res.status }), retryAfter };
+}
+
+const enc = encodeURIComponent;
+
+/** Claims `name` for the player behind the guest `token`: 201 { player, name }. */
+export const register = (token, name, password, opts) => apiRequest('POST', '/api/accounts', { ...opts, body: { token, name, password } });
+
+/** Signs in: 200 { player, name, token }. */
+export const signIn = (name, password, opts) => apiRequest('POST', '/api/session', { ...opts, body: { name, password } });
+
+/** Signs this browser out: 204 (the token is forgotten by the server). */
+export const signOut = (token, opts) => apiRequest('DELETE', '/api/session', { ...opts, token });
+
+/** A leaderboard: { key, bots, players: [{ name, rating, rd, games, provisional }] }. */
+export const leaderboard = (key, bots, opts) => apiRequest('GET', `/api/leaderboard/${enc(key)}${bots ? '?bots=true' : ''}`, opts);
+
+/** A player's page: { name, bot, ratings, history, games }. */
+export const playerPage = (name, opts) => apiRequest('GET', `/api/players/${enc(name)}`, opts);
+
+/** The tournaments, newest first: [{ id, name, kind, status, players, game }]. */
+export const tournaments = (opts) => apiRequest('GET', '/api/tournaments', opts);
+
+/** One tournament: its settings, players, rounds with their games, and `standings`. */
+export const tournament = (id, opts) => apiRequest('GET', `/api/tournaments/${enc(id)}`, opts);
+
+/** Creates a tournament (`body` from tournament-data.js's createBody, the token in it): 201 { id }. */
+export const createTournament = (body, opts) => apiRequest('POST', '/api/tournaments', { ...opts, body });
+
+/** Joins, leaves or starts (the creator) tournament `id` as the player of `token`. */
+export const tournamentAction = (id, action, token, opts) => apiRequest('POST', `/api/tournaments/${enc(id)}/${action}`, { ...opts, body: { token } });

@@ -1,0 +1,49 @@
+// The page's addresses: which view an address shows (lobby, room, TV, account form, leaderboard, player page, tournaments, a tournament) and the address of a view; no DOM, so node can test it.
+
+import { RATING_KEYS } from './rating.js';
+
+const ACCOUNT_MODES = ['signin', 'register'];
+
+const trimmed = (v) => (v && v.trim() ? v.trim() : null);
+
+/**
+ * The view that the address with query `search` and path `pathname` shows:
+ * { page: 'room', room } for `?room=<id>`, { page: 'tv' } for `/tv`, { page: 'account', mode }
+ * for `?account=signin|register`, { page: 'leaderboard', key, bots } for
+ * `?leaderboard=<key>[&bots=true]` (an unknown key is the first), { page: 'player', name } for
+ * `?player=<name>`, { page: 'tournaments' } for `?tournaments`, { page: 'tournament', id } for
+ * `?tournament=<id>`, else { page: 'lobby' }.
+ */
+export function parseRoute(search = '', pathname = '/') {
+  const q = new URLSearchParams(search);
+  const room = trimmed(q.get('room'));
+  if (room) return { page: 'room', room };
+  if (/\/tv$/.test(pathname)) return { page: 'tv' };
+  const mode = q.get('account');
+  if (ACCOUNT_MODES.includes(mode)) return { page: 'account', mode };
+  if (q.has('leaderboard')) {
+    const key = q.get('leaderboard');
+    return { page: 'leaderboard', key: RATING_KEYS.includes(key) ? key : RATING_KEYS[0], bots: q.get('bots') === 'true' };
+  }
+  const player = trimmed(q.get('player'));
+  if (player) return { page: 'player', name: player };
+  const tournament = trimmed(q.get('tournament'));
+  if (tournament) return { page: 'tournament', id: tournament };
+  if (q.has('tournaments')) return { page: 'tournaments' };
+  return { page: 'lobby' };
+}
+
+/** The address of `route` under `base`, the page's folder (ends with `/`). */
+export function routeUrl(route, base = '/') {
+  const enc = encodeURIComponent;
+  switch (route?.page) {
+    case 'room': return `${base}?room=${enc(route.room)}`;
+    case 'tv': return `${base}tv`;
+    case 'account': return `${base}?account=${enc(route.mode)}`;
+    case 'leaderboard': return `${base}?leaderboard=${enc(route.key || RATING_KEYS[0])}${route.bots ? '&bots=true' : ''}`;
+    case 'player': return `${base}?player=${enc(route.name)}`;
+    case 'tournaments': return `${base}?tournaments`;
+    case 'tournament': return `${base}?tournament=${enc(route.id)}`;
+    default: return base;
+  }
+}
