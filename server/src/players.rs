@@ -2,6 +2,8 @@
 //! last seen — connected now, or since when not — so that players gone for long can be
 //! forgotten. Loaded from the store at start and added to by every `hello`.
 
+use std::sync::atomic::{AtomicU64, Ordering};
+
 use dashmap::DashMap;
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
@@ -35,6 +37,9 @@ pub struct Players {
     by_id: DashMap<String, Known>,
     /// Player ids by token hash.
     by_token: DashMap<String, String>,
+    /// Tokens forgotten so far (sign-outs): a `hello` that waited on the store while one
+    /// arrived asks the store again before it records its token (see `session::identity`).
+    sign_outs: AtomicU64,
 }
 
 impl Players {
@@ -80,6 +85,13 @@ impl Players {
     /// Forgets one token (a sign-out): a `hello` with it is refused from now on.
     pub fn forget_token(&self, token_hash: &str) {
         self.by_token.remove(token_hash);
+        self.sign_outs.fetch_add(1, Ordering::SeqCst);
+    }
+
+    /// How many tokens have been forgotten: changes whenever [`Players::forget_token`] runs.
+    #[must_use]
+    pub fn sign_outs(&self) -> u64 {
+        self.sign_outs.load(Ordering::SeqCst)
     }
 
     /// A player claimed a name: its record from now on.

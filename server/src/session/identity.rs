@@ -152,6 +152,10 @@ pub async fn hello(
             return Err(SessionError::BadBotHello(limits.bot_capacity_max));
         }
     }
+    // A sign-out that lands while this hello waits on the store must not be undone by it
+    // recording the token again below.
+    let sign_outs = hub.players.sign_outs();
+    let token_given = token.is_some();
     let (mut player, token, token_hash) = match token {
         Some(token) => {
             let hash = token::token_hash(&token);
@@ -209,6 +213,14 @@ pub async fn hello(
     if bot.is_some() && !player.account {
         player.account = register_bot(hub, &player).await;
     }
+    let mut seen = sign_outs;
+    while token_given && hub.players.sign_outs() != seen {
+        // The store has dropped a signed-out token before any node forgets it, so a read
+        // begun after the forgetting says whether this token is still good.
+        seen = hub.players.sign_outs();
+        stored_player(hub, &token_hash).await?;
+    }
+    // No await between the last check and recording the token.
     hub.players.connected(player.clone(), token_hash);
     hub.links.connected(&player.id, link.clone());
     if house.is_some() {
