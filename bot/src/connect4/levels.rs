@@ -31,11 +31,12 @@ impl LevelSettings {
     /// heavy noise and misses the opponent's threats; level 2 sees them two moves ahead;
     /// from level 3 forced moves are played at once; from level 7 the exact solver finishes
     /// the game; level 9 still adds a little noise; level 10 searches as deep as the time
-    /// allows and plays the opening book.
+    /// allows and plays the opening book. Level 1 carries less noise than level 2: it cannot
+    /// see a threat coming, and with more noise it fell too far below level 2 (88%).
     #[must_use]
     pub fn of(level: Level) -> LevelSettings {
         let (max_depth, noise, solve_below, root_solve_below) = level.pick([
-            (1, 400, 0, 0),
+            (1, 150, 0, 0),
             (2, 400, 0, 0),
             (3, 200, 0, 0),
             (3, 100, 0, 0),
@@ -66,7 +67,8 @@ mod tests {
         let all: Vec<LevelSettings> = (1..=10).map(|l| LevelSettings::of(Level::new(l))).collect();
         for pair in all.windows(2) {
             assert!(pair[0].max_depth <= pair[1].max_depth);
-            assert!(pair[0].noise >= pair[1].noise);
+            // A deeper level may carry more noise (levels 1 and 2).
+            assert!(pair[0].max_depth < pair[1].max_depth || pair[0].noise >= pair[1].noise);
             assert!(pair[0].solve_below <= pair[1].solve_below);
         }
         assert!(!all[1].forced_moves && all[2].forced_moves);
