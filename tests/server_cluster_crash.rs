@@ -573,14 +573,15 @@ async fn node_here(store: &str, redis: &str, id: &str) -> TestServer {
     TestServer::cluster_node(store, redis, id, Duration::from_millis(1500)).await
 }
 
-/// Ten games played across two nodes while `stop` takes a server away and `start` brings it
-/// back: a request that needs it meanwhile is refused with an error, every move acknowledged
-/// is stored, and every game reaches its end once the server is back, with nothing done by
-/// hand.
+/// Ten games played across two nodes while `stop` takes a server away for at least `outage`
+/// and `start` brings it back: a request that needs it meanwhile is refused with an error,
+/// every move acknowledged is stored, and every game reaches its end once the server is back,
+/// its players hearing each other again, with nothing done by hand.
 async fn ride_out(
     pg: &PgServer,
     store: &str,
     redis: &str,
+    outage: Duration,
     stop: impl FnOnce(),
     start: impl FnOnce(),
 ) {
@@ -596,7 +597,14 @@ async fn ride_out(
     within("moves before the outage", async {
         loop {
             let changed = acks.changed.notified();
-            if acks.count.load(Ordering::SeqCst) >= OUTAGE_GAMES * 3 {
+            // Every game under way (made, joined, a move played: from there on each step of
+            // a game rides out a refusal), and some moves in all.
+            let under_way = {
+                let seen = acks.seen.lock().unwrap();
+                let rooms: BTreeSet<&str> = seen.iter().map(|a| a.0.as_str()).collect();
+                rooms.len() == OUTAGE_GAMES && seen.len() >= OUTAGE_GAMES * 3
+            };
+            if under_way {
                 return;
             }
             changed.await;
@@ -605,6 +613,7 @@ async fn ride_out(
     .await;
     let mut probe = a.client("Probe").await;
     stop();
+    let stopped = tokio::time::Instant::now();
     let refusal = within("a refusal", async {
         loop {
             probe
@@ -626,14 +635,25 @@ async fn ride_out(
         refusal["message"].as_str().unwrap().contains("try again"),
         "{refusal}"
     );
+    tokio::time::sleep_until(stopped + outage).await;
     start();
     let mut finished = Vec::new();
     for game in games {
         finished.push(game.await.expect("a game task"));
     }
     all_stored(pg, store, &finished, &acks);
+    let deaf: Vec<&str> = finished
+        .iter()
+        .filter(|r| !r.heard_the_end)
+        .map(|r| r.room.as_str())
+        .collect();
+    assert!(deaf.is_empty(), "players missed moves in rooms {deaf:?}");
     drop((a, b));
 }
+
+/// Longer than the Redis client's own reconnection tries last (six, 3.5 to 7 s in all): a
+/// node whose subscribing connection gave up then would never hear the bus again.
+const REDIS_OUTAGE: Duration = Duration::from_secs(8);
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn redis_out_of_reach_for_a_while_refuses_moves_and_service_returns() {
@@ -644,6 +664,7 @@ async fn redis_out_of_reach_for_a_while_refuses_moves_and_service_returns() {
         pg,
         &store,
         &redis.url(),
+        REDIS_OUTAGE,
         || redis.stop(),
         || redis.restart(),
     )
@@ -656,7 +677,15 @@ async fn postgres_out_of_reach_for_a_while_refuses_moves_and_service_returns() {
     let pg = PgServer::start();
     let store = pg.database();
     let redis = RedisServer::start();
-    ride_out(&pg, &store, &redis.url(), || pg.stop(), || pg.restart()).await;
+    ride_out(
+        &pg,
+        &store,
+        &redis.url(),
+        Duration::ZERO,
+        || pg.stop(),
+        || pg.restart(),
+    )
+    .await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -183,14 +183,25 @@ impl Cluster {
             }
             Ok::<(), ()>(())
         };
-        let mut subscriber = ConnectionManager::new_with_config(
-            client,
-            config.set_push_sender(push).set_automatic_resubscription(),
-        )
-        .await
-        .map_err(unreachable)?;
-        subscriber.subscribe(bus::node_channel(node)).await?;
-        subscriber.subscribe(bus::EVERYONE).await?;
+        // This connection sends nothing once subscribed, so only the manager's reconnection,
+        // started when it sees the connection drop, ever brings it back. By default that gives
+        // up after six tries (3.5 to 7 s), and nothing would start another: a Redis away for
+        // longer left the node deaf to the bus for good, every request passed to it and every
+        // frame for its connections lost. It tries without end here, a second or two apart.
+        let subscriber_config = config
+            .set_push_sender(push)
+            .set_automatic_resubscription()
+            .set_number_of_retries(usize::MAX);
+        // Bounded at start all the same: a node that cannot subscribe says so.
+        let subscribed = tokio::time::timeout(bus::REDIS_TIMEOUT * 2, async {
+            let mut subscriber = ConnectionManager::new_with_config(client, subscriber_config)
+                .await
+                .map_err(unreachable)?;
+            subscriber.subscribe(bus::node_channel(node)).await?;
+            subscriber.subscribe(bus::EVERYONE).await?;
+            Ok::<_, ClusterError>(subscriber)
+        });
+        let subscriber = subscribed.await.map_err(|_| ClusterError::Timeout)??;
         let bus = Bus::start(redis.clone(), metrics.clone());
         let epoch = Instant::now();
         let cluster = Cluster(Arc::new(Inner {

@@ -25,6 +25,19 @@ impl RoomActor {
         reference: &'static str,
         received: Instant,
     ) {
+        if !self.may_write() {
+            // Redis has not answered this node lately: another node may have taken the room
+            // over and played on, so this game may be behind the real one. Any answer but
+            // "try again" (a move refused as out of turn, say) could then contradict it, and
+            // a client that resynchronises on such an answer reads this stale room again and
+            // again until this node learns the lease is lost.
+            let id = match &action {
+                Action::Move { id, .. } => id.as_deref(),
+                _ => None,
+            };
+            self.refuse(&who.link, reference, id, &RoomError::Unreachable);
+            return;
+        }
         let seat = self.game.seat_of(&who.player.id);
         if let Some(seat) = seat {
             if !self.members.contains(who.link.id()) {
