@@ -132,8 +132,10 @@ const SIDE_KEY: u64 = 0x5A17_C0DE_D15C_0BB1;
 /// Per-colour summaries of the empty points, kept in step with the patterns.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Summary {
-    /// Sum of [`points::point_value`] over the empty points.
+    /// Sum of [`points::point_value`] over the empty points: the hand-set evaluation.
     pub total: i32,
+    /// Sum of [`points::point_worth`] over the empty points: the fitted evaluation.
+    pub worth_total: i32,
     /// Points where a stone makes five.
     pub fives: PointSet,
     /// Points where a stone makes a four (simple or open) in some direction.
@@ -151,6 +153,7 @@ impl Summary {
     fn new(points: usize) -> Summary {
         Summary {
             total: 0,
+            worth_total: 0,
             fives: PointSet::new(points),
             fours: PointSet::new(points),
             flex4s: PointSet::new(points),
@@ -202,6 +205,9 @@ pub struct Board {
     /// fifth tells an overline), four in freestyle, where nothing further changes a pattern.
     reach: isize,
     spots: Vec<Spot>,
+    /// Per point and colour, [`points::point_worth`] (0 on an occupied point): beside the
+    /// spots rather than in them, which fill a 32-byte line already.
+    worths: Vec<[i16; 2]>,
     points_table: &'static points::PointTable,
     summary: [Summary; 2],
     /// The empty points with a stone within two: where the move generator looks.
@@ -249,6 +255,7 @@ impl Board {
             rule,
             dirs: directions(stride),
             reach: if rule == GomokuRule::Freestyle { 4 } else { 5 },
+            worths: vec![[0; 2]; len],
             spots,
             points_table: points::PointTable::shared(),
             summary: [Summary::new(len), Summary::new(len)],
@@ -292,6 +299,7 @@ impl Board {
             }
             self.spots[q].values = [0; 2];
             self.spots[q].flags = [0; 2];
+            self.worths[q] = [0; 2];
         }
         self.summary = [Summary::new(len), Summary::new(len)];
         self.candidates = PointSet::new(len);
@@ -449,10 +457,18 @@ impl Board {
         self.tables[v]
     }
 
-    /// The value of empty point `p` for colour `v` ([`points::point_value`]).
+    /// The value of empty point `p` for colour `v` ([`points::point_value`]): how moves
+    /// are ranked.
     #[must_use]
     pub fn value(&self, p: Point, v: usize) -> i32 {
         i32::from(self.spots[usize::from(p)].values[v])
+    }
+
+    /// The worth of empty point `p` for colour `v` ([`points::point_worth`]): what the
+    /// evaluation counts.
+    #[must_use]
+    pub fn worth(&self, p: Point, v: usize) -> i32 {
+        i32::from(self.worths[usize::from(p)][v])
     }
 
     #[must_use]
@@ -606,7 +622,9 @@ impl Board {
         let pi = usize::from(p);
         for v in 0..2 {
             self.summary[v].total -= i32::from(self.spots[pi].values[v]);
+            self.summary[v].worth_total -= i32::from(self.worths[pi][v]);
             self.spots[pi].values[v] = 0;
+            self.worths[pi][v] = 0;
             self.set_flags(p, v, 0);
         }
     }
@@ -631,6 +649,9 @@ impl Board {
         let value = entry.value[usize::from(renju_black)];
         let old = std::mem::replace(&mut self.spots[pi].values[v], value);
         self.summary[v].total += i32::from(value) - i32::from(old);
+        let worth = entry.worth[usize::from(renju_black)];
+        let old = std::mem::replace(&mut self.worths[pi][v], worth);
+        self.summary[v].worth_total += i32::from(worth) - i32::from(old);
         self.set_flags(p, v, entry.flags);
     }
 
@@ -681,7 +702,7 @@ impl Board {
                 .all(|(a, b)| (a.cell, a.near) == (b.cell, b.near))
             && empty_points
                 .into_iter()
-                .all(|p| self.spots[p] == other.spots[p])
+                .all(|p| self.spots[p] == other.spots[p] && self.worths[p] == other.worths[p])
     }
 
     /// The stones as game-core sees them.

@@ -1,24 +1,47 @@
-//! Evaluation: a position is worth the sum of its empty points' values ([`super::points`])
-//! for the side to move against the opponent's, the side to move's counted a little higher
-//! because it plays next.
+//! Evaluation: a position is worth the sum of its empty points' values for the side to move
+//! against the opponent's, the side to move's counted higher because it plays next — with
+//! one of two sets of point weights ([`super::points`]): the *fitted* worths, and the side to
+//! move's factor with them, fitted to self-play results (`examples/gomoku_train.rs`), which
+//! full strength uses; or the *hand-set* values that the lower levels' noise was calibrated
+//! against.
 //!
-//! The board keeps these sums up to date move by move ([`super::board::Summary::total`]), so
-//! the evaluation itself is a few additions.
+//! The board keeps both sums up to date move by move ([`super::board::Summary`]), so the
+//! evaluation itself is a few additions.
 
 use super::board::Board;
 
-/// The static value for the side to move, in centi-stones.
+/// The side to move's share with the fitted worths: its points count `MOVER_NUM / MOVER_DEN`
+/// (1.69) times the opponent's.
+const MOVER_NUM: i32 = 22;
+const MOVER_DEN: i32 = 13;
+
+/// The static value for the side to move, in centi-stones: with the fitted worths when
+/// `fitted`, else with the hand-set values (the side to move's counted 5/4).
 ///
 /// A five-point of the opponent's is left out: the side to move must and will block it, so
 /// counting it would reward making fours just before the horizon.
 #[must_use]
-pub fn evaluate(board: &Board) -> i32 {
+pub fn evaluate(board: &Board, fitted: bool) -> i32 {
     let me = board.turn();
     let them = 1 - me;
-    let mine = board.summary(me).total;
-    let mut theirs = board.summary(them).total;
+    let (mine, mut theirs) = if fitted {
+        (
+            board.summary(me).worth_total,
+            board.summary(them).worth_total,
+        )
+    } else {
+        (board.summary(me).total, board.summary(them).total)
+    };
     for p in board.summary(them).fives.iter() {
-        theirs -= board.value(p, them);
+        theirs -= if fitted {
+            board.worth(p, them)
+        } else {
+            board.value(p, them)
+        };
     }
-    (mine * 5 / 4 - theirs) / 2
+    if fitted {
+        (mine * MOVER_NUM / MOVER_DEN - theirs) / 2
+    } else {
+        (mine * 5 / 4 - theirs) / 2
+    }
 }

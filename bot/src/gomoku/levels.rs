@@ -18,6 +18,9 @@ pub struct LevelSettings {
     pub root_vcf: bool,
     /// VCT at the root.
     pub root_vct: bool,
+    /// The fitted evaluation and the extra reductions of full strength
+    /// ([`super::search::Limits::full_strength`]).
+    pub full_strength: bool,
 }
 
 impl LevelSettings {
@@ -25,7 +28,10 @@ impl LevelSettings {
     /// pair. Level 1 looks one move ahead through noise so heavy that it plays almost at
     /// random (it still makes five and stops a four, as every level does); levels 2 and 3
     /// through less; level 5 answers threes; level 7 finds VCFs at the root, level 8 also
-    /// inside the search; level 9 adds the VCT and has no noise; level 10 has no depth cap.
+    /// inside the search; level 9 adds the VCT and has no noise; level 10 has no depth cap,
+    /// and the fitted evaluation and extra reductions of full strength (with them at levels
+    /// 1–9 the steps shrank to 53–69%: the noise was calibrated against the hand-set values,
+    /// and the reductions take depth from a depth-held level).
     /// The threat searches decide so much that one ply more than level 9's six is worth
     /// little at short times, which is why level 9 stops at depth 6 (at depth 8 it scored 48%
     /// against level 10 at 100 ms) and the levels below it step down from there. One more
@@ -53,6 +59,7 @@ impl LevelSettings {
             probe_vcf: l >= 8,
             root_vcf: l >= 7,
             root_vct: l >= 9,
+            full_strength: l >= 10,
         }
     }
 }
@@ -78,11 +85,15 @@ mod tests {
                 (lower.probe_vcf, higher.probe_vcf),
                 (lower.root_vcf, higher.root_vcf),
                 (lower.root_vct, higher.root_vct),
+                (lower.full_strength, higher.full_strength),
             ] {
                 assert!(!low || high, "{lower:?} {higher:?}");
             }
         }
         assert!(!all[3].tactics && all[4].tactics);
         assert_eq!(all[9].noise, 0);
+        // Only full strength has the fitted evaluation; the levels below keep the one their
+        // noise was calibrated against.
+        assert!(all[9].full_strength && !all[8].full_strength);
     }
 }

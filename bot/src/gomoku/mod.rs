@@ -266,6 +266,7 @@ impl GomokuEngine {
             seed: request.seed,
             tactics: settings.tactics,
             probe_vcf: settings.probe_vcf,
+            full_strength: settings.full_strength,
         };
         let mut it = self
             .searcher
@@ -395,7 +396,7 @@ fn solve(board: &mut Board, stop: &StopFlag, start: Instant) -> SearchResult {
         .unwrap_or_default();
     SearchResult {
         best: best.clone(),
-        score: Score::Heuristic(eval::evaluate(board)),
+        score: Score::Heuristic(eval::evaluate(board, false)),
         exact: false,
         depth: 0,
         nodes,

@@ -139,7 +139,7 @@ fn with(position: &Gomoku, cell: Cell) -> Gomoku {
 /// The static value of `position` for `color`, in centi-stones.
 fn static_value(position: &Gomoku, color: Color) -> i32 {
     let board = Board::from_position(position);
-    let value = eval::evaluate(&board);
+    let value = eval::evaluate(&board, false);
     if board.turn() == side(color) {
         value
     } else {

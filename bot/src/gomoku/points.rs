@@ -1,48 +1,99 @@
 //! What an empty point is worth to a colour: what a stone there would make along its four
-//! line patterns, plus a bonus for combinations (four-three, double four, double three), and
-//! which threats it makes — tabulated for every combination of four patterns, so that the
-//! board can keep its sums up to date move by move and order moves by them.
+//! line patterns, plus a bonus for combinations (four-three, double three, four and open two
+//! and the like), and which threats it makes — tabulated for every combination of four
+//! patterns, so that the board can keep its sums up to date move by move. Two sets of
+//! weights: the hand-set *values* rank the moves, the *worths*, fitted to self-play results,
+//! make the evaluation.
 
 use super::pattern::{Pattern, PATTERNS};
 
-/// What one line pattern on a point is worth, by [`Pattern`] order.
+/// What one line pattern on a point is worth to the move order, by [`Pattern`] order.
 const WEIGHTS: [i32; PATTERNS] = [0, 0, 2, 3, 10, 12, 40, 45, 220, 1000];
 
 /// Bonus for a point that makes two threats at once: a four with a four or an open three
-/// wins by force unless the opponent has a faster threat.
-const FOUR_THREE: i32 = 400;
-/// Bonus for a point that makes two open threes (wins unless defended with a four).
-const DOUBLE_THREE: i32 = 150;
+/// wins by force unless the opponent has a faster threat; two open threes win unless
+/// defended with a four. Only these two count in the move order.
+const BONUSES: [i32; COMBINATIONS] = [400, 150, 0, 0, 0, 0, 0, 0, 0];
 
-/// The worth of a point to one colour, given its patterns in the four directions.
-/// `renju_black`: the shapes forbidden to black in renju are worth nothing (the exact test is
-/// too slow for every point; two "threes" that only look like threes are rare enough).
+/// What one line pattern on a point is worth to the evaluation, by [`Pattern`] order: fitted
+/// to self-play games (`examples/gomoku_train.rs`, docs/benchmarks.md "Gomoku evaluation").
+/// The move order keeps [`WEIGHTS`], whose small steps between weak shapes rank quiet moves.
+const WORTHS: [i32; PATTERNS] = [0, 0, 0, 0, 2, 3, 71, 67, 222, 1000];
+/// The evaluation's bonus for each [`combination`], fitted with [`WORTHS`].
+const BONUS_WORTHS: [i32; COMBINATIONS] = [1048, 57, 17, 150, 11, 56, 1, 27, 26];
+
+/// The kinds of point that make two shapes at once, strongest first: see [`combination`].
+pub const COMBINATIONS: usize = 9;
+
+/// The combination a stone on a point makes with the patterns of two of its lines:
+/// 0 a four-three (two fours, a four and an open three, or an open four), 1 a double open
+/// three; then by the two strongest lines, 2 four and three, 3 four and open two, 4 open
+/// three and three, 5 open three and open two, 6 two threes, 7 three and open two, 8 two open
+/// twos (a "three" being a [`Pattern::Block3`], which one stone makes a four). `None` for a
+/// point with at most one such line.
 #[must_use]
-pub fn point_value(patterns: &[Pattern; 4], renju_black: bool) -> i32 {
-    let mut value = 0;
+pub fn combination(patterns: &[Pattern; 4]) -> Option<usize> {
     let mut fours = 0;
     let mut threes = 0;
     for &p in patterns {
-        value += WEIGHTS[p as usize];
         if p.is_four() {
             fours += 1 + usize::from(p == Pattern::Flex4);
         } else if p == Pattern::Flex3 {
             threes += 1;
         }
     }
+    if fours >= 2 || (fours == 1 && threes >= 1) {
+        return Some(0);
+    }
+    if threes >= 2 {
+        return Some(1);
+    }
+    let mut sorted = *patterns;
+    sorted.sort_unstable_by(|a, b| b.cmp(a));
+    match (sorted[0], sorted[1]) {
+        (Pattern::Block4, Pattern::Block3) => Some(2),
+        (Pattern::Block4, Pattern::Flex2) => Some(3),
+        (Pattern::Flex3, Pattern::Block3) => Some(4),
+        (Pattern::Flex3, Pattern::Flex2) => Some(5),
+        (Pattern::Block3, Pattern::Block3) => Some(6),
+        (Pattern::Block3, Pattern::Flex2) => Some(7),
+        (Pattern::Flex2, Pattern::Flex2) => Some(8),
+        _ => None,
+    }
+}
+
+/// The worth of a point to one colour, given its patterns in the four directions: how the
+/// moves are ranked. `renju_black`: the shapes forbidden to black in renju are worth nothing
+/// (the exact test is too slow for every point; two "threes" that only look like threes are
+/// rare enough).
+#[must_use]
+pub fn point_value(patterns: &[Pattern; 4], renju_black: bool) -> i32 {
+    weigh(patterns, renju_black, &WEIGHTS, &BONUSES)
+}
+
+/// What a point counts in the evaluation: [`point_value`] with the fitted [`WORTHS`] and
+/// [`BONUS_WORTHS`].
+#[must_use]
+pub fn point_worth(patterns: &[Pattern; 4], renju_black: bool) -> i32 {
+    weigh(patterns, renju_black, &WORTHS, &BONUS_WORTHS)
+}
+
+fn weigh(
+    patterns: &[Pattern; 4],
+    renju_black: bool,
+    weights: &[i32; PATTERNS],
+    bonuses: &[i32; COMBINATIONS],
+) -> i32 {
+    let value: i32 = patterns.iter().map(|&p| weights[p as usize]).sum();
     if patterns.contains(&Pattern::Five) {
         return value;
     }
-    if renju_black && (fours >= 2 || threes >= 2 || patterns.contains(&Pattern::Overline)) {
+    let combination = combination(patterns);
+    if renju_black && (matches!(combination, Some(0 | 1)) || patterns.contains(&Pattern::Overline))
+    {
         return 0;
     }
-    if fours >= 2 || (fours == 1 && threes >= 1) {
-        value + FOUR_THREE
-    } else if threes >= 2 {
-        value + DOUBLE_THREE
-    } else {
-        value
-    }
+    value + combination.map_or(0, |c| bonuses[c])
 }
 
 /// A point's four patterns as one number, `Σ pattern · 10^direction`: the index of the
@@ -78,6 +129,8 @@ pub fn is_four_three(patterns: &[Pattern; 4]) -> bool {
 pub struct PointEntry {
     /// [`point_value`], for every colour but black in renju (0) and for black in renju (1).
     pub value: [i16; 2],
+    /// [`point_worth`], likewise.
+    pub worth: [i16; 2],
     /// The threat flags (`MAKES_*`).
     pub flags: u8,
 }
@@ -107,6 +160,7 @@ impl PointTable {
                     std::array::from_fn(|d| Pattern::ALL[index / 10usize.pow(d as u32) % 10]);
                 // Values stay far inside i16: at most four fives and a bonus.
                 let value = [false, true].map(|renju| point_value(&pats, renju) as i16);
+                let worth = [false, true].map(|renju| point_worth(&pats, renju) as i16);
                 let mut f = 0;
                 for p in pats {
                     f |= match p {
@@ -120,7 +174,11 @@ impl PointTable {
                 if is_four_three(&pats) {
                     f |= MAKES_FOUR_THREE;
                 }
-                entries.push(PointEntry { value, flags: f });
+                entries.push(PointEntry {
+                    value,
+                    worth,
+                    flags: f,
+                });
             }
             PointTable { entries }
         })
@@ -176,5 +234,38 @@ mod tests {
         assert!(is_four_three(&[Flex4, None, None, None]));
         assert!(!is_four_three(&[Block4, Block3, Flex2, None]));
         assert!(!is_four_three(&[Flex3, Flex3, None, None]));
+    }
+
+    #[test]
+    fn combinations_are_told_by_their_two_strongest_lines() {
+        use Pattern::*;
+        assert_eq!(combination(&[Block4, Flex3, None, None]), Some(0));
+        assert_eq!(combination(&[Flex4, None, None, None]), Some(0));
+        assert_eq!(combination(&[Flex3, Flex1, Flex3, None]), Some(1));
+        assert_eq!(combination(&[Block3, Block4, Flex2, None]), Some(2));
+        assert_eq!(combination(&[None, Flex2, Block4, Block2]), Some(3));
+        assert_eq!(combination(&[Block3, Flex3, Block3, None]), Some(4));
+        assert_eq!(combination(&[Flex2, Block2, Flex3, Flex1]), Some(5));
+        assert_eq!(combination(&[Block3, Block3, Block2, None]), Some(6));
+        assert_eq!(combination(&[Block3, Flex2, Flex2, None]), Some(7));
+        assert_eq!(combination(&[Flex2, Flex2, Block2, None]), Some(8));
+        assert_eq!(combination(&[Flex3, Block2, Flex1, None]), Option::None);
+        assert_eq!(combination(&[Flex2, Block2, Block2, Flex1]), Option::None);
+        // The evaluation's worth: a combination is worth more than its lines alone, and
+        // black's forbidden shapes in renju nothing.
+        let table = PointTable::shared();
+        for pats in [[Block4, Flex3, None, None], [Block4, Flex2, None, None]] {
+            let lines: i32 = pats
+                .iter()
+                .map(|&p| point_worth(&[p, None, None, None], false))
+                .sum();
+            assert!(point_worth(&pats, false) > lines, "{pats:?}");
+            let index = combo_index(&pats);
+            assert_eq!(
+                i32::from(table.entry(index).worth[0]),
+                point_worth(&pats, false)
+            );
+        }
+        assert_eq!(point_worth(&[Flex3, Flex3, None, None], true), 0);
     }
 }

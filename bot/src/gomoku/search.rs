@@ -39,6 +39,9 @@ const FUTILITY_MARGIN: i32 = 70;
 const FUTILITY_DEPTH: i32 = 8;
 /// Margin per ply below alpha for razoring (centi-stones).
 const RAZOR_MARGIN: i32 = 60;
+/// Margin per ply above beta where a cutoff is likely enough to search quiet moves a ply
+/// shallower (centi-stones).
+const FAIL_HIGH_MARGIN: i32 = 15;
 
 /// What a search may do and for how long.
 #[derive(Clone, Debug)]
@@ -53,6 +56,10 @@ pub struct Limits {
     pub tactics: bool,
     /// VCFs at the leaves.
     pub probe_vcf: bool,
+    /// Full strength (level 10): the fitted evaluation, and a ply less for the moves after
+    /// one that raised alpha and for quiet moves far above beta. The levels below keep the
+    /// hand-set evaluation and the plain depth their noise was calibrated with.
+    pub full_strength: bool,
 }
 
 impl Default for Limits {
@@ -65,6 +72,7 @@ impl Default for Limits {
             seed: 0,
             tactics: true,
             probe_vcf: true,
+            full_strength: true,
         }
     }
 }
@@ -291,7 +299,7 @@ impl Searcher {
         let me = board.turn();
         let mut best: Option<(usize, i32)> = None;
         self.pv_len[0] = 0;
-        self.evals[0] = eval::evaluate(board);
+        self.evals[0] = eval::evaluate(board, self.limits.full_strength);
         for (i, entry) in ranking.iter_mut().enumerate() {
             let m = entry.0;
             let quiet = is_quiet(board, m, me);
@@ -380,7 +388,7 @@ impl Searcher {
             return 0;
         }
         if ply >= MAX_PLY - 2 {
-            return eval::evaluate(board);
+            return eval::evaluate(board, self.limits.full_strength);
         }
         // Mate-distance pruning: nothing here beats a win already found nearer the root.
         alpha = alpha.max(-WIN + ply as i32);
@@ -430,7 +438,7 @@ impl Searcher {
         let static_eval = if threatened {
             -self.evals[ply - 1]
         } else {
-            eval::evaluate(board)
+            eval::evaluate(board, self.limits.full_strength)
         };
         self.evals[ply] = static_eval;
         let improving = ply >= 2 && static_eval > self.evals[ply - 2];
@@ -473,8 +481,17 @@ impl Searcher {
         }
         // A forced answer costs no depth: a line of fours is followed to its end.
         let extension = i32::from(situation == Situation::Block || moves.len() == 1);
+        // Far enough above beta that a cutoff is likely (short of reverse futility's
+        // margin): the moves that make no four are searched a ply shallower.
+        let likely_fail_high = self.limits.full_strength
+            && !pv_node
+            && !threatened
+            && beta.abs() < WIN_BOUND
+            && static_eval >= beta + FAIL_HIGH_MARGIN * depth;
         let late_moves = late_move_count(depth, improving);
         let original_alpha = alpha;
+        // The depth of the moves after one that raised alpha (see below).
+        let mut depth = depth;
         let mut best_score = -WIN - 1;
         let mut best_move = NO_MOVE;
         for i in 0..moves.len() {
@@ -498,7 +515,7 @@ impl Searcher {
             let quiet = free && m != tt_move && is_quiet(board, m, me);
             board.make(m);
             self.nodes += 1;
-            let new_depth = depth - 1 + extension;
+            let new_depth = depth - 1 + extension - i32::from(likely_fail_high && !four);
             let score = if i == 0 {
                 -self.pvs(board, new_depth, ply + 1, -beta, -alpha)
             } else {
@@ -526,6 +543,16 @@ impl Searcher {
                 best_move = m;
                 if score > alpha {
                     alpha = score;
+                    // A move already raised alpha: the later ones, less likely to beat it,
+                    // are searched a ply shallower.
+                    if self.limits.full_strength
+                        && depth > 2
+                        && depth < 12
+                        && score.abs() < WIN_BOUND
+                        && alpha < beta
+                    {
+                        depth -= 1;
+                    }
                     if pv_node {
                         self.pv[ply][0] = m;
                         let n = self.pv_len[ply + 1];
@@ -599,6 +626,7 @@ impl Searcher {
                 return WIN - ply as i32 - win.plies as i32;
             }
         }
-        eval::evaluate(board) + noise_of(board.hash(), self.limits.seed, self.limits.noise)
+        eval::evaluate(board, self.limits.full_strength)
+            + noise_of(board.hash(), self.limits.seed, self.limits.noise)
     }
 }
