@@ -6,12 +6,15 @@
 //!
 //! ```text
 //! gomoku_train selfplay <out.txt> <games> <seed> [--depth 3] [--mistakes 0.03]
-//! gomoku_train fit <data.txt>... [--iterations 3000]
+//! gomoku_train fit <data.txt>... [--iterations 3000] [--split]
 //! ```
-//! `selfplay` appends one line per quiet position: the result for the side to move (1, 0.5
-//! or 0) and the position's features, the counts that the evaluation weighs. `fit` prints
-//! the current weights' error, the fitted weights and their error on a held-out tenth of the
-//! games.
+//! `selfplay` appends one line per quiet position: the game's number, the result for the
+//! side to move (1, 0.5 or 0) and the position's features, the counts that the evaluation
+//! weighs; its games are played by level 10 at a fixed depth, with the evaluation of the
+//! build that runs it. `fit` prints
+//! the starting weights' error, the fitted weights and their error on a held-out tenth of
+//! the games; `--split` fits the side to move's weights and the opponent's apart instead of
+//! one table and a factor, to see what a second table would gain.
 
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, BufWriter, Write};
