@@ -24,14 +24,20 @@ const MOVER_DEN: i32 = 13;
 pub fn evaluate(board: &Board, fitted: bool) -> i32 {
     let me = board.turn();
     let them = 1 - me;
-    let (mine, mut theirs) = if fitted {
-        (
-            board.summary(me).worth_total,
-            board.summary(them).worth_total,
-        )
-    } else {
-        (board.summary(me).total, board.summary(them).total)
+    let total = |v: usize| {
+        let s = board.summary(v);
+        if fitted {
+            s.worth_total
+        } else {
+            s.total
+        }
     };
+    let (num, den) = if fitted {
+        (MOVER_NUM, MOVER_DEN)
+    } else {
+        (5, 4)
+    };
+    let mut theirs = total(them);
     for p in board.summary(them).fives.iter() {
         theirs -= if fitted {
             board.worth(p, them)
@@ -39,9 +45,5 @@ pub fn evaluate(board: &Board, fitted: bool) -> i32 {
             board.value(p, them)
         };
     }
-    if fitted {
-        (mine * MOVER_NUM / MOVER_DEN - theirs) / 2
-    } else {
-        (mine * 5 / 4 - theirs) / 2
-    }
+    (total(me) * num / den - theirs) / 2
 }
