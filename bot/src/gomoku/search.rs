@@ -39,8 +39,8 @@ const FUTILITY_MARGIN: i32 = 70;
 const FUTILITY_DEPTH: i32 = 8;
 /// Margin per ply below alpha for razoring (centi-stones).
 const RAZOR_MARGIN: i32 = 60;
-/// Margin per ply above beta where a cutoff is likely enough to search quiet moves a ply
-/// shallower (centi-stones).
+/// Margin per ply above beta where a cutoff is likely enough to search the moves that make
+/// no four a ply shallower (centi-stones).
 const FAIL_HIGH_MARGIN: i32 = 15;
 
 /// What a search may do and for how long.
@@ -57,8 +57,9 @@ pub struct Limits {
     /// VCFs at the leaves.
     pub probe_vcf: bool,
     /// Full strength (level 10): the fitted evaluation, and a ply less for the moves after
-    /// one that raised alpha and for quiet moves far above beta. The levels below keep the
-    /// hand-set evaluation and the plain depth their noise was calibrated with.
+    /// one that raised alpha and for the moves that make no four in a node far above beta.
+    /// The levels below keep the hand-set evaluation and the plain depth their noise was
+    /// calibrated with.
     pub full_strength: bool,
 }
 
