@@ -688,6 +688,66 @@ async fn postgres_out_of_reach_for_a_while_refuses_moves_and_service_returns() {
     .await;
 }
 
+/// Empties the Redis at `url` (`FLUSHALL`), as a restart without persistence would, without
+/// taking it away: the old owner is not kept from hearing the new one's word meanwhile.
+async fn redis_loses_its_data(url: &str) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = url.trim_start_matches("redis://");
+    let mut redis = TcpStream::connect(addr).await.expect("Redis answers");
+    redis
+        .write_all(b"*1\r\n$8\r\nFLUSHALL\r\n")
+        .await
+        .expect("FLUSHALL sent");
+    let mut answer = [0u8; 5];
+    redis
+        .read_exact(&mut answer)
+        .await
+        .expect("FLUSHALL answered");
+    assert_eq!(&answer, b"+OK\r\n");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_on_the_old_owner_hears_the_moves_after_a_takeover() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    // Leases of 6 s, renewed every 2 s: node A finds its lease lost well after node B has
+    // taken the room over and A has heard so (the order in which the fault showed).
+    let lease = Duration::from_secs(6);
+    let a = TestServer::cluster_node(&store, &redis.url(), "A", lease).await;
+    let b = TestServer::cluster_node(&store, &redis.url(), "B", lease).await;
+
+    // Alice, on node A, makes the room (A owns it); Bob plays from node B.
+    let mut alice = a.client("Alice").await;
+    let (room, _) = alice
+        .create(json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black"}))
+        .await;
+    let mut bob = b.client("Bob").await;
+    bob.join(&room, "player").await;
+    alice.play(&room, "a1").await;
+    bob.saw_ply(&room, 1).await;
+
+    // Redis loses its data: no node owns the room, and Bob's move makes node B take it over
+    // before node A's next renewal finds its lease gone.
+    redis_loses_its_data(&redis.url()).await;
+    bob.play(&room, "a15").await;
+    assert!(metric(&b, "kibitz_cluster_takeovers_total").await >= 1.0);
+
+    // Alice sends nothing and waits: she hears Bob's move (as the move itself, or in the
+    // state of the room she is joined to again), then plays on, and hears his next one.
+    alice
+        .expect_where(|v| {
+            v["room"] == room.as_str()
+                && ((v["t"] == "moved" && v["ply"] == 2)
+                    || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == 2)))
+        })
+        .await;
+    alice.play(&room, "c1").await;
+    bob.saw_ply(&room, 3).await;
+    bob.play(&room, "c15").await;
+    alice.saw_ply(&room, 4).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_members_of_a_dead_node_leave_the_rooms_of_the_others() {
     let pg = PgServer::shared();

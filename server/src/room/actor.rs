@@ -239,6 +239,13 @@ impl RoomActor {
                     // queued here goes there too, unanswered here.
                     tracing::warn!(room = %self.game.id(), "lease lost; the room stops here");
                     self.leave_hub();
+                    // This node's connections in the room join it again at its owner. The new
+                    // owner's "moved" word does not do it when it arrives before the loss is
+                    // found (Redis lost its data, say): it re-joins them to this copy, which
+                    // is in memory still, and they would hear no more moves.
+                    if let Some(cluster) = &self.hub.cluster {
+                        super::relay::rejoin(&self.hub, cluster, self.game.id().to_string());
+                    }
                     rx.close();
                     let mut queued = Vec::new();
                     while let Some(cmd) = rx.recv().await {

@@ -638,7 +638,7 @@ fn arrived(hub: &SharedHub, cluster: &Cluster, room: String, cmd: &str, hops: u8
 
 /// Room `room` moved to another node: this node's connections in it join it again there,
 /// and hear its state afresh.
-fn rejoin(hub: &SharedHub, cluster: &Cluster, room: String) {
+pub(super) fn rejoin(hub: &SharedHub, cluster: &Cluster, room: String) {
     let members = cluster.conns_in(&room);
     if members.is_empty() {
         return;
