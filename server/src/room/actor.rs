@@ -236,7 +236,8 @@ impl RoomActor {
                     }
                 } => {
                     // Another node owns the room now: it goes on there, from the store. What is
-                    // queued here goes there too, unanswered here.
+                    // queued here goes there too, unanswered here, but for the players'
+                    // requests (see below).
                     tracing::warn!(room = %self.game.id(), "lease lost; the room stops here");
                     self.leave_hub();
                     // This node's connections in the room join it again at its owner. The new
@@ -249,7 +250,18 @@ impl RoomActor {
                     rx.close();
                     let mut queued = Vec::new();
                     while let Some(cmd) = rx.recv().await {
-                        queued.push(cmd);
+                        match cmd {
+                            // Made against this copy, which may be behind the owner's game:
+                            // sent on, a move could be played turns later than it was made
+                            // for. Its sender hears "try again" and decides afresh.
+                            RoomCmd::Act {
+                                who,
+                                action,
+                                reference,
+                                ..
+                            } => self.try_again(&who, &action, reference),
+                            cmd => queued.push(cmd),
+                        }
                     }
                     let (hub, id) = (self.hub.clone(), self.game.id().to_string());
                     tokio::spawn(async move {

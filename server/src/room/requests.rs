@@ -16,6 +16,16 @@ use crate::room_handle::{Action, Actor};
 use crate::store::{StoreError, StoredSeat, Write};
 
 impl RoomActor {
+    /// Answers a request "try again" (with a move's id), deciding nothing: this copy of the
+    /// room cannot vouch that it is the room's present state.
+    pub(super) fn try_again(&self, who: &Actor, action: &Action, reference: &'static str) {
+        let id = match action {
+            Action::Move { id, .. } => id.as_deref(),
+            _ => None,
+        };
+        self.refuse(&who.link, reference, id, &RoomError::Unreachable);
+    }
+
     /// A request of `who`: its seat decides what it may do. A refusal is answered with the
     /// request's `ref` (and a move's id); a move after the flag fell also ends the game.
     pub(super) async fn act(
@@ -31,11 +41,7 @@ impl RoomActor {
             // "try again" (a move refused as out of turn, say) could then contradict it, and
             // a client that resynchronises on such an answer reads this stale room again and
             // again until this node learns the lease is lost.
-            let id = match &action {
-                Action::Move { id, .. } => id.as_deref(),
-                _ => None,
-            };
-            self.refuse(&who.link, reference, id, &RoomError::Unreachable);
+            self.try_again(&who, &action, reference);
             return;
         }
         let seat = self.game.seat_of(&who.player.id);
