@@ -30,19 +30,12 @@ use kibitz_bot::gomoku::{FixedThreatBudget, GomokuEngine};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-/// The line patterns that carry a weight, weakest first (`Overline`, `None` and `Five` do
-/// not: the first two are worth nothing, a five-point is never in a quiet position).
-const WEIGHED: [Pattern; 7] = [
-    Pattern::Flex1,
-    Pattern::Block2,
-    Pattern::Flex2,
-    Pattern::Block3,
-    Pattern::Flex3,
-    Pattern::Block4,
-    Pattern::Flex4,
-];
+/// The line patterns that carry a weight, weakest first, are `Flex1..=Flex4` in [`Pattern`]
+/// order (`Overline` and `None` are worth nothing, a five-point is never in a quiet
+/// position): a count's index is the pattern's less `Flex1`'s.
+const WEIGHED: usize = Pattern::Flex4 as usize - Pattern::Flex1 as usize + 1;
 /// Per colour: the counts of the weighed patterns, then of each [`combination`].
-const PER_SIDE: usize = WEIGHED.len() + COMBINATIONS;
+const PER_SIDE: usize = WEIGHED + COMBINATIONS;
 /// Fitted parameters: the shared per-side weights and the side to move's factor.
 const PARAMS: usize = PER_SIDE + 1;
 /// Where the fit starts: the hand-set weights the evaluation had before it was fitted
@@ -74,12 +67,12 @@ fn side_features(board: &Board, v: usize) -> [u32; PER_SIDE] {
         }
         let pats = board.patterns(p, v);
         for &pat in pats {
-            if let Some(k) = WEIGHED.iter().position(|&w| w == pat) {
-                f[k] += 1;
+            if (Pattern::Flex1..=Pattern::Flex4).contains(&pat) {
+                f[pat as usize - Pattern::Flex1 as usize] += 1;
             }
         }
         if let Some(c) = combination(pats) {
-            f[WEIGHED.len() + c] += 1;
+            f[WEIGHED + c] += 1;
         }
     }
     f
