@@ -604,3 +604,28 @@ fn leaves_the_opponent_no_proven_win_when_a_move_avoids_it() {
         );
     }
 }
+
+#[test]
+fn renju_a_line_through_an_open_four_shows_a_block_black_may_play() {
+    // Found by the property test above: white's h2 makes an open four whose five-points are
+    // f2, a double four for black, and k2. The line used to show black blocking on f2.
+    let pos = Gomoku::from_stones(
+        11,
+        GomokuRule::Renju,
+        &cells("g1 h1 e2 c3 e3 f3 b4 c4 f4 i4 c5 f6 h7 i7 a8 d8 a9 d9"),
+        &cells("b1 c1 f1 c2 g2 i2 j2 a3 g3 h5 b6 f8 f9 i9 c10 h10 a11"),
+    )
+    .expect("a position");
+    assert_eq!(pos.turn(), Color::White);
+    assert!(pos.forbidden_kind("f2".parse().unwrap()).is_some());
+    let mut board = Board::from_position(&pos);
+    let win = ThreatSearch::new(12).vcf(&mut board, 25).expect("a VCF");
+    let line: Vec<String> = win
+        .line
+        .iter()
+        .map(|&p| board.cell(p).to_string())
+        .collect();
+    assert_eq!(line, ["h2", "k2", "f2"]);
+    check_vcf_line(&pos, &board, &win);
+    check_replies_forced(&pos, &board, &win);
+}

@@ -248,7 +248,13 @@ impl ThreatSearch {
         let (first, second) = board.summary(a).fives.first_two();
         if let Some(x) = first {
             if let Some(y) = second {
-                line.extend([x, y]);
+                // Two five-points: whichever the defender blocks, the other wins. The line
+                // shows a block he may play; when both are forbidden to black in renju it
+                // ends on the four, as below.
+                let (x, y) = if board.is_legal(x, d) { (x, y) } else { (y, x) };
+                if board.is_legal(x, d) {
+                    line.extend([x, y]);
+                }
                 return Some(2);
             }
             if !board.is_legal(x, d) {
