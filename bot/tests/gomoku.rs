@@ -629,3 +629,35 @@ fn renju_a_line_through_an_open_four_shows_a_block_black_may_play() {
     check_vcf_line(&pos, &board, &win);
     check_replies_forced(&pos, &board, &win);
 }
+
+#[test]
+fn singular_test_searches_leave_the_board_and_the_result_unchanged() {
+    use kibitz_bot::gomoku::search::{Limits as SearchLimits, Searcher};
+    // Opening 2 of the match set, three moves on each side: quiet enough to search to depth 9.
+    let pos = freestyle("h8 g9 j6 g8 g7 i9");
+    let run = |full_strength: bool| {
+        let mut board = Board::from_position(&pos);
+        let before = board.recount();
+        let mut root = Vec::new();
+        movegen::generate(&board, true, usize::MAX, &mut root);
+        let mut searcher = Searcher::new(16);
+        let limits = SearchLimits {
+            max_depth: 9,
+            full_strength,
+            ..SearchLimits::default()
+        };
+        let it = searcher.search(&mut board, &root, limits, &StopFlag::new(), |_| {});
+        assert!(board.agrees_with(&before), "the search restores the board");
+        assert_eq!(board.hash(), before.hash());
+        (it.best, it.score, it.nodes, searcher.singular_tests())
+    };
+    let (best, score, nodes, tests) = run(true);
+    assert!(
+        tests > 0,
+        "no singular test at depth 9: {best} {score} {nodes}"
+    );
+    assert!(score.abs() < kibitz_bot::value::WIN_BOUND, "{score}");
+    // A fresh searcher finds the same: the test searches leave nothing behind that differs.
+    assert_eq!(run(true), (best, score, nodes, tests));
+    assert_eq!(run(false).3, 0, "the levels below 10 test nothing");
+}

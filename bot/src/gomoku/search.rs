@@ -1,6 +1,7 @@
 //! The Gomoku alpha-beta search: iterative deepening over principal-variation search (PVS)
-//! with a transposition table, threat-driven move generation, forced-move extensions, late
-//! move reductions and pruning, killer and history ordering, and small VCFs at the leaves.
+//! with a transposition table, threat-driven move generation, forced-move and singular
+//! extensions, late move reductions and pruning, killer and history ordering, and small VCFs
+//! at the leaves.
 //!
 //! Gomoku has a search of its own rather than the shared [`crate::search`] because its best
 //! tools are Gomoku's: a four is answered by one forced move, which costs no depth (so a
@@ -16,6 +17,7 @@ use std::time::Instant;
 use super::board::{Board, Point};
 use super::eval;
 use super::movegen::{self, move_score, open_four_points, Situation};
+use super::pattern::Pattern;
 use super::threat::ThreatSearch;
 use crate::engine::StopFlag;
 use crate::search::noise_of;
@@ -42,6 +44,10 @@ const RAZOR_MARGIN: i32 = 60;
 /// Margin per ply above beta where a cutoff is likely enough to search the moves that make
 /// no four a ply shallower (centi-stones).
 const FAIL_HIGH_MARGIN: i32 = 15;
+/// Singular extension: the shallowest depth it is tried at, and the margin per ply below the
+/// TT move's score that the other moves must all fail under (centi-stones).
+const SINGULAR_DEPTH: i32 = 7;
+const SINGULAR_MARGIN: i32 = 2;
 
 /// What a search may do and for how long.
 #[derive(Clone, Debug)]
@@ -56,10 +62,10 @@ pub struct Limits {
     pub tactics: bool,
     /// VCFs at the leaves.
     pub probe_vcf: bool,
-    /// Full strength (level 10): the fitted evaluation, and a ply less for the moves after
-    /// one that raised alpha and for the moves that make no four in a node far above beta.
-    /// The levels below keep the hand-set evaluation and the plain depth their noise was
-    /// calibrated with.
+    /// Full strength (level 10): the fitted evaluation; a ply less for the moves after one
+    /// that raised alpha and for the moves that make no four in a node far above beta; a ply
+    /// more for a singular TT move; trivial moves pruned near the leaves. The levels below
+    /// keep the hand-set evaluation and the plain depth their noise was calibrated with.
     pub full_strength: bool,
 }
 
@@ -105,10 +111,14 @@ pub struct Searcher {
     pv_len: [usize; MAX_PLY],
     /// Static evaluations by ply, to tell whether the side to move is improving.
     evals: [i32; MAX_PLY],
+    /// Per ply, the move a singular-extension test search leaves out (`NO_MOVE` for none).
+    excluded: [Point; MAX_PLY],
     moves: Vec<Vec<Point>>,
     keys: Vec<Vec<i32>>,
     threats: ThreatSearch,
     nodes: u64,
+    /// Singular-extension test searches of the last search.
+    singular_tests: u64,
     watchdog: Watchdog,
     limits: Limits,
     seldepth: usize,
@@ -148,6 +158,16 @@ fn is_quiet(board: &Board, m: Point, me: usize) -> bool {
         || theirs.threes.contains(m))
 }
 
+/// A trivial move: a stone there makes no open two or better for either side, on any line.
+/// Deep in the tree such moves are pruned, and elsewhere reduced more.
+fn is_trivial(board: &Board, m: Point) -> bool {
+    board.patterns(m, 0).iter().all(|&p| p < Pattern::Flex2)
+        && board.patterns(m, 1).iter().all(|&p| p < Pattern::Flex2)
+}
+
+/// Below this depth a trivial move of a free position is not searched.
+const TRIVIAL_DEPTH: i32 = 4;
+
 /// Whether colour `v` can make an open four on a point it may play.
 fn has_open_four_point(board: &Board, v: usize) -> bool {
     !board.summary(v).flex4s.is_empty() && !open_four_points(board, v).is_empty()
@@ -164,10 +184,12 @@ impl Searcher {
             pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY],
             pv_len: [0; MAX_PLY],
             evals: [0; MAX_PLY],
+            excluded: [NO_MOVE; MAX_PLY],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             keys: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             threats: ThreatSearch::new(16),
             nodes: 0,
+            singular_tests: 0,
             watchdog: Watchdog::new(512),
             limits: Limits::default(),
             seldepth: 0,
@@ -186,6 +208,12 @@ impl Searcher {
     #[must_use]
     pub fn nodes(&self) -> u64 {
         self.nodes
+    }
+
+    /// Singular-extension test searches of the last search (full strength only).
+    #[must_use]
+    pub fn singular_tests(&self) -> u64 {
+        self.singular_tests
     }
 
     /// Whether the last search stopped on its limits before its last iteration finished.
@@ -212,6 +240,7 @@ impl Searcher {
         self.watchdog.arm(limits.deadline, limits.max_nodes, stop);
         self.limits = limits;
         self.nodes = 0;
+        self.singular_tests = 0;
         self.seldepth = 0;
         let len = board.points().last().map_or(0, |&p| usize::from(p) + 1);
         if self.history.len() < len {
@@ -419,10 +448,12 @@ impl Searcher {
         }
 
         let key = board.hash();
+        let excluded = self.excluded[ply];
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.probe(key) {
+        let tt_entry = self.tt.probe(key);
+        if let Some(e) = tt_entry {
             tt_move = Point::try_from(e.best).unwrap_or(NO_MOVE);
-            if !pv_node && i32::from(e.depth) >= depth {
+            if !pv_node && excluded == NO_MOVE && i32::from(e.depth) >= depth {
                 let s = score_from_tt(e.score, ply as u32);
                 match e.bound {
                     Bound::Exact => return s,
@@ -495,6 +526,7 @@ impl Searcher {
         let mut depth = depth;
         let mut best_score = -WIN - 1;
         let mut best_move = NO_MOVE;
+        let mut multi_cut = None;
         for i in 0..moves.len() {
             // Lazy selection: cutoffs come early, so a full sort is mostly wasted.
             let mut pick = i;
@@ -506,22 +538,62 @@ impl Searcher {
             moves.swap(i, pick);
             keys.swap(i, pick);
             let m = moves[i];
+            if m == excluded {
+                continue;
+            }
             let free = situation == Situation::Free;
             // Move-count pruning: with a move that does not lose in hand, the late ones of a
             // free position are not searched (the order puts threats and good shape first).
             if free && i >= late_moves && best_score > -WIN_BOUND {
                 break;
             }
+            // Singular extension: when every other move fails well below the TT move's score
+            // in a shallower search, the TT move is the only good one and gets a ply more.
+            let mut singular = 0;
+            if let Some(e) = tt_entry.filter(|e| {
+                self.limits.full_strength
+                    && m == tt_move
+                    && excluded == NO_MOVE
+                    && extension == 0
+                    && depth >= SINGULAR_DEPTH
+                    && e.bound != Bound::Upper
+                    && i32::from(e.depth) >= depth - 2
+                    && e.score.abs() < WIN_BOUND
+            }) {
+                let singular_beta = e.score - SINGULAR_MARGIN * depth;
+                self.singular_tests += 1;
+                self.excluded[ply] = m;
+                let s = self.pvs(board, depth / 2, ply, singular_beta - 1, singular_beta);
+                self.excluded[ply] = NO_MOVE;
+                self.pv_len[ply] = 0;
+                if self.watchdog.stopped() {
+                    break;
+                }
+                if s < singular_beta {
+                    singular = 1;
+                } else if singular_beta >= beta {
+                    // Multi-cut: another move beats beta too.
+                    multi_cut = Some(singular_beta);
+                    break;
+                } else if e.score >= beta {
+                    singular = -1;
+                }
+            }
             let four = board.summary(me).fours.contains(m);
             let quiet = free && m != tt_move && is_quiet(board, m, me);
+            let trivial = self.limits.full_strength && quiet && is_trivial(board, m);
+            if trivial && i > 0 && depth < TRIVIAL_DEPTH && best_score > -WIN_BOUND {
+                continue;
+            }
             board.make(m);
             self.nodes += 1;
-            let new_depth = depth - 1 + extension - i32::from(likely_fail_high && !four);
+            let new_depth = depth - 1 + extension + singular - i32::from(likely_fail_high && !four);
             let score = if i == 0 {
                 -self.pvs(board, new_depth, ply + 1, -beta, -alpha)
             } else {
                 let r = if depth >= 2 && !four && extension == 0 {
                     reduction(depth, i + 1, pv_node, improving) - i32::from(!quiet)
+                        + i32::from(trivial)
                 } else {
                     0
                 };
@@ -574,6 +646,13 @@ impl Searcher {
         self.keys[ply] = keys;
         if self.watchdog.stopped() {
             return 0;
+        }
+        if let Some(score) = multi_cut {
+            return score;
+        }
+        if excluded != NO_MOVE {
+            // A test search without one move: its value is no value of the position.
+            return best_score;
         }
         let bound = if best_score <= original_alpha {
             Bound::Upper
