@@ -63,8 +63,9 @@ pub struct Limits {
     /// VCFs at the leaves.
     pub probe_vcf: bool,
     /// Full strength (level 10): the fitted evaluation; a ply less for the moves after one
-    /// that raised alpha and for the moves that make no four in a node far above beta; a ply
-    /// more for a singular TT move; trivial moves pruned near the leaves. The levels below
+    /// that raised alpha, for the moves that make no four in a node far above beta, and in a
+    /// node the TT knows no move for; a ply more for a singular TT move; trivial moves pruned
+    /// near the leaves. The levels below
     /// keep the hand-set evaluation and the plain depth their noise was calibrated with.
     pub full_strength: bool,
 }
@@ -463,6 +464,14 @@ impl Searcher {
                 }
             }
         }
+
+        // Internal iterative reduction: a node the TT knows no move for is searched a ply
+        // shallower (its move order is a guess; the next iteration will have one).
+        let depth = if self.limits.full_strength && tt_move == NO_MOVE && depth >= 4 {
+            depth - 1
+        } else {
+            depth
+        };
 
         // Under a threat (their four, open three or four-three point) the static value means
         // little and the moves are few: no pruning before the moves.
