@@ -65,8 +65,8 @@ pub struct Limits {
     /// Full strength (level 10): the fitted evaluation; a ply less for the moves after one
     /// that raised alpha, for the moves that make no four in a node far above beta, and in a
     /// node the TT knows no move for; a ply more for a singular TT move; trivial moves pruned
-    /// near the leaves. The levels below
-    /// keep the hand-set evaluation and the plain depth their noise was calibrated with.
+    /// near the leaves. The levels below keep the hand-set evaluation and the plain depth
+    /// their noise was calibrated with.
     pub full_strength: bool,
 }
 
