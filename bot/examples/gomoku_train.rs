@@ -11,9 +11,8 @@
 //! `selfplay` appends one line per quiet position: the game's number, the result for the
 //! side to move (1, 0.5 or 0) and the position's features, the counts that the evaluation
 //! weighs; its games are played by level 10 at a fixed depth, with the evaluation of the
-//! build that runs it. `fit` prints
-//! the starting weights' error, the fitted weights and their error on a held-out tenth of
-//! the games; `--split` fits the side to move's weights and the opponent's apart instead of
+//! build that runs it. `fit` prints the starting weights' error, the fitted weights and their
+//! error on a held-out tenth of the games; `--split` fits the side to move's weights and the opponent's apart instead of
 //! one table and a factor, to see what a second table would gain.
 
 use std::fs::OpenOptions;

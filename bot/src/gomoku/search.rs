@@ -48,6 +48,8 @@ const FAIL_HIGH_MARGIN: i32 = 15;
 /// TT move's score that the other moves must all fail under (centi-stones).
 const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_MARGIN: i32 = 2;
+/// Below this depth a trivial move of a free position is not searched.
+const TRIVIAL_DEPTH: i32 = 4;
 
 /// What a search may do and for how long.
 #[derive(Clone, Debug)]
@@ -165,9 +167,6 @@ fn is_trivial(board: &Board, m: Point) -> bool {
     board.patterns(m, 0).iter().all(|&p| p < Pattern::Flex2)
         && board.patterns(m, 1).iter().all(|&p| p < Pattern::Flex2)
 }
-
-/// Below this depth a trivial move of a free position is not searched.
-const TRIVIAL_DEPTH: i32 = 4;
 
 /// Whether colour `v` can make an open four on a point it may play.
 fn has_open_four_point(board: &Board, v: usize) -> bool {
@@ -574,7 +573,6 @@ impl Searcher {
                 self.excluded[ply] = m;
                 let s = self.pvs(board, depth / 2, ply, singular_beta - 1, singular_beta);
                 self.excluded[ply] = NO_MOVE;
-                self.pv_len[ply] = 0;
                 if self.watchdog.stopped() {
                     break;
                 }
