@@ -661,3 +661,72 @@ fn singular_test_searches_leave_the_board_and_the_result_unchanged() {
     assert_eq!(run(true), (best, score, nodes, tests));
     assert_eq!(run(false).3, 0, "the levels below 10 test nothing");
 }
+
+#[test]
+fn the_horizon_follows_fours_to_a_win_and_leaves_the_board_as_it_was() {
+    use kibitz_bot::gomoku::search::{Limits as SearchLimits, Searcher};
+    // The chains of five and seven fours above: a depth-1 search at full strength sees a win
+    // (these chains, or a shorter one through an open three at the horizon) by following
+    // fours and threats at its horizon; without the VCF probe at the leaves it sees nothing.
+    for (black, white, plies) in [
+        (
+            "e5 h6 n6 e7 g7 i7 h8 k8 n8 e10 f11 g11",
+            "d4 i4 l6 c8 l8 e9 h9 f10 g10 h11 d12 f12",
+            9,
+        ),
+        (
+            "f6 i6 h8 l8 j10 l10 m10 o11",
+            "n6 h10 n10 f11 k11 h12 i13 k13",
+            13,
+        ),
+    ] {
+        let pos = position(GomokuRule::Freestyle, black, white);
+        let mut board = Board::from_position(&pos);
+        let before = board.recount();
+        let mut root = Vec::new();
+        movegen::generate(&board, true, usize::MAX, &mut root);
+        let search = |board: &mut Board, probe_vcf: bool| {
+            let limits = SearchLimits {
+                max_depth: 1,
+                probe_vcf,
+                ..SearchLimits::default()
+            };
+            Searcher::new(12).search(board, &root, limits, &StopFlag::new(), |_| {})
+        };
+        let it = search(&mut board, true);
+        assert!(board.agrees_with(&before), "the search restores the board");
+        assert_eq!(board.hash(), before.hash());
+        assert!(
+            it.score >= kibitz_bot::value::WIN - plies,
+            "{plies}: {} {:?}",
+            it.score,
+            it.pv
+        );
+        let blind = search(&mut board, false);
+        assert!(
+            blind.score < kibitz_bot::value::WIN_BOUND,
+            "{}",
+            blind.score
+        );
+    }
+}
+
+#[test]
+fn the_board_tells_its_recent_moves_and_king_move_distances() {
+    let pos = freestyle("h8 g9 j6");
+    let mut board = Board::from_position(&pos);
+    let at = |board: &Board, text: &str| board.point(text.parse().unwrap());
+    // A board from a position has no moves made on it.
+    assert_eq!(board.recent_move(0), None);
+    let (k10, a1) = (at(&board, "k10"), at(&board, "a1"));
+    board.make(k10);
+    board.make(a1);
+    assert_eq!(board.recent_move(0), Some(a1));
+    assert_eq!(board.recent_move(1), Some(k10));
+    assert_eq!(board.recent_move(2), None);
+    assert_eq!(board.distance(k10, a1), 10);
+    assert_eq!(board.distance(at(&board, "h8"), at(&board, "j6")), 2);
+    assert_eq!(board.distance(k10, k10), 0);
+    board.unmake();
+    assert_eq!(board.recent_move(0), Some(k10));
+}

@@ -488,6 +488,19 @@ impl Board {
         self.history.last().map(|&(p, _)| p)
     }
 
+    /// The move made `back` moves before the last with [`Board::make`] (0: the last).
+    #[must_use]
+    pub fn recent_move(&self, back: usize) -> Option<Point> {
+        self.history.iter().rev().nth(back).map(|&(p, _)| p)
+    }
+
+    /// The distance between two points in king moves.
+    #[must_use]
+    pub fn distance(&self, a: Point, b: Point) -> usize {
+        let (a, b) = (self.cell(a), self.cell(b));
+        usize::from(a.col.abs_diff(b.col).max(a.row.abs_diff(b.row)))
+    }
+
     /// Whether black on the empty point `p` is forbidden (renju only). Most points are
     /// cleared by their patterns alone: a forbidden point needs an overline, an open four
     /// (which may be two fours on one line) or two lines holding a three or a four, and no

@@ -50,6 +50,12 @@ const SINGULAR_DEPTH: i32 = 7;
 const SINGULAR_MARGIN: i32 = 2;
 /// Below this depth a trivial move of a free position is not searched.
 const TRIVIAL_DEPTH: i32 = 4;
+/// Fours the quiescence search may make in a line, and how many of them may be plain fours
+/// (the later ones must make a two or a three on another line as well).
+const QUIESCE_FOURS: u32 = 10;
+const QUIESCE_PLAIN_FOURS: u32 = 2;
+/// Beyond this distance (king moves) from both last moves, a four under threat distracts.
+const DISTRACT_DISTANCE: usize = 4;
 
 /// What a search may do and for how long.
 #[derive(Clone, Debug)]
@@ -116,6 +122,8 @@ pub struct Searcher {
     evals: [i32; MAX_PLY],
     /// Per ply, the move a singular-extension test search leaves out (`NO_MOVE` for none).
     excluded: [Point; MAX_PLY],
+    /// Per ply, the horizon threat extensions on the line from the root.
+    horizon_extensions: [u8; MAX_PLY],
     moves: Vec<Vec<Point>>,
     keys: Vec<Vec<i32>>,
     threats: ThreatSearch,
@@ -168,6 +176,15 @@ fn is_trivial(board: &Board, m: Point) -> bool {
         && board.patterns(m, 1).iter().all(|&p| p < Pattern::Flex2)
 }
 
+/// Whether `m` is more than [`DISTRACT_DISTANCE`] from the last move and from the one before.
+fn far_from_both(board: &Board, m: Point) -> bool {
+    [0, 1].iter().all(|&back| {
+        board
+            .recent_move(back)
+            .is_some_and(|p| board.distance(m, p) > DISTRACT_DISTANCE)
+    })
+}
+
 /// Whether colour `v` can make an open four on a point it may play.
 fn has_open_four_point(board: &Board, v: usize) -> bool {
     !board.summary(v).flex4s.is_empty() && !open_four_points(board, v).is_empty()
@@ -185,6 +202,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY],
             evals: [0; MAX_PLY],
             excluded: [NO_MOVE; MAX_PLY],
+            horizon_extensions: [0; MAX_PLY],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             keys: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             threats: ThreatSearch::new(16),
@@ -329,6 +347,7 @@ impl Searcher {
         let me = board.turn();
         let mut best: Option<(usize, i32)> = None;
         self.pv_len[0] = 0;
+        self.horizon_extensions[0] = 0;
         self.evals[0] = eval::evaluate(board, self.limits.full_strength);
         for (i, entry) in ranking.iter_mut().enumerate() {
             let m = entry.0;
@@ -443,8 +462,20 @@ impl Searcher {
             }
             _ => {}
         }
+        // At the horizon, a threat of theirs that leaves us a few answers (an open three or
+        // a four-three point) is searched a ply more: what it wins is no static value.
+        // Once in a line: the answers include our fours, and a line of them would come back
+        // here at every step.
+        let extend = depth <= 0
+            && block.is_none()
+            && self.limits.full_strength
+            && self.limits.tactics
+            && self.horizon_extensions[ply - 1] == 0
+            && !board.summary(them).four_threes.is_empty();
+        self.horizon_extensions[ply] = self.horizon_extensions[ply - 1] + u8::from(extend);
+        let depth = if extend { 1 } else { depth };
         if depth <= 0 && block.is_none() {
-            return self.leaf(board, ply);
+            return self.leaf(board, ply, alpha, beta);
         }
 
         let key = board.hash();
@@ -485,7 +516,7 @@ impl Searcher {
         if !pv_node && !threatened && beta.abs() < WIN_BOUND {
             // Razoring: far below alpha near the horizon, only a forced win can help.
             if depth <= 2 && static_eval + RAZOR_MARGIN * depth < alpha {
-                return self.leaf(board, ply);
+                return self.leaf(board, ply, alpha, beta);
             }
             // Reverse futility: far above beta with nothing to answer, the search would not
             // come down.
@@ -592,15 +623,26 @@ impl Searcher {
             if trivial && i > 0 && depth < TRIVIAL_DEPTH && best_score > -WIN_BOUND {
                 continue;
             }
+            // Under their threat, a four of ours far from both last moves mostly delays the
+            // defence: pruned near the leaves, reduced elsewhere.
+            let distract = self.limits.full_strength
+                && situation == Situation::Defend
+                && m != tt_move
+                && !board.summary(them).fours.contains(m)
+                && far_from_both(board, m);
+            if distract && i > 0 && depth < TRIVIAL_DEPTH && best_score > -WIN_BOUND {
+                continue;
+            }
             board.make(m);
             self.nodes += 1;
             let new_depth = depth - 1 + extension + singular - i32::from(likely_fail_high && !four);
             let score = if i == 0 {
                 -self.pvs(board, new_depth, ply + 1, -beta, -alpha)
             } else {
-                let r = if depth >= 2 && !four && extension == 0 {
+                let r = if depth >= 2 && (!four || distract) && extension == 0 {
                     reduction(depth, i + 1, pv_node, improving) - i32::from(!quiet)
                         + i32::from(trivial)
+                        + 2 * i32::from(distract)
                 } else {
                     0
                 };
@@ -701,9 +743,13 @@ impl Searcher {
         }
     }
 
-    /// The value at the horizon: a proven win when a small VCF finds one, else the static
-    /// evaluation (with the level's noise).
-    fn leaf(&mut self, board: &mut Board, ply: usize) -> i32 {
+    /// The value at the horizon. At full strength, the quiescence search over fours; below
+    /// it, a proven win when a small VCF finds one, else the static evaluation (with the
+    /// level's noise).
+    fn leaf(&mut self, board: &mut Board, ply: usize, alpha: i32, beta: i32) -> i32 {
+        if self.limits.full_strength && self.limits.probe_vcf && self.limits.noise == 0 {
+            return self.quiesce(board, ply, alpha, beta, 0);
+        }
         let me = board.turn();
         if self.limits.probe_vcf && !board.summary(me).fours.is_empty() {
             self.threats.set_budget(LEAF_VCF_NODES, None, None);
@@ -715,5 +761,87 @@ impl Searcher {
         }
         eval::evaluate(board, self.limits.full_strength)
             + noise_of(board.hash(), self.limits.seed, self.limits.noise)
+    }
+
+    /// Quiescence over fours: the side to move may stand on the static value or make a four,
+    /// and the answer to a four is forced, so a line of fours is followed until it wins,
+    /// fizzles or runs past [`QUIESCE_FOURS`]. `fours` counts the fours of the line so far.
+    /// The first [`QUIESCE_PLAIN_FOURS`] may be any four; later ones must also make a two
+    /// or better on another line, which is what a four needs to lead anywhere.
+    fn quiesce(&mut self, board: &mut Board, ply: usize, alpha: i32, beta: i32, fours: u32) -> i32 {
+        let mut alpha = alpha;
+        self.nodes += 1;
+        if self.out_of_time() {
+            return 0;
+        }
+        self.seldepth = self.seldepth.max(ply);
+        if board.last_made_five() {
+            return -WIN + ply as i32;
+        }
+        if ply >= MAX_PLY - 2 || board.stones() == board.points().len() {
+            return eval::evaluate(board, true);
+        }
+        let me = board.turn();
+        let them = 1 - me;
+        if !board.summary(me).fives.is_empty() {
+            return WIN - ply as i32 - 1;
+        }
+        let (block, second) = board.summary(them).fives.first_two();
+        match block {
+            Some(x) if second.is_some() || !board.is_legal(x, me) => {
+                return -(WIN - ply as i32 - 2);
+            }
+            Some(x) => {
+                // The answer to a four: forced, no standing pat.
+                board.make(x);
+                let score = -self.quiesce(board, ply + 1, -beta, -alpha, fours);
+                board.unmake();
+                return score;
+            }
+            None if has_open_four_point(board, me) => return WIN - ply as i32 - 3,
+            None => {}
+        }
+        let stand = eval::evaluate(board, true);
+        if stand >= beta || fours >= QUIESCE_FOURS {
+            return stand;
+        }
+        alpha = alpha.max(stand);
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        moves.clear();
+        for p in board.summary(me).fours.iter() {
+            let plus_only = fours >= QUIESCE_PLAIN_FOURS;
+            if plus_only
+                && !board
+                    .patterns(p, me)
+                    .iter()
+                    .any(|&x| x >= Pattern::Flex2 && !x.is_four())
+            {
+                continue;
+            }
+            if board.is_legal(p, me) {
+                moves.push(p);
+            }
+        }
+        movegen::sort_by_score(board, me, &mut moves);
+        let mut best = stand;
+        for &m in &moves {
+            board.make(m);
+            let score = -self.quiesce(board, ply + 1, -beta, -alpha, fours + 1);
+            board.unmake();
+            if self.watchdog.stopped() {
+                break;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        best
     }
 }
