@@ -1,7 +1,7 @@
 //! The Gomoku alpha-beta search: iterative deepening over principal-variation search (PVS)
 //! with a transposition table, threat-driven move generation, forced-move and singular
-//! extensions, late move reductions and pruning, killer and history ordering, and small VCFs
-//! at the leaves.
+//! extensions, late move reductions and pruning, killer and history ordering, and at the
+//! leaves a quiescence search over fours (full strength) or a small VCF (the levels below).
 //!
 //! Gomoku has a search of its own rather than the shared [`crate::search`] because its best
 //! tools are Gomoku's: a four is answered by one forced move, which costs no depth (so a
@@ -68,13 +68,15 @@ pub struct Limits {
     pub seed: u64,
     /// Forced answers to open threes and open fours seen as won (level 3 up).
     pub tactics: bool,
-    /// VCFs at the leaves.
+    /// Wins through fours looked for at the leaves: a small VCF, or at full strength the
+    /// quiescence search over fours.
     pub probe_vcf: bool,
     /// Full strength (level 10): the fitted evaluation; a ply less for the moves after one
     /// that raised alpha, for the moves that make no four in a node far above beta, and in a
-    /// node the TT knows no move for; a ply more for a singular TT move; trivial moves pruned
-    /// near the leaves. The levels below keep the hand-set evaluation and the plain depth
-    /// their noise was calibrated with.
+    /// node the TT knows no move for; a ply more for a singular TT move and for a threatened
+    /// node at the horizon; trivial moves, and distracting fours under threat, pruned near
+    /// the leaves; the quiescence search over fours. The levels below keep the hand-set
+    /// evaluation and the plain depth their noise was calibrated with.
     pub full_strength: bool,
 }
 
