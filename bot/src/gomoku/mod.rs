@@ -5,7 +5,7 @@
 //! it is forced); a VCF, then (strong levels) a VCT, each played at once; if the opponent
 //! would have a VCF or VCT were it his move, only the moves after which he has none are
 //! searched; then the alpha-beta search, whose move generation answers fours and open threes
-//! by force and whose leaves run small VCFs; and last a check that the chosen move leaves the
+//! by force and whose leaves follow fours; and last a check that the chosen move leaves the
 //! opponent no forced win, the next-best move taking its place when it does.
 //!
 //! Determinism: Depth, Nodes and Solve limits clear every table first and give the threat
