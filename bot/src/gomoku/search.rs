@@ -800,7 +800,9 @@ impl Searcher {
                 board.unmake();
                 return score;
             }
-            None if has_open_four_point(board, me) => return WIN - ply as i32 - 3,
+            None if self.limits.tactics && has_open_four_point(board, me) => {
+                return WIN - ply as i32 - 3;
+            }
             None => {}
         }
         let stand = eval::evaluate(board, true);
@@ -810,8 +812,8 @@ impl Searcher {
         alpha = alpha.max(stand);
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
+        let plus_only = fours >= QUIESCE_PLAIN_FOURS;
         for p in board.summary(me).fours.iter() {
-            let plus_only = fours >= QUIESCE_PLAIN_FOURS;
             if plus_only
                 && !board
                     .patterns(p, me)
