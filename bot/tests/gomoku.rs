@@ -272,21 +272,24 @@ fn vcf_finds_a_four_three() {
     }
 }
 
+/// Two chains of fours found by a random search: black's stones, white's, and the plies of
+/// black's shortest VCF (black to move).
+const FOUR_CHAINS: [(&str, &str, u32); 2] = [
+    (
+        "e5 h6 n6 e7 g7 i7 h8 k8 n8 e10 f11 g11",
+        "d4 i4 l6 c8 l8 e9 h9 f10 g10 h11 d12 f12",
+        9,
+    ),
+    (
+        "f6 i6 h8 l8 j10 l10 m10 o11",
+        "n6 h10 n10 f11 k11 h12 i13 k13",
+        13,
+    ),
+];
+
 #[test]
 fn vcf_finds_chains_of_four_and_six_fours() {
-    // Found by a random search; the shortest wins take 9 and 13 plies.
-    for (black, white, plies) in [
-        (
-            "e5 h6 n6 e7 g7 i7 h8 k8 n8 e10 f11 g11",
-            "d4 i4 l6 c8 l8 e9 h9 f10 g10 h11 d12 f12",
-            9,
-        ),
-        (
-            "f6 i6 h8 l8 j10 l10 m10 o11",
-            "n6 h10 n10 f11 k11 h12 i13 k13",
-            13,
-        ),
-    ] {
+    for (black, white, plies) in FOUR_CHAINS {
         let pos = position(GomokuRule::Freestyle, black, white);
         let mut board = Board::from_position(&pos);
         let mut threats = ThreatSearch::new(12);
@@ -665,21 +668,10 @@ fn singular_test_searches_leave_the_board_and_the_result_unchanged() {
 #[test]
 fn the_horizon_follows_fours_to_a_win_and_leaves_the_board_as_it_was() {
     use kibitz_bot::gomoku::search::{Limits as SearchLimits, Searcher};
-    // The chains of five and seven fours above: a depth-1 search at full strength sees a win
+    // The chains of four and six fours above: a depth-1 search at full strength sees a win
     // (these chains, or a shorter one through an open three at the horizon) by following
     // fours and threats at its horizon; without the VCF probe at the leaves it sees nothing.
-    for (black, white, plies) in [
-        (
-            "e5 h6 n6 e7 g7 i7 h8 k8 n8 e10 f11 g11",
-            "d4 i4 l6 c8 l8 e9 h9 f10 g10 h11 d12 f12",
-            9,
-        ),
-        (
-            "f6 i6 h8 l8 j10 l10 m10 o11",
-            "n6 h10 n10 f11 k11 h12 i13 k13",
-            13,
-        ),
-    ] {
+    for (black, white, plies) in FOUR_CHAINS {
         let pos = position(GomokuRule::Freestyle, black, white);
         let mut board = Board::from_position(&pos);
         let before = board.recount();
@@ -697,7 +689,7 @@ fn the_horizon_follows_fours_to_a_win_and_leaves_the_board_as_it_was() {
         assert!(board.agrees_with(&before), "the search restores the board");
         assert_eq!(board.hash(), before.hash());
         assert!(
-            it.score >= kibitz_bot::value::WIN - plies,
+            it.score >= kibitz_bot::value::WIN - plies as i32,
             "{plies}: {} {:?}",
             it.score,
             it.pv

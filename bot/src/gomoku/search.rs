@@ -449,21 +449,10 @@ impl Searcher {
         }
         let me = board.turn();
         let them = 1 - me;
-        if !board.summary(me).fives.is_empty() {
-            return WIN - ply as i32 - 1;
-        }
-        let (block, second) = board.summary(them).fives.first_two();
-        match block {
-            Some(x) if second.is_some() || !board.is_legal(x, me) => {
-                return -(WIN - ply as i32 - 2);
-            }
-            None if self.limits.tactics && has_open_four_point(board, me) => {
-                // An open four, and they have no four to delay it with that matters: our
-                // five comes before theirs.
-                return WIN - ply as i32 - 3;
-            }
-            _ => {}
-        }
+        let block = match self.decided(board, ply) {
+            Ok(block) => block,
+            Err(score) => return score,
+        };
         // At the horizon, a threat of theirs that leaves us a few answers (an open three or
         // a four-three point) is searched a ply more: what it wins is no static value.
         // Once in a line: the answers include our fours, and a line of them would come back
@@ -745,6 +734,27 @@ impl Searcher {
         }
     }
 
+    /// What the side to move's fives and open fours and the opponent's fives decide at once:
+    /// `Err` with the score when the position is won or lost whatever is played, else the
+    /// opponent's five-point that must be blocked, if any.
+    fn decided(&self, board: &Board, ply: usize) -> Result<Option<Point>, i32> {
+        let me = board.turn();
+        if !board.summary(me).fives.is_empty() {
+            return Err(WIN - ply as i32 - 1);
+        }
+        match board.summary(1 - me).fives.first_two() {
+            (Some(x), second) if second.is_some() || !board.is_legal(x, me) => {
+                Err(-(WIN - ply as i32 - 2))
+            }
+            (None, _) if self.limits.tactics && has_open_four_point(board, me) => {
+                // An open four, and they have no four to delay it with that matters: our
+                // five comes before theirs.
+                Err(WIN - ply as i32 - 3)
+            }
+            (block, _) => Ok(block),
+        }
+    }
+
     /// The value at the horizon. At full strength, the quiescence search over fours; below
     /// it, a proven win when a small VCF finds one, else the static evaluation (with the
     /// level's noise).
@@ -784,26 +794,16 @@ impl Searcher {
             return eval::evaluate(board, true);
         }
         let me = board.turn();
-        let them = 1 - me;
-        if !board.summary(me).fives.is_empty() {
-            return WIN - ply as i32 - 1;
-        }
-        let (block, second) = board.summary(them).fives.first_two();
-        match block {
-            Some(x) if second.is_some() || !board.is_legal(x, me) => {
-                return -(WIN - ply as i32 - 2);
-            }
-            Some(x) => {
+        match self.decided(board, ply) {
+            Err(score) => return score,
+            Ok(Some(x)) => {
                 // The answer to a four: forced, no standing pat.
                 board.make(x);
                 let score = -self.quiesce(board, ply + 1, -beta, -alpha, fours);
                 board.unmake();
                 return score;
             }
-            None if self.limits.tactics && has_open_four_point(board, me) => {
-                return WIN - ply as i32 - 3;
-            }
-            None => {}
+            Ok(None) => {}
         }
         let stand = eval::evaluate(board, true);
         if stand >= beta || fours >= QUIESCE_FOURS {
