@@ -120,6 +120,7 @@ fn selfplay(args: &[String]) {
         own: 3_000,
         defence: 1_000,
         vct_plies: 9,
+        ..FixedThreatBudget::default()
     });
     let stop = StopFlag::new();
     let start = Instant::now();

@@ -508,6 +508,7 @@ fn thorough_engine(own: u64, defence: u64) -> GomokuEngine {
         own,
         defence,
         vct_plies: 29,
+        ..FixedThreatBudget::default()
     })
 }
 

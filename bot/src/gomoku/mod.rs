@@ -4,7 +4,8 @@
 //! A move is chosen in this order: a five; the block of a single four (searched shallowly,
 //! it is forced); a VCF, then (strong levels) a VCT, each played at once; if the opponent
 //! would have a VCF or VCT were it his move, only the moves after which he has none are
-//! searched; then the alpha-beta search, whose move generation answers fours and open threes
+//! searched (checked in the order a shallow search ranks them, so that a counter-attack it
+//! likes is among those checked before the time runs out); then the alpha-beta search, whose move generation answers fours and open threes
 //! by force and whose leaves follow fours; and last a check that the chosen move leaves the
 //! opponent no forced win, the next-best move taking its place when it does.
 //!
@@ -67,6 +68,10 @@ const SEARCH_END: f64 = 0.92;
 const VCT_CHECK_SLACK: u32 = 8;
 /// Depth of the search of a forced move (only its score is wanted).
 const FORCED_MOVE_DEPTH: u32 = 4;
+/// The shallow search that orders the checks of the moves against the opponent's win: its
+/// depth and its share of a timed move.
+const RANKING_DEPTH: u32 = 8;
+const RANKING_SHARE: f64 = 0.03;
 
 /// What the root's threat searches may spend when the move is not timed (Depth and Nodes
 /// limits), where time cannot bound them and the same search must give the same move.
@@ -78,6 +83,8 @@ pub struct FixedThreatBudget {
     pub defence: u64,
     /// Longest VCT looked for, in plies.
     pub vct_plies: u32,
+    /// Nodes of the shallow search that orders the checks of the moves against his win.
+    pub ranking: u64,
 }
 
 impl Default for FixedThreatBudget {
@@ -87,6 +94,7 @@ impl Default for FixedThreatBudget {
             own: 20_000,
             defence: 3_000,
             vct_plies: 13,
+            ranking: 20_000,
         }
     }
 }
@@ -236,6 +244,23 @@ impl GomokuEngine {
                     // threat found is rare, and costly to rule out.
                     verdicts.vct_plies = (win.plies + VCT_CHECK_SLACK).min(vct_plies);
                 }
+                // The checks go in the order a shallow search ranks the moves, so that a
+                // counter-attack it likes (our own threats, his line left alone) is checked.
+                let rank_limits = Limits {
+                    max_depth: RANKING_DEPTH.min(limits.max_depth(settings.max_depth)),
+                    deadline: clock.from_now(RANKING_SHARE),
+                    max_nodes: deterministic.then_some(self.fixed.ranking),
+                    noise: 0,
+                    seed: request.seed,
+                    tactics: settings.tactics,
+                    probe_vcf: settings.probe_vcf,
+                    full_strength: settings.full_strength,
+                };
+                let ranked = self
+                    .searcher
+                    .search(&mut board, &root, rank_limits, stop, |_| {});
+                extra_nodes += ranked.nodes;
+                root = ranked.ranking.iter().map(|&(p, _)| p).collect();
                 let defence = budget(&clock, DEFENCE_SHARE, self.fixed.defence, stop);
                 root = root::defences(
                     &mut self.threats,

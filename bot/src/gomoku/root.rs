@@ -19,6 +19,10 @@ pub const VCF_PLIES: u32 = 41;
 const VCT_PLIES_FIRST: u32 = 9;
 const VCT_PLIES_STEP: u32 = 4;
 pub const VCT_PLIES_MAX: u32 = 33;
+/// How many of the best-ranked root moves are checked against the opponent's win before the
+/// points of his line: a counter-attack the search likes would otherwise wait behind them
+/// for a budget that runs out.
+pub const LEADERS_CHECKED_FIRST: usize = 3;
 
 /// What a threat search may spend.
 #[derive(Clone, Debug)]
@@ -192,9 +196,9 @@ impl Verdicts {
 /// The moves of `root` worth searching against the opponent's forced win `threat` (his
 /// line were it his move): those proven to hold; when none is, all but those proven to lose
 /// (those not checked in time stay: the final check looks at the one chosen), or all of them
-/// when every move loses, so that the search finds the longest defence. The moves
-/// most likely to hold are checked first: the points of his line, then our fours, then the
-/// rest in `root`'s order.
+/// when every move loses, so that the search finds the longest defence. `root` comes best
+/// first; the moves most likely to be played or to hold are checked first: the first
+/// [`LEADERS_CHECKED_FIRST`] of `root`, the points of his line, our fours, then the rest in `root`'s order.
 pub fn defences(
     threats: &mut ThreatSearch,
     board: &mut Board,
@@ -205,19 +209,21 @@ pub fn defences(
     nodes: &mut u64,
 ) -> Vec<Point> {
     let me = board.turn();
-    let rank = |m: &Point| {
-        if threat.line.contains(m) {
+    let rank = |i: usize, m: &Point| {
+        if i < LEADERS_CHECKED_FIRST {
             0
-        } else if board.summary(me).fours.contains(*m) {
+        } else if threat.line.contains(m) {
             1
-        } else {
+        } else if board.summary(me).fours.contains(*m) {
             2
+        } else {
+            3
         }
     };
-    let mut order = root.to_vec();
-    order.sort_by_key(rank);
+    let mut order: Vec<(usize, Point)> = root.iter().copied().enumerate().collect();
+    order.sort_by_key(|(i, m)| rank(*i, m));
     let (mut holds, mut unknown) = (Vec::new(), Vec::new());
-    for m in order {
+    for (_, m) in order {
         let v = if budget.spent() {
             Verdict::Unknown
         } else {
