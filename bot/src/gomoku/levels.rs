@@ -32,9 +32,10 @@ impl LevelSettings {
     /// and the fitted evaluation and extra reductions of full strength (with them at levels
     /// 1–9 the steps shrank to 53–69%: the noise was calibrated against the hand-set values,
     /// and the reductions take depth from a depth-held level).
-    /// The threat searches decide so much that one ply more than level 9's six is worth
-    /// little at short times, which is why level 9 stops at depth 6 (at depth 8 it scored 48%
-    /// against level 10 at 100 ms) and the levels below it step down from there. One more
+    /// The threat searches decide so much that one ply more is worth little at short times,
+    /// which is why level 9 stops at depth 7 (at depth 8 it once scored 48% against level 10
+    /// at 100 ms; at depth 6 it fell to 11% once level 10's root checked its defences in the
+    /// search's order) and the levels below it step down from there. One more
     /// ply is worth so much at the bottom that a deeper level may carry more noise than the
     /// one below it (levels 4 and 6).
     #[must_use]
@@ -48,8 +49,8 @@ impl LevelSettings {
             (2, 80),
             (3, 110),
             (4, 30),
-            (5, 5),
-            (6, 0),
+            (6, 5),
+            (7, 0),
             (64, 0),
         ]);
         LevelSettings {
