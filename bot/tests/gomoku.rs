@@ -6,6 +6,7 @@ use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
 use kibitz_bot::engine::{Engine, Level, Score, SearchLimits as Limits, StopFlag};
 use kibitz_bot::gomoku::board::{side, Board, Point};
+use kibitz_bot::gomoku::root::{self, Budget, Verdict, LEADERS_CHECKED_FIRST};
 use kibitz_bot::gomoku::threat::{ThreatSearch, ThreatWin};
 use kibitz_bot::gomoku::{movegen, parse_position, FixedThreatBudget, GomokuEngine};
 use proptest::prelude::*;
@@ -722,4 +723,70 @@ fn the_board_tells_its_recent_moves_and_king_move_distances() {
     assert_eq!(board.distance(k10, k10), 0);
     board.unmake();
     assert_eq!(board.recent_move(0), Some(k10));
+}
+
+/// Against the opponent's win were it his move, the root checks its own best-ranked moves
+/// first, then the points of his line, then its fours, then the rest: after `h8 g9 j6 f9 j7`
+/// white's counter-attack g10 holds (a game was lost when its check waited behind the points
+/// of black's VCT and the time ran out), and j4, a point of that VCT, does not.
+#[test]
+fn the_defence_checks_begin_with_the_best_ranked_moves() {
+    let pos = freestyle("h8 g9 j6 f9 j7");
+    let mut board = Board::from_position(&pos);
+    let mut threats = ThreatSearch::new(16);
+    let budget = Budget {
+        nodes: 1_000_000,
+        until: None,
+        stop: StopFlag::new(),
+    };
+    let threat = root::opponent_win(&mut threats, &mut board, true, 21, &budget)
+        .win
+        .expect("black's VCT were it his move");
+    let point = |text: &str| board.point(text.parse().expect("a cell"));
+    let (g10, j4) = (point("g10"), point("j4"));
+    assert!(!threat.line.contains(&g10) && threat.line.contains(&j4));
+
+    // The search's ranking, g10 fourth: moved up among the leaders, it goes first.
+    let mut ranked = Vec::new();
+    movegen::forced_moves(&board, true, &mut ranked);
+    movegen::sort_by_score(&board, board.turn(), &mut ranked);
+    ranked.retain(|&m| m != g10);
+    ranked.insert(LEADERS_CHECKED_FIRST - 1, g10);
+    let order = root::check_order(&board, &ranked, &threat.line);
+    assert_eq!(order.len(), ranked.len());
+    assert_eq!(
+        order[..LEADERS_CHECKED_FIRST],
+        ranked[..LEADERS_CHECKED_FIRST]
+    );
+    let rest = &order[LEADERS_CHECKED_FIRST..];
+    let on_line = rest.iter().take_while(|m| threat.line.contains(m)).count();
+    let in_line = ranked[LEADERS_CHECKED_FIRST..]
+        .iter()
+        .filter(|m| threat.line.contains(m))
+        .count();
+    assert_eq!(on_line, in_line, "the line's points come next");
+    let rest_in_order: Vec<_> = ranked[LEADERS_CHECKED_FIRST..]
+        .iter()
+        .filter(|m| !threat.line.contains(m) && !board.summary(board.turn()).fours.contains(**m))
+        .collect();
+    let tail: Vec<_> = rest[on_line..]
+        .iter()
+        .filter(|m| !board.summary(board.turn()).fours.contains(**m))
+        .collect();
+    assert_eq!(tail, rest_in_order, "the rest keep the ranking's order");
+
+    let mut nodes = 0;
+    assert_eq!(
+        root::verdict(&mut threats, &mut board, g10, 21, &budget, &mut nodes),
+        Verdict::Holds
+    );
+    assert_eq!(
+        root::verdict(&mut threats, &mut board, j4, 21, &budget, &mut nodes),
+        Verdict::Loses
+    );
+    assert_eq!(
+        board.hash(),
+        Board::from_position(&pos).hash(),
+        "the board is restored"
+    );
 }

@@ -193,6 +193,28 @@ impl Verdicts {
     }
 }
 
+/// The order in which [`defences`] checks the moves of `root` (best first) against the
+/// opponent's winning `line`: the first [`LEADERS_CHECKED_FIRST`] of `root`, the points of his
+/// line, our fours, then the rest, each group in `root`'s order.
+#[must_use]
+pub fn check_order(board: &Board, root: &[Point], line: &[Point]) -> Vec<Point> {
+    let fours = &board.summary(board.turn()).fours;
+    let group = |i: usize, m: Point| {
+        if i < LEADERS_CHECKED_FIRST {
+            0
+        } else if line.contains(&m) {
+            1
+        } else if fours.contains(m) {
+            2
+        } else {
+            3
+        }
+    };
+    let mut order: Vec<(usize, Point)> = root.iter().copied().enumerate().collect();
+    order.sort_by_key(|&(i, m)| group(i, m));
+    order.into_iter().map(|(_, m)| m).collect()
+}
+
 /// The moves of `root` worth searching against the opponent's forced win `threat` (his
 /// line were it his move): those proven to hold; when none is, all but those proven to lose
 /// (those not checked in time stay: the final check looks at the one chosen), or all of them
@@ -208,22 +230,8 @@ pub fn defences(
     budget: &Budget,
     nodes: &mut u64,
 ) -> Vec<Point> {
-    let me = board.turn();
-    let rank = |i: usize, m: &Point| {
-        if i < LEADERS_CHECKED_FIRST {
-            0
-        } else if threat.line.contains(m) {
-            1
-        } else if board.summary(me).fours.contains(*m) {
-            2
-        } else {
-            3
-        }
-    };
-    let mut order: Vec<(usize, Point)> = root.iter().copied().enumerate().collect();
-    order.sort_by_key(|(i, m)| rank(*i, m));
     let (mut holds, mut unknown) = (Vec::new(), Vec::new());
-    for (_, m) in order {
+    for m in check_order(board, root, &threat.line) {
         let v = if budget.spent() {
             Verdict::Unknown
         } else {
