@@ -746,7 +746,7 @@ fn the_defence_checks_begin_with_the_best_ranked_moves() {
     let (g10, j4) = (point("g10"), point("j4"));
     assert!(!threat.line.contains(&g10) && threat.line.contains(&j4));
 
-    // The search's ranking, g10 fourth: moved up among the leaders, it goes first.
+    // A ranking with g10 third, among the leaders: it is checked before the line's points.
     let mut ranked = Vec::new();
     movegen::forced_moves(&board, true, &mut ranked);
     movegen::sort_by_score(&board, board.turn(), &mut ranked);

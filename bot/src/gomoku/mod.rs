@@ -5,9 +5,10 @@
 //! it is forced); a VCF, then (strong levels) a VCT, each played at once; if the opponent
 //! would have a VCF or VCT were it his move, only the moves after which he has none are
 //! searched (checked in the order a shallow search ranks them, so that a counter-attack it
-//! likes is among those checked before the time runs out); then the alpha-beta search, whose move generation answers fours and open threes
-//! by force and whose leaves follow fours; and last a check that the chosen move leaves the
-//! opponent no forced win, the next-best move taking its place when it does.
+//! likes is among those checked before the time runs out); then the alpha-beta search, whose
+//! move generation answers fours and open threes by force and whose leaves follow fours; and
+//! last a check that the chosen move leaves the opponent no forced win, the next-best move
+//! taking its place when it does.
 //!
 //! Determinism: Depth, Nodes and Solve limits clear every table first and give the threat
 //! searches node budgets instead of time, so the same position, limits, level and seed give

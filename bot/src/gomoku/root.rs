@@ -219,8 +219,7 @@ pub fn check_order(board: &Board, root: &[Point], line: &[Point]) -> Vec<Point> 
 /// line were it his move): those proven to hold; when none is, all but those proven to lose
 /// (those not checked in time stay: the final check looks at the one chosen), or all of them
 /// when every move loses, so that the search finds the longest defence. `root` comes best
-/// first; the moves most likely to be played or to hold are checked first: the first
-/// [`LEADERS_CHECKED_FIRST`] of `root`, the points of his line, our fours, then the rest in `root`'s order.
+/// first; the checks go in [`check_order`].
 pub fn defences(
     threats: &mut ThreatSearch,
     board: &mut Board,
