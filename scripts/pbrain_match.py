@@ -2,7 +2,7 @@
 """A match between two Gomocup (pbrain) brains over a set of openings, colours swapped.
 
 Each opening is played twice: once with brain A holding the opening's black stones and once
-with brain B holding them. The referee here judges the game itself: a five wins (freestyle:
+with brain B holding them (or once, with the colours `--a-colour` gives A). The referee here judges the game itself: a five wins (freestyle:
 five or more; standard: exactly five for both; renju: exactly five for black, five or more for
 white), a move on an occupied or off-board point loses, a move later than the turn time plus
 the grace loses on time, and in renju a black move that game-core forbids loses (asked of
@@ -11,6 +11,7 @@ the grace loses on time, and in renju a black move that game-core forbids loses 
 Usage:
   scripts/pbrain_match.py --a "target/release/kibitz pbrain" --b "OTHER-BRAIN" \
       [--a-name kibitz --b-name other] [--openings scripts/gomoku_openings.txt] [--count N] \
+      [--skip N] [--a-colour both|black|white] \
       [--turn-ms 1000] [--b-turn-ms N] [--grace-ms 100] [--b-grace-ms N] [--size 15] \
       [--rule freestyle|standard|renju] [--kibitz target/release/kibitz] [--games-out FILE]
 
@@ -304,6 +305,8 @@ def main():
     ap.add_argument("--openings", default=os.path.join(os.path.dirname(__file__), "gomoku_openings.txt"))
     ap.add_argument("--count", type=int, default=0, help="play the first N openings (0: all)")
     ap.add_argument("--skip", type=int, default=0, help="skip the first N openings")
+    ap.add_argument("--a-colour", choices=("both", "black", "white"), default="both",
+                    help="the colours A plays each opening with (both: each opening twice)")
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--rule", choices=RULE_BITS, default="freestyle")
     ap.add_argument("--turn-ms", type=int, default=1000)
@@ -350,7 +353,8 @@ def main():
         for number, opening in enumerate(openings, 1 + args.skip):
             text = " ".join(cell_name(c) for c in opening)
             results = []
-            for black, white in ((a, b), (b, a)):
+            pairs = {"both": ((a, b), (b, a)), "black": ((a, b),), "white": ((b, a),)}
+            for black, white in pairs[args.a_colour]:
                 winner, why, moves = play(black, white, opening, referee, stats)
                 for brain, colour in ((black, "black"), (white, "white")):
                     row = table[(brain.name, colour)]
@@ -376,7 +380,7 @@ def main():
 
     print()
     print(f"{args.size}x{args.size} {args.rule}, {len(per_opening)} openings, "
-          f"{2 * len(per_opening)} games; turn time {a.name} {a.turn_ms} ms, "
+          f"{sum(len(r) for _, _, r in per_opening)} games; turn time {a.name} {a.turn_ms} ms, "
           f"{b.name} {b.turn_ms} ms")
     print(f"{'brain':<12}{'colour':<8}{'W':>4}{'L':>4}{'D':>4}")
     for n in names:
@@ -389,7 +393,9 @@ def main():
         games = max(1, w + l + d)
         print(f"{n:<12}{'total':<8}{w:>4}{l:>4}{d:>4}   score {100 * (w + d / 2) / games:.1f}%")
     print()
-    print("per opening (winner with A black, winner with B black):")
+    columns = {"both": "winner with A black, winner with B black",
+               "black": "winner with A black", "white": "winner with B black"}
+    print(f"per opening ({columns[args.a_colour]}):")
     for number, text, results in per_opening:
         print(f"  {number:>3} {text:<14} " + "  ".join(r or "draw" for r in results))
     print()

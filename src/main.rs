@@ -665,8 +665,8 @@ fn main() -> anyhow::Result<()> {
         Command::Analyze(args) => analyze(args),
         Command::Pbrain => {
             let stdin = std::io::stdin();
-            kibitz_bot::pbrain::run(stdin.lock(), std::io::stdout(), || {
-                kibitz_bot::registry::engine_for(GameKind::Gomoku)
+            kibitz_bot::pbrain::run(stdin.lock(), std::io::stdout(), |max_memory| {
+                Box::new(kibitz_bot::gomoku::GomokuEngine::within_memory(max_memory))
             })?;
             Ok(())
         }

@@ -2,13 +2,14 @@
 //! output, so it runs in the existing tournament managers and against other brains.
 //!
 //! Commands: START, RESTART, BEGIN, TURN, TAKEBACK, BOARD … DONE, INFO (timeout_turn,
-//! timeout_match, time_left, max_memory, rule as the bitmask 1 = exactly five, 4 = renju),
-//! END, ABOUT, and the extensions YXBOARD (a board without a reply move) and YXSHOWFORBID
-//! (black's forbidden points). Before each move it sends a `MESSAGE` line with the search's
-//! depth, score, nodes, speed and principal variation, as brains do for the managers to
-//! show. Coordinates are the protocol's `x,y` from 0, `y` counting rows from the top. The
-//! brain answers `OK`, `ERROR message` or `UNKNOWN` as the protocol says, and never
-//! spends more than `timeout_turn` (less a safety margin) on a move.
+//! timeout_match, time_left, max_memory, which sizes the engine's tables, and rule as the
+//! bitmask 1 = exactly five, 4 = renju), END, ABOUT, and the extensions YXBOARD (a board
+//! without a reply move) and YXSHOWFORBID (black's forbidden points). Before each move it
+//! sends a `MESSAGE` line with the search's depth, score, nodes, speed and principal
+//! variation, as brains do for the managers to show. Coordinates are the protocol's `x,y`
+//! from 0, `y` counting rows from the top. The brain answers `OK`, `ERROR message` or
+//! `UNKNOWN` as the protocol says, and never spends more than `timeout_turn` (less a safety
+//! margin) on a move.
 
 use std::io::{BufRead, Write};
 use std::time::Duration;
@@ -37,6 +38,8 @@ struct Brain<E> {
     /// Reading a BOARD block: (yixin's YXBOARD, so no reply move).
     board_block: Option<bool>,
     seed: u64,
+    /// The manager's memory limit in bytes (`INFO max_memory`; none: 0, no limit).
+    max_memory: Option<u64>,
 }
 
 fn parse_xy(text: &str) -> Option<(u32, u32)> {
@@ -46,7 +49,7 @@ fn parse_xy(text: &str) -> Option<(u32, u32)> {
     Some((x, y))
 }
 
-impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
+impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
     fn cell(&self, x: u32, y: u32) -> Option<Cell> {
         let n = u32::from(self.size);
         (self.size > 0 && x < n && y < n).then(|| Cell::new(x as u8, (n - 1 - y) as u8))
@@ -93,7 +96,8 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
             budget = budget.min(left.saturating_sub(margin(left)) / 12);
         }
         let budget = budget.max(Duration::from_millis(10));
-        let engine = self.engine.get_or_insert_with(&mut self.make_engine);
+        let (make_engine, max_memory) = (&mut self.make_engine, self.max_memory);
+        let engine = self.engine.get_or_insert_with(|| make_engine(max_memory));
         self.seed = self.seed.wrapping_add(1);
         let position = AnyPosition::Gomoku(pos.clone());
         let result = engine.search(
@@ -252,7 +256,15 @@ impl<E: FnMut() -> Box<dyn Engine>> Brain<E> {
                 };
                 self.engine = None;
             }
-            // timeout_match, max_memory, game_type, folder, evaluate: nothing to do.
+            ("max_memory", Some(bytes)) if bytes >= 0 => {
+                let limit = u64::try_from(bytes).ok().filter(|&b| b > 0);
+                if limit != self.max_memory {
+                    // The engine's tables are sized when it is made.
+                    self.max_memory = limit;
+                    self.engine = None;
+                }
+            }
+            // timeout_match, game_type, folder, evaluate: nothing to do.
             _ => {}
         }
     }
@@ -286,11 +298,11 @@ fn message(r: &SearchResult) -> String {
 }
 
 /// Runs the brain on `input`/`output` until END or end of input. `make_engine` builds the
-/// Gomoku engine (a new one per game).
+/// Gomoku engine (a new one per game) within the manager's memory limit in bytes, if any.
 pub fn run<R: BufRead, W: Write>(
     input: R,
     mut output: W,
-    make_engine: impl FnMut() -> Box<dyn Engine>,
+    make_engine: impl FnMut(Option<u64>) -> Box<dyn Engine>,
 ) -> std::io::Result<()> {
     let mut brain = Brain {
         make_engine,
@@ -302,6 +314,7 @@ pub fn run<R: BufRead, W: Write>(
         time_left: None,
         board_block: None,
         seed: 0,
+        max_memory: None,
     };
     for line in input.lines() {
         let (replies, stop) = brain.line(&line?);
@@ -314,4 +327,31 @@ pub fn run<R: BufRead, W: Write>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gomoku::GomokuEngine;
+
+    #[test]
+    fn the_engine_is_made_within_the_managers_memory_limit() {
+        let input = "START 15\nINFO timeout_turn 50\nINFO max_memory 83886080\nBEGIN\n\
+                     INFO max_memory 0\nTURN 7,8\nINFO max_memory 0\nTURN 9,9\nEND\n";
+        let mut limits = Vec::new();
+        let mut output = Vec::new();
+        run(input.as_bytes(), &mut output, |max_memory| {
+            limits.push(max_memory);
+            Box::new(GomokuEngine::with_tt_bits(12))
+        })
+        .unwrap();
+        // Made for the first move, made again when the limit changed, and kept after the
+        // same limit came again.
+        assert_eq!(limits, vec![Some(83_886_080), None]);
+        let text = String::from_utf8(output).unwrap();
+        let moves = text
+            .lines()
+            .filter(|l| l.contains(',') && !l.starts_with("MESSAGE"));
+        assert_eq!(moves.count(), 3, "{text}");
+    }
 }

@@ -28,6 +28,7 @@
 //! - [`opening`]: the decisions of an opening rule, as either player.
 
 pub mod board;
+pub mod book;
 pub mod eval;
 pub mod levels;
 pub mod movegen;
@@ -100,16 +101,38 @@ impl Default for FixedThreatBudget {
     }
 }
 
+/// Transposition table entries of an engine: 2^20, 24 MB. (A table of 2^22 entries with
+/// buckets of two scored 50.6% against this one at 200 ms, docs/benchmarks.md.)
+pub const TT_BITS: u32 = 20;
+/// The fewest, however small the memory limit: 2^16 entries, 1.5 MB.
+const TT_BITS_LEAST: u32 = 16;
+/// Bytes of one transposition table entry.
+const TT_ENTRY_BYTES: u64 = 24;
+
 /// The Gomoku engine. A `new()` engine is deterministic under Depth/Nodes/Solve limits.
 pub struct GomokuEngine {
     searcher: Searcher,
     threats: ThreatSearch,
     fixed: FixedThreatBudget,
+    /// Whether level 10's timed moves come from the opening book where it has them.
+    book: bool,
 }
 
 impl Default for GomokuEngine {
     fn default() -> Self {
         GomokuEngine::new()
+    }
+}
+
+/// The transposition table's size (as bits of its entry count) within `max_memory` bytes:
+/// half of them at most, never more than [`TT_BITS`] nor fewer than 2^16 entries.
+fn tt_bits_within(max_memory: Option<u64>) -> u32 {
+    match max_memory {
+        None => TT_BITS,
+        Some(bytes) => {
+            let entries = (bytes / 2 / TT_ENTRY_BYTES).max(1);
+            (63 - entries.leading_zeros()).clamp(TT_BITS_LEAST, TT_BITS)
+        }
     }
 }
 
@@ -133,7 +156,14 @@ impl GomokuEngine {
     /// An engine with a 2^20-entry transposition table (24 MB).
     #[must_use]
     pub fn new() -> GomokuEngine {
-        GomokuEngine::with_tt_bits(20)
+        GomokuEngine::with_tt_bits(TT_BITS)
+    }
+
+    /// An engine within `max_memory` bytes (none: no limit): the transposition table takes
+    /// at most half of it, and [`TT_BITS`] entries at most.
+    #[must_use]
+    pub fn within_memory(max_memory: Option<u64>) -> GomokuEngine {
+        GomokuEngine::with_tt_bits(tt_bits_within(max_memory))
     }
 
     /// An engine with a `2^bits`-entry transposition table.
@@ -143,6 +173,7 @@ impl GomokuEngine {
             searcher: Searcher::new(bits),
             threats: ThreatSearch::new(18),
             fixed: FixedThreatBudget::default(),
+            book: true,
         }
     }
 
@@ -150,6 +181,14 @@ impl GomokuEngine {
     #[must_use]
     pub fn with_fixed_threat_budget(mut self, fixed: FixedThreatBudget) -> GomokuEngine {
         self.fixed = fixed;
+        self
+    }
+
+    /// The same engine without the opening book: it searches every position (the book's
+    /// generator, and whoever wants to see what the search makes of an opening).
+    #[must_use]
+    pub fn without_book(mut self) -> GomokuEngine {
+        self.book = false;
         self
     }
 
@@ -170,6 +209,21 @@ impl GomokuEngine {
         let mut board = Board::from_position(pos);
         if limits == SearchLimits::Solve {
             return Some(solve(&mut board, stop, start));
+        }
+        // The book at full strength when the move is timed; a search to a fixed depth or
+        // node count is left to show the search itself.
+        if self.book && settings.full_strength && !deterministic {
+            if let Some(m) = book::probe(pos) {
+                return Some(SearchResult {
+                    best: m.reply.to_string(),
+                    score: Score::Heuristic(m.score),
+                    exact: false,
+                    depth: m.depth,
+                    nodes: 0,
+                    ms: start.elapsed().as_millis() as u64,
+                    pv: vec![m.reply.to_string()],
+                });
+            }
         }
 
         let me = board.turn();
@@ -476,4 +530,20 @@ pub fn bench_positions() -> Vec<(String, u32)> {
     .into_iter()
     .map(|moves| (moves.to_string(), 12))
     .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_takes_half_the_memory_limit_within_its_bounds() {
+        assert_eq!(tt_bits_within(None), TT_BITS);
+        // Gomocup's limit in freestyle, 350 MB, leaves the table as it is.
+        assert_eq!(tt_bits_within(Some(350_000_000)), TT_BITS);
+        // 40 MiB: 20 MiB for the table, 2^19 entries of 24 bytes (12 MiB) fit, 2^20 do not.
+        assert_eq!(tt_bits_within(Some(40 << 20)), 19);
+        assert_eq!(tt_bits_within(Some(1)), TT_BITS_LEAST);
+        assert_eq!(tt_bits_within(Some(u64::MAX)), TT_BITS);
+    }
 }
