@@ -282,6 +282,16 @@ impl GomokuEngine {
             }
         }
 
+        // What the level sets for every alpha-beta search of the move.
+        let level_limits = Limits {
+            noise: settings.noise,
+            seed: request.seed,
+            tactics: settings.tactics,
+            probe_vcf: settings.probe_vcf,
+            full_strength: settings.full_strength,
+            ..Limits::default()
+        };
+
         // The opponent's win were it his move: keep to the moves that stop it.
         let mut verdicts = Verdicts::new(if settings.root_vct { vct_plies } else { 0 });
         if settings.root_vcf && !them_four && root.len() > 1 {
@@ -306,10 +316,7 @@ impl GomokuEngine {
                     deadline: clock.from_now(RANKING_SHARE),
                     max_nodes: deterministic.then_some(self.fixed.ranking),
                     noise: 0,
-                    seed: request.seed,
-                    tactics: settings.tactics,
-                    probe_vcf: settings.probe_vcf,
-                    full_strength: settings.full_strength,
+                    ..level_limits
                 };
                 let ranked = self
                     .searcher
@@ -342,11 +349,7 @@ impl GomokuEngine {
                 clock.at(SEARCH_END)
             },
             max_nodes: limits.max_nodes(),
-            noise: settings.noise,
-            seed: request.seed,
-            tactics: settings.tactics,
-            probe_vcf: settings.probe_vcf,
-            full_strength: settings.full_strength,
+            ..level_limits
         };
         let mut it = self
             .searcher
