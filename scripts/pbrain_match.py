@@ -19,9 +19,10 @@ Moves and openings are written in the project's notation: a column letter from `
 number from 1 at the bottom (`h8` is the centre of 15x15). The brains speak the protocol's
 `x,y` with y counting rows from the top; this script converts.
 
-The score table gives wins/losses/draws per colour and per opening, time forfeits, illegal
-and forbidden moves, moves over the turn time, the slowest move, and the average depth and
-speed each brain announced in its MESSAGE lines (when it sends any).
+The score table gives wins/losses/draws per colour and per opening, each brain's score with
+its standard error (`scripts/match_tally.py` pools the games of several runs the same way),
+time forfeits, illegal and forbidden moves, moves over the turn time, the slowest move, and
+the average depth and speed each brain announced in its MESSAGE lines (when it sends any).
 """
 import argparse
 import json
@@ -33,6 +34,9 @@ import subprocess
 import sys
 import threading
 import time
+
+# The score's standard error, as the pooled tally gives it (this script's folder is on the path).
+from match_tally import score_and_error
 
 MOVE_LINE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 DEPTH = re.compile(r"\b[Dd]epth\s+(\d+)")
@@ -390,8 +394,9 @@ def main():
         w = sum(table[(n, c)][0] for c in ("black", "white"))
         l = sum(table[(n, c)][1] for c in ("black", "white"))
         d = sum(table[(n, c)][2] for c in ("black", "white"))
-        games = max(1, w + l + d)
-        print(f"{n:<12}{'total':<8}{w:>4}{l:>4}{d:>4}   score {100 * (w + d / 2) / games:.1f}%")
+        score, error = score_and_error(w, l, d)
+        print(f"{n:<12}{'total':<8}{w:>4}{l:>4}{d:>4}   score {100 * score:.1f}% "
+              f"± {100 * error:.1f}")
     print()
     columns = {"both": "winner with A black, winner with B black",
                "black": "winner with A black", "white": "winner with B black"}

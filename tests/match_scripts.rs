@@ -1,0 +1,245 @@
+//! The engine authors' match scripts end to end, with real processes: `scripts/pbrain_match.py`
+//! plays an opening twice, colours swapped, between two real `kibitz pbrain` brains and writes
+//! its games, each of which game-core must find legal and won by the side it names; then
+//! `scripts/match_tally.py` pools that file (given twice) into the same table doubled, gives a
+//! known score its standard error, and refuses a line that is no game.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use game_core::gomoku::Gomoku;
+use game_core::{Cell, Color, GomokuRule, Position};
+use serde_json::Value;
+
+/// How long a two-game match at 100 ms a move may take on a busy machine: two games of at
+/// most 225 moves, most of them far quicker than the turn time.
+const MATCH_WITHIN: Duration = Duration::from_secs(240);
+
+fn script(name: &str) -> String {
+    format!("{}/scripts/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Waits for `child` at most `within`; kills it and fails past that.
+fn finish(mut child: Child, within: Duration, what: &str) -> Output {
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > within {
+            let _ = child.kill();
+            let mut err = String::new();
+            if let Some(mut e) = child.stderr.take() {
+                let _ = e.read_to_string(&mut err);
+            }
+            panic!("{what} still running after {within:?}; stderr: {err}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+fn tally(args: &[&str]) -> Output {
+    let child = Command::new("python3")
+        .arg(script("match_tally.py"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start python3 scripts/match_tally.py");
+    finish(child, Duration::from_secs(30), "match_tally.py")
+}
+
+/// The row of `brain` and `colour` in a tally's output: [W, L, D] and the score text.
+fn row(out: &str, brain: &str, colour: &str) -> ([u32; 3], String) {
+    let line = out
+        .lines()
+        .find(|l| {
+            let mut words = l.split_whitespace();
+            words.next() == Some(brain) && words.next() == Some(colour)
+        })
+        .unwrap_or_else(|| panic!("no {brain} {colour} row in:\n{out}"));
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let n = |i: usize| words[i].parse::<u32>().expect("a count");
+    ([n(2), n(3), n(4)], words[5..].join(" "))
+}
+
+/// The game's moves replayed by game-core: every one legal, and the end it reaches.
+fn replay(moves: &str) -> Gomoku {
+    let cells: Vec<Cell> = moves
+        .split_whitespace()
+        .map(|m| m.parse().expect("a cell"))
+        .collect();
+    Gomoku::from_moves(15, GomokuRule::Freestyle, &cells)
+        .unwrap_or_else(|e| panic!("the game {moves} does not replay: {e}"))
+}
+
+#[test]
+fn pbrain_match_plays_both_colours_and_the_tally_pools_its_games() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "# one opening\nh8 g8 j10\n").unwrap();
+    let games = dir.path().join("games.jsonl");
+    let brain = format!("{} pbrain", env!("CARGO_BIN_EXE_kibitz"));
+    let child = Command::new("python3")
+        .arg(script("pbrain_match.py"))
+        .args([
+            "--a", &brain, "--a-name", "one", "--b", &brain, "--b-name", "two",
+        ])
+        .args(["--turn-ms", "100", "--grace-ms", "5000"])
+        .arg("--openings")
+        .arg(&openings)
+        .arg("--games-out")
+        .arg(&games)
+        .args(["--kibitz", env!("CARGO_BIN_EXE_kibitz")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start python3 scripts/pbrain_match.py");
+    let out = finish(child, MATCH_WITHIN, "pbrain_match.py");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "pbrain_match.py failed: {text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("1 openings, 2 games"), "{text}");
+
+    // The games: the opening once with each brain black, each legal to its end in game-core,
+    // won by five by the brain it names (or a full board).
+    let lines: Vec<Value> = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    assert_eq!(lines[0]["black"], "one");
+    assert_eq!(lines[1]["black"], "two");
+    let mut expected = std::collections::BTreeMap::new();
+    for game in &lines {
+        let moves = game["moves"].as_str().unwrap();
+        assert!(moves.starts_with("h8 g8 j10 "), "{moves}");
+        let end = replay(moves).outcome();
+        let (black, white) = (
+            game["black"].as_str().unwrap(),
+            game["white"].as_str().unwrap(),
+        );
+        let winner = match end.as_ref().and_then(|o| o.winner) {
+            Some(Color::Black) => Some(black),
+            Some(Color::White) => Some(white),
+            None => None,
+        };
+        assert!(end.is_some(), "the game did not end: {moves}");
+        assert_eq!(game["winner"].as_str(), winner, "{game}");
+        let why = if winner.is_some() {
+            "five"
+        } else {
+            "full board"
+        };
+        assert_eq!(game["why"], why, "{game}");
+        for (brain, colour) in [(black, "black"), (white, "white")] {
+            let r: &mut [u32; 3] = expected.entry((brain, colour)).or_default();
+            r[match winner {
+                Some(w) if w == brain => 0,
+                None => 2,
+                Some(_) => 1,
+            }] += 1;
+        }
+    }
+
+    // The same file twice: every count doubled, per brain and colour.
+    let path = games.to_str().unwrap();
+    let pooled = tally(&[path, path]);
+    let pooled_text = String::from_utf8_lossy(&pooled.stdout);
+    assert!(pooled.status.success(), "{pooled:?}");
+    assert_eq!(pooled_text.matches(": 2 games").count(), 2, "{pooled_text}");
+    for ((brain, colour), r) in &expected {
+        let (counts, _) = row(&pooled_text, brain, colour);
+        assert_eq!(counts, r.map(|n| 2 * n), "{brain} {colour}:\n{pooled_text}");
+    }
+    let one = row(&pooled_text, "one", "total").0;
+    let two = row(&pooled_text, "two", "total").0;
+    assert_eq!(one.iter().sum::<u32>(), 4);
+    assert_eq!([one[0], one[1], one[2]], [two[1], two[0], two[2]]);
+}
+
+fn write_games(dir: &Path, lines: &[&str]) -> String {
+    let path = dir.join("games.jsonl");
+    std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+    path.to_str().unwrap().to_string()
+}
+
+#[test]
+fn match_tally_gives_a_score_its_standard_error() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let game = |black: &str, white: &str, winner: &str| {
+        format!(
+            r#"{{"opening": "h8 g8 j10", "black": "{black}", "white": "{white}", "winner": {winner}, "why": "five", "moves": "h8"}}"#
+        )
+    };
+    // a: three wins and a loss (results 1, 1, 1, 0: score 0.75, sample variance 0.25, standard
+    // error sqrt(0.25 / 4) = 0.25); b: the same seen from the other side.
+    let lines = [
+        game("a", "b", "\"a\""),
+        game("b", "a", "\"a\""),
+        game("a", "b", "\"a\""),
+        game("b", "a", "\"b\""),
+    ];
+    let refs: Vec<&str> = lines.iter().map(String::as_str).collect();
+    let path = write_games(dir.path(), &refs);
+    let out = tally(&[&path]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{out:?}");
+    assert_eq!(
+        row(&text, "a", "total"),
+        ([3, 1, 0], "75.0% ± 25.0".to_string())
+    );
+    assert_eq!(
+        row(&text, "b", "total"),
+        ([1, 3, 0], "25.0% ± 25.0".to_string())
+    );
+    assert_eq!(
+        row(&text, "a", "black"),
+        ([2, 0, 0], "100.0% ± 0.0".to_string())
+    );
+    // A draw counts half: one win and one draw, results 1 and 1/2.
+    let draws = [game("a", "b", "\"a\""), game("b", "a", "null")];
+    let refs: Vec<&str> = draws.iter().map(String::as_str).collect();
+    let path = write_games(dir.path(), &refs);
+    let out = tally(&[&path, "--name", "a"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        row(&text, "a", "total"),
+        ([1, 0, 1], "75.0% ± 25.0".to_string())
+    );
+    assert!(!text.lines().any(|l| l.starts_with("b ")), "{text}");
+}
+
+#[test]
+fn match_tally_refuses_what_is_no_game_and_says_where() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let good = r#"{"black": "a", "white": "b", "winner": "a"}"#;
+    for (bad, says) in [
+        ("not json", "games.jsonl:2: not a game line"),
+        (
+            r#"{"black": "a", "white": "b"}"#,
+            "games.jsonl:2: not a game line",
+        ),
+        (
+            r#"{"black": "a", "white": "b", "winner": "c"}"#,
+            "games.jsonl:2: the winner 'c' did not play",
+        ),
+    ] {
+        let path = write_games(dir.path(), &[good, bad]);
+        let out = tally(&[&path]);
+        assert!(!out.status.success(), "{bad}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{bad}: {err}");
+        assert!(out.stdout.is_empty(), "{bad}: printed a table anyway");
+    }
+    let path = write_games(dir.path(), &[good]);
+    let out = tally(&[&path, "--name", "z"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no games of 'z' (brains: a, b)"));
+}
