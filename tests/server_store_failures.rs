@@ -1,6 +1,8 @@
 //! What a room does when the store cannot write (the room's row taken away behind the
 //! server's back, in the real SQLite file): a move is refused and nothing changes; a flag
 //! fall is announced to nobody until its ending is stored, and is tried again until it is.
+//! And when it cannot read (the rooms table renamed away): a finished room that left memory
+//! is "try again" on `join`, not "no such room", and is there again once the store reads.
 
 mod common;
 
@@ -99,4 +101,65 @@ async fn nothing_unstored_is_announced_and_a_timed_ending_is_tried_again() {
         .refused(json!({"t":"move","room":room,"move":"h8","id":"m1"}))
         .await;
     assert_eq!(e["code"], "game_over");
+}
+
+/// Black wins Connect Four in column 1 in seven moves.
+const QUICK_WIN: [&str; 7] = ["1", "2", "1", "2", "1", "2", "1"];
+
+#[tokio::test(start_paused = true)]
+async fn a_finished_room_the_store_cannot_read_is_try_again_not_no_such_room() {
+    let _frozen = freeze_time();
+    let server = TestServer::start_with(no_idle).await;
+    let mut a = server.client("Alice").await;
+    let mut b = server.client("Bob").await;
+    let (room, _) = a
+        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+        .await;
+    b.join(&room, "player").await;
+    a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+    for (i, m) in QUICK_WIN.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut a } else { &mut b };
+        mover.play(&room, m).await;
+    }
+    for c in [&mut a, &mut b] {
+        c.expect("over").await;
+    }
+    // The finished room leaves memory once it has been quiet for the finished-room time.
+    advance(Duration::from_secs(60)).await;
+    wait_metric(&server, r#"kibitz_rooms{status="over"}"#, |v| v == 0.0).await;
+
+    let db = open_db(&server);
+    db.execute_batch("ALTER TABLE rooms RENAME TO rooms_away;")
+        .expect("take the rooms table away");
+    let mut c = server.client("Carol").await;
+    let e = c
+        .refused(json!({"t":"join","room":room,"as":"spectator"}))
+        .await;
+    assert_eq!(e["code"], "bad_request", "{e}");
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap()
+            .contains("the stored games cannot be read now; try again"),
+        "{e}"
+    );
+    assert_eq!(
+        metric(&server, r#"kibitz_rooms{status="over"}"#).await,
+        0.0,
+        "nothing was loaded"
+    );
+
+    // The table is back: the same join, on the same connection, shows the finished game.
+    db.execute_batch("ALTER TABLE rooms_away RENAME TO rooms;")
+        .expect("put the rooms table back");
+    let st = c.join(&room, "spectator").await;
+    assert_eq!(st["room"], room.as_str());
+    assert_eq!(st["status"], "over");
+    assert_eq!(st["moves"].as_array().map(Vec::len), Some(QUICK_WIN.len()));
+    // An id the store does not know is still "no such room".
+    let e = c
+        .refused(json!({"t":"join","room":"nosuchid","as":"spectator"}))
+        .await;
+    assert_eq!(e["code"], "no_such_room", "{e}");
 }

@@ -88,34 +88,46 @@ pub(super) fn release(hub: &SharedHub, id: &str, lease: Option<&Lease>) {
 }
 
 /// The handle of room `id`, reloading it from the store when it is not in memory (a finished
-/// game whose task retired). `None` for a room the store does not know.
-pub async fn find_room(hub: &SharedHub, id: &str) -> Option<RoomHandle> {
+/// game whose task retired). `Ok(None)` for a room the store does not know. A store that
+/// cannot be read is `NotRead` and a stored game that no longer replays `Replay`: the room
+/// may well exist, so neither is "no such room".
+pub async fn find_room(hub: &SharedHub, id: &str) -> Result<Option<RoomHandle>, RoomError> {
     if let Some(handle) = hub.room(id) {
-        return Some(handle);
+        return Ok(Some(handle));
     }
     if id.is_empty() || id.len() > MAX_ROOM_ID_BYTES {
-        return None;
+        return Ok(None);
     }
-    let stored = hub.store.read_room(id).await.ok()??;
+    let unread = |e: StoreError| {
+        tracing::error!(room = %id, error = %e, "reading a room from the store failed");
+        RoomError::NotRead
+    };
+    let Some(stored) = hub.store.read_room(id).await.map_err(unread)? else {
+        return Ok(None);
+    };
     let rematch = if stored.status == RoomStatus::Over {
-        hub.store.read_rematch(id).await.ok()?.unwrap_or_default()
+        hub.store
+            .read_rematch(id)
+            .await
+            .map_err(unread)?
+            .unwrap_or_default()
     } else {
         StoredRematch::default()
     };
     if let Some(handle) = hub.room(id) {
-        return Some(handle);
+        return Ok(Some(handle));
     }
     match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
-        Ok(game) => Some(spawn_room(
+        Ok(game) => Ok(Some(spawn_room(
             hub,
             game.with_rematch(rematch),
             false,
             None,
             None,
-        )),
+        ))),
         Err(e) => {
             tracing::error!(room = %id, error = %e, "could not reload room");
-            None
+            Err(e)
         }
     }
 }

@@ -120,6 +120,9 @@ pub enum RoomError {
     /// The write of what the request changes failed; nothing changed.
     #[error("{0} could not be stored; try again")]
     NotStored(&'static str),
+    /// A read of the store failed: the room may exist, but cannot be loaded now.
+    #[error("the stored games cannot be read now; try again")]
+    NotRead,
     /// A stored game that no longer replays (a reload refuses the room).
     #[error("stored game does not replay: {0}")]
     Replay(String),
@@ -180,6 +183,7 @@ impl Refusal for RoomError {
             | RoomError::TooManyRooms(_)
             | RoomError::TooManyRoomsFromAddress(_)
             | RoomError::NotStored(_)
+            | RoomError::NotRead
             | RoomError::Unreachable
             | RoomError::Replay(_) => ErrorCode::BadRequest,
         }

@@ -336,7 +336,8 @@ async fn claim_orphan(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<bo
 }
 
 /// Sends `cmd` to room `id`, wherever it is: `NoSuchRoom` for a room the store does not
-/// know, `Unreachable` when in a cluster its node or Redis cannot be reached.
+/// know, `NotRead` when the store cannot be read, `Unreachable` when in a cluster its node or
+/// Redis cannot be reached.
 pub async fn to_room(hub: &SharedHub, id: &str, cmd: RoomCmd) -> Result<(), RoomError> {
     send(hub, id, cmd, 0).await
 }
@@ -351,7 +352,7 @@ async fn send(hub: &SharedHub, id: &str, mut cmd: RoomCmd, hops: u8) -> Result<(
                 Some(handle) => Place::Here(handle),
                 None => Place::Nowhere,
             },
-            None => match find_room(hub, id).await {
+            None => match find_room(hub, id).await? {
                 Some(handle) => Place::Here(handle),
                 None => Place::Nowhere,
             },
