@@ -28,29 +28,6 @@ const SERVE_RSS_GROWTH_KIB: u64 = 32 * 1024;
 /// these, and let them all go while the players stay.
 const SERVE_ROUND: usize = 25;
 
-/// Black wins in column 1 in seven moves.
-const QUICK_WIN: [&str; 7] = ["1", "2", "1", "2", "1", "2", "1"];
-
-/// One game of Connect Four that black (`a`) wins in seven moves; returns its room once both
-/// players were told it is over.
-async fn quick_game(a: &mut Client, b: &mut Client) -> String {
-    let (room, _) = a
-        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
-        .await;
-    b.join(&room, "player").await;
-    a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
-        .await;
-    for (i, m) in QUICK_WIN.iter().enumerate() {
-        let mover = if i % 2 == 0 { &mut *a } else { &mut *b };
-        mover.play(&room, m).await;
-    }
-    for p in [a, b] {
-        p.expect("over").await;
-        p.backlog.clear();
-    }
-    room
-}
-
 #[tokio::test(start_paused = true)]
 async fn finished_rooms_leave_memory_while_their_players_stay_and_can_still_rematch() {
     let _frozen = freeze_time();

@@ -103,28 +103,13 @@ async fn nothing_unstored_is_announced_and_a_timed_ending_is_tried_again() {
     assert_eq!(e["code"], "game_over");
 }
 
-/// Black wins Connect Four in column 1 in seven moves.
-const QUICK_WIN: [&str; 7] = ["1", "2", "1", "2", "1", "2", "1"];
-
 #[tokio::test(start_paused = true)]
 async fn a_finished_room_the_store_cannot_read_is_try_again_not_no_such_room() {
     let _frozen = freeze_time();
     let server = TestServer::start_with(no_idle).await;
     let mut a = server.client("Alice").await;
     let mut b = server.client("Bob").await;
-    let (room, _) = a
-        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
-        .await;
-    b.join(&room, "player").await;
-    a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
-        .await;
-    for (i, m) in QUICK_WIN.iter().enumerate() {
-        let mover = if i % 2 == 0 { &mut a } else { &mut b };
-        mover.play(&room, m).await;
-    }
-    for c in [&mut a, &mut b] {
-        c.expect("over").await;
-    }
+    let room = quick_game(&mut a, &mut b).await;
     // The finished room leaves memory once it has been quiet for the finished-room time.
     advance(Duration::from_secs(60)).await;
     wait_metric(&server, r#"kibitz_rooms{status="over"}"#, |v| v == 0.0).await;

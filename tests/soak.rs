@@ -78,9 +78,6 @@ const FLAGS: &[&str] = &[
     "1000",
 ];
 
-/// Black wins in column 1 in seven moves.
-const QUICK_WIN: [&str; 7] = ["1", "2", "1", "2", "1", "2", "1"];
-
 /// Loopback hosts (127.0.0.<host>) of the hostile clients; honest players use 127.0.0.1.
 const HALF_OPEN_HOST: u8 = 10;
 const STUCK_SPECTATOR_HOST: u8 = 11;

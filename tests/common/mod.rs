@@ -617,3 +617,26 @@ pub async fn seated_pair_made(server: &TestServer, create: Value) -> (Client, Cl
         .await;
     (a, b, room)
 }
+
+/// Black wins Connect Four in column 1 in seven moves.
+pub const QUICK_WIN: [&str; 7] = ["1", "2", "1", "2", "1", "2", "1"];
+
+/// One game of Connect Four that black (`a`) wins in seven moves; returns its room once both
+/// players were told it is over.
+pub async fn quick_game(a: &mut Client, b: &mut Client) -> String {
+    let (room, _) = a
+        .create(json!({"t":"create","game":{"kind":"connect4"},"seat":"black"}))
+        .await;
+    b.join(&room, "player").await;
+    a.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+    for (i, m) in QUICK_WIN.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut *a } else { &mut *b };
+        mover.play(&room, m).await;
+    }
+    for p in [a, b] {
+        p.expect("over").await;
+        p.backlog.clear();
+    }
+    room
+}
