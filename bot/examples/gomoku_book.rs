@@ -1,106 +1,322 @@
 //! Makes the Gomoku opening book (`bot/src/gomoku/book.txt`) with the project's own engine:
 //!
 //! ```text
-//! cargo run --release -p kibitz-bot --example gomoku_book -- [--ms 8000] [--out FILE]
+//! cargo run --release -p kibitz-bot --example gomoku_book -- \
+//!     [--ms 8000] [--later-ms 4000] [--stones 5] [--jobs 1] [--resume] [--out FILE]
 //! ```
-//! Every three-stone opening of 15x15 freestyle with black's first stone in the centre and the
-//! next two in the 5x5 square around it is listed once up to the board's symmetries (75
-//! shapes), and level 10 searches each, white to move, for `--ms` milliseconds (8,000 by
-//! default) without the book. The replies are written in the book's canonical orientation,
-//! with the score and depth the search reached, to FILE (the book's path by default).
+//! Three kinds of position, each listed once up to the board's symmetries:
+//! - three stones, white to move: black's first stone in the centre, the next two in the 5x5
+//!   square around it (75 shapes), searched for `--ms` milliseconds;
+//! - four stones, black to move: each of those with a white reply in the 5x5 square or next to
+//!   a stone (black's second move), searched for `--later-ms`;
+//! - five stones, white to move: each shape with the book's own reply to it and a black stone
+//!   in the 5x5 square next to a stone (white's second move), searched for `--later-ms`.
+//!
+//! `--stones` is the most stones a listed position has (3, 4 or 5). Level 10 searches each
+//! position without the book, `--jobs` positions at a time (an engine each). The replies are
+//! written in the book's canonical orientation, with the score and depth the search reached,
+//! to FILE (the book's path by default). With `--resume`, positions already in FILE keep their
+//! lines and only the others are searched, so a long run can be stopped and taken up again.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, GomokuRule};
 use kibitz_bot::engine::{Engine, Level, Score, SearchLimits, StopFlag};
-use kibitz_bot::gomoku::book::{self, BookMove, Stones, BOOK_SIZE};
+use kibitz_bot::gomoku::book::{self, BookEntries, BookMove, Stones, BOOK_SIZE};
 use kibitz_bot::gomoku::GomokuEngine;
 
-/// Half the side of the square around the centre that the second and third stones lie in.
+/// Half the side of the square around the centre that the listed stones lie in (or, after
+/// the third, next to another stone).
 const REACH: i8 = 2;
 
-fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let mut ms = 8_000u64;
-    let mut out = String::from("bot/src/gomoku/book.txt");
+struct Options {
+    ms: u64,
+    later_ms: u64,
+    stones: usize,
+    jobs: usize,
+    resume: bool,
+    out: String,
+}
+
+fn options() -> Result<Options, Box<dyn std::error::Error>> {
+    let mut o = Options {
+        ms: 8_000,
+        later_ms: 4_000,
+        stones: 5,
+        jobs: 1,
+        resume: false,
+        out: String::from("bot/src/gomoku/book.txt"),
+    };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
         let mut value = || args.next().ok_or(format!("{arg} needs a value"));
         match arg.as_str() {
-            "--ms" => ms = value()?.parse()?,
-            "--out" => out = value()?,
+            "--ms" => o.ms = value()?.parse()?,
+            "--later-ms" => o.later_ms = value()?.parse()?,
+            "--stones" => o.stones = value()?.parse()?,
+            "--jobs" => o.jobs = value()?.parse()?,
+            "--resume" => o.resume = true,
+            "--out" => o.out = value()?,
             other => return Err(format!("unknown argument {other}").into()),
         }
     }
+    if !(3..=5).contains(&o.stones) {
+        return Err("--stones is 3, 4 or 5".into());
+    }
+    o.jobs = o.jobs.max(1);
+    Ok(o)
+}
 
-    let centre = Cell::new(BOOK_SIZE / 2, BOOK_SIZE / 2);
-    let square: Vec<Cell> = (-REACH..=REACH)
+fn centre() -> Cell {
+    Cell::new(BOOK_SIZE / 2, BOOK_SIZE / 2)
+}
+
+/// The cells of the 5x5 square around the centre, the centre included.
+fn square() -> Vec<Cell> {
+    let c = centre();
+    (-REACH..=REACH)
         .flat_map(|dx| (-REACH..=REACH).map(move |dy| (dx, dy)))
-        .filter(|&d| d != (0, 0))
         .map(|(dx, dy)| {
             Cell::new(
-                centre.col.saturating_add_signed(dx),
-                centre.row.saturating_add_signed(dy),
+                c.col.saturating_add_signed(dx),
+                c.row.saturating_add_signed(dy),
             )
         })
-        .collect();
-    let mut shapes: BTreeSet<Stones> = BTreeSet::new();
+        .collect()
+}
+
+/// The empty cells next to a stone of `stones` (the eight around each).
+fn next_to(stones: &Stones) -> BTreeSet<Cell> {
+    let all: Vec<Cell> = stones.0.iter().chain(&stones.1).copied().collect();
+    let mut out = BTreeSet::new();
+    for c in &all {
+        for dx in -1i8..=1 {
+            for dy in -1i8..=1 {
+                let (x, y) = (c.col as i8 + dx, c.row as i8 + dy);
+                if (0..BOOK_SIZE as i8).contains(&x) && (0..BOOK_SIZE as i8).contains(&y) {
+                    out.insert(Cell::new(x as u8, y as u8));
+                }
+            }
+        }
+    }
+    out.retain(|c| !all.contains(c));
+    out
+}
+
+fn with_stone(stones: &Stones, cell: Cell, black: bool) -> Stones {
+    let mut s = stones.clone();
+    let side = if black { &mut s.0 } else { &mut s.1 };
+    side.push(cell);
+    side.sort_unstable();
+    book::canonical(&s, BOOK_SIZE).0
+}
+
+/// The three-stone shapes.
+fn openings() -> BTreeSet<Stones> {
+    let square: Vec<Cell> = square().into_iter().filter(|&c| c != centre()).collect();
+    let mut shapes = BTreeSet::new();
     for &white in &square {
         for &black in square.iter().filter(|&&b| b != white) {
-            let mut blacks = vec![centre, black];
+            let mut blacks = vec![centre(), black];
             blacks.sort_unstable();
             shapes.insert(book::canonical(&(blacks, vec![white]), BOOK_SIZE).0);
         }
     }
+    shapes
+}
 
-    let mut file = std::io::BufWriter::new(std::fs::File::create(&out)?);
+/// Black's second move: every opening with a white reply in the square or next to a stone.
+fn black_seconds(shapes: &BTreeSet<Stones>) -> BTreeSet<Stones> {
+    let square = square();
+    let mut out = BTreeSet::new();
+    for shape in shapes {
+        let taken = |c: &Cell| shape.0.contains(c) || shape.1.contains(c);
+        let mut replies = next_to(shape);
+        replies.extend(square.iter().filter(|c| !taken(c)));
+        for reply in replies {
+            out.insert(with_stone(shape, reply, false));
+        }
+    }
+    out
+}
+
+/// White's second move: every opening with the book's reply and a black stone in the square
+/// next to a stone.
+fn white_seconds(shapes: &BTreeSet<Stones>, book: &BookEntries) -> BTreeSet<Stones> {
+    let square = square();
+    let mut out = BTreeSet::new();
+    for shape in shapes {
+        let Some(m) = book.get(shape) else { continue };
+        let mut after = shape.clone();
+        after.1.push(m.reply);
+        after.1.sort_unstable();
+        for reply in next_to(&after).into_iter().filter(|c| square.contains(c)) {
+            out.insert(with_stone(&after, reply, true));
+        }
+    }
+    out
+}
+
+/// Black's and white's stones played alternately from black: a legal order of play for the
+/// book's positions (no side has five, black has as many stones as white or one more).
+fn moves_of(key: &Stones) -> Vec<Cell> {
+    let mut moves = Vec::with_capacity(key.0.len() + key.1.len());
+    for i in 0..key.0.len() {
+        moves.push(key.0[i]);
+        if let Some(&w) = key.1.get(i) {
+            moves.push(w);
+        }
+    }
+    moves
+}
+
+/// Searches `positions` with `jobs` engines for `ms` each, adding every answer to `book` and
+/// to the file as it comes.
+fn search_all(
+    positions: &[Stones],
+    ms: u64,
+    jobs: usize,
+    book: &Mutex<(BookEntries, std::io::BufWriter<std::fs::File>)>,
+    started: Instant,
+) -> Result<(), String> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..jobs)
+            .map(|_| {
+                scope.spawn(|| -> Result<(), String> {
+                    let mut engine = GomokuEngine::new().without_book();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(key) = positions.get(i) else {
+                            return Ok(());
+                        };
+                        let moves = moves_of(key);
+                        let position = Gomoku::from_moves(BOOK_SIZE, GomokuRule::Freestyle, &moves)
+                            .map_err(|e| format!("{moves:?}: {e}"))?;
+                        let result = engine
+                            .search(
+                                &AnyPosition::Gomoku(position),
+                                SearchLimits::Time(Duration::from_millis(ms)),
+                                Level::MAX,
+                                &StopFlag::new(),
+                                i as u64,
+                            )
+                            .ok_or("no move in a book position")?;
+                        let score = match result.score {
+                            Score::Heuristic(s) | Score::Exact(s) => s,
+                            Score::WinIn(n) if n > 0 => 100_000 - n,
+                            Score::WinIn(n) => -100_000 - n,
+                        };
+                        let m = BookMove {
+                            reply: result.best.parse().map_err(|e| format!("{e}"))?,
+                            score,
+                            depth: result.depth,
+                        };
+                        let line = book::book_line(key, &m);
+                        let mut guard = book.lock().map_err(|_| "a worker failed")?;
+                        let (entries, file) = &mut *guard;
+                        entries.insert(key.clone(), m);
+                        writeln!(file, "{line}")
+                            .and_then(|()| file.flush())
+                            .map_err(|e| e.to_string())?;
+                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+                        eprintln!(
+                            "{n}/{} {line} ({:.0} s)",
+                            positions.len(),
+                            started.elapsed().as_secs_f64()
+                        );
+                    }
+                })
+            })
+            .collect();
+        workers
+            .into_iter()
+            .try_for_each(|w| w.join().map_err(|_| "a worker panicked".to_string())?)
+    })
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let o = options()?;
+    let kept: BookEntries = if o.resume {
+        match std::fs::read_to_string(&o.out) {
+            Ok(text) => book::parse_book(&text)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => BookEntries::new(),
+            Err(e) => return Err(e.into()),
+        }
+    } else {
+        BookEntries::new()
+    };
+    // Answers are appended as they come, so that a stopped run loses at most the positions
+    // being searched; the file is written again in order at the end.
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(o.resume)
+        .truncate(!o.resume)
+        .open(&o.out)?;
+    let book = Mutex::new((kept, std::io::BufWriter::new(file)));
+    let started = Instant::now();
+    let missing = |all: &BTreeSet<Stones>, book: &Mutex<(BookEntries, _)>| -> Vec<Stones> {
+        let guard = book.lock().expect("no worker holds it now");
+        all.iter()
+            .filter(|k| !guard.0.contains_key(*k))
+            .cloned()
+            .collect()
+    };
+
+    let shapes = openings();
+    search_all(&missing(&shapes, &book), o.ms, o.jobs, &book, started)?;
+    let mut later = BTreeSet::new();
+    if o.stones >= 4 {
+        later.extend(black_seconds(&shapes));
+    }
+    if o.stones >= 5 {
+        let entries = book.lock().map_err(|_| "a worker failed")?.0.clone();
+        later.extend(white_seconds(&shapes, &entries));
+    }
+    search_all(&missing(&later, &book), o.later_ms, o.jobs, &book, started)?;
+
+    // The whole book again, in order: fewer stones first, then by stones.
+    let (entries, _) = book.into_inner().map_err(|_| "a worker failed")?;
+    let mut ordered: BTreeMap<(usize, Stones), BookMove> = BTreeMap::new();
+    for (key, m) in entries {
+        let listed = match key.0.len() + key.1.len() {
+            3 => shapes.contains(&key),
+            n => n <= o.stones && later.contains(&key),
+        };
+        if listed {
+            ordered.insert((key.0.len() + key.1.len(), key), m);
+        }
+    }
+    let mut file = std::io::BufWriter::new(std::fs::File::create(&o.out)?);
     writeln!(
         file,
         "# Gomoku 15x15 freestyle opening book, made by `cargo run --release -p kibitz-bot \
-         --example gomoku_book -- --ms {ms}`."
+         --example gomoku_book -- --ms {} --later-ms {} --stones {}`.",
+        o.ms, o.later_ms, o.stones
     )?;
     writeln!(
         file,
-        "# Each line: black's stones / white's stones (canonical orientation) -> white's reply, \
-         the score for white (centi-stones) and the depth of a {ms} ms search at level 10."
+        "# Each line: black's stones / white's stones (canonical orientation) -> the reply of \
+         the side to move, its score (centi-stones) and the depth of a level 10 search: {} ms \
+         with three stones, {} ms with more.",
+        o.ms, o.later_ms
     )?;
-    let started = Instant::now();
-    let mut engine = GomokuEngine::new().without_book();
-    for (i, key) in shapes.iter().enumerate() {
-        // Black's centre stone, white's, black's other: a legal order of play.
-        let other = *key.0.iter().find(|&&c| c != centre).unwrap_or(&key.0[0]);
-        let moves = [centre, key.1[0], other];
-        let position = Gomoku::from_moves(BOOK_SIZE, GomokuRule::Freestyle, &moves)?;
-        let result = engine
-            .search(
-                &AnyPosition::Gomoku(position),
-                SearchLimits::Time(Duration::from_millis(ms)),
-                Level::MAX,
-                &StopFlag::new(),
-                i as u64,
-            )
-            .ok_or("no move in an opening")?;
-        let score = match result.score {
-            Score::Heuristic(s) | Score::Exact(s) => s,
-            Score::WinIn(n) if n > 0 => 100_000 - n,
-            Score::WinIn(n) => -100_000 - n,
-        };
-        let m = BookMove {
-            reply: result.best.parse()?,
-            score,
-            depth: result.depth,
-        };
-        writeln!(file, "{}", book::book_line(key, &m))?;
-        file.flush()?;
-        eprintln!(
-            "{}/{} {} ({:.0} s)",
-            i + 1,
-            shapes.len(),
-            book::book_line(key, &m),
-            started.elapsed().as_secs_f64()
-        );
+    for ((_, key), m) in &ordered {
+        writeln!(file, "{}", book::book_line(key, m))?;
     }
+    file.flush()?;
+    eprintln!(
+        "{} positions in {} ({:.0} s)",
+        ordered.len(),
+        o.out,
+        started.elapsed().as_secs_f64()
+    );
     Ok(())
 }

@@ -1,8 +1,10 @@
-//! The opening book of 15x15 freestyle: white's reply to every three-stone opening whose
-//! second and third stones lie in the 5x5 square around a black centre stone (75 shapes up to
-//! the board's symmetries; the tournament openings are among them). The first reply is where
-//! a timed search sees least of what follows, so the project searches each of these positions
-//! for many seconds with its own engine (`bot/examples/gomoku_book.rs`) and embeds the moves.
+//! The opening book of 15x15 freestyle, for the first moves a timed search sees least beyond:
+//! white's reply to every three-stone opening whose second and third stones lie in the 5x5
+//! square around a black centre stone (75 shapes up to the board's symmetries; the tournament
+//! openings are among them), black's second move after any white reply in that square or next
+//! to a stone, and white's second move after the book's own reply and a black stone in the
+//! square next to a stone. The project searches each position for seconds with its own engine
+//! (`bot/examples/gomoku_book.rs`) and embeds the moves.
 //!
 //! Positions are keyed by their stones in a canonical orientation: of the eight symmetries of
 //! the square board, the one whose sorted stone list is smallest. The reply is stored in that
@@ -219,52 +221,100 @@ mod tests {
         assert_eq!(transform(Cell::new(7, 7), 5, 15), Cell::new(7, 7));
     }
 
+    /// The moves of a line of `scripts/gomoku_openings.txt`, or `None` for a comment.
+    fn opening_moves(line: &str) -> Option<&str> {
+        let moves = line.split('#').next().unwrap().trim();
+        (!moves.is_empty()).then_some(moves)
+    }
+
+    /// The book's move for `moves` in every orientation: it lies on an empty cell, and turned
+    /// back it is the plain position's, or its image under a symmetry of the position itself.
+    fn probe_every_orientation(moves: &str) -> BookMove {
+        let plain_pos = position(moves);
+        let plain = probe(&plain_pos).unwrap_or_else(|| panic!("{moves} not in the book"));
+        let plain_stones = stones_of(&plain_pos);
+        for s in 0..8 {
+            let turned: Vec<String> = moves
+                .split_whitespace()
+                .map(|m| transform(m.parse().unwrap(), s, 15).to_string())
+                .collect();
+            let pos = position(&turned.join(" "));
+            let m = probe(&pos).unwrap_or_else(|| panic!("{turned:?} not in the book"));
+            assert!(pos.stone(m.reply).is_none(), "{moves} turned {s}");
+            let back = transform(m.reply, inverse(s), 15);
+            assert!(
+                (0..8).any(|t| transformed(&plain_stones, t, 15) == plain_stones
+                    && transform(plain.reply, t, 15) == back),
+                "{moves} turned {s}"
+            );
+        }
+        plain
+    }
+
+    /// The cells of the 5x5 square around h8.
+    fn square() -> Vec<Cell> {
+        (5..10)
+            .flat_map(|col| (5..10).map(move |row| Cell::new(col, row)))
+            .collect()
+    }
+
     #[test]
-    fn the_embedded_book_covers_every_opening_shape_and_fits_its_positions() {
+    fn the_embedded_book_holds_the_first_and_second_moves_of_both_sides() {
         let book = parse_book(BOOK_TEXT).unwrap();
-        assert_eq!(book.len(), 75);
-        assert_eq!(len(), 75);
+        assert_eq!(len(), book.len());
+        let mut by_stones = [0usize; 6];
         for (key, m) in &book {
-            assert_eq!((key.0.len(), key.1.len()), (2, 1));
+            // Three stones (white to move), four (black to move) or five (white to move).
+            let (b, w) = (key.0.len(), key.1.len());
+            assert!(matches!((b, w), (2, 1) | (2, 2) | (3, 2)), "{key:?}");
+            by_stones[b + w] += 1;
             assert!(!key.0.contains(&m.reply) && !key.1.contains(&m.reply));
         }
-        // Every tournament opening of the match script, in whatever orientation, is in it,
-        // and its reply maps back onto an empty cell of the position as it is.
+        // The generator's three lists: the opening shapes, black's second moves after a white
+        // reply in the square or next to a stone, white's after the book's reply and a black
+        // stone in the square next to a stone.
+        assert_eq!(by_stones[3..], [75, 1102, 810]);
+    }
+
+    #[test]
+    fn the_book_answers_every_tournament_opening_and_the_second_moves_after_it() {
         let openings = include_str!("../../../scripts/gomoku_openings.txt");
         let mut seen = 0;
-        for line in openings.lines() {
-            let moves = line.split('#').next().unwrap().trim();
-            if moves.is_empty() {
-                continue;
+        for moves in openings.lines().filter_map(opening_moves) {
+            let first = probe_every_orientation(moves);
+            // Black's second move, after each white reply in the square.
+            let stones = stones_of(&position(moves));
+            let taken = |c: &Cell| stones.0.contains(c) || stones.1.contains(c);
+            for reply in square().into_iter().filter(|c| !taken(c)) {
+                let after = format!("{moves} {reply}");
+                assert_eq!(position(&after).turn(), Color::Black);
+                probe_every_orientation(&after);
             }
-            let plain_pos = position(moves);
-            let plain = probe(&plain_pos).unwrap_or_else(|| panic!("{moves} not in the book"));
-            let plain_stones = stones_of(&plain_pos);
-            for s in 0..8 {
-                let turned: Vec<String> = moves
-                    .split_whitespace()
-                    .map(|m| transform(m.parse().unwrap(), s, 15).to_string())
-                    .collect();
-                let pos = position(&turned.join(" "));
-                let m = probe(&pos).unwrap_or_else(|| panic!("{turned:?} not in the book"));
-                assert!(pos.stone(m.reply).is_none());
-                // Turned back, the reply is the plain one's, or its image under a symmetry
-                // of the position itself.
-                let back = transform(m.reply, inverse(s), 15);
-                assert!(
-                    (0..8).any(|t| transformed(&plain_stones, t, 15) == plain_stones
-                        && transform(plain.reply, t, 15) == back),
-                    "{moves} turned {s}"
-                );
+            // White's second move, after the book's reply and a black stone in the square
+            // next to a stone.
+            let after_reply = format!("{moves} {}", first.reply);
+            let stones = stones_of(&position(&after_reply));
+            let all: Vec<Cell> = stones.0.iter().chain(&stones.1).copied().collect();
+            let near = |c: &Cell| {
+                all.iter()
+                    .any(|s| s.col.abs_diff(c.col) <= 1 && s.row.abs_diff(c.row) <= 1)
+            };
+            for black in square().into_iter().filter(|c| !all.contains(c) && near(c)) {
+                let after = format!("{after_reply} {black}");
+                assert_eq!(position(&after).turn(), Color::White);
+                probe_every_orientation(&after);
             }
             seen += 1;
         }
         assert_eq!(seen, 40);
-        // Not in the book: other sizes, other rules, other stone counts.
+        // Not in the book: other sizes, other rules, a reply far from every stone, six stones.
         assert!(probe(&position("h8 g9")).is_none());
-        assert!(probe(&position("h8 g9 i6 f8")).is_none());
+        assert!(probe(&position("h8 g9 i6 a1")).is_none());
+        assert!(probe(&position("h8 g9 i6 f8 g8 h9")).is_none());
         let renju = Gomoku::from_moves(15, GomokuRule::Renju, &cells("h8 g9 i6")).unwrap();
         assert!(probe(&renju).is_none());
+        let small = Gomoku::from_moves(13, GomokuRule::Freestyle, &cells("g7 f8 h5")).unwrap();
+        assert!(probe(&small).is_none());
     }
 
     #[test]
