@@ -15,6 +15,11 @@
 //! error on a held-out tenth of the games; `--split` fits the side to move's weights and the opponent's apart instead of
 //! one table and a factor, to see what a second table would gain.
 
+#[path = "common/args.rs"]
+mod args;
+
+use args::{fail, flag};
+
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::time::Instant;
@@ -43,19 +48,6 @@ const PARAMS: usize = PER_SIDE + 1;
 const CURRENT: [f64; PARAMS] = [
     2., 3., 10., 12., 40., 45., 220., 400., 150., 1., 1., 1., 1., 1., 1., 1., 1.25,
 ];
-
-fn flag<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn fail(message: &str) -> ! {
-    eprintln!("gomoku_train: {message}");
-    std::process::exit(2);
-}
 
 /// The counts the evaluation weighs for colour `v` (0 black, 1 white), over the empty points.
 fn side_features(board: &Board, v: usize) -> [u32; PER_SIDE] {

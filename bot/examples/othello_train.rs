@@ -16,6 +16,11 @@
 //! `selfplay` plays with the hand-written evaluation unless `--weights` is given, and
 //! appends to its output; `fit` reads any number of data files.
 
+#[path = "common/args.rs"]
+mod args;
+
+use args::{fail, flag};
+
 use std::fs::{File, OpenOptions};
 use std::io::BufWriter;
 use std::time::Instant;
@@ -43,19 +48,6 @@ fn phase_of() -> [u8; EMPTIES] {
             .unwrap_or(0) as u8;
     }
     table
-}
-
-fn flag<T: std::str::FromStr>(args: &[String], name: &str, default: T) -> T {
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(default)
-}
-
-fn fail(message: &str) -> ! {
-    eprintln!("othello_train: {message}");
-    std::process::exit(2);
 }
 
 fn load_weights(path: &str) -> Evaluator {
