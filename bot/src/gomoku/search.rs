@@ -124,8 +124,8 @@ pub struct Searcher {
     evals: [i32; MAX_PLY],
     /// Per ply, the move a singular-extension test search leaves out (`NO_MOVE` for none).
     excluded: [Point; MAX_PLY],
-    /// Per ply, the horizon threat extensions on the line from the root.
-    horizon_extensions: [u8; MAX_PLY],
+    /// Per ply, whether the line from the root has had its one horizon threat extension.
+    horizon_extended: [bool; MAX_PLY],
     moves: Vec<Vec<Point>>,
     keys: Vec<Vec<i32>>,
     threats: ThreatSearch,
@@ -204,7 +204,7 @@ impl Searcher {
             pv_len: [0; MAX_PLY],
             evals: [0; MAX_PLY],
             excluded: [NO_MOVE; MAX_PLY],
-            horizon_extensions: [0; MAX_PLY],
+            horizon_extended: [false; MAX_PLY],
             moves: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             keys: (0..MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             threats: ThreatSearch::new(16),
@@ -349,7 +349,7 @@ impl Searcher {
         let me = board.turn();
         let mut best: Option<(usize, i32)> = None;
         self.pv_len[0] = 0;
-        self.horizon_extensions[0] = 0;
+        self.horizon_extended[0] = false;
         self.evals[0] = eval::evaluate(board, self.limits.full_strength);
         for (i, entry) in ranking.iter_mut().enumerate() {
             let m = entry.0;
@@ -461,9 +461,9 @@ impl Searcher {
             && block.is_none()
             && self.limits.full_strength
             && self.limits.tactics
-            && self.horizon_extensions[ply - 1] == 0
+            && !self.horizon_extended[ply - 1]
             && !board.summary(them).four_threes.is_empty();
-        self.horizon_extensions[ply] = self.horizon_extensions[ply - 1] + u8::from(extend);
+        self.horizon_extended[ply] = self.horizon_extended[ply - 1] || extend;
         let depth = if extend { 1 } else { depth };
         if depth <= 0 && block.is_none() {
             return self.leaf(board, ply, alpha, beta);
