@@ -16,11 +16,12 @@
 //! position without the book, `--jobs` positions at a time (an engine each). The replies are
 //! written in the book's canonical orientation, with the score and depth the search reached,
 //! to FILE (the book's path by default). With `--resume`, positions already in FILE keep their
-//! lines and only the others are searched, so a long run can be stopped and taken up again.
+//! lines and only the others are searched, so a long run can be stopped and taken up again
+//! (kept lines of positions this run does not list are dropped).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -186,12 +187,17 @@ fn search_all(
 ) -> Result<(), String> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
+    // A worker's failure stops the others at their next position, not after the whole list.
+    let failed = AtomicBool::new(false);
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
                 scope.spawn(|| -> Result<(), String> {
                     let mut engine = GomokuEngine::new().without_book();
-                    loop {
+                    let result = (|| loop {
+                        if failed.load(Ordering::Relaxed) {
+                            return Ok(());
+                        }
                         let i = next.fetch_add(1, Ordering::Relaxed);
                         let Some(key) = positions.get(i) else {
                             return Ok(());
@@ -231,7 +237,11 @@ fn search_all(
                             positions.len(),
                             started.elapsed().as_secs_f64()
                         );
+                    })();
+                    if result.is_err() {
+                        failed.store(true, Ordering::Relaxed);
                     }
+                    result
                 })
             })
             .collect();
@@ -286,11 +296,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (entries, _) = book.into_inner().map_err(|_| "a worker failed")?;
     let mut ordered: BTreeMap<(usize, Stones), BookMove> = BTreeMap::new();
     for (key, m) in entries {
-        let listed = match key.0.len() + key.1.len() {
-            3 => shapes.contains(&key),
-            n => n <= o.stones && later.contains(&key),
-        };
-        if listed {
+        // Only the positions listed now: a kept line of an earlier run's wider list, or one
+        // after a first reply the book no longer plays, is dropped.
+        if shapes.contains(&key) || later.contains(&key) {
             ordered.insert((key.0.len() + key.1.len(), key), m);
         }
     }

@@ -251,6 +251,20 @@ mod tests {
         plain
     }
 
+    /// The empty cells next to a stone of `stones` (the eight around each).
+    fn next_to(stones: &Stones) -> Vec<Cell> {
+        let all: Vec<Cell> = stones.0.iter().chain(&stones.1).copied().collect();
+        (0..15u8)
+            .flat_map(|col| (0..15u8).map(move |row| Cell::new(col, row)))
+            .filter(|c| {
+                !all.contains(c)
+                    && all
+                        .iter()
+                        .any(|s| s.col.abs_diff(c.col) <= 1 && s.row.abs_diff(c.row) <= 1)
+            })
+            .collect()
+    }
+
     /// The cells of the 5x5 square around h8.
     fn square() -> Vec<Cell> {
         (5..10)
@@ -282,10 +296,14 @@ mod tests {
         let mut seen = 0;
         for moves in openings.lines().filter_map(opening_moves) {
             let first = probe_every_orientation(moves);
-            // Black's second move, after each white reply in the square.
+            // Black's second move, after each white reply in the square or next to a stone.
             let stones = stones_of(&position(moves));
             let taken = |c: &Cell| stones.0.contains(c) || stones.1.contains(c);
-            for reply in square().into_iter().filter(|c| !taken(c)) {
+            let mut replies = square();
+            replies.extend(next_to(&stones));
+            replies.sort_unstable();
+            replies.dedup();
+            for reply in replies.into_iter().filter(|c| !taken(c)) {
                 let after = format!("{moves} {reply}");
                 assert_eq!(position(&after).turn(), Color::Black);
                 probe_every_orientation(&after);
@@ -294,16 +312,16 @@ mod tests {
             // next to a stone.
             let after_reply = format!("{moves} {}", first.reply);
             let stones = stones_of(&position(&after_reply));
-            let all: Vec<Cell> = stones.0.iter().chain(&stones.1).copied().collect();
-            let near = |c: &Cell| {
-                all.iter()
-                    .any(|s| s.col.abs_diff(c.col) <= 1 && s.row.abs_diff(c.row) <= 1)
-            };
-            for black in square().into_iter().filter(|c| !all.contains(c) && near(c)) {
+            let near = next_to(&stones);
+            for black in square().into_iter().filter(|c| near.contains(c)) {
                 let after = format!("{after_reply} {black}");
                 assert_eq!(position(&after).turn(), Color::White);
                 probe_every_orientation(&after);
             }
+            // A black stone far from the others is left to the search. (One in the square
+            // next to no stone may still be in the book: the same five stones can come from
+            // another opening and reply.)
+            assert!(probe(&position(&format!("{after_reply} a1"))).is_none());
             seen += 1;
         }
         assert_eq!(seen, 40);
