@@ -27,13 +27,11 @@ use std::time::{Duration, Instant};
 
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, GomokuRule};
-use kibitz_bot::engine::{Engine, Level, Score, SearchLimits, StopFlag};
-use kibitz_bot::gomoku::book::{self, BookEntries, BookMove, Stones, BOOK_SIZE};
+use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
+use kibitz_bot::gomoku::book::{
+    self, centre, next_to, square, BookEntries, BookMove, Stones, BOOK_SIZE,
+};
 use kibitz_bot::gomoku::GomokuEngine;
-
-/// Half the side of the square around the centre that the listed stones lie in (or, after
-/// the third, next to another stone).
-const REACH: i8 = 2;
 
 struct Options {
     ms: u64,
@@ -71,42 +69,6 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
     }
     o.jobs = o.jobs.max(1);
     Ok(o)
-}
-
-fn centre() -> Cell {
-    Cell::new(BOOK_SIZE / 2, BOOK_SIZE / 2)
-}
-
-/// The cells of the 5x5 square around the centre, the centre included.
-fn square() -> Vec<Cell> {
-    let c = centre();
-    (-REACH..=REACH)
-        .flat_map(|dx| (-REACH..=REACH).map(move |dy| (dx, dy)))
-        .map(|(dx, dy)| {
-            Cell::new(
-                c.col.saturating_add_signed(dx),
-                c.row.saturating_add_signed(dy),
-            )
-        })
-        .collect()
-}
-
-/// The empty cells next to a stone of `stones` (the eight around each).
-fn next_to(stones: &Stones) -> BTreeSet<Cell> {
-    let all: Vec<Cell> = stones.0.iter().chain(&stones.1).copied().collect();
-    let mut out = BTreeSet::new();
-    for c in &all {
-        for dx in -1i8..=1 {
-            for dy in -1i8..=1 {
-                let (x, y) = (c.col as i8 + dx, c.row as i8 + dy);
-                if (0..BOOK_SIZE as i8).contains(&x) && (0..BOOK_SIZE as i8).contains(&y) {
-                    out.insert(Cell::new(x as u8, y as u8));
-                }
-            }
-        }
-    }
-    out.retain(|c| !all.contains(c));
-    out
 }
 
 fn with_stone(stones: &Stones, cell: Cell, black: bool) -> Stones {
@@ -176,8 +138,34 @@ fn moves_of(key: &Stones) -> Vec<Cell> {
     moves
 }
 
+/// The book's answer to `key`: a `ms` search at level 10 with `engine`, seeded with `seed`.
+fn search_one(
+    engine: &mut GomokuEngine,
+    key: &Stones,
+    ms: u64,
+    seed: u64,
+) -> Result<BookMove, String> {
+    let moves = moves_of(key);
+    let position = Gomoku::from_moves(BOOK_SIZE, GomokuRule::Freestyle, &moves)
+        .map_err(|e| format!("{moves:?}: {e}"))?;
+    let result = engine
+        .search(
+            &AnyPosition::Gomoku(position),
+            SearchLimits::Time(Duration::from_millis(ms)),
+            Level::MAX,
+            &StopFlag::new(),
+            seed,
+        )
+        .ok_or("no move in a book position")?;
+    Ok(BookMove {
+        reply: result.best.parse().map_err(|e| format!("{e}"))?,
+        score: result.score.as_number(),
+        depth: result.depth,
+    })
+}
+
 /// Searches `positions` with `jobs` engines for `ms` each, adding every answer to `book` and
-/// to the file as it comes.
+/// to the file as it comes. A worker's failure stops the others at their next position.
 fn search_all(
     positions: &[Stones],
     ms: u64,
@@ -187,57 +175,36 @@ fn search_all(
 ) -> Result<(), String> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
-    // A worker's failure stops the others at their next position, not after the whole list.
     let failed = AtomicBool::new(false);
+    let work = || -> Result<(), String> {
+        let mut engine = GomokuEngine::new().without_book();
+        while !failed.load(Ordering::Relaxed) {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(key) = positions.get(i) else {
+                break;
+            };
+            let m = search_one(&mut engine, key, ms, i as u64)?;
+            let line = book::book_line(key, &m);
+            let mut guard = book.lock().map_err(|_| "a worker failed")?;
+            let (entries, file) = &mut *guard;
+            entries.insert(key.clone(), m);
+            writeln!(file, "{line}")
+                .and_then(|()| file.flush())
+                .map_err(|e| e.to_string())?;
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            eprintln!(
+                "{n}/{} {line} ({:.0} s)",
+                positions.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(())
+    };
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..jobs)
             .map(|_| {
-                scope.spawn(|| -> Result<(), String> {
-                    let mut engine = GomokuEngine::new().without_book();
-                    let result = (|| loop {
-                        if failed.load(Ordering::Relaxed) {
-                            return Ok(());
-                        }
-                        let i = next.fetch_add(1, Ordering::Relaxed);
-                        let Some(key) = positions.get(i) else {
-                            return Ok(());
-                        };
-                        let moves = moves_of(key);
-                        let position = Gomoku::from_moves(BOOK_SIZE, GomokuRule::Freestyle, &moves)
-                            .map_err(|e| format!("{moves:?}: {e}"))?;
-                        let result = engine
-                            .search(
-                                &AnyPosition::Gomoku(position),
-                                SearchLimits::Time(Duration::from_millis(ms)),
-                                Level::MAX,
-                                &StopFlag::new(),
-                                i as u64,
-                            )
-                            .ok_or("no move in a book position")?;
-                        let score = match result.score {
-                            Score::Heuristic(s) | Score::Exact(s) => s,
-                            Score::WinIn(n) if n > 0 => 100_000 - n,
-                            Score::WinIn(n) => -100_000 - n,
-                        };
-                        let m = BookMove {
-                            reply: result.best.parse().map_err(|e| format!("{e}"))?,
-                            score,
-                            depth: result.depth,
-                        };
-                        let line = book::book_line(key, &m);
-                        let mut guard = book.lock().map_err(|_| "a worker failed")?;
-                        let (entries, file) = &mut *guard;
-                        entries.insert(key.clone(), m);
-                        writeln!(file, "{line}")
-                            .and_then(|()| file.flush())
-                            .map_err(|e| e.to_string())?;
-                        let n = done.fetch_add(1, Ordering::Relaxed) + 1;
-                        eprintln!(
-                            "{n}/{} {line} ({:.0} s)",
-                            positions.len(),
-                            started.elapsed().as_secs_f64()
-                        );
-                    })();
+                scope.spawn(|| {
+                    let result = work();
                     if result.is_err() {
                         failed.store(true, Ordering::Relaxed);
                     }

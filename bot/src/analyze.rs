@@ -25,12 +25,9 @@ pub fn result_json(r: &SearchResult) -> Value {
         "ms": r.ms,
         "pv": r.pv,
     });
-    match r.score {
-        Score::Heuristic(s) | Score::Exact(s) => v["score"] = json!(s),
-        Score::WinIn(n) => {
-            v["win_in"] = json!(n);
-            v["score"] = json!(if n > 0 { 100_000 - n } else { -100_000 - n });
-        }
+    v["score"] = json!(r.score.as_number());
+    if let Score::WinIn(n) = r.score {
+        v["win_in"] = json!(n);
     }
     v
 }

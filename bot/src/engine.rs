@@ -82,6 +82,20 @@ pub enum Score {
     Exact(i32),
 }
 
+impl Score {
+    /// The score as one number, for whoever keeps scores as numbers (`kibitz analyze`'s
+    /// `score`, the opening book): a heuristic or exact value as it is, a proven win as
+    /// 100,000 minus its plies, a proven loss the negative.
+    #[must_use]
+    pub fn as_number(self) -> i32 {
+        match self {
+            Score::Heuristic(s) | Score::Exact(s) => s,
+            Score::WinIn(n) if n > 0 => 100_000 - n,
+            Score::WinIn(n) => -100_000 - n,
+        }
+    }
+}
+
 /// The outcome of a search, as `kibitz analyze` prints it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct SearchResult {

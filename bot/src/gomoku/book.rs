@@ -10,7 +10,7 @@
 //! the square board, the one whose sorted stone list is smallest. The reply is stored in that
 //! orientation and mapped back to the position's own.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 use std::sync::OnceLock;
 
 use game_core::gomoku::Gomoku;
@@ -18,6 +18,9 @@ use game_core::{Cell, Color, GomokuRule, Position};
 
 /// The one board size the book knows.
 pub const BOOK_SIZE: u8 = 15;
+
+/// Half the side of the square around the centre that the book's positions start in.
+pub const REACH: u8 = 2;
 
 /// The book as the generator last wrote it.
 const BOOK_TEXT: &str = include_str!("book.txt");
@@ -49,6 +52,44 @@ fn entries() -> &'static BookEntries {
 #[must_use]
 pub fn len() -> usize {
     entries().len()
+}
+
+/// The centre of the book's board, where black's first stone is.
+#[must_use]
+pub fn centre() -> Cell {
+    Cell::new(BOOK_SIZE / 2, BOOK_SIZE / 2)
+}
+
+/// The cells of the square of side `2 * REACH + 1` around the centre, the centre included.
+#[must_use]
+pub fn square() -> Vec<Cell> {
+    let c = centre();
+    (c.col - REACH..=c.col + REACH)
+        .flat_map(|col| (c.row - REACH..=c.row + REACH).map(move |row| Cell::new(col, row)))
+        .collect()
+}
+
+/// The empty cells next to a stone of `stones` (the eight around each).
+#[must_use]
+pub fn next_to(stones: &Stones) -> BTreeSet<Cell> {
+    let all: Vec<Cell> = stones.0.iter().chain(&stones.1).copied().collect();
+    let mut out = BTreeSet::new();
+    for c in &all {
+        for dx in -1i8..=1 {
+            for dy in -1i8..=1 {
+                let (Some(x), Some(y)) =
+                    (c.col.checked_add_signed(dx), c.row.checked_add_signed(dy))
+                else {
+                    continue;
+                };
+                if x < BOOK_SIZE && y < BOOK_SIZE {
+                    out.insert(Cell::new(x, y));
+                }
+            }
+        }
+    }
+    out.retain(|c| !all.contains(c));
+    out
 }
 
 /// The cell `c` under symmetry `s` (0..8) of an `n`x`n` board: a mirror image when `s & 4`,
@@ -251,27 +292,6 @@ mod tests {
         plain
     }
 
-    /// The empty cells next to a stone of `stones` (the eight around each).
-    fn next_to(stones: &Stones) -> Vec<Cell> {
-        let all: Vec<Cell> = stones.0.iter().chain(&stones.1).copied().collect();
-        (0..15u8)
-            .flat_map(|col| (0..15u8).map(move |row| Cell::new(col, row)))
-            .filter(|c| {
-                !all.contains(c)
-                    && all
-                        .iter()
-                        .any(|s| s.col.abs_diff(c.col) <= 1 && s.row.abs_diff(c.row) <= 1)
-            })
-            .collect()
-    }
-
-    /// The cells of the 5x5 square around h8.
-    fn square() -> Vec<Cell> {
-        (5..10)
-            .flat_map(|col| (5..10).map(move |row| Cell::new(col, row)))
-            .collect()
-    }
-
     #[test]
     fn the_embedded_book_holds_the_first_and_second_moves_of_both_sides() {
         let book = parse_book(BOOK_TEXT).unwrap();
@@ -299,10 +319,8 @@ mod tests {
             // Black's second move, after each white reply in the square or next to a stone.
             let stones = stones_of(&position(moves));
             let taken = |c: &Cell| stones.0.contains(c) || stones.1.contains(c);
-            let mut replies = square();
-            replies.extend(next_to(&stones));
-            replies.sort_unstable();
-            replies.dedup();
+            let mut replies = next_to(&stones);
+            replies.extend(square());
             for reply in replies.into_iter().filter(|c| !taken(c)) {
                 let after = format!("{moves} {reply}");
                 assert_eq!(position(&after).turn(), Color::Black);
