@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! cargo run --release -p kibitz-bot --example gomoku_book -- \
-//!     [--ms 8000] [--later-ms 4000] [--stones 5] [--jobs 1] [--resume] [--out FILE]
+//!     [--ms 8000] [--later-ms 4000] [--five-ms MS] [--stones 5] [--jobs 1] \
+//!     [--resume [--redo STONES]] [--out FILE]
 //! ```
 //! Three kinds of position, each listed once up to the board's symmetries:
 //! - three stones, white to move: black's first stone in the centre, the next two in the 5x5
@@ -10,16 +11,19 @@
 //! - four stones, black to move: each of those with a white reply in the 5x5 square or next to
 //!   a stone (black's second move), searched for `--later-ms`;
 //! - five stones, white to move: each shape with the book's own reply to it and a black stone
-//!   in the 5x5 square next to a stone (white's second move), searched for `--later-ms`.
+//!   in the 5x5 square next to a stone (white's second move), searched for `--five-ms`
+//!   (`--later-ms` when not given).
 //!
 //! `--stones` is the most stones a listed position has (3, 4 or 5). Level 10 searches each
 //! position without the book, `--jobs` positions at a time (an engine each). The replies are
 //! written in the book's canonical orientation, with the score and depth the search reached,
 //! to FILE (the book's path by default). With `--resume`, positions already in FILE keep their
 //! lines and only the others are searched, so a long run can be stopped and taken up again
-//! (kept lines of positions this run does not list are dropped).
+//! (kept lines of positions this run does not list are dropped). `--redo STONES` searches the
+//! positions of that many stones again: their lines are taken out of FILE before the run
+//! starts, so that a stopped redo is taken up again by `--resume` alone.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -36,9 +40,11 @@ use kibitz_bot::gomoku::GomokuEngine;
 struct Options {
     ms: u64,
     later_ms: u64,
+    five_ms: Option<u64>,
     stones: usize,
     jobs: usize,
     resume: bool,
+    redo: Option<usize>,
     out: String,
 }
 
@@ -46,9 +52,11 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
     let mut o = Options {
         ms: 8_000,
         later_ms: 4_000,
+        five_ms: None,
         stones: 5,
         jobs: 1,
         resume: false,
+        redo: None,
         out: String::from("bot/src/gomoku/book.txt"),
     };
     let mut args = std::env::args().skip(1);
@@ -57,15 +65,24 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
         match arg.as_str() {
             "--ms" => o.ms = value()?.parse()?,
             "--later-ms" => o.later_ms = value()?.parse()?,
+            "--five-ms" => o.five_ms = Some(value()?.parse()?),
             "--stones" => o.stones = value()?.parse()?,
             "--jobs" => o.jobs = value()?.parse()?,
             "--resume" => o.resume = true,
+            "--redo" => o.redo = Some(value()?.parse()?),
             "--out" => o.out = value()?,
             other => return Err(format!("unknown argument {other}").into()),
         }
     }
     if !(3..=5).contains(&o.stones) {
         return Err("--stones is 3, 4 or 5".into());
+    }
+    match o.redo {
+        Some(_) if !o.resume => return Err("--redo goes with --resume".into()),
+        Some(n) if !(3..=o.stones).contains(&n) => {
+            return Err(format!("--redo is 3 to --stones ({})", o.stones).into())
+        }
+        _ => {}
     }
     o.jobs = o.jobs.max(1);
     Ok(o)
@@ -220,7 +237,8 @@ fn search_all(
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let o = options()?;
-    let kept: BookEntries = if o.resume {
+    let five_ms = o.five_ms.unwrap_or(o.later_ms);
+    let mut kept: BookEntries = if o.resume {
         match std::fs::read_to_string(&o.out) {
             Ok(text) => book::parse_book(&text)?,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => BookEntries::new(),
@@ -229,6 +247,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     } else {
         BookEntries::new()
     };
+    if let Some(stones) = o.redo {
+        let before = kept.len();
+        kept.retain(|key, _| key.0.len() + key.1.len() != stones);
+        // Written now without them, so that a stopped redo keeps its new lines only.
+        write_book(&o.out, &kept, &[])?;
+        eprintln!(
+            "{} positions of {stones} stones to search again",
+            before - kept.len()
+        );
+    }
     // Answers are appended as they come, so that a stopped run loses at most the positions
     // being searched; the file is written again in order at the end.
     let file = std::fs::OpenOptions::new()
@@ -249,49 +277,59 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     let shapes = openings();
     search_all(&missing(&shapes, &book), o.ms, o.jobs, &book, started)?;
-    let mut later = BTreeSet::new();
-    if o.stones >= 4 {
-        later.extend(black_seconds(&shapes));
-    }
-    if o.stones >= 5 {
+    let fours = if o.stones >= 4 {
+        black_seconds(&shapes)
+    } else {
+        BTreeSet::new()
+    };
+    search_all(&missing(&fours, &book), o.later_ms, o.jobs, &book, started)?;
+    let fives = if o.stones >= 5 {
         let entries = book.lock().map_err(|_| "a worker failed")?.0.clone();
-        later.extend(white_seconds(&shapes, &entries));
-    }
-    search_all(&missing(&later, &book), o.later_ms, o.jobs, &book, started)?;
+        white_seconds(&shapes, &entries)
+    } else {
+        BTreeSet::new()
+    };
+    search_all(&missing(&fives, &book), five_ms, o.jobs, &book, started)?;
 
-    // The whole book again, in order: fewer stones first, then by stones.
-    let (entries, _) = book.into_inner().map_err(|_| "a worker failed")?;
-    let mut ordered: BTreeMap<(usize, Stones), BookMove> = BTreeMap::new();
-    for (key, m) in entries {
-        // Only the positions listed now: a kept line of an earlier run's wider list, or one
-        // after a first reply the book no longer plays, is dropped.
-        if shapes.contains(&key) || later.contains(&key) {
-            ordered.insert((key.0.len() + key.1.len(), key), m);
-        }
-    }
-    let mut file = std::io::BufWriter::new(std::fs::File::create(&o.out)?);
-    writeln!(
-        file,
-        "# Gomoku 15x15 freestyle opening book, made by `cargo run --release -p kibitz-bot \
-         --example gomoku_book -- --ms {} --later-ms {} --stones {}`.",
-        o.ms, o.later_ms, o.stones
-    )?;
-    writeln!(
-        file,
-        "# Each line: black's stones / white's stones (canonical orientation) -> the reply of \
-         the side to move, its score (centi-stones) and the depth of a level 10 search: {} ms \
-         with three stones, {} ms with more.",
-        o.ms, o.later_ms
-    )?;
-    for ((_, key), m) in &ordered {
-        writeln!(file, "{}", book::book_line(key, m))?;
-    }
-    file.flush()?;
+    let (mut entries, _) = book.into_inner().map_err(|_| "a worker failed")?;
+    // Only the positions listed now: a kept line of an earlier run's wider list, or one after
+    // a first reply the book no longer plays, is dropped.
+    entries.retain(|key, _| shapes.contains(key) || fours.contains(key) || fives.contains(key));
+    let header = [
+        format!(
+            "# Gomoku 15x15 freestyle opening book, made by `cargo run --release -p kibitz-bot \
+             --example gomoku_book -- --ms {} --later-ms {} --five-ms {five_ms} --stones {}`.",
+            o.ms, o.later_ms, o.stones
+        ),
+        format!(
+            "# Each line: black's stones / white's stones (canonical orientation) -> the reply \
+             of the side to move, its score (centi-stones) and the depth of a level 10 search: \
+             {} ms with three stones, {} ms with four, {five_ms} ms with five.",
+            o.ms, o.later_ms
+        ),
+    ];
+    write_book(&o.out, &entries, &header)?;
     eprintln!(
         "{} positions in {} ({:.0} s)",
-        ordered.len(),
+        entries.len(),
         o.out,
         started.elapsed().as_secs_f64()
     );
     Ok(())
+}
+
+/// Writes `entries` to `path` in order, fewer stones first, then by stones, under `header`.
+fn write_book(path: &str, entries: &BookEntries, header: &[String]) -> std::io::Result<()> {
+    let ordered: BTreeSet<(usize, &Stones)> = entries
+        .keys()
+        .map(|key| (key.0.len() + key.1.len(), key))
+        .collect();
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    for line in header {
+        writeln!(file, "{line}")?;
+    }
+    for (_, key) in ordered {
+        writeln!(file, "{}", book::book_line(key, &entries[key]))?;
+    }
+    file.flush()
 }
