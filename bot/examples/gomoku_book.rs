@@ -88,6 +88,11 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
     Ok(o)
 }
 
+/// How many stones a book position has, black's and white's.
+fn stone_count(key: &Stones) -> usize {
+    key.0.len() + key.1.len()
+}
+
 fn with_stone(stones: &Stones, cell: Cell, black: bool) -> Stones {
     let mut s = stones.clone();
     let side = if black { &mut s.0 } else { &mut s.1 };
@@ -249,7 +254,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     if let Some(stones) = o.redo {
         let before = kept.len();
-        kept.retain(|key, _| key.0.len() + key.1.len() != stones);
+        kept.retain(|key, _| stone_count(key) != stones);
         // Written now without them, so that a stopped redo keeps its new lines only.
         write_book(&o.out, &kept, &[])?;
         eprintln!(
@@ -284,8 +289,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     search_all(&missing(&fours, &book), o.later_ms, o.jobs, &book, started)?;
     let fives = if o.stones >= 5 {
-        let entries = book.lock().map_err(|_| "a worker failed")?.0.clone();
-        white_seconds(&shapes, &entries)
+        white_seconds(&shapes, &book.lock().map_err(|_| "a worker failed")?.0)
     } else {
         BTreeSet::new()
     };
@@ -320,10 +324,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
 /// Writes `entries` to `path` in order, fewer stones first, then by stones, under `header`.
 fn write_book(path: &str, entries: &BookEntries, header: &[String]) -> std::io::Result<()> {
-    let ordered: BTreeSet<(usize, &Stones)> = entries
-        .keys()
-        .map(|key| (key.0.len() + key.1.len(), key))
-        .collect();
+    let ordered: BTreeSet<(usize, &Stones)> =
+        entries.keys().map(|key| (stone_count(key), key)).collect();
     let mut file = std::io::BufWriter::new(std::fs::File::create(path)?);
     for line in header {
         writeln!(file, "{line}")?;
