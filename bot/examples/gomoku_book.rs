@@ -3,7 +3,7 @@
 //! ```text
 //! cargo run --release -p kibitz-bot --example gomoku_book -- \
 //!     [--ms 8000] [--later-ms 4000] [--five-ms MS] [--stones 5] [--jobs 1] \
-//!     [--resume [--redo STONES]] [--out FILE]
+//!     [--resume [--redo STONES] [--again MOVES]...] [--out FILE]
 //! ```
 //! Three kinds of position, each listed once up to the board's symmetries:
 //! - three stones, white to move: black's first stone in the centre, the next two in the 5x5
@@ -15,13 +15,17 @@
 //!   (`--later-ms` when not given).
 //!
 //! `--stones` is the most stones a listed position has (3, 4 or 5). Level 10 searches each
-//! position without the book, `--jobs` positions at a time (an engine each). The replies are
+//! position without the book, `--jobs` positions at a time, each with a fresh engine (so that a
+//! position's answer does not hang on what was searched before it). The replies are
 //! written in the book's canonical orientation, with the score and depth the search reached,
 //! to FILE (the book's path by default). With `--resume`, positions already in FILE keep their
 //! lines and only the others are searched, so a long run can be stopped and taken up again
 //! (kept lines of positions this run does not list are dropped). `--redo STONES` searches the
 //! positions of that many stones again: their lines are taken out of FILE before the run
-//! starts, so that a stopped redo is taken up again by `--resume` alone.
+//! starts, so that a stopped redo is taken up again by `--resume` alone. `--again MOVES` (any
+//! number of times) does the same for the one position the moves reach, written as a game's
+//! moves from black's first (`h8 g8 f8 g9 g7`): the way to look again at a book move that lost
+//! a game.
 
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -45,6 +49,7 @@ struct Options {
     jobs: usize,
     resume: bool,
     redo: Option<usize>,
+    again: Vec<String>,
     out: String,
 }
 
@@ -57,6 +62,7 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
         jobs: 1,
         resume: false,
         redo: None,
+        again: Vec::new(),
         out: String::from("bot/src/gomoku/book.txt"),
     };
     let mut args = std::env::args().skip(1);
@@ -70,6 +76,7 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
             "--jobs" => o.jobs = value()?.parse()?,
             "--resume" => o.resume = true,
             "--redo" => o.redo = Some(value()?.parse()?),
+            "--again" => o.again.push(value()?),
             "--out" => o.out = value()?,
             other => return Err(format!("unknown argument {other}").into()),
         }
@@ -84,8 +91,22 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
         }
         _ => {}
     }
+    if !o.again.is_empty() && !o.resume {
+        return Err("--again goes with --resume".into());
+    }
     o.jobs = o.jobs.max(1);
     Ok(o)
+}
+
+/// The book position that `moves` (a game's moves from black's first) reach.
+fn position_of(moves: &str) -> Result<Stones, String> {
+    let cells = moves
+        .split_whitespace()
+        .map(|m| m.parse::<Cell>().map_err(|e| format!("{m}: {e}")))
+        .collect::<Result<Vec<_>, _>>()?;
+    let position = Gomoku::from_moves(BOOK_SIZE, GomokuRule::Freestyle, &cells)
+        .map_err(|e| format!("--again {moves}: {e}"))?;
+    Ok(book::canonical(&book::stones_of(&position), BOOK_SIZE).0)
 }
 
 /// How many stones a book position has, black's and white's.
@@ -199,12 +220,12 @@ fn search_all(
     let done = AtomicUsize::new(0);
     let failed = AtomicBool::new(false);
     let work = || -> Result<(), String> {
-        let mut engine = GomokuEngine::new().without_book();
         while !failed.load(Ordering::Relaxed) {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(key) = positions.get(i) else {
                 break;
             };
+            let mut engine = GomokuEngine::new().without_book();
             let m = search_one(&mut engine, key, ms, i as u64)?;
             let line = book::book_line(key, &m);
             let mut guard = book.lock().map_err(|_| "a worker failed")?;
@@ -261,6 +282,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             "{} positions of {stones} stones to search again",
             before - kept.len()
         );
+    }
+    if !o.again.is_empty() {
+        for moves in &o.again {
+            let key = position_of(moves)?;
+            if kept.remove(&key).is_none() {
+                return Err(format!("--again {moves}: not a position of {}", o.out).into());
+            }
+        }
+        write_book(&o.out, &kept, &[])?;
+        eprintln!("{} positions to search again", o.again.len());
     }
     // Answers are appended as they come, so that a stopped run loses at most the positions
     // being searched; the file is written again in order at the end.

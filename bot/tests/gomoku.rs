@@ -790,3 +790,57 @@ fn the_defence_checks_begin_with_the_best_ranked_moves() {
         "the board is restored"
     );
 }
+
+/// Level 10 plays the whole opening book, level 9 its first replies and black's second moves
+/// (positions of up to four stones), level 8 none of it; only timed moves come from it.
+#[test]
+fn the_opening_book_answers_each_level_as_far_as_it_has_it() {
+    use kibitz_bot::gomoku::book;
+    let searched = |pos: &Gomoku, level: u8, limits: Limits| {
+        let result = GomokuEngine::with_tt_bits(16)
+            .search(
+                &AnyPosition::Gomoku(pos.clone()),
+                limits,
+                Level::new(level),
+                &StopFlag::new(),
+                1,
+            )
+            .expect("a move");
+        (
+            result.best.parse::<Cell>().expect("a cell"),
+            result.nodes > 0,
+        )
+    };
+    let timed = Limits::Time(std::time::Duration::from_millis(100));
+    // A tournament opening, the book's reply to it, a black stone next to them: three, four
+    // and five stones, each in the book.
+    let three = freestyle("h8 g9 f8");
+    let reply = book::probe(&three)
+        .expect("the opening is in the book")
+        .reply;
+    let four = with_stone(&three, reply, Color::White);
+    let black = book::probe(&four)
+        .expect("black's second move is in the book")
+        .reply;
+    let free = cells("g8 h9 h7 g7 i9 i8 i7")
+        .into_iter()
+        .find(|&c| four.stone(c).is_none())
+        .expect("a free cell next to the stones");
+    let five = with_stone(&four, free, Color::Black);
+    let fives = book::probe(&five)
+        .expect("white's second move is in the book")
+        .reply;
+
+    assert_eq!(searched(&three, 10, timed), (reply, false));
+    assert_eq!(searched(&four, 10, timed), (black, false));
+    assert_eq!(searched(&five, 10, timed), (fives, false));
+    assert_eq!(searched(&three, 9, timed), (reply, false));
+    assert_eq!(searched(&four, 9, timed), (black, false));
+    assert!(
+        searched(&five, 9, timed).1,
+        "level 9 searches white's second moves"
+    );
+    assert!(searched(&three, 8, timed).1, "level 8 has no book");
+    // A search to a fixed depth shows the search, book or not.
+    assert!(searched(&three, 10, Limits::Depth(2)).1);
+}

@@ -114,7 +114,8 @@ pub struct GomokuEngine {
     searcher: Searcher,
     threats: ThreatSearch,
     fixed: FixedThreatBudget,
-    /// Whether level 10's timed moves come from the opening book where it has them.
+    /// Whether timed moves come from the opening book where it has them (as far as the level
+    /// has it: [`LevelSettings::book_stones`]).
     book: bool,
 }
 
@@ -210,9 +211,9 @@ impl GomokuEngine {
         if limits == SearchLimits::Solve {
             return Some(solve(&mut board, stop, start));
         }
-        // The book at full strength when the move is timed; a search to a fixed depth or
-        // node count is left to show the search itself.
-        if self.book && settings.full_strength && !deterministic {
+        // The book, as far as the level has it, when the move is timed; a search to a fixed
+        // depth or node count is left to show the search itself.
+        if self.book && !deterministic && pos.stones().count() <= settings.book_stones {
             if let Some(m) = book::probe(pos) {
                 return Some(SearchResult {
                     best: m.reply.to_string(),
