@@ -39,7 +39,7 @@ use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 use kibitz_bot::gomoku::book::{
     self, centre, next_to, square, BookEntries, BookMove, Stones, BOOK_SIZE,
 };
-use kibitz_bot::gomoku::GomokuEngine;
+use kibitz_bot::gomoku::{parse_position, GomokuEngine};
 
 struct Options {
     ms: u64,
@@ -100,12 +100,11 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
 
 /// The book position that `moves` (a game's moves from black's first) reach.
 fn position_of(moves: &str) -> Result<Stones, String> {
-    let cells = moves
-        .split_whitespace()
-        .map(|m| m.parse::<Cell>().map_err(|e| format!("{m}: {e}")))
-        .collect::<Result<Vec<_>, _>>()?;
-    let position = Gomoku::from_moves(BOOK_SIZE, GomokuRule::Freestyle, &cells)
-        .map_err(|e| format!("--again {moves}: {e}"))?;
+    let AnyPosition::Gomoku(position) = parse_position(moves, BOOK_SIZE, GomokuRule::Freestyle)
+        .map_err(|e| format!("--again {moves}: {e}"))?
+    else {
+        return Err(format!("--again {moves}: not a Gomoku position"));
+    };
     Ok(book::canonical(&book::stones_of(&position), BOOK_SIZE).0)
 }
 
@@ -276,22 +275,20 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(stones) = o.redo {
         let before = kept.len();
         kept.retain(|key, _| stone_count(key) != stones);
-        // Written now without them, so that a stopped redo keeps its new lines only.
-        write_book(&o.out, &kept, &[])?;
         eprintln!(
             "{} positions of {stones} stones to search again",
             before - kept.len()
         );
     }
-    if !o.again.is_empty() {
-        for moves in &o.again {
-            let key = position_of(moves)?;
-            if kept.remove(&key).is_none() {
-                return Err(format!("--again {moves}: not a position of {}", o.out).into());
-            }
+    for moves in &o.again {
+        if kept.remove(&position_of(moves)?).is_none() {
+            return Err(format!("--again {moves}: not a position of {}", o.out).into());
         }
+        eprintln!("{moves}: to search again");
+    }
+    if o.redo.is_some() || !o.again.is_empty() {
+        // Written now without them, so that a stopped run keeps its new lines only.
         write_book(&o.out, &kept, &[])?;
-        eprintln!("{} positions to search again", o.again.len());
     }
     // Answers are appended as they come, so that a stopped run loses at most the positions
     // being searched; the file is written again in order at the end.
