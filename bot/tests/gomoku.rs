@@ -796,7 +796,9 @@ fn the_defence_checks_begin_with_the_best_ranked_moves() {
 #[test]
 fn the_opening_book_answers_each_level_as_far_as_it_has_it() {
     use kibitz_bot::gomoku::book;
-    let searched = |pos: &Gomoku, level: u8, limits: Limits| {
+    // The move, whether it is the book's answer (the book's own score and depth, the move
+    // alone as the line), and whether the engine searched at all.
+    let answered = |pos: &Gomoku, level: u8, limits: Limits| {
         let result = GomokuEngine::with_tt_bits(16)
             .search(
                 &AnyPosition::Gomoku(pos.clone()),
@@ -806,8 +808,14 @@ fn the_opening_book_answers_each_level_as_far_as_it_has_it() {
                 1,
             )
             .expect("a move");
+        let from_book = book::probe(pos).is_some_and(|m| {
+            result.score == Score::Heuristic(m.score)
+                && result.depth == m.depth
+                && result.pv == [m.reply.to_string()]
+        });
         (
             result.best.parse::<Cell>().expect("a cell"),
+            from_book,
             result.nodes > 0,
         )
     };
@@ -831,16 +839,19 @@ fn the_opening_book_answers_each_level_as_far_as_it_has_it() {
         .expect("white's second move is in the book")
         .reply;
 
-    assert_eq!(searched(&three, 10, timed), (reply, false));
-    assert_eq!(searched(&four, 10, timed), (black, false));
-    assert_eq!(searched(&five, 10, timed), (fives, false));
-    assert_eq!(searched(&three, 9, timed), (reply, false));
-    assert_eq!(searched(&four, 9, timed), (black, false));
+    assert_eq!(answered(&three, 10, timed), (reply, true, false));
+    assert_eq!(answered(&four, 10, timed), (black, true, false));
+    assert_eq!(answered(&five, 10, timed), (fives, true, false));
+    assert_eq!(answered(&three, 9, timed), (reply, true, false));
+    assert_eq!(answered(&four, 9, timed), (black, true, false));
+    let (_, from_book, searched) = answered(&five, 9, timed);
     assert!(
-        searched(&five, 9, timed).1,
+        !from_book && searched,
         "level 9 searches white's second moves"
     );
-    assert!(searched(&three, 8, timed).1, "level 8 has no book");
+    let (_, from_book, searched) = answered(&three, 8, timed);
+    assert!(!from_book && searched, "level 8 has no book");
     // A search to a fixed depth shows the search, book or not.
-    assert!(searched(&three, 10, Limits::Depth(2)).1);
+    let (_, from_book, searched) = answered(&three, 10, Limits::Depth(2));
+    assert!(!from_book && searched);
 }
