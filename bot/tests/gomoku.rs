@@ -570,6 +570,29 @@ fn plays_the_proven_win_of_a_real_game_at_once() {
     );
 }
 
+/// Black to move in a game lost to Rapfi (2026-11-28): Rapfi, given the position, announces
+/// a win in 17 at once; level 10 played h6 at 1 s. The win needs a line of fours at the
+/// horizon, which the quiescence search follows from the last stone and keeps in its table.
+#[test]
+fn the_search_proves_the_win_of_a_game_lost_to_rapfi() {
+    let pos = freestyle(
+        "h8 g8 f10 g9 g7 i9 h9 h7 f9 f8 i11 h11 g12 i8 i6 j9 k10 j8 h10 l7 i10 j10 e10 g10 \
+         j7 i12 f12 f11 e12 d12 e11 e13 h5 g4 g6 e8 i4 j3 i5 i3",
+    );
+    let r = GomokuEngine::new()
+        .search(
+            &AnyPosition::Gomoku(pos),
+            Limits::Depth(10),
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a move");
+    assert_eq!(r.best, "j6");
+    assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{:?}", r.score);
+    assert!(r.exact);
+}
+
 #[test]
 fn leaves_the_opponent_no_proven_win_when_a_move_avoids_it() {
     // Positions of real games, the move played there, and after it the opponent's win by

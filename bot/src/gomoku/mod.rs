@@ -101,8 +101,9 @@ impl Default for FixedThreatBudget {
     }
 }
 
-/// Transposition table entries of an engine: 2^20, 24 MB. (A table of 2^22 entries with
-/// buckets of two scored 50.6% against this one at 200 ms, docs/benchmarks.md.)
+/// Transposition table entries of an engine: 2^20, 24 MB, and a quarter of that for the
+/// quiescence search's table. (A table of 2^22 entries with buckets of two scored 50.6%
+/// against this one at 200 ms, docs/benchmarks.md.)
 pub const TT_BITS: u32 = 20;
 /// The fewest, however small the memory limit: 2^16 entries, 1.5 MB.
 const TT_BITS_LEAST: u32 = 16;
@@ -126,7 +127,8 @@ impl Default for GomokuEngine {
 }
 
 /// The transposition table's size (as bits of its entry count) within `max_memory` bytes:
-/// half of them at most, never more than [`TT_BITS`] nor fewer than 2^16 entries.
+/// half of them at most (the quiescence table's quarter of it on top: five eighths in all),
+/// never more than [`TT_BITS`] nor fewer than 2^16 entries.
 fn tt_bits_within(max_memory: Option<u64>) -> u32 {
     match max_memory {
         None => TT_BITS,

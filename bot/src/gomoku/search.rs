@@ -54,6 +54,15 @@ const TRIVIAL_DEPTH: i32 = 4;
 /// (the later ones must make a two or a three on another line as well).
 const QUIESCE_FOURS: u32 = 10;
 const QUIESCE_PLAIN_FOURS: u32 = 2;
+/// How far from the side's last stone the quiescence search looks for its next four: any
+/// point this near (king moves), and on the stone's lines this far.
+const FOLLOW_NEAR: u8 = 2;
+const FOLLOW_LINE: u8 = 4;
+/// The quiescence table has 2^this fewer entries than the main one.
+const QUIESCE_TT_SMALLER: u32 = 2;
+/// Mixed into a position's key in the quiescence table with the number of fours made so far
+/// (which decides the fours it may still make, and so its value).
+const QUIESCE_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 /// Beyond this distance (king moves) from both last moves, a four under threat distracts.
 const DISTRACT_DISTANCE: usize = 4;
 
@@ -114,6 +123,9 @@ pub struct Iteration {
 /// The searcher; its tables live from one search to the next of a game.
 pub struct Searcher {
     tt: TranspositionTable,
+    /// The quiescence search's results, in a table of its own: its nodes outnumber the main
+    /// search's, and would evict the entries that order and cut the main search.
+    quiesce_tt: TranspositionTable,
     /// Per point, per side: how often a quiet move cut off lately.
     history: Vec<[i32; 2]>,
     killers: [[Point; 2]; MAX_PLY],
@@ -187,6 +199,16 @@ fn far_from_both(board: &Board, m: Point) -> bool {
     })
 }
 
+/// Whether a four on `p` can follow on from the same side's stone on `q`: near it, or on one
+/// of its lines not far off. A line of fours grows from its last stone; fours elsewhere on the
+/// board are the main search's to try.
+fn follows_on(board: &Board, q: Point, p: Point) -> bool {
+    let (a, b) = (board.cell(q), board.cell(p));
+    let (dc, dr) = (a.col.abs_diff(b.col), a.row.abs_diff(b.row));
+    let far = dc.max(dr);
+    far <= FOLLOW_NEAR || ((dc == 0 || dr == 0 || dc == dr) && far <= FOLLOW_LINE)
+}
+
 /// Whether colour `v` can make an open four on a point it may play.
 fn has_open_four_point(board: &Board, v: usize) -> bool {
     !board.summary(v).flex4s.is_empty() && !open_four_points(board, v).is_empty()
@@ -198,6 +220,7 @@ impl Searcher {
     pub fn new(tt_bits: u32) -> Searcher {
         Searcher {
             tt: TranspositionTable::new(tt_bits),
+            quiesce_tt: TranspositionTable::new(tt_bits.saturating_sub(QUIESCE_TT_SMALLER)),
             history: Vec::new(),
             killers: [[NO_MOVE; 2]; MAX_PLY],
             pv: vec![[NO_MOVE; MAX_PLY]; MAX_PLY],
@@ -219,6 +242,7 @@ impl Searcher {
     /// Forgets everything learnt (for deterministic, repeatable searches).
     pub fn clear(&mut self) {
         self.tt.clear();
+        self.quiesce_tt.clear();
         self.history.clear();
         self.killers = [[NO_MOVE; 2]; MAX_PLY];
         self.threats.clear();
@@ -779,7 +803,9 @@ impl Searcher {
     /// and the answer to a four is forced, so a line of fours is followed until it wins,
     /// fizzles or runs past [`QUIESCE_FOURS`]. `fours` counts the fours of the line so far.
     /// The first [`QUIESCE_PLAIN_FOURS`] may be any four; later ones must also make a two
-    /// or better on another line, which is what a four needs to lead anywhere.
+    /// or better on another line, which is what a four needs to lead anywhere. Each four
+    /// [follows on](follows_on) from the side's last stone, and the values are kept in the
+    /// quiescence table (a line of fours reached in another order is not searched again).
     fn quiesce(&mut self, board: &mut Board, ply: usize, alpha: i32, beta: i32, fours: u32) -> i32 {
         let mut alpha = alpha;
         self.nodes += 1;
@@ -809,11 +835,29 @@ impl Searcher {
         if stand >= beta || fours >= QUIESCE_FOURS {
             return stand;
         }
-        alpha = alpha.max(stand);
+        // The same fours in another order come to the same position: its value is known.
+        let key = board.hash() ^ QUIESCE_SALT.wrapping_mul(u64::from(fours) + 1);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.quiesce_tt.probe(key) {
+            let s = score_from_tt(e.score, ply as u32);
+            match e.bound {
+                Bound::Exact => return s,
+                Bound::Lower if s >= beta => return s,
+                Bound::Upper if s <= alpha => return s,
+                _ => {}
+            }
+            tt_move = Point::try_from(e.best).unwrap_or(NO_MOVE);
+        }
+        let original_alpha = alpha.max(stand);
+        alpha = original_alpha;
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         let plus_only = fours >= QUIESCE_PLAIN_FOURS;
+        let own_last = board.recent_move(1);
         for p in board.summary(me).fours.iter() {
+            if own_last.is_some_and(|q| !follows_on(board, q, p)) {
+                continue;
+            }
             if plus_only
                 && !board
                     .patterns(p, me)
@@ -827,7 +871,11 @@ impl Searcher {
             }
         }
         movegen::sort_by_score(board, me, &mut moves);
+        if let Some(i) = moves.iter().position(|&m| m == tt_move) {
+            moves[..=i].rotate_right(1);
+        }
         let mut best = stand;
+        let mut best_move = NO_MOVE;
         for &m in &moves {
             board.make(m);
             let score = -self.quiesce(board, ply + 1, -beta, -alpha, fours + 1);
@@ -839,6 +887,7 @@ impl Searcher {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = m;
                     if score >= beta {
                         break;
                     }
@@ -846,6 +895,29 @@ impl Searcher {
             }
         }
         self.moves[ply] = moves;
+        if !self.watchdog.stopped() {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.quiesce_tt.store(
+                key,
+                Entry {
+                    key,
+                    score: score_to_tt(best, ply as u32),
+                    depth: 0,
+                    bound,
+                    best: if best_move == NO_MOVE {
+                        u32::MAX
+                    } else {
+                        u32::from(best_move)
+                    },
+                },
+            );
+        }
         best
     }
 }
