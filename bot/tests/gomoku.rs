@@ -571,8 +571,9 @@ fn plays_the_proven_win_of_a_real_game_at_once() {
 }
 
 /// Black to move in a game lost to Rapfi (2026-11-28): Rapfi, given the position, announces
-/// a win in 17 at once; level 10 played h6 at 1 s. The win needs a line of fours at the
-/// horizon, which the quiescence search follows from the last stone and keeps in its table.
+/// a win in 17 at once; level 10 played h6 at 1 s. The proof runs through many lines of fours
+/// at the horizon, the same fours in many orders, which the quiescence table answers once (the
+/// search to depth 10 took 22M nodes without it, 2.3M with it).
 #[test]
 fn the_search_proves_the_win_of_a_game_lost_to_rapfi() {
     let pos = freestyle(

@@ -54,10 +54,6 @@ const TRIVIAL_DEPTH: i32 = 4;
 /// (the later ones must make a two or a three on another line as well).
 const QUIESCE_FOURS: u32 = 10;
 const QUIESCE_PLAIN_FOURS: u32 = 2;
-/// How far from the side's last stone the quiescence search looks for its next four: any
-/// point this near (king moves), and on the stone's lines this far.
-const FOLLOW_NEAR: u8 = 2;
-const FOLLOW_LINE: u8 = 4;
 /// The quiescence table has 2^this fewer entries than the main one.
 const QUIESCE_TT_SMALLER: u32 = 2;
 /// Mixed into a position's key in the quiescence table with the number of fours made so far
@@ -197,16 +193,6 @@ fn far_from_both(board: &Board, m: Point) -> bool {
             .recent_move(back)
             .is_some_and(|p| board.distance(m, p) > DISTRACT_DISTANCE)
     })
-}
-
-/// Whether a four on `p` can follow on from the same side's stone on `q`: near it, or on one
-/// of its lines not far off. A line of fours grows from its last stone; fours elsewhere on the
-/// board are the main search's to try.
-fn follows_on(board: &Board, q: Point, p: Point) -> bool {
-    let (a, b) = (board.cell(q), board.cell(p));
-    let (dc, dr) = (a.col.abs_diff(b.col), a.row.abs_diff(b.row));
-    let far = dc.max(dr);
-    far <= FOLLOW_NEAR || ((dc == 0 || dr == 0 || dc == dr) && far <= FOLLOW_LINE)
 }
 
 /// Whether colour `v` can make an open four on a point it may play.
@@ -803,9 +789,9 @@ impl Searcher {
     /// and the answer to a four is forced, so a line of fours is followed until it wins,
     /// fizzles or runs past [`QUIESCE_FOURS`]. `fours` counts the fours of the line so far.
     /// The first [`QUIESCE_PLAIN_FOURS`] may be any four; later ones must also make a two
-    /// or better on another line, which is what a four needs to lead anywhere. Each four
-    /// [follows on](follows_on) from the side's last stone, and the values are kept in the
-    /// quiescence table (a line of fours reached in another order is not searched again).
+    /// or better on another line, which is what a four needs to lead anywhere. The values are
+    /// kept in the quiescence table (a line of fours reached in another order is not searched
+    /// again).
     fn quiesce(&mut self, board: &mut Board, ply: usize, alpha: i32, beta: i32, fours: u32) -> i32 {
         let mut alpha = alpha;
         self.nodes += 1;
@@ -853,11 +839,7 @@ impl Searcher {
         let mut moves = std::mem::take(&mut self.moves[ply]);
         moves.clear();
         let plus_only = fours >= QUIESCE_PLAIN_FOURS;
-        let own_last = board.recent_move(1);
         for p in board.summary(me).fours.iter() {
-            if own_last.is_some_and(|q| !follows_on(board, q, p)) {
-                continue;
-            }
             if plus_only
                 && !board
                     .patterns(p, me)
