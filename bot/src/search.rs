@@ -17,7 +17,7 @@ use std::fmt::Debug;
 use std::time::Instant;
 
 use crate::engine::StopFlag;
-use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, TranspositionTable};
+use crate::tt::{score_to_tt, Bound, Entry, TranspositionTable};
 use crate::value::{WIN, WIN_BOUND};
 use crate::watchdog::Watchdog;
 /// Deepest ply the searcher keeps per-ply tables for.
@@ -300,12 +300,8 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
         if let Some(e) = self.tt.probe(key) {
             tt_best = e.best;
             if i32::from(e.depth) >= depth {
-                let s = score_from_tt(e.score, ply);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                if let Some(s) = e.cutoff(ply, alpha, beta) {
+                    return s;
                 }
             }
         }
@@ -361,20 +357,13 @@ impl<M: Copy + Eq + Debug> Searcher<M> {
         if self.watchdog.stopped() {
             return 0;
         }
-        let bound = if best_score <= original_alpha {
-            Bound::Upper
-        } else if best_score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
         self.tt.store(
             key,
             Entry {
                 key,
                 score: score_to_tt(best_score, ply),
                 depth: depth as i16,
-                bound,
+                bound: Bound::of(best_score, original_alpha, beta),
                 best: best_code,
             },
         );

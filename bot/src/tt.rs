@@ -19,6 +19,20 @@ pub enum Bound {
     Upper,
 }
 
+impl Bound {
+    /// What `score` is, for a search of the window `(alpha, beta)`.
+    #[must_use]
+    pub fn of(score: i32, alpha: i32, beta: i32) -> Bound {
+        if score <= alpha {
+            Bound::Upper
+        } else if score >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 /// One slot.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Entry {
@@ -28,6 +42,21 @@ pub struct Entry {
     pub bound: Bound,
     /// Code of the best move (`SearchGame::move_code`), `u32::MAX` for none.
     pub best: u32,
+}
+
+impl Entry {
+    /// The stored score as seen from `ply`, when its bound settles a search of the window
+    /// `(alpha, beta)` (the caller checks that the entry is deep enough).
+    #[must_use]
+    pub fn cutoff(&self, ply: u32, alpha: i32, beta: i32) -> Option<i32> {
+        let s = score_from_tt(self.score, ply);
+        match self.bound {
+            Bound::Exact => Some(s),
+            Bound::Lower if s >= beta => Some(s),
+            Bound::Upper if s <= alpha => Some(s),
+            _ => None,
+        }
+    }
 }
 
 /// A transposition table of `2^bits` entries; always-replace except that a deeper entry of

@@ -21,7 +21,7 @@ use super::pattern::Pattern;
 use super::threat::ThreatSearch;
 use crate::engine::StopFlag;
 use crate::search::noise_of;
-use crate::tt::{score_from_tt, score_to_tt, Bound, Entry, TranspositionTable};
+use crate::tt::{score_to_tt, Bound, Entry, TranspositionTable};
 use crate::value::{WIN, WIN_BOUND};
 use crate::watchdog::Watchdog;
 
@@ -193,6 +193,15 @@ fn far_from_both(board: &Board, m: Point) -> bool {
             .recent_move(back)
             .is_some_and(|p| board.distance(m, p) > DISTRACT_DISTANCE)
     })
+}
+
+/// A move as the TT stores it: `u32::MAX` for none.
+fn move_code(m: Point) -> u32 {
+    if m == NO_MOVE {
+        u32::MAX
+    } else {
+        u32::from(m)
+    }
 }
 
 /// Whether colour `v` can make an open four on a point it may play.
@@ -486,12 +495,8 @@ impl Searcher {
         if let Some(e) = tt_entry {
             tt_move = Point::try_from(e.best).unwrap_or(NO_MOVE);
             if !pv_node && excluded == NO_MOVE && i32::from(e.depth) >= depth {
-                let s = score_from_tt(e.score, ply as u32);
-                match e.bound {
-                    Bound::Exact => return s,
-                    Bound::Lower if s >= beta => return s,
-                    Bound::Upper if s <= alpha => return s,
-                    _ => {}
+                if let Some(s) = e.cutoff(ply as u32, alpha, beta) {
+                    return s;
                 }
             }
         }
@@ -704,25 +709,14 @@ impl Searcher {
             // A test search without one move: its value is no value of the position.
             return best_score;
         }
-        let bound = if best_score <= original_alpha {
-            Bound::Upper
-        } else if best_score >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
         self.tt.store(
             key,
             Entry {
                 key,
                 score: score_to_tt(best_score, ply as u32),
                 depth: depth.clamp(-100, 100) as i16,
-                bound,
-                best: if best_move == NO_MOVE {
-                    u32::MAX
-                } else {
-                    u32::from(best_move)
-                },
+                bound: Bound::of(best_score, original_alpha, beta),
+                best: move_code(best_move),
             },
         );
         best_score
@@ -825,12 +819,8 @@ impl Searcher {
         let key = board.hash() ^ QUIESCE_SALT.wrapping_mul(u64::from(fours) + 1);
         let mut tt_move = NO_MOVE;
         if let Some(e) = self.quiesce_tt.probe(key) {
-            let s = score_from_tt(e.score, ply as u32);
-            match e.bound {
-                Bound::Exact => return s,
-                Bound::Lower if s >= beta => return s,
-                Bound::Upper if s <= alpha => return s,
-                _ => {}
+            if let Some(s) = e.cutoff(ply as u32, alpha, beta) {
+                return s;
             }
             tt_move = Point::try_from(e.best).unwrap_or(NO_MOVE);
         }
@@ -878,25 +868,14 @@ impl Searcher {
         }
         self.moves[ply] = moves;
         if !self.watchdog.stopped() {
-            let bound = if best >= beta {
-                Bound::Lower
-            } else if best > original_alpha {
-                Bound::Exact
-            } else {
-                Bound::Upper
-            };
             self.quiesce_tt.store(
                 key,
                 Entry {
                     key,
                     score: score_to_tt(best, ply as u32),
                     depth: 0,
-                    bound,
-                    best: if best_move == NO_MOVE {
-                        u32::MAX
-                    } else {
-                        u32::from(best_move)
-                    },
+                    bound: Bound::of(best, original_alpha, beta),
+                    best: move_code(best_move),
                 },
             );
         }
