@@ -6,7 +6,7 @@ use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
 use kibitz_bot::engine::{Engine, Level, Score, SearchLimits as Limits, StopFlag};
 use kibitz_bot::gomoku::board::{side, Board, Point};
-use kibitz_bot::gomoku::root::{self, Budget, Verdict, LEADERS_CHECKED_FIRST};
+use kibitz_bot::gomoku::root::{self, Budget, Verdict, Verdicts, LEADERS_CHECKED_FIRST};
 use kibitz_bot::gomoku::threat::{ThreatSearch, ThreatWin};
 use kibitz_bot::gomoku::{movegen, parse_position, FixedThreatBudget, GomokuEngine};
 use proptest::prelude::*;
@@ -808,6 +808,63 @@ fn the_defence_checks_begin_with_the_best_ranked_moves() {
         root::verdict(&mut threats, &mut board, j4, 21, &budget, &mut nodes),
         Verdict::Loses
     );
+    assert_eq!(
+        board.hash(),
+        Board::from_position(&pos).hash(),
+        "the board is restored"
+    );
+}
+
+/// A defence checked against the opponent's VCTs a few plies longer than his threat may only
+/// delay a longer one, and is checked again for those up to the longest. From a game lost to
+/// gobang: after `h8 f8 g8 g9 h10 h9 f9 i10 i9 j8 h7 i6 e8` black threatens a VCT of 11
+/// plies; g7 and j10 hold against every VCT of 19 plies, but black wins after g7 in 33 and
+/// after j10 in 23 (white played g7 and lost); e7 holds.
+#[test]
+fn a_defence_is_checked_again_against_longer_vcts() {
+    let pos = freestyle("h8 f8 g8 g9 h10 h9 f9 i10 i9 j8 h7 i6 e8");
+    let mut board = Board::from_position(&pos);
+    let mut threats = ThreatSearch::new(18);
+    let budget = |nodes| Budget {
+        nodes,
+        until: None,
+        stop: StopFlag::new(),
+    };
+    let threat = root::opponent_win(&mut threats, &mut board, true, 33, &budget(1_000_000))
+        .win
+        .expect("black's VCT were it his move");
+    assert_eq!(threat.plies, 11);
+    let point = |text: &str| board.point(text.parse().expect("a cell"));
+    let (g7, j10, e7) = (point("g7"), point("j10"), point("e7"));
+
+    let mut nodes = 0;
+    let mut verdicts = Verdicts::new(33);
+    verdicts.vct_plies = 19;
+    let first = budget(1_000_000);
+    assert_eq!(
+        verdicts.check(&mut threats, &mut board, g7, &first, &mut nodes),
+        Verdict::Holds
+    );
+    assert_eq!(
+        verdicts.recheck(&mut threats, &mut board, g7, &first, &mut nodes),
+        Verdict::Loses
+    );
+    assert_eq!(verdicts.get(g7), Some(Verdict::Loses), "remembered");
+
+    let mut verdicts = Verdicts::new(33);
+    verdicts.vct_plies = 19;
+    let kept = root::defences(
+        &mut threats,
+        &mut board,
+        &[g7, j10, e7],
+        &threat,
+        &mut verdicts,
+        &first,
+        || budget(400_000),
+        &mut nodes,
+    );
+    assert_eq!(kept, vec![e7]);
+    assert_eq!(verdicts.get(j10), Some(Verdict::Loses));
     assert_eq!(
         board.hash(),
         Board::from_position(&pos).hash(),

@@ -59,14 +59,17 @@ use time::MoveClock;
 const SOLVE_NODES: u64 = 3_000_000;
 /// Shares of a timed move for the root's threat phases, each counted from when it starts
 /// (a phase that ends early leaves its time to the next): our VCF, our VCT, the opponent's
-/// win were it his move, and the checks of the moves against it (only when he has one).
+/// win were it his move, the checks of the moves against it (only when he has one), and the
+/// second checks of those that held, against longer VCTs.
 const OWN_VCF_SHARE: f64 = 0.03;
 const OWN_VCT_SHARE: f64 = 0.12;
 const THREAT_SHARE: f64 = 0.10;
 const DEFENCE_SHARE: f64 = 0.20;
+const RECHECK_SHARE: f64 = 0.20;
 /// Where the alpha-beta search must end (the rest is the final check's).
 const SEARCH_END: f64 = 0.92;
-/// Plies beyond the opponent's threat that the check of a defence looks for a VCT.
+/// Plies beyond the opponent's threat that the first check of a defence looks for a VCT (the
+/// second looks as far as [`VCT_PLIES_MAX`]).
 const VCT_CHECK_SLACK: u32 = 8;
 /// Depth of the search of a forced move (only its score is wanted).
 const FORCED_MOVE_DEPTH: u32 = 4;
@@ -334,6 +337,7 @@ impl GomokuEngine {
                     &win,
                     &mut verdicts,
                     &defence,
+                    || budget(&clock, RECHECK_SHARE, self.fixed.defence, stop),
                     &mut extra_nodes,
                 );
                 break;

@@ -1,7 +1,8 @@
 //! The root's threat-space decisions, around the alpha-beta search: a proven win (VCF, then
 //! VCT) is played at once; when the opponent would have one were it his move, only the moves
-//! after which he has none are searched; and the move the search chose is checked the same
-//! way, the next-best taking its place when it loses by force.
+//! after which he has none are searched (checked first against VCTs a little longer than his,
+//! then the moves that pass, against the longest); and the move the search chose is checked
+//! the same way, the next-best taking its place when it loses by force.
 //!
 //! Every check runs under a [`Budget`]: a node count (deterministic searches) or an instant
 //! (timed ones). A check cut short proves nothing, and the move it was about keeps its place.
@@ -145,22 +146,27 @@ pub fn verdict(
     result
 }
 
-/// What is known of the root moves against the opponent's threats, each move checked once.
+/// What is known of the root moves against the opponent's threats, each move checked once
+/// at the usual length and, when time allows, once more at the longest.
 #[derive(Clone, Debug)]
 pub struct Verdicts {
-    known: Vec<(Point, Verdict)>,
+    /// Each move checked: its verdict and the VCT length it was checked at.
+    known: Vec<(Point, Verdict, u32)>,
     /// The VCT length checked after a move (0: VCF only).
     pub vct_plies: u32,
+    /// The longest VCT a second check looks for.
+    deep_plies: u32,
 }
 
 impl Verdicts {
     /// Nothing known yet; after a move the opponent's VCTs up to `vct_plies` count (0: only
-    /// his VCFs).
+    /// his VCFs), and a second check may look for them up to that length too.
     #[must_use]
     pub fn new(vct_plies: u32) -> Verdicts {
         Verdicts {
             known: Vec::new(),
             vct_plies,
+            deep_plies: vct_plies,
         }
     }
 
@@ -169,9 +175,14 @@ impl Verdicts {
     pub fn get(&self, m: Point) -> Option<Verdict> {
         self.known
             .iter()
-            .find(|&&(p, _)| p == m)
-            .map(|&(_, v)| v)
+            .find(|&&(p, _, _)| p == m)
+            .map(|&(_, v, _)| v)
             .filter(|&v| v != Verdict::Unknown)
+    }
+
+    fn record(&mut self, m: Point, v: Verdict, plies: u32) {
+        self.known.retain(|&(p, _, _)| p != m);
+        self.known.push((m, v, plies));
     }
 
     /// The verdict on `m`, checked now unless known.
@@ -187,9 +198,43 @@ impl Verdicts {
             return v;
         }
         let v = verdict(threats, board, m, self.vct_plies, budget, nodes);
-        self.known.retain(|&(p, _)| p != m);
-        self.known.push((m, v));
+        self.record(m, v, self.vct_plies);
         v
+    }
+
+    /// Checks again a move that holds at the usual length, now against the opponent's VCTs
+    /// up to the longest: a threat of eleven plies is often met by a move that only delays a
+    /// win of thirty. `Loses` when one is found (and remembered); `Holds` when none is, or
+    /// the move was checked that far already; `Unknown` when cut short (the move keeps its
+    /// first verdict).
+    pub fn recheck(
+        &mut self,
+        threats: &mut ThreatSearch,
+        board: &mut Board,
+        m: Point,
+        budget: &Budget,
+        nodes: &mut u64,
+    ) -> Verdict {
+        let plies = self.deep_plies;
+        match self.known.iter().find(|&&(p, _, _)| p == m) {
+            Some(&(_, Verdict::Loses, _)) => return Verdict::Loses,
+            Some(&(_, Verdict::Holds, checked)) if checked >= plies => return Verdict::Holds,
+            Some(&(_, Verdict::Holds, _)) => {}
+            _ => return Verdict::Unknown,
+        }
+        board.make(m);
+        let found = find_win(threats, board, true, plies, budget);
+        board.unmake();
+        *nodes += found.nodes;
+        if found.win.is_some() {
+            self.record(m, Verdict::Loses, plies);
+            Verdict::Loses
+        } else if found.complete {
+            self.record(m, Verdict::Holds, plies);
+            Verdict::Holds
+        } else {
+            Verdict::Unknown
+        }
     }
 }
 
@@ -219,7 +264,10 @@ pub fn check_order(board: &Board, root: &[Point], line: &[Point]) -> Vec<Point> 
 /// line were it his move): those proven to hold; when none is, all but those proven to lose
 /// (those not checked in time stay: the final check looks at the one chosen), or all of them
 /// when every move loses, so that the search finds the longest defence. `root` comes best
-/// first; the checks go in [`check_order`].
+/// first; the checks go in [`check_order`]. The moves that hold are then checked again
+/// against longer VCTs ([`Verdicts::recheck`]), best first, under the budget `recheck` gives
+/// when the first checks are done.
+#[allow(clippy::too_many_arguments)]
 pub fn defences(
     threats: &mut ThreatSearch,
     board: &mut Board,
@@ -227,6 +275,7 @@ pub fn defences(
     threat: &ThreatWin,
     verdicts: &mut Verdicts,
     budget: &Budget,
+    recheck: impl FnOnce() -> Budget,
     nodes: &mut u64,
 ) -> Vec<Point> {
     let (mut holds, mut unknown) = (Vec::new(), Vec::new());
@@ -241,6 +290,35 @@ pub fn defences(
             Verdict::Unknown => unknown.push(m),
             Verdict::Loses => {}
         }
+    }
+    // The second round: the moves that hold, checked again for longer VCTs; when all of
+    // them fail it, the moves the first round had no time for, each one that holds checked
+    // for the longer ones at once, until one passes both or the time runs out.
+    let recheck = recheck();
+    let first_holds = holds.clone();
+    for m in first_holds {
+        if recheck.spent() {
+            break;
+        }
+        if verdicts.recheck(threats, board, m, &recheck, nodes) == Verdict::Loses {
+            holds.retain(|&p| p != m);
+        }
+    }
+    let unchecked = unknown.clone();
+    for m in unchecked {
+        if !holds.is_empty() || recheck.spent() {
+            break;
+        }
+        match verdicts.check(threats, board, m, &recheck, nodes) {
+            Verdict::Unknown => continue,
+            Verdict::Loses => {}
+            Verdict::Holds => {
+                if verdicts.recheck(threats, board, m, &recheck, nodes) != Verdict::Loses {
+                    holds.push(m);
+                }
+            }
+        }
+        unknown.retain(|&p| p != m);
     }
     if holds.is_empty() && unknown.is_empty() {
         return root.to_vec();
