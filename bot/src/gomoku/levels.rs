@@ -39,9 +39,10 @@ impl LevelSettings {
     /// level 10 (200 games), where with none of the book it scored 16.5% once the book held
     /// white's second moves, and with all of it 37.5%.
     /// The threat searches decide so much that one ply more is worth little at short times,
-    /// which is why level 9 stops at depth 7 (at depth 8 it once scored 48% against level 10
-    /// at 100 ms; at depth 6 it fell to 11% once level 10's root checked its defences in the
-    /// search's order) and the levels below it step down from there. One more
+    /// which is why level 9 stops at depth 8 (there once it scored 48% against level 10 at
+    /// 100 ms; at depth 6 it fell to 11% once level 10's root checked its defences in the
+    /// search's order; at depth 7, 16% once level 10's quiescence search had its own table)
+    /// and the levels below it step down from there. One more
     /// ply is worth so much at the bottom that a deeper level may carry more noise than the
     /// one below it (levels 4 and 6).
     #[must_use]
@@ -56,7 +57,7 @@ impl LevelSettings {
             (3, 110),
             (4, 30),
             (6, 5),
-            (7, 0),
+            (8, 0),
             (64, 0),
         ]);
         LevelSettings {
