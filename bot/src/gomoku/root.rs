@@ -125,25 +125,35 @@ pub fn verdict(
     budget: &Budget,
     nodes: &mut u64,
 ) -> Verdict {
-    board.make(m);
-    let mut result = Verdict::Holds;
-    for (threes, plies) in [(false, VCF_PLIES), (true, vct_plies)] {
-        if threes && vct_plies == 0 {
-            break;
-        }
-        let found = find_win(threats, board, threes, plies, budget);
-        *nodes += found.nodes;
-        if found.win.is_some() {
-            result = Verdict::Loses;
-            break;
-        }
-        if !found.complete {
-            result = Verdict::Unknown;
-            break;
-        }
+    let by_fours = win_after(threats, board, m, false, VCF_PLIES, budget, nodes);
+    if by_fours != Verdict::Holds || vct_plies == 0 {
+        return by_fours;
     }
+    win_after(threats, board, m, true, vct_plies, budget, nodes)
+}
+
+/// Whether the opponent wins by force after `m` by fours alone, or with `vct` by threes and
+/// fours, within `plies`.
+fn win_after(
+    threats: &mut ThreatSearch,
+    board: &mut Board,
+    m: Point,
+    vct: bool,
+    plies: u32,
+    budget: &Budget,
+    nodes: &mut u64,
+) -> Verdict {
+    board.make(m);
+    let found = find_win(threats, board, vct, plies, budget);
     board.unmake();
-    result
+    *nodes += found.nodes;
+    if found.win.is_some() {
+        Verdict::Loses
+    } else if found.complete {
+        Verdict::Holds
+    } else {
+        Verdict::Unknown
+    }
 }
 
 /// What is known of the root moves against the opponent's threats, each move checked once
@@ -222,19 +232,11 @@ impl Verdicts {
             Some(&(_, Verdict::Holds, _)) => {}
             _ => return Verdict::Unknown,
         }
-        board.make(m);
-        let found = find_win(threats, board, true, plies, budget);
-        board.unmake();
-        *nodes += found.nodes;
-        if found.win.is_some() {
-            self.record(m, Verdict::Loses, plies);
-            Verdict::Loses
-        } else if found.complete {
-            self.record(m, Verdict::Holds, plies);
-            Verdict::Holds
-        } else {
-            Verdict::Unknown
+        let v = win_after(threats, board, m, true, plies, budget, nodes);
+        if v != Verdict::Unknown {
+            self.record(m, v, plies);
         }
+        v
     }
 }
 
@@ -295,15 +297,9 @@ pub fn defences(
     // them fail it, the moves the first round had no time for, each one that holds checked
     // for the longer ones at once, until one passes both or the time runs out.
     let recheck = recheck();
-    let first_holds = holds.clone();
-    for m in first_holds {
-        if recheck.spent() {
-            break;
-        }
-        if verdicts.recheck(threats, board, m, &recheck, nodes) == Verdict::Loses {
-            holds.retain(|&p| p != m);
-        }
-    }
+    holds.retain(|&m| {
+        recheck.spent() || verdicts.recheck(threats, board, m, &recheck, nodes) != Verdict::Loses
+    });
     let unchecked = unknown.clone();
     for m in unchecked {
         if !holds.is_empty() || recheck.spent() {
