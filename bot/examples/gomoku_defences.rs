@@ -1,0 +1,174 @@
+//! What the root's defence checks cost: positions where the opponent (were it his move) has a
+//! VCT, taken from self-play out of the match openings, and for each one every candidate move
+//! checked against his VCTs at the threat's length + 8 plies and at the longest the root
+//! looks for. Prints the verdicts and the threat solver's nodes and time, so that a change
+//! to the solver can be seen to keep every verdict and to cost less.
+//!
+//! `cargo run --release -p kibitz-bot --example gomoku_defences -- [--positions N]
+//! [--nodes N] [--cache-bits B] < scripts/gomoku_openings.txt`
+
+use std::io::BufRead;
+use std::time::{Duration, Instant};
+
+use game_core::GomokuRule;
+use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
+use kibitz_bot::gomoku::board::Board;
+use kibitz_bot::gomoku::root::{self, Budget, Verdict, VCT_PLIES_MAX};
+use kibitz_bot::gomoku::threat::ThreatSearch;
+use kibitz_bot::gomoku::{parse_position, GomokuEngine};
+
+/// Self-play depth: quick, and weak enough that threats arise.
+const PLAY_DEPTH: u32 = 4;
+/// Moves of self-play after an opening.
+const PLAY_MOVES: usize = 40;
+/// Extra plies the first check allows beyond the threat found (as the root does).
+const SLACK: u32 = 8;
+
+fn arg(name: &str, default: u64) -> u64 {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .map_or(default, |v| v.parse().expect("a number"))
+}
+
+fn board_of(moves: &str) -> Board {
+    let pos = parse_position(moves, 15, GomokuRule::Freestyle).expect("a position");
+    let game_core::AnyPosition::Gomoku(g) = pos else {
+        unreachable!("a Gomoku position")
+    };
+    Board::from_position(&g)
+}
+
+fn budget(nodes: u64) -> Budget {
+    Budget {
+        nodes,
+        until: None,
+        stop: StopFlag::new(),
+    }
+}
+
+/// Positions (move lists) where the side to move faces a VCT of the opponent.
+fn threatened_positions(openings: &[String], wanted: usize) -> Vec<(String, u32)> {
+    let mut found = Vec::new();
+    let mut threats = ThreatSearch::new(20);
+    for opening in openings {
+        let mut moves = opening.clone();
+        let mut engine = GomokuEngine::new().without_book();
+        for _ in 0..PLAY_MOVES {
+            let pos = parse_position(&moves, 15, GomokuRule::Freestyle).expect("a position");
+            let Some(r) = engine.search(
+                &pos,
+                SearchLimits::Depth(PLAY_DEPTH),
+                Level::MAX,
+                &StopFlag::new(),
+                0,
+            ) else {
+                break;
+            };
+            moves = format!("{moves} {}", r.best);
+            let mut board = board_of(&moves);
+            if !board.summary(1 - board.turn()).fours.is_empty()
+                || !board.summary(board.turn()).fives.is_empty()
+            {
+                continue;
+            }
+            let vcf = root::opponent_win(&mut threats, &mut board, false, 41, &budget(100_000));
+            if vcf.win.is_some() {
+                continue;
+            }
+            let vct = root::opponent_win(&mut threats, &mut board, true, 19, &budget(200_000));
+            if let Some(win) = vct.win {
+                found.push((moves.clone(), win.plies));
+                break;
+            }
+        }
+        if found.len() >= wanted {
+            break;
+        }
+    }
+    found
+}
+
+fn main() {
+    let wanted = arg("--positions", 20) as usize;
+    let cap = arg("--nodes", 2_000_000);
+    let openings: Vec<String> = std::io::stdin()
+        .lock()
+        .lines()
+        .map(|l| l.expect("a line"))
+        .map(|l| l.split('#').next().unwrap_or("").trim().to_string())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let positions = threatened_positions(&openings, wanted);
+    let mut threats = ThreatSearch::new(arg("--cache-bits", 18) as u32);
+    let (mut all_nodes, mut all_time) = (0u64, Duration::ZERO);
+    let mut tally = [[0usize; 3]; 2];
+    // Nodes of the checks of moves found to hold, to lose, and cut short.
+    let mut by_verdict = [0u64; 3];
+    for (moves, plies) in &positions {
+        let mut board = board_of(moves);
+        let candidates: Vec<_> = board.candidates().iter().collect();
+        let (mut nodes, start) = (0u64, Instant::now());
+        let mut line = [[0usize; 3]; 2];
+        threats.clear();
+        for &m in &candidates {
+            let before = nodes;
+            let first = root::verdict(
+                &mut threats,
+                &mut board,
+                m,
+                (plies + SLACK).min(VCT_PLIES_MAX),
+                &budget(cap),
+                &mut nodes,
+            );
+            let deep = if first == Verdict::Holds {
+                root::verdict(
+                    &mut threats,
+                    &mut board,
+                    m,
+                    VCT_PLIES_MAX,
+                    &budget(cap),
+                    &mut nodes,
+                )
+            } else {
+                first
+            };
+            by_verdict[match deep {
+                Verdict::Holds => 0,
+                Verdict::Loses => 1,
+                Verdict::Unknown => 2,
+            }] += nodes - before;
+            for (i, v) in [first, deep].into_iter().enumerate() {
+                let k = match v {
+                    Verdict::Holds => 0,
+                    Verdict::Loses => 1,
+                    Verdict::Unknown => 2,
+                };
+                line[i][k] += 1;
+                tally[i][k] += 1;
+            }
+        }
+        let took = start.elapsed();
+        all_nodes += nodes;
+        all_time += took;
+        println!(
+            "{:>3} moves, threat {plies:>2}: first holds/loses/unknown {:?}, deep {:?}, {:>9} nodes {:>6} ms  [{moves}]",
+            candidates.len(),
+            line[0],
+            line[1],
+            nodes,
+            took.as_millis()
+        );
+    }
+    println!(
+        "{} positions: first {:?}, deep {:?}; nodes by final verdict (holds, loses, unknown) {:?}; {} nodes, {} ms, {:.0} nodes/s",
+        positions.len(),
+        tally[0],
+        tally[1],
+        by_verdict,
+        all_nodes,
+        all_time.as_millis(),
+        all_nodes as f64 / all_time.as_secs_f64().max(1e-9)
+    );
+}
