@@ -5,7 +5,7 @@
 //! to the solver can be seen to keep every verdict and to cost less.
 //!
 //! `cargo run --release -p kibitz-bot --example gomoku_defences -- [--positions N]
-//! [--nodes N] [--cache-bits B] < scripts/gomoku_openings.txt`
+//! [--nodes N] [--cache-bits B] [--verdicts] < scripts/gomoku_openings.txt`
 
 use std::io::BufRead;
 use std::time::{Duration, Instant};
@@ -93,6 +93,9 @@ fn threatened_positions(openings: &[String], wanted: usize) -> Vec<(String, u32)
 fn main() {
     let wanted = arg("--positions", 20) as usize;
     let cap = arg("--nodes", 2_000_000);
+    // Each move's verdicts (first, then deep: H holds, L loses, ? cut short), to compare
+    // two builds move by move.
+    let show = std::env::args().any(|a| a == "--verdicts");
     let openings: Vec<String> = std::io::stdin()
         .lock()
         .lines()
@@ -111,6 +114,7 @@ fn main() {
         let candidates: Vec<_> = board.candidates().iter().collect();
         let (mut nodes, start) = (0u64, Instant::now());
         let mut line = [[0usize; 3]; 2];
+        let mut letters = String::new();
         threats.clear();
         for &m in &candidates {
             let before = nodes;
@@ -139,6 +143,19 @@ fn main() {
                 Verdict::Loses => 1,
                 Verdict::Unknown => 2,
             }] += nodes - before;
+            if show {
+                let letter = |v| match v {
+                    Verdict::Holds => 'H',
+                    Verdict::Loses => 'L',
+                    Verdict::Unknown => '?',
+                };
+                letters.push_str(&format!(
+                    " {}:{}{}",
+                    board.cell(m),
+                    letter(first),
+                    letter(deep)
+                ));
+            }
             for (i, v) in [first, deep].into_iter().enumerate() {
                 let k = match v {
                     Verdict::Holds => 0,
@@ -160,6 +177,9 @@ fn main() {
             nodes,
             took.as_millis()
         );
+        if show {
+            println!("   {letters}");
+        }
     }
     println!(
         "{} positions: first {:?}, deep {:?}; nodes by final verdict (holds, loses, unknown) {:?}; {} nodes, {} ms, {:.0} nodes/s",
