@@ -7,6 +7,11 @@
 //! `cargo run --release -p kibitz-bot --example gomoku_defences -- [--positions N]
 //! [--nodes N] [--cache-bits B] [--verdicts] < scripts/gomoku_openings.txt`
 
+#[path = "common/args.rs"]
+mod args;
+
+use args::flag;
+
 use std::io::BufRead;
 use std::time::{Duration, Instant};
 
@@ -23,14 +28,6 @@ const PLAY_DEPTH: u32 = 4;
 const PLAY_MOVES: usize = 40;
 /// Extra plies the first check allows beyond the threat found (as the root does).
 const SLACK: u32 = 8;
-
-fn arg(name: &str, default: u64) -> u64 {
-    let args: Vec<String> = std::env::args().collect();
-    args.iter()
-        .position(|a| a == name)
-        .and_then(|i| args.get(i + 1))
-        .map_or(default, |v| v.parse().expect("a number"))
-}
 
 fn board_of(moves: &str) -> Board {
     let pos = parse_position(moves, 15, GomokuRule::Freestyle).expect("a position");
@@ -91,11 +88,12 @@ fn threatened_positions(openings: &[String], wanted: usize) -> Vec<(String, u32)
 }
 
 fn main() {
-    let wanted = arg("--positions", 20) as usize;
-    let cap = arg("--nodes", 2_000_000);
+    let args: Vec<String> = std::env::args().collect();
+    let wanted: usize = flag(&args, "--positions", 20);
+    let cap: u64 = flag(&args, "--nodes", 2_000_000);
     // Each move's verdicts (first, then deep: H holds, L loses, ? cut short), to compare
     // two builds move by move.
-    let show = std::env::args().any(|a| a == "--verdicts");
+    let show = args.iter().any(|a| a == "--verdicts");
     let openings: Vec<String> = std::io::stdin()
         .lock()
         .lines()
@@ -104,7 +102,7 @@ fn main() {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .collect();
     let positions = threatened_positions(&openings, wanted);
-    let mut threats = ThreatSearch::new(arg("--cache-bits", 18) as u32);
+    let mut threats = ThreatSearch::new(flag(&args, "--cache-bits", 18));
     let (mut all_nodes, mut all_time) = (0u64, Duration::ZERO);
     let mut tally = [[0usize; 3]; 2];
     // Nodes of the checks of moves found to hold, to lose, and cut short.

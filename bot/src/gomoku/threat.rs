@@ -50,15 +50,18 @@ pub struct ThreatSearch {
     buffers: Vec<Vec<Point>>,
     /// Plies from the root of the current search.
     ply: usize,
-    /// Per ply, the attacker's threat that last won and the defender's answer that last
-    /// refuted: tried first at the next node of that ply (see [`ThreatSearch::first`]).
-    killers: [Vec<Point>; 2],
+    /// Per side ([`ATTACKER`], [`DEFENDER`]) and ply, the attacker's threat that last won and
+    /// the defender's answer that last refuted: tried first at the next node of that ply.
+    killers: [[Point; KILLER_PLIES]; 2],
 }
 
 /// No killer at a ply.
 const NO_KILLER: Point = Point::MAX;
 /// Plies that keep killers (deeper nodes go without).
 const KILLER_PLIES: usize = 64;
+/// The killers' sides.
+const ATTACKER: usize = 0;
+const DEFENDER: usize = 1;
 
 /// Salt that keeps VCF and VCT failures apart in the cache.
 const VCT_SALT: u64 = 0x7C7C_1357_9BDF_2468;
@@ -77,7 +80,7 @@ impl ThreatSearch {
             won: vec![(0, 0, 0); 1 << cache_bits.min(24).saturating_sub(2)],
             buffers: Vec::new(),
             ply: 0,
-            killers: [vec![NO_KILLER; KILLER_PLIES], vec![NO_KILLER; KILLER_PLIES]],
+            killers: [[NO_KILLER; KILLER_PLIES]; 2],
         }
     }
 
@@ -104,16 +107,12 @@ impl ThreatSearch {
     pub fn clear(&mut self) {
         self.failed.fill((0, 0));
         self.won.fill((0, 0, 0));
-        for k in &mut self.killers {
-            k.fill(NO_KILLER);
-        }
+        self.killers = [[NO_KILLER; KILLER_PLIES]; 2];
     }
 
-    /// Moves the killer of `side` (0: attacker, 1: defender) at this ply to the front of
-    /// `moves`, the rest keeping their order. The nodes of one ply differ mostly by a stone
-    /// far from the fight (another defence of the same threat, another root move checked),
-    /// so the threat that won at a sibling mostly wins here, and the answer that refuted a
-    /// sibling's threat mostly refutes this one.
+    /// Moves the killer of `side` at this ply to the front of `moves`, the rest keeping their
+    /// order: the nodes of one ply differ mostly by a stone far from the fight (another
+    /// defence of the same threat, another root move checked).
     fn first(&self, side: usize, moves: &mut [Point]) {
         let Some(&k) = self.killers[side].get(self.ply) else {
             return;
@@ -123,6 +122,7 @@ impl ThreatSearch {
         }
     }
 
+    /// Makes `m` the killer of `side` at this ply.
     fn remember(&mut self, side: usize, m: Point) {
         if let Some(k) = self.killers[side].get_mut(self.ply) {
             *k = m;
@@ -240,7 +240,7 @@ impl ThreatSearch {
                     }
                     sort_by_score(board, a, &mut moves[fours..]);
                 }
-                self.first(0, &mut moves);
+                self.first(ATTACKER, &mut moves);
             }
         }
         let mut found = None;
@@ -253,7 +253,7 @@ impl ThreatSearch {
             self.ply -= 1;
             board.unmake();
             if let Some(plies) = result {
-                self.remember(0, m);
+                self.remember(ATTACKER, m);
                 found = Some(plies + 1);
                 if threes {
                     self.won[won] = (key, m, (plies + 1).min(255) as u8);
@@ -330,7 +330,7 @@ impl ThreatSearch {
         // Best-looking first: a four of the defender's often refutes at once (it breaks the
         // attacker's line or gains a tempo), and a quick refutation is most of the saving.
         sort_by_score(board, d, &mut replies);
-        self.first(1, &mut replies);
+        self.first(DEFENDER, &mut replies);
         if replies.is_empty() {
             // Any move, then the open four, a block and the five.
             self.buffers.push(replies);
@@ -347,7 +347,7 @@ impl ThreatSearch {
             board.unmake();
             let Some(plies) = result else {
                 if !self.aborted {
-                    self.remember(1, r);
+                    self.remember(DEFENDER, r);
                 }
                 longest = None;
                 break;
