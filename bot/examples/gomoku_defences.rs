@@ -2,10 +2,13 @@
 //! VCT, taken from self-play out of the match openings, and for each one every candidate move
 //! checked against his VCTs at the threat's length + 8 plies and at the longest the root
 //! looks for. Prints the verdicts and the threat solver's nodes and time, so that a change
-//! to the solver can be seen to keep every verdict and to cost less.
+//! to the solver can be seen to keep every verdict and to cost less. With `--decide MS`, the
+//! root's own defence checks ([`root::defences`]) then run on each position for MS
+//! milliseconds, and the moves they keep are set against those verdicts: whether a move
+//! that holds is among them, and how many that lose are.
 //!
 //! `cargo run --release -p kibitz-bot --example gomoku_defences -- [--positions N]
-//! [--nodes N] [--cache-bits B] [--verdicts] < scripts/gomoku_openings.txt`
+//! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS] < scripts/gomoku_openings.txt`
 
 #[path = "common/args.rs"]
 mod args;
@@ -17,8 +20,9 @@ use std::time::{Duration, Instant};
 
 use game_core::GomokuRule;
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
-use kibitz_bot::gomoku::board::Board;
-use kibitz_bot::gomoku::root::{self, Budget, Verdict, VCT_PLIES_MAX};
+use kibitz_bot::gomoku::board::{Board, Point};
+use kibitz_bot::gomoku::movegen::sort_by_score;
+use kibitz_bot::gomoku::root::{self, Budget, Verdict, Verdicts, VCT_PLIES_MAX};
 use kibitz_bot::gomoku::threat::ThreatSearch;
 use kibitz_bot::gomoku::{parse_position, GomokuEngine};
 
@@ -87,6 +91,39 @@ fn threatened_positions(openings: &[String], wanted: usize) -> Vec<(String, u32)
     found
 }
 
+/// The moves the root's defence checks keep in `ms` milliseconds, half for the first checks
+/// (at the threat's length + [`SLACK`]) and half for the second (as the engine gives each a
+/// fifth of its move), the candidates ranked by their pattern scores (the engine ranks them
+/// by a shallow search).
+fn decide(threats: &mut ThreatSearch, board: &mut Board, ms: u64) -> Vec<Point> {
+    let mut root: Vec<Point> = board.candidates().iter().collect();
+    sort_by_score(board, board.turn(), &mut root);
+    threats.clear();
+    let Some(threat) =
+        root::opponent_win(threats, board, true, VCT_PLIES_MAX, &budget(1_000_000)).win
+    else {
+        return root;
+    };
+    let mut verdicts = Verdicts::new(VCT_PLIES_MAX);
+    verdicts.vct_plies = (threat.plies + SLACK).min(VCT_PLIES_MAX);
+    let half = |ms: u64| Budget {
+        nodes: u64::MAX,
+        until: Some(Instant::now() + Duration::from_millis(ms / 2)),
+        stop: StopFlag::new(),
+    };
+    let mut nodes = 0;
+    root::defences(
+        threats,
+        board,
+        &root,
+        &threat,
+        &mut verdicts,
+        &half(ms),
+        || half(ms),
+        &mut nodes,
+    )
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let wanted: usize = flag(&args, "--positions", 20);
@@ -94,6 +131,10 @@ fn main() {
     // Each move's verdicts (first, then deep: H holds, L loses, ? cut short), to compare
     // two builds move by move.
     let show = args.iter().any(|a| a == "--verdicts");
+    let decide_ms: u64 = flag(&args, "--decide", 0);
+    // Of the positions where a move holds to the end: those whose kept moves include one,
+    // and the kept moves that lose, in all; the moves kept in all positions.
+    let (mut with_holder, mut found_holder, mut kept_losers, mut kept_all) = (0, 0, 0, 0);
     let openings: Vec<String> = std::io::stdin()
         .lock()
         .lines()
@@ -113,6 +154,7 @@ fn main() {
         let (mut nodes, start) = (0u64, Instant::now());
         let mut line = [[0usize; 3]; 2];
         let mut letters = String::new();
+        let mut deep_verdicts = Vec::new();
         threats.clear();
         for &m in &candidates {
             let before = nodes;
@@ -136,6 +178,7 @@ fn main() {
             } else {
                 first
             };
+            deep_verdicts.push((m, deep));
             by_verdict[match deep {
                 Verdict::Holds => 0,
                 Verdict::Loses => 1,
@@ -178,6 +221,36 @@ fn main() {
         if show {
             println!("   {letters}");
         }
+        if decide_ms > 0 {
+            let kept = decide(&mut threats, &mut board, decide_ms);
+            let truth = |m: &Point| deep_verdicts.iter().find(|(p, _)| p == m).map(|&(_, v)| v);
+            let holders = deep_verdicts
+                .iter()
+                .filter(|(_, v)| *v == Verdict::Holds)
+                .count();
+            let kept_holders = kept
+                .iter()
+                .filter(|m| truth(m) == Some(Verdict::Holds))
+                .count();
+            let losers = kept
+                .iter()
+                .filter(|m| truth(m) == Some(Verdict::Loses))
+                .count();
+            println!(
+                "    decide {decide_ms} ms: kept {} ({} hold, {} lose) of {} moves, {} hold",
+                kept.len(),
+                kept_holders,
+                losers,
+                candidates.len(),
+                holders
+            );
+            kept_all += kept.len();
+            if holders > 0 {
+                with_holder += 1;
+                found_holder += usize::from(kept_holders > 0);
+                kept_losers += losers;
+            }
+        }
     }
     println!(
         "{} positions: first {:?}, deep {:?}; nodes by final verdict (holds, loses, unknown) {:?}; {} nodes, {} ms, {:.0} nodes/s",
@@ -189,4 +262,9 @@ fn main() {
         all_time.as_millis(),
         all_nodes as f64 / all_time.as_secs_f64().max(1e-9)
     );
+    if decide_ms > 0 {
+        println!(
+            "decide {decide_ms} ms: a move that holds kept in {found_holder} of the {with_holder} positions that have one, {kept_losers} moves that lose kept there; {kept_all} moves kept in all"
+        );
+    }
 }
