@@ -4,9 +4,10 @@
 //! A move touches only the five cells each way along its four lines (forty points): their
 //! keys gain one digit, their patterns are looked up again, and the running totals follow —
 //! the per-point values of [`super::points`], and the sets of points where a
-//! colour makes a five, a four, an open four or an open three. Unmaking subtracts the same
-//! digits, so make/unmake is exact and cheap; [`Board::recount`] recomputes everything from
-//! scratch for the tests.
+//! colour makes a five, a four, an open four or an open three. A move records what it replaces;
+//! unmaking subtracts the same digits and puts the records back, with no lookups, so
+//! make/unmake is exact and cheap; [`Board::recount`] recomputes everything from scratch for
+//! the tests.
 //!
 //! The padding is five wall cells on every side (one shared between the end of a row and the
 //! start of the next), so every key update and line walk needs no coordinate test.
@@ -194,6 +195,24 @@ impl Spot {
     };
 }
 
+/// What a move changed at one empty point for one colour: put back as it was on unmake, so
+/// that taking a stone back costs no pattern or point-table lookups.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    point: Point,
+    side: u8,
+    /// The direction whose pattern changed; [`DETACHED`] for the point the stone went on,
+    /// whose patterns stay as they were (nothing updates an occupied point's).
+    dir: u8,
+    pattern: Pattern,
+    value: i16,
+    worth: i16,
+    flags: u8,
+}
+
+/// [`Change::dir`] of the point a stone went on.
+const DETACHED: u8 = u8::MAX;
+
 /// A Gomoku board for searching: make/unmake with incremental patterns and Zobrist hashing.
 #[derive(Clone, Debug)]
 pub struct Board {
@@ -217,8 +236,11 @@ pub struct Board {
     stones: usize,
     /// Passes in force (see [`Board::pass`]).
     passes: usize,
-    /// Moves made with `make`, and whether each made a five.
-    history: Vec<(Point, bool)>,
+    /// Moves made with `make`, whether each made a five, and where its changes start in
+    /// `changes`.
+    history: Vec<(Point, bool, usize)>,
+    /// The changes of the moves in `history`, oldest first.
+    changes: Vec<Change>,
     /// The renju referee's view, for the exact forbidden-point test; a `RefCell` because its
     /// test tries stones on it.
     renju: RefCell<RenjuBoard>,
@@ -265,6 +287,7 @@ impl Board {
             stones: 0,
             passes: 0,
             history: Vec::new(),
+            changes: Vec::new(),
             renju: RefCell::new(RenjuBoard::new(size)),
             tables: [
                 PatternTable::shared(exact_black),
@@ -285,6 +308,7 @@ impl Board {
             board.put(p, color);
         }
         board.history.clear();
+        board.changes.clear();
         board
     }
 
@@ -479,19 +503,19 @@ impl Board {
     /// Whether the last move made a five.
     #[must_use]
     pub fn last_made_five(&self) -> bool {
-        self.history.last().is_some_and(|&(_, five)| five)
+        self.history.last().is_some_and(|&(_, five, _)| five)
     }
 
     /// The last move made with [`Board::make`].
     #[must_use]
     pub fn last_move(&self) -> Option<Point> {
-        self.history.last().map(|&(p, _)| p)
+        self.history.last().map(|&(p, _, _)| p)
     }
 
     /// The move made `back` moves before the last with [`Board::make`] (0: the last).
     #[must_use]
     pub fn recent_move(&self, back: usize) -> Option<Point> {
-        self.history.iter().rev().nth(back).map(|&(p, _)| p)
+        self.history.iter().rev().nth(back).map(|&(p, _, _)| p)
     }
 
     /// The distance between two points in king moves.
@@ -532,14 +556,15 @@ impl Board {
     pub fn make(&mut self, p: Point) {
         let v = self.turn();
         let five = self.spots[usize::from(p)].patterns[v].contains(&Pattern::Five);
+        let mark = self.changes.len();
         self.put(p, color_of(v));
-        self.history.push((p, five));
+        self.history.push((p, five, mark));
     }
 
     /// Takes back the last move made with [`Board::make`].
     pub fn unmake(&mut self) {
-        if let Some((p, _)) = self.history.pop() {
-            self.take(p);
+        if let Some((p, _, mark)) = self.history.pop() {
+            self.take(p, mark);
         }
     }
 
@@ -559,8 +584,8 @@ impl Board {
         self.update_lines(pi, v, true);
     }
 
-    /// Removes the stone on `p`.
-    fn take(&mut self, p: Point) {
+    /// Removes the stone on `p`, put there by the move whose changes start at `mark`.
+    fn take(&mut self, p: Point, mark: usize) {
         let pi = usize::from(p);
         let v = usize::from(self.spots[pi].cell) - 1;
         self.spots[pi].cell = EMPTY;
@@ -572,7 +597,43 @@ impl Board {
         self.update_near(pi, false);
         self.candidates.assign(p, self.spots[pi].near > 0);
         self.update_lines(pi, v, false);
-        self.attach(p);
+        self.restore(mark);
+    }
+
+    /// Puts back, newest first, what the changes from `mark` on replaced.
+    fn restore(&mut self, mark: usize) {
+        while self.changes.len() > mark {
+            let Some(c) = self.changes.pop() else { break };
+            let (qi, v) = (usize::from(c.point), usize::from(c.side));
+            if c.dir != DETACHED {
+                self.spots[qi].patterns[v][usize::from(c.dir)] = c.pattern;
+            }
+            let old = std::mem::replace(&mut self.spots[qi].values[v], c.value);
+            self.summary[v].total += i32::from(c.value) - i32::from(old);
+            let old = std::mem::replace(&mut self.worths[qi][v], c.worth);
+            self.summary[v].worth_total += i32::from(c.worth) - i32::from(old);
+            self.set_flags(c.point, v, c.flags);
+        }
+    }
+
+    /// Records what colour `v`'s summary of the empty point `p` (and its pattern in direction
+    /// `dir`) is before a move changes it.
+    fn record(&mut self, p: Point, v: usize, dir: u8) {
+        let pi = usize::from(p);
+        let spot = &self.spots[pi];
+        self.changes.push(Change {
+            point: p,
+            side: v as u8,
+            dir,
+            pattern: if dir == DETACHED {
+                Pattern::None
+            } else {
+                spot.patterns[v][usize::from(dir)]
+            },
+            value: spot.values[v],
+            worth: self.worths[pi][v],
+            flags: spot.flags[v],
+        });
     }
 
     fn update_near(&mut self, pi: usize, add: bool) {
@@ -596,8 +657,9 @@ impl Board {
         }
     }
 
-    /// Adds or removes colour `v`'s stone on `pi` in the keys of the forty points around it,
-    /// and looks up again the patterns of the empty ones.
+    /// Adds or removes colour `v`'s stone on `pi` in the keys of the forty points around it.
+    /// Adding looks up again the patterns of the empty ones (recording what changes);
+    /// removing leaves them to [`Board::restore`].
     fn update_lines(&mut self, pi: usize, v: usize, add: bool) {
         let tables = self.tables;
         for d in 0..4 {
@@ -607,13 +669,13 @@ impl Board {
                     let q = q as usize;
                     let w = POW3[slot(offset as i32)];
                     let spot = &mut self.spots[q];
-                    if add {
-                        spot.keys[v][d] += OWN_DIGIT * w;
-                        spot.keys[1 - v][d] += BLOCKED_DIGIT * w;
-                    } else {
+                    if !add {
                         spot.keys[v][d] -= OWN_DIGIT * w;
                         spot.keys[1 - v][d] -= BLOCKED_DIGIT * w;
+                        continue;
                     }
+                    spot.keys[v][d] += OWN_DIGIT * w;
+                    spot.keys[1 - v][d] += BLOCKED_DIGIT * w;
                     if spot.cell != EMPTY {
                         continue;
                     }
@@ -621,6 +683,7 @@ impl Board {
                     for c in 0..2 {
                         let new = tables[c].get(keys[c]);
                         if new != self.spots[q].patterns[c][d] {
+                            self.record(q as Point, c, d as u8);
                             self.spots[q].patterns[c][d] = new;
                             self.summarise(q as Point, c);
                         }
@@ -634,6 +697,7 @@ impl Board {
     fn detach(&mut self, p: Point) {
         let pi = usize::from(p);
         for v in 0..2 {
+            self.record(p, v, DETACHED);
             self.summary[v].total -= i32::from(self.spots[pi].values[v]);
             self.summary[v].worth_total -= i32::from(self.worths[pi][v]);
             self.spots[pi].values[v] = 0;
