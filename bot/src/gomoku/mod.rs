@@ -66,7 +66,8 @@ const OWN_VCT_SHARE: f64 = 0.12;
 const THREAT_SHARE: f64 = 0.10;
 const DEFENCE_SHARE: f64 = 0.20;
 const RECHECK_SHARE: f64 = 0.20;
-/// Where the alpha-beta search must end (the rest is the final check's).
+/// Where the alpha-beta search must end (the rest is the final check's) unless every root
+/// move has been checked already.
 const SEARCH_END: f64 = 0.92;
 /// Plies beyond the opponent's threat that the first check of a defence looks for a VCT (the
 /// second looks as far as [`VCT_PLIES_MAX`]).
@@ -348,10 +349,15 @@ impl GomokuEngine {
         if root.len() == 1 {
             max_depth = max_depth.min(FORCED_MOVE_DEPTH);
         }
+        // When the checks against his win have a verdict on every move left, the final check
+        // has nothing to do: the search may run to the end.
+        let all_checked = root.iter().all(|&m| verdicts.get(m).is_some());
         let search_limits = Limits {
             max_depth,
             deadline: if root.len() == 1 {
                 clock.at(0.5)
+            } else if all_checked {
+                clock.end()
             } else {
                 clock.at(SEARCH_END)
             },
