@@ -604,15 +604,11 @@ impl Board {
     fn restore(&mut self, mark: usize) {
         while self.changes.len() > mark {
             let Some(c) = self.changes.pop() else { break };
-            let (qi, v) = (usize::from(c.point), usize::from(c.side));
+            let v = usize::from(c.side);
             if c.dir != DETACHED {
-                self.spots[qi].patterns[v][usize::from(c.dir)] = c.pattern;
+                self.spots[usize::from(c.point)].patterns[v][usize::from(c.dir)] = c.pattern;
             }
-            let old = std::mem::replace(&mut self.spots[qi].values[v], c.value);
-            self.summary[v].total += i32::from(c.value) - i32::from(old);
-            let old = std::mem::replace(&mut self.worths[qi][v], c.worth);
-            self.summary[v].worth_total += i32::from(c.worth) - i32::from(old);
-            self.set_flags(c.point, v, c.flags);
+            self.set_summary(c.point, v, c.value, c.worth, c.flags);
         }
     }
 
@@ -695,14 +691,9 @@ impl Board {
 
     /// Takes the empty point `p` out of the summaries (a stone goes there).
     fn detach(&mut self, p: Point) {
-        let pi = usize::from(p);
         for v in 0..2 {
             self.record(p, v, DETACHED);
-            self.summary[v].total -= i32::from(self.spots[pi].values[v]);
-            self.summary[v].worth_total -= i32::from(self.worths[pi][v]);
-            self.spots[pi].values[v] = 0;
-            self.worths[pi][v] = 0;
-            self.set_flags(p, v, 0);
+            self.set_summary(p, v, 0, 0, 0);
         }
     }
 
@@ -722,14 +713,23 @@ impl Board {
         let pi = usize::from(p);
         let index = points::combo_index(&self.spots[pi].patterns[v]);
         let renju_black = v == 0 && self.rule == GomokuRule::Renju;
-        let entry = self.points_table.entry(index);
-        let value = entry.value[usize::from(renju_black)];
+        let e = self.points_table.entry(index);
+        let (value, worth) = (
+            e.value[usize::from(renju_black)],
+            e.worth[usize::from(renju_black)],
+        );
+        self.set_summary(p, v, value, worth, e.flags);
+    }
+
+    /// Sets colour `v`'s value, worth and threat flags of `p`, the running totals and the
+    /// threat sets with them.
+    fn set_summary(&mut self, p: Point, v: usize, value: i16, worth: i16, flags: u8) {
+        let pi = usize::from(p);
         let old = std::mem::replace(&mut self.spots[pi].values[v], value);
         self.summary[v].total += i32::from(value) - i32::from(old);
-        let worth = entry.worth[usize::from(renju_black)];
         let old = std::mem::replace(&mut self.worths[pi][v], worth);
         self.summary[v].worth_total += i32::from(worth) - i32::from(old);
-        self.set_flags(p, v, entry.flags);
+        self.set_flags(p, v, flags);
     }
 
     fn set_flags(&mut self, p: Point, v: usize, flags: u8) {
