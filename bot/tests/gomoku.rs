@@ -937,3 +937,51 @@ fn the_opening_book_answers_each_level_as_far_as_it_has_it() {
     let (_, from_book, searched) = answered(&three, 10, Limits::Depth(2));
     assert!(!from_book && searched);
 }
+
+/// White to move in a game lost to gobang (2026-11-29, 1 s a move), after black's c7: no four
+/// and no open three, but were it black's move again he would win by fours (d7, e7, ...), and
+/// he went on to win. The search answers such a threat as it answers an open three: only the
+/// points of that line and white's fours; a stone anywhere else leaves the line standing.
+#[test]
+fn a_threat_to_win_by_fours_is_answered_on_its_line_or_by_a_four() {
+    let pos = freestyle(
+        "h8 f9 f10 g9 g7 f6 e9 f8 h10 g11 g10 e10 i8 h9 g8 j8 j9 i10 k10 l11 f7 h7 g5 l10 g6 \
+         g4 h5 i4 e5 f5 c7",
+    );
+    let mut board = Board::from_position(&pos);
+    let white = board.turn();
+    assert_eq!(white, 1);
+    // Black has made no four (no five-point) and no open three (no open-four point).
+    assert!(board.summary(0).fives.is_empty() && board.summary(0).flex4s.is_empty());
+    board.pass();
+    let threat = ThreatSearch::new(12)
+        .vcf(&mut board, 15)
+        .expect("black's VCF were it his move");
+    board.unpass();
+    let mut answers = Vec::new();
+    movegen::vcf_threat_answers(&board, &threat.line, &mut answers);
+    assert!(answers.contains(&threat.line[0]), "{answers:?}");
+    for &a in &answers {
+        assert!(
+            threat.line.contains(&a) || board.summary(white).fours.contains(a),
+            "{}",
+            board.cell(a)
+        );
+    }
+    // A stone off the line stops nothing.
+    let far = board.point("o15".parse().expect("a cell"));
+    assert!(!answers.contains(&far));
+    board.make(far);
+    let still = ThreatSearch::new(12).vcf(&mut board, 15);
+    board.unmake();
+    assert!(still.is_some());
+    // Without a threat nothing is asked: the position before c7, black to move, gives white
+    // no win by fours were it his move.
+    let before = freestyle(
+        "h8 f9 f10 g9 g7 f6 e9 f8 h10 g11 g10 e10 i8 h9 g8 j8 j9 i10 k10 l11 f7 h7 g5 l10 g6 \
+         g4 h5 i4 e5 f5",
+    );
+    let mut board = Board::from_position(&before);
+    board.pass();
+    assert!(ThreatSearch::new(12).vcf(&mut board, 15).is_none());
+}

@@ -6,7 +6,7 @@
 //! would have a VCF or VCT were it his move, only the moves after which he has none are
 //! searched (checked in the order a shallow search ranks them, so that a counter-attack it
 //! likes is among those checked before the time runs out); then the alpha-beta search, whose
-//! move generation answers fours and open threes by force and whose leaves follow fours; and
+//! move generation answers fours, open threes and threats to win by fours by force and whose leaves follow fours; and
 //! last a check that the chosen move leaves the opponent no forced win, the next-best move
 //! taking its place when it does.
 //!

@@ -177,6 +177,28 @@ pub fn four_moves(board: &Board, v: usize, out: &mut Vec<Point>) {
     }
 }
 
+/// The moves that may stop the opponent's win by fours `line` (found as if it were his move:
+/// his fours and the blocks they force, in turn), legal for the side to move, appended to
+/// `out` without repeats: the line's points and our fours. A stone elsewhere leaves every
+/// four of the line a four; what it misses is a block that becomes a four of ours with it,
+/// which the search, not a proof, may miss.
+pub fn vcf_threat_answers(board: &Board, line: &[Point], out: &mut Vec<Point>) {
+    let me = board.turn();
+    let start = out.len();
+    for &p in line {
+        if board.is_empty(p) && board.is_legal(p, me) && !out[start..].contains(&p) {
+            out.push(p);
+        }
+    }
+    let mut fours = Vec::new();
+    four_moves(board, me, &mut fours);
+    for p in fours {
+        if !out[start..].contains(&p) {
+            out.push(p);
+        }
+    }
+}
+
 /// The moves to search for the side to move, unsorted, and what kind of position it is.
 ///
 /// - A five-point of ours: that move alone.

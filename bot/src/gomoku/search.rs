@@ -6,7 +6,9 @@
 //! Gomoku has a search of its own rather than the shared [`crate::search`] because its best
 //! tools are Gomoku's: a four is answered by one forced move, which costs no depth (so a
 //! line of fours is followed to its end at any depth); an open three narrows the answers to
-//! its defence points and our fours; and a quiet move (one that makes no threat and stops
+//! its defence points and our fours, and so (at full strength) does a quiet move after which
+//! the opponent would win by fours were it his move again: the answers are that line's
+//! points and our fours; and a quiet move (one that makes no threat and stops
 //! none) may be reduced or pruned, which the threat flags of the board tell at once.
 //!
 //! Values follow [`crate::value`]: a win is `WIN - plies` from the root, a loss the negative.
@@ -33,6 +35,10 @@ const NO_MOVE: Point = Point::MAX;
 /// accuracy, a hit turns a guess into a proof.
 const LEAF_VCF_NODES: u64 = 48;
 const LEAF_VCF_PLIES: u32 = 15;
+/// From this depth up, a free node asks whether the opponent would win by fours were it his
+/// move (a VCF of [`LEAF_VCF_NODES`] at most), and if so searches only the moves that may stop
+/// it: a quiet move that threatens a VCF is answered as an open three is.
+const VCF_THREAT_DEPTH: i32 = 2;
 /// Largest magnitude of a history entry (the gravity formula keeps it inside).
 const HISTORY_MAX: i32 = 1 << 14;
 /// Margin per ply of depth for reverse futility pruning (centi-stones), and the deepest
@@ -537,7 +543,16 @@ impl Searcher {
         let mut keys = std::mem::take(&mut self.keys[ply]);
         moves.clear();
         keys.clear();
-        let situation = movegen::forced_moves(board, self.limits.tactics, &mut moves);
+        let mut situation = movegen::forced_moves(board, self.limits.tactics, &mut moves);
+        if situation == Situation::Free
+            && self.limits.full_strength
+            && self.limits.tactics
+            && depth >= VCF_THREAT_DEPTH
+            && !board.summary(them).fours.is_empty()
+            && self.answer_vcf_threat(board, &mut moves)
+        {
+            situation = Situation::Defend;
+        }
         if moves.is_empty() {
             self.moves[ply] = moves;
             self.keys[ply] = keys;
@@ -720,6 +735,27 @@ impl Searcher {
             },
         );
         best_score
+    }
+
+    /// When the opponent would win by fours were it his move, `moves` becomes the moves that
+    /// may stop that line ([`movegen::vcf_threat_answers`]) and the result is `true`;
+    /// otherwise `moves` is left as it is.
+    fn answer_vcf_threat(&mut self, board: &mut Board, moves: &mut Vec<Point>) -> bool {
+        board.pass();
+        self.threats.set_budget(LEAF_VCF_NODES, None, None);
+        let win = self.threats.vcf(board, LEAF_VCF_PLIES);
+        self.nodes += self.threats.nodes();
+        board.unpass();
+        let Some(win) = win else {
+            return false;
+        };
+        let start = moves.len();
+        movegen::vcf_threat_answers(board, &win.line, moves);
+        if moves.len() == start {
+            return false;
+        }
+        moves.drain(..start);
+        true
     }
 
     /// A quiet move cut off: a killer of this ply, and history credit (the quiet moves tried
