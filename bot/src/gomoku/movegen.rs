@@ -179,24 +179,17 @@ pub fn four_moves(board: &Board, v: usize, out: &mut Vec<Point>) {
 
 /// The moves that may stop the opponent's win by fours `line` (found as if it were his move:
 /// his fours and the blocks they force, in turn), legal for the side to move, appended to
-/// `out` without repeats: the line's points and our fours. A stone elsewhere leaves every
-/// four of the line a four; what it misses is a block that becomes a four of ours with it,
-/// which the search, not a proof, may miss.
+/// `out` without repeats: the line's points, then our fours. A stone elsewhere leaves every
+/// four of the line a four; what these answers miss is a stone elsewhere that would turn one
+/// of our blocks into a four of ours, a guess the search may get wrong (no proof is claimed).
 pub fn vcf_threat_answers(board: &Board, line: &[Point], out: &mut Vec<Point>) {
     let me = board.turn();
-    let start = out.len();
     for &p in line {
-        if board.is_empty(p) && board.is_legal(p, me) && !out[start..].contains(&p) {
+        if board.is_empty(p) && board.is_legal(p, me) && !out.contains(&p) {
             out.push(p);
         }
     }
-    let mut fours = Vec::new();
-    four_moves(board, me, &mut fours);
-    for p in fours {
-        if !out[start..].contains(&p) {
-            out.push(p);
-        }
-    }
+    four_moves(board, me, out);
 }
 
 /// The moves to search for the side to move, unsorted, and what kind of position it is.

@@ -749,12 +749,13 @@ impl Searcher {
         let Some(win) = win else {
             return false;
         };
-        let start = moves.len();
-        movegen::vcf_threat_answers(board, &win.line, moves);
-        if moves.len() == start {
+        let mut answers = Vec::with_capacity(win.line.len() + 4);
+        movegen::vcf_threat_answers(board, &win.line, &mut answers);
+        if answers.is_empty() {
             return false;
         }
-        moves.drain(..start);
+        moves.clear();
+        moves.extend_from_slice(&answers);
         true
     }
 
