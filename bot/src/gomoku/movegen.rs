@@ -192,6 +192,56 @@ pub fn vcf_threat_answers(board: &Board, line: &[Point], out: &mut Vec<Point>) {
     four_moves(board, me, out);
 }
 
+/// Every move that may break the opponent's win by fours `vcf` (found as if it were his
+/// move: his fours and the blocks they force, in turn, ending on the five), legal for the
+/// side to move, appended to `out` without repeats: the line's points, our fours, and the
+/// points that, with one of our blocks, could make a four of ours — an empty stretch of five
+/// holding the block, that point and at least two more of our stones or blocks, no stone of
+/// his. Any other stone leaves each of his fours a four and each of our blocks without a
+/// four: he plays the same line and wins (outside renju, where a stone may also change
+/// which points are forbidden).
+pub fn vcf_breakers(board: &Board, vcf: &[Point], out: &mut Vec<Point>) {
+    let me = board.turn();
+    let push = |p: Point, out: &mut Vec<Point>| {
+        if board.is_empty(p) && board.is_legal(p, me) && !out.contains(&p) {
+            out.push(p);
+        }
+    };
+    for &p in vcf {
+        push(p, out);
+    }
+    four_moves(board, me, out);
+    let blocks: Vec<Point> = vcf.iter().skip(1).step_by(2).copied().collect();
+    for &b in &blocks {
+        for dir in board.dirs() {
+            for start in -4..=0isize {
+                let stretch = (0..5).map(|k| (b as isize + (start + k) * dir) as Point);
+                let mut ours = 0;
+                let mut open = true;
+                for q in stretch.clone() {
+                    if q == b {
+                        continue;
+                    }
+                    match board.stone(q) {
+                        Some(s) if s == me => ours += 1,
+                        Some(_) => open = false,
+                        None if !board.is_empty(q) => open = false,
+                        None if blocks.contains(&q) => ours += 1,
+                        None => {}
+                    }
+                }
+                if open && ours >= 2 {
+                    for q in stretch {
+                        if q != b {
+                            push(q, out);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The moves to search for the side to move, unsorted, and what kind of position it is.
 ///
 /// - A five-point of ours: that move alone.

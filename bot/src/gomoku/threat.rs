@@ -24,8 +24,11 @@
 
 use std::time::Instant;
 
+use game_core::GomokuRule;
+
 use super::board::{Board, Point};
-use super::movegen::{defence_points, four_moves, open_four_points, sort_by_score};
+use super::movegen::{defence_points, four_moves, open_four_points, sort_by_score, vcf_breakers};
+use super::pattern::Pattern;
 use crate::engine::StopFlag;
 
 /// A proven win: the moves from the position (attacker first, the defender's forced or first
@@ -53,6 +56,12 @@ pub struct ThreatSearch {
     /// Per side ([`ATTACKER`], [`DEFENDER`]) and ply, the attacker's threat that last won and
     /// the defender's answer that last refuted: tried first at the next node of that ply.
     killers: [[Point; KILLER_PLIES]; 2],
+    /// Whether a VCT's attacker may also make quiet threats (see [`ThreatSearch::set_quiet`]).
+    quiet: bool,
+    /// The node count at which a probe (the VCF after a quiet move) stops.
+    probe_limit: u64,
+    /// The probe stopped on its limit: its failure proves nothing and is not cached.
+    probe_cut: bool,
 }
 
 /// No killer at a ply.
@@ -62,6 +71,19 @@ const KILLER_PLIES: usize = 64;
 /// The killers' sides.
 const ATTACKER: usize = 0;
 const DEFENDER: usize = 1;
+
+/// Quiet threats: tried only with this many plies left (the move, an answer, and a VCF of
+/// at least three plies), at most this many a node (best-ranked first), each probed for a
+/// VCF of at most this many plies and nodes; made only in the first plies of a search, and
+/// answered (the VCF after a block looked for) only a few plies further. Everywhere, they
+/// made a VCT several times dearer and left the long classical wins past its budget; in the
+/// first plies they find most of what they find everywhere.
+const QUIET_DEPTH_LEAST: u32 = 5;
+const QUIET_PLIES: usize = 4;
+const QUIET_ANSWER_PLIES: usize = 8;
+const QUIET_MOVES: usize = 6;
+const QUIET_VCF_PLIES: u32 = 15;
+const QUIET_VCF_NODES: u64 = 48;
 
 /// Salt that keeps VCF and VCT failures apart in the cache.
 const VCT_SALT: u64 = 0x7C7C_1357_9BDF_2468;
@@ -81,7 +103,17 @@ impl ThreatSearch {
             buffers: Vec::new(),
             ply: 0,
             killers: [[NO_KILLER; KILLER_PLIES]; 2],
+            quiet: true,
+            probe_limit: u64::MAX,
+            probe_cut: false,
         }
+    }
+
+    /// Lets (or stops) a VCT's attacker make quiet threats: a move that is neither four nor
+    /// open three but after which he would win by fours were it his move again. Off, a VCT
+    /// is the classical one (fours and open threes); renju boards never use them.
+    pub fn set_quiet(&mut self, quiet: bool) {
+        self.quiet = quiet;
     }
 
     fn take_buffer(&mut self) -> Vec<Point> {
@@ -164,6 +196,10 @@ impl ThreatSearch {
             return true;
         }
         self.nodes += 1;
+        if self.nodes >= self.probe_limit {
+            self.probe_cut = true;
+            return true;
+        }
         if self.nodes >= self.max_nodes {
             self.aborted = true;
         } else if self.nodes & 255 == 1 {
@@ -261,15 +297,113 @@ impl ThreatSearch {
                 break;
             }
             line.truncate(mark);
+            if self.aborted || self.probe_cut {
+                break;
+            }
+        }
+        if found.is_none()
+            && threes
+            && block.is_none()
+            && self.quiet
+            && depth >= QUIET_DEPTH_LEAST
+            && self.ply < QUIET_PLIES
+            && board.rule() != GomokuRule::Renju
+            && !self.aborted
+            && !self.probe_cut
+        {
+            if let Some((m, plies)) = self.quiet_threats(board, depth, &moves, line) {
+                found = Some(plies);
+                self.won[won] = (key, m, plies.min(255) as u8);
+            }
+        }
+        self.buffers.push(moves);
+        if found.is_none() && !self.aborted && !self.probe_cut {
+            self.failed[slot] = (key, depth.min(255) as u8);
+        }
+        found
+    }
+
+    /// The attacker's quiet threats (he is to move, with `depth` plies; `tried` are the fours
+    /// and threes already refuted): a move that makes a closed three, after which he would
+    /// win by fours were it his move again. The defender must break that VCF: he answers on
+    /// its points, with a four of his own, or with a stone that would turn one of his forced
+    /// blocks into a four (see [`vcf_breakers`]); every other move leaves the VCF standing.
+    fn quiet_threats(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        tried: &[Point],
+        line: &mut Vec<Point>,
+    ) -> Option<(Point, u32)> {
+        let a = board.turn();
+        let mut quiet = self.take_buffer();
+        for p in board.candidates().iter() {
+            if !tried.contains(&p)
+                && board.patterns(p, a).contains(&Pattern::Block3)
+                && board.is_legal(p, a)
+            {
+                quiet.push(p);
+            }
+        }
+        sort_by_score(board, a, &mut quiet);
+        quiet.truncate(QUIET_MOVES);
+        let mut found = None;
+        for &m in &quiet {
+            let mark = line.len();
+            line.push(m);
+            board.make(m);
+            self.ply += 1;
+            let result = self.defend(board, depth - 1, true, line);
+            self.ply -= 1;
+            board.unmake();
+            if let Some(plies) = result {
+                found = Some((m, plies + 1));
+                break;
+            }
+            line.truncate(mark);
             if self.aborted {
                 break;
             }
         }
-        self.buffers.push(moves);
-        if found.is_none() && !self.aborted {
-            self.failed[slot] = (key, depth.min(255) as u8);
-        }
+        self.buffers.push(quiet);
         found
+    }
+
+    /// The defender (side to move) faces neither four nor open three: when quiet threats
+    /// are on and the attacker would win by fours were it his move (after his quiet move, or
+    /// after he blocked a four of the defender's and the threat he made before still stands),
+    /// every move that may break that VCF must lose; else the defender is free and the line
+    /// fails.
+    fn answer_vcf(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Point>) -> Option<u32> {
+        if !self.quiet
+            || self.ply >= QUIET_ANSWER_PLIES
+            || depth < QUIET_DEPTH_LEAST - 1
+            || board.rule() == GomokuRule::Renju
+        {
+            return None;
+        }
+        board.pass();
+        let vcf = self.probe_vcf(board, (depth - 1).min(QUIET_VCF_PLIES));
+        board.unpass();
+        let vcf = vcf?;
+        let mut replies = self.take_buffer();
+        vcf_breakers(board, &vcf, &mut replies);
+        sort_by_score(board, board.turn(), &mut replies);
+        self.first(DEFENDER, &mut replies);
+        let result = self.refute_all(board, depth, true, &replies, line);
+        self.buffers.push(replies);
+        result
+    }
+
+    /// A win by fours for the side to move within `plies` and [`QUIET_VCF_NODES`] nodes: its
+    /// line, the attacker's fours and the blocks they force in turn, ending on the five.
+    fn probe_vcf(&mut self, board: &mut Board, plies: u32) -> Option<Vec<Point>> {
+        let mut vcf = Vec::new();
+        self.probe_limit = self.nodes.saturating_add(QUIET_VCF_NODES);
+        let result = self.attack(board, plies, false, &mut vcf);
+        self.probe_limit = u64::MAX;
+        self.probe_cut = false;
+        result.map(|_| vcf)
     }
 
     /// The defender (side to move) answers the attacker's threat; `Some` when every answer
@@ -322,7 +456,7 @@ impl ThreatSearch {
         }
         let threats = open_four_points(board, a);
         if threats.is_empty() {
-            return None;
+            return self.answer_vcf(board, depth, line);
         }
         let mut replies = self.take_buffer();
         defence_points(board, d, &threats, &mut replies);
@@ -336,9 +470,24 @@ impl ThreatSearch {
             self.buffers.push(replies);
             return Some(4);
         }
-        let mut longest = Some(0);
+        let result = self.refute_all(board, depth, threes, &replies, line);
+        self.buffers.push(replies);
+        result
+    }
+
+    /// The defender (side to move) tries every one of `replies`; `Some` when each loses,
+    /// with the plies of the longest, and the first reply's line appended to `line`.
+    fn refute_all(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        threes: bool,
+        replies: &[Point],
+        line: &mut Vec<Point>,
+    ) -> Option<u32> {
+        let mut longest = 0;
         let mut first_line = None;
-        for &r in &replies {
+        for &r in replies {
             let mut sub = vec![r];
             board.make(r);
             self.ply += 1;
@@ -346,17 +495,14 @@ impl ThreatSearch {
             self.ply -= 1;
             board.unmake();
             let Some(plies) = result else {
-                if !self.aborted {
+                if !self.aborted && !self.probe_cut {
                     self.remember(DEFENDER, r);
                 }
-                longest = None;
-                break;
+                return None;
             };
-            longest = longest.map(|l: u32| l.max(plies + 1));
+            longest = longest.max(plies + 1);
             first_line.get_or_insert(sub);
         }
-        self.buffers.push(replies);
-        let longest = longest?;
         line.extend(first_line.unwrap_or_default());
         Some(longest)
     }
