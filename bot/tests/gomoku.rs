@@ -985,3 +985,122 @@ fn a_threat_to_win_by_fours_is_answered_on_its_line_or_by_a_four() {
     board.pass();
     assert!(ThreatSearch::new(12).vcf(&mut board, 15).is_none());
 }
+
+/// Black to move in a game lost to gobang as white (2026-11-29, 1 s a move), after white's
+/// d10 blocked black's four e9. Black wins with e7: no four and no open three, but were it his
+/// move again he would win by fours. White's best try is a four of his own (j2); black blocks
+/// (i3) and white must still break the VCF (f7); black then wins by threes and fours. A VCT
+/// of threes and fours alone finds nothing here, however long.
+#[test]
+fn a_vct_wins_by_a_quiet_threat_that_outlasts_a_counter_four() {
+    let pos = freestyle(
+        "h8 g9 f8 g8 g7 f6 h6 i5 h7 h9 i9 i7 j10 k11 i10 k10 f10 i6 h5 h4 i4 k12 k9 k13 k14 \
+         g3 f2 k7 j6 g5 e9 d10",
+    );
+    let mut board = Board::from_position(&pos);
+    let mut classical = ThreatSearch::new(18);
+    classical.set_quiet(false);
+    for plies in [9, 17, 25, 33] {
+        assert!(classical.vct(&mut board, plies).is_none());
+        assert!(!classical.aborted(), "searched to its end at {plies} plies");
+    }
+    let mut threats = ThreatSearch::new(18);
+    let win = threats
+        .vct(&mut board, 17)
+        .expect("black's win by a quiet threat");
+    assert!(pos.is_legal(board.cell(win.line[0])).is_ok());
+    assert!(win.plies <= 17, "{}", win.plies);
+    assert!(
+        board.agrees_with(&board.recount()),
+        "the search restores the board"
+    );
+
+    // After e7: black has no four and no open three, and a VCF were it his move.
+    let e7 = board.point("e7".parse().expect("a cell"));
+    board.make(e7);
+    assert!(board.summary(0).fives.is_empty() && board.summary(0).flex4s.is_empty());
+    board.pass();
+    let vcf = ThreatSearch::new(12)
+        .vcf(&mut board, 15)
+        .expect("black's VCF");
+    board.unpass();
+    let mut breakers = Vec::new();
+    movegen::vcf_breakers(&board, &vcf.line, &mut breakers);
+    let j2 = board.point("j2".parse().expect("a cell"));
+    assert!(breakers.contains(&j2), "white's four");
+    // Every other white stone leaves black's win by fours standing.
+    let empty: Vec<Point> = board
+        .points()
+        .iter()
+        .copied()
+        .filter(|&p| board.is_empty(p) && !breakers.contains(&p))
+        .collect();
+    assert!(empty.len() > 150);
+    for x in empty {
+        board.make(x);
+        let still = ThreatSearch::new(12).vcf(&mut board, 15);
+        board.unmake();
+        assert!(still.is_some(), "{} broke the VCF", board.cell(x));
+    }
+}
+
+/// Black to move (a game lost to Rapfi, 2026-11-29): i8 wins in 15 plies through a quiet
+/// threat; the classical VCT finds no win. Rapfi's quick search scored the position -216 for
+/// black, and after i8 announced its loss.
+#[test]
+fn a_quiet_threat_finds_a_win_a_classical_vct_misses() {
+    let pos = freestyle("h8 f9 j9 g8 i10 h7 i6 e8 h11 k8 i9 d7 g12 f13 c6 g7 i7");
+    let mut board = Board::from_position(&pos);
+    let mut classical = ThreatSearch::new(18);
+    classical.set_quiet(false);
+    assert!(classical.vct(&mut board, 33).is_none());
+    assert!(!classical.aborted());
+    let win = ThreatSearch::new(18).vct(&mut board, 17).expect("a win");
+    assert_eq!(board.cell(win.line[0]).to_string(), "i8");
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// A stone off the breakers of a VCF leaves a VCF: the quiet threats' answers miss nothing
+    /// (freestyle and exact five; renju is left out, as in the search).
+    #[test]
+    fn a_stone_off_the_breakers_leaves_the_vcf_standing(
+        size in 9u8..=15,
+        rule in 0usize..2,
+        picks in proptest::collection::vec(any::<usize>(), 12..45),
+    ) {
+        let (pos, mut board) = random_game(size, RULES[rule], &picks, |_, _| {});
+        prop_assume!(pos.outcome().is_none());
+        let defender = board.turn();
+        // A five of his own ends the game before any answer is needed.
+        prop_assume!(board.summary(defender).fives.is_empty());
+        board.pass();
+        let mut threats = ThreatSearch::new(12);
+        threats.set_budget(5_000, None, None);
+        let vcf = threats.vcf(&mut board, 15);
+        board.unpass();
+        prop_assume!(vcf.is_some());
+        let vcf = vcf.expect("a VCF");
+        let mut breakers = Vec::new();
+        movegen::vcf_breakers(&board, &vcf.line, &mut breakers);
+        for &p in &vcf.line {
+            prop_assert!(!board.is_empty(p) || breakers.contains(&p) || !board.is_legal(p, defender));
+        }
+        let others: Vec<Point> = board
+            .points()
+            .iter()
+            .copied()
+            .filter(|&p| board.is_empty(p) && !breakers.contains(&p))
+            .collect();
+        for x in others {
+            board.make(x);
+            let mut again = ThreatSearch::new(12);
+            again.set_budget(50_000, None, None);
+            let still = again.vcf(&mut board, 15);
+            let aborted = again.aborted();
+            board.unmake();
+            prop_assert!(still.is_some() || aborted, "{} broke the VCF in {:?}", board.cell(x), pos);
+        }
+    }
+}

@@ -32,7 +32,8 @@ impl LevelSettings {
     /// random (it still makes five and stops a four, as every level does); levels 2 and 3
     /// through less; level 5 answers threes; level 7 finds VCFs at the root, level 8 also
     /// inside the search; level 9 adds the VCT and has no noise; level 10 has no depth cap,
-    /// and the fitted evaluation and extra reductions of full strength (with them at levels
+    /// quiet threats in its VCTs, and the fitted evaluation and extra reductions of full
+    /// strength (with them at levels
     /// 1–9 the steps shrank to 53–69%: the noise was calibrated against the hand-set values,
     /// and the reductions take depth from a depth-held level). The opening book is level 10's
     /// whole and level 9's to black's second move (four stones): level 9 then scores 28% against

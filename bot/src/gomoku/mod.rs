@@ -213,6 +213,9 @@ impl GomokuEngine {
             self.searcher.clear();
             self.threats.clear();
         }
+        // Quiet threats in the VCTs at full strength only: at level 9 they lifted it from 76%
+        // to 90.5% against level 8 (docs/benchmarks.md, "Levels").
+        self.threats.set_quiet(settings.full_strength);
         let mut board = Board::from_position(pos);
         if limits == SearchLimits::Solve {
             return Some(solve(&mut board, stop, start));

@@ -6,7 +6,14 @@
 //!   in renju a five-point forbidden to a black defender, and the attacker wins);
 //! - after an open three (VCT only) the defender may take any defence point or make a four of
 //!   his own; any other move lets the attacker make an open four. Every reply must lose;
-//! - a defender's four must be blocked, and in VCF the block must itself be a four.
+//! - a defender's four must be blocked, and in VCF the block must itself be a four;
+//! - (VCT only, outside renju) a quiet threat: in the first plies of a search the attacker
+//!   may also make a closed three after which he would win by fours were it his move again.
+//!   The defender must break that VCF: on its points, with a four of his own, or with a stone
+//!   that could turn one of his forced blocks into a four; any other stone leaves every four
+//!   of the line a four and every block a block, and the attacker plays the same line. When
+//!   he answers with a four and the attacker blocks, the VCF is looked for again: a threat
+//!   made before the block may still stand.
 //!
 //! Renju: black's threats never stand on forbidden points, and an open three whose open-four
 //! point is forbidden is no threat.
