@@ -194,46 +194,35 @@ pub fn vcf_threat_answers(board: &Board, line: &[Point], out: &mut Vec<Point>) {
 
 /// Every move that may break the opponent's win by fours `vcf` (found as if it were his
 /// move: his fours and the blocks they force, in turn, ending on the five), legal for the
-/// side to move, appended to `out` without repeats: the line's points, our fours, and the
-/// points that, with one of our blocks, could make a four of ours — an empty stretch of five
-/// holding the block, that point and at least two more of our stones or blocks, no stone of
-/// his. Any other stone leaves each of his fours a four and each of our blocks without a
+/// side to move, appended to `out` without repeats: [`vcf_threat_answers`] (the line's points
+/// and our fours), then the points that, with one of our blocks, could make a four of ours —
+/// an empty stretch of five holding the block, that point and at least two more of our
+/// stones or blocks, no stone of his. Any other stone leaves each of his fours a four and each of our blocks without a
 /// four: he plays the same line and wins (outside renju, where a stone may also change
 /// which points are forbidden).
 pub fn vcf_breakers(board: &Board, vcf: &[Point], out: &mut Vec<Point>) {
+    vcf_threat_answers(board, vcf, out);
     let me = board.turn();
-    let push = |p: Point, out: &mut Vec<Point>| {
-        if board.is_empty(p) && board.is_legal(p, me) && !out.contains(&p) {
-            out.push(p);
-        }
-    };
-    for &p in vcf {
-        push(p, out);
-    }
-    four_moves(board, me, out);
-    let blocks: Vec<Point> = vcf.iter().skip(1).step_by(2).copied().collect();
-    for &b in &blocks {
+    let blocks = || vcf.iter().skip(1).step_by(2).copied();
+    for b in blocks() {
         for dir in board.dirs() {
             for start in -4..=0isize {
                 let stretch = (0..5).map(|k| (b as isize + (start + k) * dir) as Point);
                 let mut ours = 0;
                 let mut open = true;
-                for q in stretch.clone() {
-                    if q == b {
-                        continue;
-                    }
+                for q in stretch.clone().filter(|&q| q != b) {
                     match board.stone(q) {
                         Some(s) if s == me => ours += 1,
                         Some(_) => open = false,
                         None if !board.is_empty(q) => open = false,
-                        None if blocks.contains(&q) => ours += 1,
+                        None if blocks().any(|x| x == q) => ours += 1,
                         None => {}
                     }
                 }
                 if open && ours >= 2 {
-                    for q in stretch {
-                        if q != b {
-                            push(q, out);
+                    for q in stretch.filter(|&q| q != b) {
+                        if board.is_empty(q) && board.is_legal(q, me) && !out.contains(&q) {
+                            out.push(q);
                         }
                     }
                 }

@@ -286,8 +286,40 @@ impl ThreatSearch {
                 self.first(ATTACKER, &mut moves);
             }
         }
-        let mut found = None;
-        for &m in &moves {
+        let mut found = self.first_winning(board, depth, threes, &moves, line);
+        if let Some((m, _)) = found {
+            self.remember(ATTACKER, m);
+        } else if threes
+            && block.is_none()
+            && depth >= QUIET_DEPTH_LEAST
+            && self.ply < QUIET_PLIES
+            && self.quiet_on(board)
+            && !self.aborted
+            && !self.probe_cut
+        {
+            found = self.quiet_threats(board, depth, &moves, line);
+        }
+        if let (true, Some((m, plies))) = (threes, found) {
+            self.won[won] = (key, m, plies.min(255) as u8);
+        }
+        self.buffers.push(moves);
+        if found.is_none() && !self.aborted && !self.probe_cut {
+            self.failed[slot] = (key, depth.min(255) as u8);
+        }
+        found.map(|(_, plies)| plies)
+    }
+
+    /// The attacker (side to move) tries `threats` in turn: the first after which every
+    /// answer loses, with the plies to the five; its line is appended to `line`.
+    fn first_winning(
+        &mut self,
+        board: &mut Board,
+        depth: u32,
+        threes: bool,
+        threats: &[Point],
+        line: &mut Vec<Point>,
+    ) -> Option<(Point, u32)> {
+        for &m in threats {
             let mark = line.len();
             line.push(m);
             board.make(m);
@@ -296,38 +328,19 @@ impl ThreatSearch {
             self.ply -= 1;
             board.unmake();
             if let Some(plies) = result {
-                self.remember(ATTACKER, m);
-                found = Some(plies + 1);
-                if threes {
-                    self.won[won] = (key, m, (plies + 1).min(255) as u8);
-                }
-                break;
+                return Some((m, plies + 1));
             }
             line.truncate(mark);
             if self.aborted || self.probe_cut {
                 break;
             }
         }
-        if found.is_none()
-            && threes
-            && block.is_none()
-            && self.quiet
-            && depth >= QUIET_DEPTH_LEAST
-            && self.ply < QUIET_PLIES
-            && board.rule() != GomokuRule::Renju
-            && !self.aborted
-            && !self.probe_cut
-        {
-            if let Some((m, plies)) = self.quiet_threats(board, depth, &moves, line) {
-                found = Some(plies);
-                self.won[won] = (key, m, plies.min(255) as u8);
-            }
-        }
-        self.buffers.push(moves);
-        if found.is_none() && !self.aborted && !self.probe_cut {
-            self.failed[slot] = (key, depth.min(255) as u8);
-        }
-        found
+        None
+    }
+
+    /// Whether quiet threats may be made and answered on this board.
+    fn quiet_on(&self, board: &Board) -> bool {
+        self.quiet && board.rule() != GomokuRule::Renju
     }
 
     /// The attacker's quiet threats (he is to move, with `depth` plies; `tried` are the fours
@@ -354,24 +367,7 @@ impl ThreatSearch {
         }
         sort_by_score(board, a, &mut quiet);
         quiet.truncate(QUIET_MOVES);
-        let mut found = None;
-        for &m in &quiet {
-            let mark = line.len();
-            line.push(m);
-            board.make(m);
-            self.ply += 1;
-            let result = self.defend(board, depth - 1, true, line);
-            self.ply -= 1;
-            board.unmake();
-            if let Some(plies) = result {
-                found = Some((m, plies + 1));
-                break;
-            }
-            line.truncate(mark);
-            if self.aborted {
-                break;
-            }
-        }
+        let found = self.first_winning(board, depth, true, &quiet, line);
         self.buffers.push(quiet);
         found
     }
@@ -382,10 +378,7 @@ impl ThreatSearch {
     /// every move that may break that VCF must lose; else the defender is free and the line
     /// fails.
     fn answer_vcf(&mut self, board: &mut Board, depth: u32, line: &mut Vec<Point>) -> Option<u32> {
-        if !self.quiet
-            || self.ply >= QUIET_ANSWER_PLIES
-            || depth < QUIET_DEPTH_LEAST - 1
-            || board.rule() == GomokuRule::Renju
+        if !self.quiet_on(board) || self.ply >= QUIET_ANSWER_PLIES || depth < QUIET_DEPTH_LEAST - 1
         {
             return None;
         }
