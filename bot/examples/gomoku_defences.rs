@@ -119,7 +119,9 @@ fn decide(threats: &mut ThreatSearch, board: &mut Board, ms: u64) -> Vec<Point> 
         &threat,
         &mut verdicts,
         &half(ms),
-        || half(ms),
+        // The engine's slice of a move for one first check (`CHECK_SLICE`).
+        Some(Duration::from_millis(ms / 20)),
+        |_| half(ms),
         &mut nodes,
     )
 }

@@ -10,6 +10,7 @@ use kibitz_bot::gomoku::root::{self, Budget, Verdict, Verdicts, LEADERS_CHECKED_
 use kibitz_bot::gomoku::threat::{ThreatSearch, ThreatWin};
 use kibitz_bot::gomoku::{movegen, parse_position, FixedThreatBudget, GomokuEngine};
 use proptest::prelude::*;
+use std::time::{Duration, Instant};
 
 const RULES: [GomokuRule; 3] = [
     GomokuRule::Freestyle,
@@ -425,7 +426,7 @@ fn defends_against_a_four_three_threat_and_keeps_the_clock() {
         (5, Limits::Depth(4)),
         (10, Limits::Time(std::time::Duration::from_millis(40))),
     ] {
-        let start = std::time::Instant::now();
+        let start = Instant::now();
         let (best, _) = engine_move(&pos, limits, level, 1);
         assert!(start.elapsed() < std::time::Duration::from_secs(2));
         let after = with_stone(&pos, best, Color::Black);
@@ -861,7 +862,8 @@ fn a_defence_is_checked_again_against_longer_vcts() {
         &threat,
         &mut verdicts,
         &first,
-        || budget(400_000),
+        None,
+        |_| budget(400_000),
         &mut nodes,
     );
     assert_eq!(kept, vec![e7]);
@@ -871,6 +873,34 @@ fn a_defence_is_checked_again_against_longer_vcts() {
         Board::from_position(&pos).hash(),
         "the board is restored"
     );
+
+    // Timed, with no time for any first check (a slice of nothing): every move is left for
+    // the second round, which is told that none held and checks them in turn to the same end.
+    let timed = |ms| Budget {
+        nodes: u64::MAX,
+        until: Some(Instant::now() + Duration::from_millis(ms)),
+        stop: StopFlag::new(),
+    };
+    let mut verdicts = Verdicts::new(33);
+    verdicts.vct_plies = 19;
+    let mut told = None;
+    let kept = root::defences(
+        &mut threats,
+        &mut board,
+        &[g7, j10, e7],
+        &threat,
+        &mut verdicts,
+        &timed(60_000),
+        Some(Duration::ZERO),
+        |held| {
+            told = Some(held);
+            timed(60_000)
+        },
+        &mut nodes,
+    );
+    assert_eq!(told, Some(0), "no first check finished");
+    assert_eq!(kept, vec![e7]);
+    assert_eq!(verdicts.get(g7), Some(Verdict::Loses));
 }
 
 /// Level 10 plays the whole opening book, level 9 its first replies and black's second moves

@@ -66,6 +66,13 @@ const OWN_VCT_SHARE: f64 = 0.12;
 const THREAT_SHARE: f64 = 0.10;
 const DEFENCE_SHARE: f64 = 0.20;
 const RECHECK_SHARE: f64 = 0.20;
+/// The longest one move's first check may take, as a share of the move: a check cut short
+/// proves nothing, and one that ran on would leave the moves after it unchecked.
+const CHECK_SLICE: f64 = 0.05;
+/// When this many moves or fewer held the first checks, the search has little to choose
+/// and knowing that they hold is worth more: their second checks may take this share.
+const FEW_HOLD: usize = 2;
+const FEW_HOLD_RECHECK_SHARE: f64 = 0.45;
 /// Where the alpha-beta search must end (the rest is the final check's) unless every root
 /// move has been checked already.
 const SEARCH_END: f64 = 0.92;
@@ -341,7 +348,15 @@ impl GomokuEngine {
                     &win,
                     &mut verdicts,
                     &defence,
-                    || budget(&clock, RECHECK_SHARE, self.fixed.defence, stop),
+                    clock.span(CHECK_SLICE),
+                    |held| {
+                        let share = if held <= FEW_HOLD {
+                            FEW_HOLD_RECHECK_SHARE
+                        } else {
+                            RECHECK_SHARE
+                        };
+                        budget(&clock, share, self.fixed.defence, stop)
+                    },
                     &mut extra_nodes,
                 );
                 break;

@@ -1,13 +1,14 @@
 //! The root's threat-space decisions, around the alpha-beta search: a proven win (VCF, then
 //! VCT) is played at once; when the opponent would have one were it his move, only the moves
 //! after which he has none are searched (checked first against VCTs a little longer than his,
-//! then the moves that pass, against the longest); and the move the search chose is checked
-//! the same way, the next-best taking its place when it loses by force.
+//! none of these checks longer than a slice of the move, then the moves that pass against the
+//! longest, with more time when few passed); and the move the search chose is checked the same
+//! way, the next-best taking its place when it loses by force.
 //!
 //! Every check runs under a [`Budget`]: a node count (deterministic searches) or an instant
 //! (timed ones). A check cut short proves nothing, and the move it was about keeps its place.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::board::{Board, Point};
 use super::threat::{ThreatSearch, ThreatWin};
@@ -40,6 +41,18 @@ impl Budget {
 
     fn spent(&self) -> bool {
         self.until.is_some_and(|t| Instant::now() >= t) || self.stop.is_stopped()
+    }
+
+    /// The same budget, timed ones ending `most` from now at the latest (`None`: as it is).
+    fn at_most(&self, most: Option<Duration>) -> Budget {
+        let until = match (self.until, most) {
+            (Some(t), Some(most)) => Some(t.min(Instant::now() + most)),
+            (t, _) => t,
+        };
+        Budget {
+            until,
+            ..self.clone()
+        }
     }
 }
 
@@ -266,9 +279,10 @@ pub fn check_order(board: &Board, root: &[Point], line: &[Point]) -> Vec<Point> 
 /// line were it his move): those proven to hold; when none is, all but those proven to lose
 /// (those not checked in time stay: the final check looks at the one chosen), or all of them
 /// when every move loses, so that the search finds the longest defence. `root` comes best
-/// first; the checks go in [`check_order`]. The moves that hold are then checked again
-/// against longer VCTs ([`Verdicts::recheck`]), best first, under the budget `recheck` gives
-/// when the first checks are done.
+/// first; the checks go in [`check_order`], none of them longer than `slice` (timed moves):
+/// one costly check must not leave the moves after it unchecked. The moves that hold are
+/// then checked again against longer VCTs ([`Verdicts::recheck`]), best first, under the
+/// budget `recheck` gives, for how many held, when the first checks are done.
 #[allow(clippy::too_many_arguments)]
 pub fn defences(
     threats: &mut ThreatSearch,
@@ -277,7 +291,8 @@ pub fn defences(
     threat: &ThreatWin,
     verdicts: &mut Verdicts,
     budget: &Budget,
-    recheck: impl FnOnce() -> Budget,
+    slice: Option<Duration>,
+    recheck: impl FnOnce(usize) -> Budget,
     nodes: &mut u64,
 ) -> Vec<Point> {
     let (mut holds, mut unknown) = (Vec::new(), Vec::new());
@@ -285,7 +300,7 @@ pub fn defences(
         let v = if budget.spent() {
             Verdict::Unknown
         } else {
-            verdicts.check(threats, board, m, budget, nodes)
+            verdicts.check(threats, board, m, &budget.at_most(slice), nodes)
         };
         match v {
             Verdict::Holds => holds.push(m),
@@ -296,7 +311,7 @@ pub fn defences(
     // The second round: the moves that hold, checked again for longer VCTs; when all of
     // them fail it, the moves the first round had no time for, each one that holds checked
     // for the longer ones at once, until one passes both or the time runs out.
-    let recheck = recheck();
+    let recheck = recheck(holds.len());
     holds.retain(|&m| {
         recheck.spent() || verdicts.recheck(threats, board, m, &recheck, nodes) != Verdict::Loses
     });

@@ -56,6 +56,15 @@ impl MoveClock {
         })
     }
 
+    /// `fraction` of the move's time, if it is timed.
+    #[must_use]
+    pub fn span(&self, fraction: f64) -> Option<Duration> {
+        self.end.map(|end| {
+            end.saturating_duration_since(self.start)
+                .mul_f64(fraction.clamp(0.0, 1.0))
+        })
+    }
+
     /// Whether the move is timed and `fraction` of its time has gone.
     #[must_use]
     pub fn past(&self, fraction: f64) -> bool {
@@ -85,6 +94,8 @@ mod tests {
             let half = clock.at(0.5).unwrap();
             assert!(start <= half && half <= end);
             assert_eq!(clock.at(1.0), Some(end));
+            assert_eq!(clock.span(1.0), Some(end - start), "{ms}");
+            assert_eq!(clock.span(0.5), Some((end - start).mul_f64(0.5)), "{ms}");
         }
         let clock = MoveClock::new(start, Some(start + Duration::from_millis(100)));
         assert!(clock.from_now(0.2).unwrap() <= clock.end().unwrap());
@@ -92,6 +103,7 @@ mod tests {
         let untimed = MoveClock::new(start, None);
         assert_eq!(untimed.end(), None);
         assert_eq!(untimed.from_now(0.5), None);
+        assert_eq!(untimed.span(0.5), None);
         assert!(!untimed.past(0.0));
     }
 }
