@@ -463,27 +463,42 @@ impl LimitArgs {
     }
 }
 
-/// Resolves on SIGINT or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
+/// Takes over SIGINT and SIGTERM now, and resolves when either arrives. The handlers are
+/// installed by the call, not on the first poll: a signal sent as soon as the listening line
+/// is out must stop the server cleanly, not kill it by the default action. Call it inside the
+/// runtime.
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
     #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending().await,
-        }
+    let (interrupt, terminate) = {
+        use tokio::signal::unix::{signal, SignalKind};
+        (
+            signal(SignalKind::interrupt()),
+            signal(SignalKind::terminate()),
+        )
     };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
+    async move {
+        #[cfg(unix)]
+        {
+            // A handler that could not be installed never fires; the other still does.
+            let wait = |s: std::io::Result<tokio::signal::unix::Signal>| async move {
+                match s {
+                    Ok(mut s) => {
+                        s.recv().await;
+                    }
+                    Err(_) => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                () = wait(interrupt) => {}
+                () = wait(terminate) => {}
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+        tracing::info!("shutting down");
     }
-    tracing::info!("shutting down");
 }
 
 /// Resolves when standard input reaches its end (or cannot be read): the parent that holds
@@ -520,8 +535,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .with_context(|| format!("cannot listen on {}", args.bind))?;
     let addr = listener.local_addr()?;
     // Tests and scripts read this line to find the port.
+    let stop = shutdown_signal();
     println!("Kibitz is listening on http://{addr}/");
-    server.run(listener, shutdown_signal()).await?;
+    server.run(listener, stop).await?;
     Ok(())
 }
 
@@ -633,7 +649,7 @@ fn main() -> anyhow::Result<()> {
     match cli.command.unwrap_or(Command::Up(cli.up)) {
         Command::Up(args) => {
             let config = args.config();
-            runtime.block_on(up::up(config, args.bind, shutdown_signal()))
+            runtime.block_on(async { up::up(config, args.bind, shutdown_signal()).await })
         }
         Command::Serve(args) => runtime.block_on(serve(args)),
         Command::Bot(args) => {
@@ -651,9 +667,13 @@ fn main() -> anyhow::Result<()> {
                 analysis: reviews.then(|| Duration::from_millis(args.analysis_ms)),
             };
             let watch_stdin = args.exit_with_stdin;
+            let signalled = {
+                let _runtime = runtime.enter();
+                shutdown_signal()
+            };
             let stop = async move {
                 tokio::select! {
-                    () = shutdown_signal() => {}
+                    () = signalled => {}
                     () = stdin_closed(), if watch_stdin => {
                         tracing::info!("standard input closed; stopping");
                     }

@@ -1,6 +1,7 @@
 //! The real `kibitz serve` process: killed with SIGKILL mid-game and started again on the same
 //! data directory, every acknowledged move, both clocks and the seats are back; stopped with
-//! SIGTERM, it closes every connection with 1001 and exits 0.
+//! SIGTERM, it closes every connection with 1001 and exits 0 — even when the signal comes the
+//! moment the listening line is out.
 
 mod common;
 
@@ -134,4 +135,22 @@ async fn sigterm_closes_connections_with_1001_and_exits_0() {
     let st = a.join(&room, "player").await;
     assert_eq!(st["moves"], json!(["f5"]));
     assert_eq!(st["you"], "black");
+}
+
+#[tokio::test]
+async fn sigterm_the_moment_it_listens_still_exits_0() {
+    // The handlers are in place before the listening line: a supervisor that stops the server
+    // at once must see a clean exit, not a death by the default action of the signal.
+    for _ in 0..5 {
+        let data = tempfile::tempdir().unwrap();
+        let mut p = serve(data.path()).await;
+        let pid = libc::pid_t::try_from(p.child.id().expect("running")).unwrap();
+        // Straight away: a `kill` process would take long enough to hide the window.
+        // SAFETY: kill(2) on the child's pid, which it holds until we wait on it.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+        let exit = within("kibitz to exit", p.child.wait())
+            .await
+            .expect("wait for kibitz");
+        assert!(exit.success(), "{exit:?}");
+    }
 }
