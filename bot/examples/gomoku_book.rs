@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo run --release -p kibitz-bot --example gomoku_book -- \
-//!     [--ms 8000] [--later-ms 4000] [--five-ms MS] [--stones 5] [--jobs 1] \
+//!     [--ms 8000] [--later-ms 4000] [--five-ms MS] [--five-apart] [--stones 5] [--jobs 1] \
 //!     [--resume [--redo STONES] [--again MOVES]...] [--out FILE]
 //! ```
 //! Three kinds of position, each listed once up to the board's symmetries:
@@ -12,7 +12,8 @@
 //!   a stone (black's second move), searched for `--later-ms`;
 //! - five stones, white to move: each shape with the book's own reply to it and a black stone
 //!   in the 5x5 square next to a stone (white's second move), searched for `--five-ms`
-//!   (`--later-ms` when not given).
+//!   (`--later-ms` when not given); with `--five-apart`, a black stone anywhere in the square
+//!   (next to no stone too).
 //!
 //! `--stones` is the most stones a listed position has (3, 4 or 5). Level 10 searches each
 //! position without the book, `--jobs` positions at a time, each with a fresh engine (so that a
@@ -45,6 +46,7 @@ struct Options {
     ms: u64,
     later_ms: u64,
     five_ms: Option<u64>,
+    five_apart: bool,
     stones: usize,
     jobs: usize,
     resume: bool,
@@ -58,6 +60,7 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
         ms: 8_000,
         later_ms: 4_000,
         five_ms: None,
+        five_apart: false,
         stones: 5,
         jobs: 1,
         resume: false,
@@ -72,6 +75,7 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
             "--ms" => o.ms = value()?.parse()?,
             "--later-ms" => o.later_ms = value()?.parse()?,
             "--five-ms" => o.five_ms = Some(value()?.parse()?),
+            "--five-apart" => o.five_apart = true,
             "--stones" => o.stones = value()?.parse()?,
             "--jobs" => o.jobs = value()?.parse()?,
             "--resume" => o.resume = true,
@@ -151,8 +155,8 @@ fn black_seconds(shapes: &BTreeSet<Stones>) -> BTreeSet<Stones> {
 }
 
 /// White's second move: every opening with the book's reply and a black stone in the square
-/// next to a stone.
-fn white_seconds(shapes: &BTreeSet<Stones>, book: &BookEntries) -> BTreeSet<Stones> {
+/// next to a stone; with `apart`, anywhere in the square.
+fn white_seconds(shapes: &BTreeSet<Stones>, book: &BookEntries, apart: bool) -> BTreeSet<Stones> {
     let square = square();
     let mut out = BTreeSet::new();
     for shape in shapes {
@@ -160,7 +164,16 @@ fn white_seconds(shapes: &BTreeSet<Stones>, book: &BookEntries) -> BTreeSet<Ston
         let mut after = shape.clone();
         after.1.push(m.reply);
         after.1.sort_unstable();
-        for reply in next_to(&after).into_iter().filter(|c| square.contains(c)) {
+        let taken = |c: &Cell| after.0.contains(c) || after.1.contains(c);
+        let seconds: Vec<Cell> = if apart {
+            square.iter().copied().filter(|c| !taken(c)).collect()
+        } else {
+            next_to(&after)
+                .into_iter()
+                .filter(|c| square.contains(c))
+                .collect()
+        };
+        for reply in seconds {
             out.insert(with_stone(&after, reply, true));
         }
     }
@@ -317,7 +330,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     search_all(&missing(&fours, &book), o.later_ms, o.jobs, &book, started)?;
     let fives = if o.stones >= 5 {
-        white_seconds(&shapes, &book.lock().map_err(|_| "a worker failed")?.0)
+        white_seconds(
+            &shapes,
+            &book.lock().map_err(|_| "a worker failed")?.0,
+            o.five_apart,
+        )
     } else {
         BTreeSet::new()
     };
@@ -330,8 +347,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let header = [
         format!(
             "# Gomoku 15x15 freestyle opening book, made by `cargo run --release -p kibitz-bot \
-             --example gomoku_book -- --ms {} --later-ms {} --five-ms {five_ms} --stones {}`.",
-            o.ms, o.later_ms, o.stones
+             --example gomoku_book -- --ms {} --later-ms {} --five-ms {five_ms}{} --stones {}`.",
+            o.ms,
+            o.later_ms,
+            if o.five_apart { " --five-apart" } else { "" },
+            o.stones
         ),
         format!(
             "# Each line: black's stones / white's stones (canonical orientation) -> the reply \
