@@ -534,8 +534,8 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}", args.bind))?;
     let addr = listener.local_addr()?;
-    // Tests and scripts read this line to find the port.
     let stop = shutdown_signal();
+    // Tests and scripts read this line to find the port.
     println!("Kibitz is listening on http://{addr}/");
     server.run(listener, stop).await?;
     Ok(())

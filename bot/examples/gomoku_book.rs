@@ -165,15 +165,11 @@ fn white_seconds(shapes: &BTreeSet<Stones>, book: &BookEntries, apart: bool) -> 
         after.1.push(m.reply);
         after.1.sort_unstable();
         let taken = |c: &Cell| after.0.contains(c) || after.1.contains(c);
-        let seconds: Vec<Cell> = if apart {
-            square.iter().copied().filter(|c| !taken(c)).collect()
-        } else {
-            next_to(&after)
-                .into_iter()
-                .filter(|c| square.contains(c))
-                .collect()
-        };
-        for reply in seconds {
+        let near = next_to(&after);
+        for &reply in square
+            .iter()
+            .filter(|c| !taken(c) && (apart || near.contains(c)))
+        {
             out.insert(with_stone(&after, reply, true));
         }
     }
