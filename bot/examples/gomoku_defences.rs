@@ -5,10 +5,13 @@
 //! to the solver can be seen to keep every verdict and to cost less. With `--decide MS`, the
 //! root's own defence checks ([`root::defences`]) then run on each position for MS
 //! milliseconds, and the moves they keep are set against those verdicts: whether a move
-//! that holds is among them, and how many that lose are.
+//! that holds is among them, and how many that lose are. `--decide-slack P` gives the root's
+//! first checks P plies beyond the threat instead of the engine's [`SLACK`] (the verdicts they
+//! are set against keep [`SLACK`]).
 //!
 //! `cargo run --release -p kibitz-bot --example gomoku_defences -- [--positions N]
-//! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS] < scripts/gomoku_openings.txt`
+//! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS [--decide-slack P]]
+//! < scripts/gomoku_openings.txt`
 
 #[path = "common/args.rs"]
 mod args;
@@ -92,10 +95,16 @@ fn threatened_positions(openings: &[String], wanted: usize) -> Vec<(String, u32)
 }
 
 /// The moves the root's defence checks keep in `ms` milliseconds, half for the first checks
-/// (at the threat's length + [`SLACK`]) and half for the second (as the engine gives each a
+/// (at the threat's length + `slack`) and half for the second (as the engine gives each a
 /// fifth of its move), the candidates ranked by their pattern scores (the engine ranks them
 /// by a shallow search).
-fn decide(threats: &mut ThreatSearch, board: &mut Board, ms: u64) -> Vec<Point> {
+fn decide(
+    threats: &mut ThreatSearch,
+    board: &mut Board,
+    ms: u64,
+    slack: u32,
+    slice_ms: u64,
+) -> Vec<Point> {
     let mut root: Vec<Point> = board.candidates().iter().collect();
     sort_by_score(board, board.turn(), &mut root);
     threats.clear();
@@ -105,7 +114,7 @@ fn decide(threats: &mut ThreatSearch, board: &mut Board, ms: u64) -> Vec<Point> 
         return root;
     };
     let mut verdicts = Verdicts::new(VCT_PLIES_MAX);
-    verdicts.vct_plies = (threat.plies + SLACK).min(VCT_PLIES_MAX);
+    verdicts.vct_plies = (threat.plies + slack).min(VCT_PLIES_MAX);
     let half = |ms: u64| Budget {
         nodes: u64::MAX,
         until: Some(Instant::now() + Duration::from_millis(ms / 2)),
@@ -119,8 +128,7 @@ fn decide(threats: &mut ThreatSearch, board: &mut Board, ms: u64) -> Vec<Point> 
         &threat,
         &mut verdicts,
         &half(ms),
-        // The engine's slice of a move for one first check (`CHECK_SLICE`).
-        Some(Duration::from_millis(ms / 20)),
+        Some(Duration::from_millis(slice_ms)),
         |_| half(ms),
         &mut nodes,
     )
@@ -134,6 +142,10 @@ fn main() {
     // two builds move by move.
     let show = args.iter().any(|a| a == "--verdicts");
     let decide_ms: u64 = flag(&args, "--decide", 0);
+    let decide_slack: u32 = flag(&args, "--decide-slack", SLACK);
+    // The longest one first check may take: the engine's `CHECK_SLICE` of a move whose
+    // first checks get a fifth of it, as `--decide`'s half does.
+    let decide_slice: u64 = flag(&args, "--decide-slice", decide_ms / 8);
     // Of the positions where a move holds to the end: those whose kept moves include one,
     // and the kept moves that lose, in all; the moves kept in all positions.
     let (mut with_holder, mut found_holder, mut kept_losers, mut kept_all) = (0, 0, 0, 0);
@@ -224,7 +236,13 @@ fn main() {
             println!("   {letters}");
         }
         if decide_ms > 0 {
-            let kept = decide(&mut threats, &mut board, decide_ms);
+            let kept = decide(
+                &mut threats,
+                &mut board,
+                decide_ms,
+                decide_slack,
+                decide_slice,
+            );
             let truth = |m: &Point| deep_verdicts.iter().find(|(p, _)| p == m).map(|&(_, v)| v);
             let holders = deep_verdicts
                 .iter()
@@ -266,7 +284,7 @@ fn main() {
     );
     if decide_ms > 0 {
         println!(
-            "decide {decide_ms} ms: a move that holds kept in {found_holder} of the {with_holder} positions that have one, {kept_losers} moves that lose kept there; {kept_all} moves kept in all"
+            "decide {decide_ms} ms, slack {decide_slack}, slice {decide_slice} ms: a move that holds kept in {found_holder} of the {with_holder} positions that have one, {kept_losers} moves that lose kept there; {kept_all} moves kept in all"
         );
     }
 }
