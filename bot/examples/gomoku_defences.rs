@@ -7,10 +7,11 @@
 //! milliseconds, and the moves they keep are set against those verdicts: whether a move
 //! that holds is among them, and how many that lose are. `--decide-slack P` gives the root's
 //! first checks P plies beyond the threat instead of the engine's [`SLACK`] (the verdicts they
-//! are set against keep [`SLACK`]).
+//! are set against keep [`SLACK`]); `--decide-slice MS` caps each first check at MS
+//! milliseconds instead of the engine's share.
 //!
 //! `cargo run --release -p kibitz-bot --example gomoku_defences -- [--positions N]
-//! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS [--decide-slack P]]
+//! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS [--decide-slack P] [--decide-slice MS]]
 //! < scripts/gomoku_openings.txt`
 
 #[path = "common/args.rs"]
@@ -143,8 +144,9 @@ fn main() {
     let show = args.iter().any(|a| a == "--verdicts");
     let decide_ms: u64 = flag(&args, "--decide", 0);
     let decide_slack: u32 = flag(&args, "--decide-slack", SLACK);
-    // The longest one first check may take: the engine's `CHECK_SLICE` of a move whose
-    // first checks get a fifth of it, as `--decide`'s half does.
+    // The longest one first check may take: the engine's `CHECK_SLICE` (5% of a move) where
+    // `--decide`'s half stands for its first checks' fifth, so the move is 2.5 x `--decide`
+    // and the slice 5% of that, an eighth of `--decide`.
     let decide_slice: u64 = flag(&args, "--decide-slice", decide_ms / 8);
     // Of the positions where a move holds to the end: those whose kept moves include one,
     // and the kept moves that lose, in all; the moves kept in all positions.
