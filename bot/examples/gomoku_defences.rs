@@ -8,10 +8,12 @@
 //! that holds is among them, and how many that lose are. `--decide-slack P` gives the root's
 //! first checks P plies beyond the threat instead of the engine's [`SLACK`] (the verdicts they
 //! are set against keep [`SLACK`]); `--decide-slice MS` caps each first check at MS
-//! milliseconds instead of the engine's share.
+//! milliseconds instead of the engine's share, and `--decide-short MS` gives every move a
+//! first check of at most MS milliseconds before those it cut short get the slice (the
+//! engine's two passes; default: the engine's short share, an eighth of `--decide` x 2/5).
 //!
 //! `cargo run --release -p kibitz-bot --example gomoku_defences -- [--positions N]
-//! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS [--decide-slack P] [--decide-slice MS]]
+//! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS [--decide-slack P] [--decide-slice MS] [--decide-short MS]]
 //! < scripts/gomoku_openings.txt`
 
 #[path = "common/args.rs"]
@@ -26,7 +28,7 @@ use game_core::GomokuRule;
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 use kibitz_bot::gomoku::board::{Board, Point};
 use kibitz_bot::gomoku::movegen::sort_by_score;
-use kibitz_bot::gomoku::root::{self, Budget, Verdict, Verdicts, VCT_PLIES_MAX};
+use kibitz_bot::gomoku::root::{self, Budget, Slices, Verdict, Verdicts, VCT_PLIES_MAX};
 use kibitz_bot::gomoku::threat::ThreatSearch;
 use kibitz_bot::gomoku::{parse_position, GomokuEngine};
 
@@ -104,7 +106,7 @@ fn decide(
     board: &mut Board,
     ms: u64,
     slack: u32,
-    slice_ms: u64,
+    slices: Slices,
 ) -> Vec<Point> {
     let mut root: Vec<Point> = board.candidates().iter().collect();
     sort_by_score(board, board.turn(), &mut root);
@@ -129,7 +131,7 @@ fn decide(
         &threat,
         &mut verdicts,
         &half(ms),
-        Some(Duration::from_millis(slice_ms)),
+        slices,
         |_| half(ms),
         &mut nodes,
     )
@@ -148,6 +150,12 @@ fn main() {
     // `--decide`'s half stands for its first checks' fifth, so the move is 2.5 x `--decide`
     // and the slice 5% of that, an eighth of `--decide`.
     let decide_slice: u64 = flag(&args, "--decide-slice", decide_ms / 8);
+    // The engine's short pass: `CHECK_SLICE_SHORT`, 2% of the move, 2/5 of the slice.
+    let decide_short: u64 = flag(&args, "--decide-short", decide_slice * 2 / 5);
+    let slices = Slices {
+        short: Some(Duration::from_millis(decide_short)),
+        long: Some(Duration::from_millis(decide_slice)),
+    };
     // Of the positions where a move holds to the end: those whose kept moves include one,
     // and the kept moves that lose, in all; the moves kept in all positions.
     let (mut with_holder, mut found_holder, mut kept_losers, mut kept_all) = (0, 0, 0, 0);
@@ -238,13 +246,7 @@ fn main() {
             println!("   {letters}");
         }
         if decide_ms > 0 {
-            let kept = decide(
-                &mut threats,
-                &mut board,
-                decide_ms,
-                decide_slack,
-                decide_slice,
-            );
+            let kept = decide(&mut threats, &mut board, decide_ms, decide_slack, slices);
             let truth = |m: &Point| deep_verdicts.iter().find(|(p, _)| p == m).map(|&(_, v)| v);
             let holders = deep_verdicts
                 .iter()
@@ -286,7 +288,7 @@ fn main() {
     );
     if decide_ms > 0 {
         println!(
-            "decide {decide_ms} ms, slack {decide_slack}, slice {decide_slice} ms: a move that holds kept in {found_holder} of the {with_holder} positions that have one, {kept_losers} moves that lose kept there; {kept_all} moves kept in all"
+            "decide {decide_ms} ms, slack {decide_slack}, slices {decide_short}/{decide_slice} ms: a move that holds kept in {found_holder} of the {with_holder} positions that have one, {kept_losers} moves that lose kept there; {kept_all} moves kept in all"
         );
     }
 }

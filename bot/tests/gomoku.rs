@@ -862,7 +862,7 @@ fn a_defence_is_checked_again_against_longer_vcts() {
         &threat,
         &mut verdicts,
         &first,
-        None,
+        root::Slices::one(None),
         |_| budget(400_000),
         &mut nodes,
     );
@@ -891,7 +891,7 @@ fn a_defence_is_checked_again_against_longer_vcts() {
         &threat,
         &mut verdicts,
         &timed(60_000),
-        Some(Duration::ZERO),
+        root::Slices::one(Some(Duration::ZERO)),
         |held| {
             told = Some(held);
             timed(60_000)
@@ -901,6 +901,39 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     assert_eq!(told, Some(0), "no first check finished");
     assert_eq!(kept, vec![e7]);
     assert_eq!(verdicts.get(g7), Some(Verdict::Loses));
+
+    // Two passes: the short one cuts every check (as the slice of nothing above), the long
+    // one (no cap) decides each at 19 plies, so the second round is told that some held
+    // (one pass of nothing told it none), before it finds g7 and j10 lose (a fresh solver:
+    // what the checks above cached must not decide it).
+    let mut threats = ThreatSearch::new(18);
+    let mut verdicts = Verdicts::new(33);
+    verdicts.vct_plies = 19;
+    let mut told = None;
+    let kept = root::defences(
+        &mut threats,
+        &mut board,
+        &[g7, j10, e7],
+        &threat,
+        &mut verdicts,
+        &timed(60_000),
+        root::Slices {
+            short: Some(Duration::ZERO),
+            long: None,
+        },
+        |held| {
+            told = Some(held);
+            timed(60_000)
+        },
+        &mut nodes,
+    );
+    assert!(
+        told.is_some_and(|n| n > 0),
+        "{told:?}: the long pass proved moves to hold"
+    );
+    assert_eq!(verdicts.get(g7), Some(Verdict::Loses));
+    assert_eq!(kept, vec![e7]);
+    assert_eq!(verdicts.get(j10), Some(Verdict::Loses));
 }
 
 /// Level 10 plays the whole opening book, level 9 its first replies and black's second moves

@@ -67,7 +67,9 @@ const THREAT_SHARE: f64 = 0.10;
 const DEFENCE_SHARE: f64 = 0.20;
 const RECHECK_SHARE: f64 = 0.20;
 /// The longest one move's first check may take, as a share of the move: a check cut short
-/// proves nothing, and one that ran on would leave the moves after it unchecked.
+/// proves nothing, and one that ran on would leave the moves after it unchecked. Every move
+/// gets the short slice first, then those it cut short the long one ([`root::Slices`]).
+const CHECK_SLICE_SHORT: f64 = 0.02;
 const CHECK_SLICE: f64 = 0.05;
 /// When this many moves or fewer held the first checks, the search has little to choose
 /// and knowing that they hold is worth more: their second checks may take this share.
@@ -348,7 +350,10 @@ impl GomokuEngine {
                     &win,
                     &mut verdicts,
                     &defence,
-                    clock.span(CHECK_SLICE),
+                    root::Slices {
+                        short: clock.span(CHECK_SLICE_SHORT),
+                        long: clock.span(CHECK_SLICE),
+                    },
                     |held| {
                         let share = if held <= FEW_HOLD {
                             FEW_HOLD_RECHECK_SHARE

@@ -1,9 +1,10 @@
 //! The root's threat-space decisions, around the alpha-beta search: a proven win (VCF, then
 //! VCT) is played at once; when the opponent would have one were it his move, only the moves
 //! after which he has none are searched (checked first against VCTs a little longer than his,
-//! none of these checks longer than a slice of the move, then the moves that pass against the
-//! longest, with more time when few passed); and the move the search chose is checked the same
-//! way, the next-best taking its place when it loses by force.
+//! every move within a short slice of the move and then those cut short within a longer one,
+//! then the moves that pass against the longest, with more time when few passed); and the
+//! move the search chose is checked the same way, the next-best taking its place when it
+//! loses by force.
 //!
 //! Every check runs under a [`Budget`]: a node count (deterministic searches) or an instant
 //! (timed ones). A check cut short proves nothing, and the move it was about keeps its place.
@@ -275,14 +276,35 @@ pub fn check_order(board: &Board, root: &[Point], line: &[Point]) -> Vec<Point> 
     order.into_iter().map(|(_, m)| m).collect()
 }
 
+/// How long one first check of [`defences`] may take (timed moves): `short` in a pass over
+/// every move, then `long` for the moves that pass cut short, while the budget lasts. Most
+/// checks end within the short slice, so every move gets one before a few costly ones take
+/// the time; the long pass still proves the counter-attacks whose checks run longer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slices {
+    pub short: Option<Duration>,
+    pub long: Option<Duration>,
+}
+
+impl Slices {
+    /// One pass, each check at most `slice` (`None`: as long as the budget).
+    #[must_use]
+    pub fn one(slice: Option<Duration>) -> Slices {
+        Slices {
+            short: slice,
+            long: slice,
+        }
+    }
+}
+
 /// The moves of `root` worth searching against the opponent's forced win `threat` (his
 /// line were it his move): those proven to hold; when none is, all but those proven to lose
 /// (those not checked in time stay: the final check looks at the one chosen), or all of them
 /// when every move loses, so that the search finds the longest defence. `root` comes best
-/// first; the checks go in [`check_order`], none of them longer than `slice` (timed moves):
-/// one costly check must not leave the moves after it unchecked. The moves that hold are
-/// then checked again against longer VCTs ([`Verdicts::recheck`]), best first, under the
-/// budget `recheck` gives, for how many held, when the first checks are done.
+/// first; the checks go in [`check_order`], within the [`Slices`]: one costly check must not
+/// leave the moves after it unchecked. The moves that hold are then checked again against
+/// longer VCTs ([`Verdicts::recheck`]), best first, under the budget `recheck` gives, for how
+/// many held, when the first checks are done.
 #[allow(clippy::too_many_arguments)]
 pub fn defences(
     threats: &mut ThreatSearch,
@@ -291,7 +313,7 @@ pub fn defences(
     threat: &ThreatWin,
     verdicts: &mut Verdicts,
     budget: &Budget,
-    slice: Option<Duration>,
+    slices: Slices,
     recheck: impl FnOnce(usize) -> Budget,
     nodes: &mut u64,
 ) -> Vec<Point> {
@@ -300,12 +322,25 @@ pub fn defences(
         let v = if budget.spent() {
             Verdict::Unknown
         } else {
-            verdicts.check(threats, board, m, &budget.at_most(slice), nodes)
+            verdicts.check(threats, board, m, &budget.at_most(slices.short), nodes)
         };
         match v {
             Verdict::Holds => holds.push(m),
             Verdict::Unknown => unknown.push(m),
             Verdict::Loses => {}
+        }
+    }
+    if slices.long != slices.short {
+        for m in unknown.clone() {
+            if budget.spent() {
+                break;
+            }
+            match verdicts.check(threats, board, m, &budget.at_most(slices.long), nodes) {
+                Verdict::Unknown => continue,
+                Verdict::Holds => holds.push(m),
+                Verdict::Loses => {}
+            }
+            unknown.retain(|&p| p != m);
         }
     }
     // The second round: the moves that hold, checked again for longer VCTs; when all of
