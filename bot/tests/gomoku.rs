@@ -881,23 +881,30 @@ fn a_defence_is_checked_again_against_longer_vcts() {
         until: Some(Instant::now() + Duration::from_millis(ms)),
         stop: StopFlag::new(),
     };
-    let mut verdicts = Verdicts::new(33);
-    verdicts.vct_plies = 19;
-    let mut told = None;
-    let kept = root::defences(
-        &mut threats,
-        &mut board,
-        &[g7, j10, e7],
-        &threat,
-        &mut verdicts,
-        &timed(60_000),
-        root::Slices::one(Some(Duration::ZERO)),
-        |held| {
-            told = Some(held);
-            timed(60_000)
-        },
-        &mut nodes,
-    );
+    // The three moves' defences at 19 plies, a minute for each round: what the second round
+    // was told held, the moves kept and the verdicts.
+    let mut timed_defences = |threats: &mut ThreatSearch, slices| {
+        let mut verdicts = Verdicts::new(33);
+        verdicts.vct_plies = 19;
+        let mut told = None;
+        let kept = root::defences(
+            threats,
+            &mut board,
+            &[g7, j10, e7],
+            &threat,
+            &mut verdicts,
+            &timed(60_000),
+            slices,
+            |held| {
+                told = Some(held);
+                timed(60_000)
+            },
+            &mut nodes,
+        );
+        (told, kept, verdicts)
+    };
+    let (told, kept, verdicts) =
+        timed_defences(&mut threats, root::Slices::one(Some(Duration::ZERO)));
     assert_eq!(told, Some(0), "no first check finished");
     assert_eq!(kept, vec![e7]);
     assert_eq!(verdicts.get(g7), Some(Verdict::Loses));
@@ -906,26 +913,12 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     // one (no cap) decides each at 19 plies, so the second round is told that some held
     // (one pass of nothing told it none), before it finds g7 and j10 lose (a fresh solver:
     // what the checks above cached must not decide it).
-    let mut threats = ThreatSearch::new(18);
-    let mut verdicts = Verdicts::new(33);
-    verdicts.vct_plies = 19;
-    let mut told = None;
-    let kept = root::defences(
-        &mut threats,
-        &mut board,
-        &[g7, j10, e7],
-        &threat,
-        &mut verdicts,
-        &timed(60_000),
+    let (told, kept, verdicts) = timed_defences(
+        &mut ThreatSearch::new(18),
         root::Slices {
             short: Some(Duration::ZERO),
             long: None,
         },
-        |held| {
-            told = Some(held);
-            timed(60_000)
-        },
-        &mut nodes,
     );
     assert!(
         told.is_some_and(|n| n > 0),

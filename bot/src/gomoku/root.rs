@@ -331,17 +331,19 @@ pub fn defences(
         }
     }
     if slices.long != slices.short {
-        for m in unknown.clone() {
+        unknown.retain(|&m| {
             if budget.spent() {
-                break;
+                return true;
             }
             match verdicts.check(threats, board, m, &budget.at_most(slices.long), nodes) {
-                Verdict::Unknown => continue,
-                Verdict::Holds => holds.push(m),
-                Verdict::Loses => {}
+                Verdict::Unknown => true,
+                Verdict::Holds => {
+                    holds.push(m);
+                    false
+                }
+                Verdict::Loses => false,
             }
-            unknown.retain(|&p| p != m);
-        }
+        });
     }
     // The second round: the moves that hold, checked again for longer VCTs; when all of
     // them fail it, the moves the first round had no time for, each one that holds checked
