@@ -114,6 +114,34 @@ impl Player {
             .unwrap_or(Sent::Again)
     }
 
+    /// A state of `room` (sent again when the room moved, or when this player's node heard
+    /// the bus again after missing some of it) tells the player every move up to it.
+    fn heard_in_state(&mut self, room: &str, v: &Value) {
+        if v["t"] == "state" && v["room"] == room {
+            let plies = v["moves"].as_array().map_or(0, Vec::len) as u64;
+            self.heard.extend(1..=plies);
+        }
+    }
+
+    /// Reads until this player has heard ply `ply` of `room`; false if it does not within
+    /// `ANSWER_WITHIN`.
+    async fn hears(&mut self, room: &str, ply: u64) -> bool {
+        tokio::time::timeout(ANSWER_WITHIN, async {
+            while !self.heard.contains(&ply) {
+                let Some(v) = next(&mut self.ws).await else {
+                    return;
+                };
+                if v["t"] == "moved" && v["room"] == room {
+                    self.heard.insert(v["ply"].as_u64().unwrap_or(0));
+                }
+                self.heard_in_state(room, &v);
+            }
+        })
+        .await
+        .is_ok()
+            && self.heard.contains(&ply)
+    }
+
     async fn answer(&mut self, room: &str, id: &str, acks: &Recorder) -> Sent {
         loop {
             let Some(v) = next(&mut self.ws).await else {
@@ -126,6 +154,7 @@ impl Player {
                     return Sent::Moved(v);
                 }
             }
+            self.heard_in_state(room, &v);
             if v["t"] == "error" && v["id"] == id {
                 let message = v["message"].as_str().unwrap_or_default();
                 // "cannot be reached; try again", "could not be stored; try again"
@@ -269,6 +298,7 @@ async fn play(
                     // A player whose node is gone goes to the other one; others ask again.
                     let fresh = matches!(sent, Sent::Dropped);
                     let st = player.rejoin(&urls[1], &room, fresh).await;
+                    player.heard_in_state(&room, &st);
                     ply = st["moves"].as_array().unwrap().len() as u64;
                     if clock_check.is_none() && !last_clock.is_null() {
                         let idle = match st["clock"]["running"].as_str() {
@@ -295,23 +325,11 @@ async fn play(
     // Each player hears the other's last move: both are members of the room wherever it
     // went on (white the one before the end, black the end).
     let last = MOVES.len() as u64;
-    let black_heard_end = tokio::time::timeout(ANSWER_WITHIN, async {
-        while !black.heard.contains(&last) {
-            let Some(v) = next(&mut black.ws).await else {
-                return;
-            };
-            if v["t"] == "moved" && v["room"] == room.as_str() {
-                black.heard.insert(v["ply"].as_u64().unwrap_or(0));
-            }
-        }
-    })
-    .await
-    .is_ok()
-        && black.heard.contains(&last);
+    let heard_the_end = black.hears(&room, last).await && white.hears(&room, last - 1).await;
     Resumed {
         room,
         clock_check,
-        heard_the_end: black_heard_end && white.heard.contains(&(last - 1)),
+        heard_the_end,
     }
 }
 
@@ -744,6 +762,58 @@ async fn a_player_on_the_old_owner_hears_the_moves_after_a_takeover() {
         .await;
     alice.play(&room, "c1").await;
     bob.saw_ply(&room, 3).await;
+    bob.play(&room, "c15").await;
+    alice.saw_ply(&room, 4).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_deaf_to_the_bus_for_a_while_tells_its_players_what_they_missed() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a = node_here(&store, &redis.url(), "A").await;
+    let a_subscriber = redis.subscriber_ids();
+    let b = node_here(&store, &redis.url(), "B").await;
+    let b_subscriber: Vec<u64> = redis
+        .subscriber_ids()
+        .into_iter()
+        .filter(|id| !a_subscriber.contains(id))
+        .collect();
+    assert_eq!(b_subscriber.len(), 1, "node B's one subscribing connection");
+
+    // Alice, on node A, makes the room (A owns it); Bob plays from node B.
+    let mut alice = a.client("Alice").await;
+    let (room, _) = alice
+        .create(json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black"}))
+        .await;
+    let mut bob = b.client("Bob").await;
+    bob.join(&room, "player").await;
+    alice.play(&room, "a1").await;
+    bob.saw_ply(&room, 1).await;
+    bob.play(&room, "a15").await;
+    alice.saw_ply(&room, 2).await;
+
+    // Node B's subscribing connection is cut, and a password keeps it from coming back
+    // (connections already open stay signed in): Alice's move, published for Bob, reaches
+    // no one on node B.
+    let password = "kept-out";
+    redis.command(None, &["CONFIG", "SET", "requirepass", password]);
+    let killed = redis.command(
+        Some(password),
+        &["CLIENT", "KILL", "ID", &b_subscriber[0].to_string()],
+    );
+    assert_eq!(killed, "1");
+    alice.play(&room, "c1").await;
+
+    // Once node B hears the bus again, Bob hears the move he missed (in the state of the
+    // room he is joined to again), and the game goes on.
+    redis.command(Some(password), &["CONFIG", "SET", "requirepass", ""]);
+    bob.expect_where(|v| {
+        v["room"] == room.as_str()
+            && ((v["t"] == "moved" && v["ply"] == 3)
+                || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == 3)))
+    })
+    .await;
     bob.play(&room, "c15").await;
     alice.saw_ply(&room, 4).await;
 }

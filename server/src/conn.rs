@@ -120,6 +120,17 @@ impl Conn {
             .collect()
     }
 
+    /// The rooms this connection is a member of.
+    #[must_use]
+    pub fn rooms(&self) -> Vec<String> {
+        self.rooms
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .iter()
+            .cloned()
+            .collect()
+    }
+
     /// Whether a room counts this connection as a member.
     #[must_use]
     pub fn is_in(&self, room: &str) -> bool {

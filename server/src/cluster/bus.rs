@@ -216,21 +216,49 @@ async fn publish(mut redis: ConnectionManager, mut rx: mpsc::Receiver<Outgoing>,
     }
 }
 
+/// The channels this node subscribes to: its own and everyone's.
+pub(super) const CHANNELS: i64 = 2;
+
+/// What the inbox hands the relay.
+#[derive(Debug)]
+pub enum Arrival {
+    /// A message from another node (or this one, on the channel for everyone).
+    Msg(BusMsg),
+    /// The subscriptions are back after the connection to Redis was lost: whatever was
+    /// published to this node meanwhile is gone, frames for its connections and word of
+    /// rooms that moved among them.
+    Resubscribed,
+}
+
 /// What arrives on this node's channels, for the relay.
 pub struct BusInbox {
     pub(super) rx: mpsc::Receiver<PushInfo>,
+    /// The connection was lost and not all channels are subscribed again yet.
+    pub(super) deaf: bool,
 }
 
 impl BusInbox {
-    /// The next message; `None` once the cluster is gone. Pushes that are not messages (a
-    /// reconnection, a subscription's confirmation) and unreadable payloads are skipped.
-    pub async fn next(&mut self) -> Option<BusMsg> {
+    /// The next arrival; `None` once the cluster is gone. Pushes that are neither a message
+    /// nor the last subscription restored after a reconnection, and unreadable payloads, are
+    /// skipped.
+    pub async fn next(&mut self) -> Option<Arrival> {
         loop {
             let push = self.rx.recv().await?;
             match push.kind {
                 PushKind::Message => {}
                 PushKind::Disconnection => {
                     tracing::warn!("the bus lost Redis; it subscribes again on reconnect");
+                    self.deaf = true;
+                    continue;
+                }
+                // A confirmation carries how many channels the connection now listens to.
+                PushKind::Subscribe => {
+                    let all = matches!(push.data.get(1), Some(Value::Int(n)) if *n >= CHANNELS);
+                    if self.deaf && all {
+                        self.deaf = false;
+                        tracing::info!("the bus hears Redis again");
+                        return Some(Arrival::Resubscribed);
+                    }
                     continue;
                 }
                 _ => continue,
@@ -239,7 +267,7 @@ impl BusInbox {
                 continue;
             };
             match serde_json::from_slice(payload) {
-                Ok(msg) => return Some(msg),
+                Ok(msg) => return Some(Arrival::Msg(msg)),
                 Err(e) => tracing::warn!(error = %e, "unreadable bus message"),
             }
         }

@@ -8,6 +8,7 @@ pub mod bus;
 pub mod lease;
 pub mod seeks;
 
+use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -18,7 +19,7 @@ use redis::{IntoConnectionInfo, ProtocolVersion, PushInfo, RedisResult};
 use tokio::sync::{mpsc, watch, Notify, OwnedMutexGuard};
 use tokio::time::Instant;
 
-pub use bus::{Bus, BusInbox, BusMsg};
+pub use bus::{Arrival, Bus, BusInbox, BusMsg};
 pub use lease::{Claim, Lease};
 pub use seeks::SeekEntry;
 
@@ -197,6 +198,7 @@ impl Cluster {
             let mut subscriber = ConnectionManager::new_with_config(client, subscriber_config)
                 .await
                 .map_err(unreachable)?;
+            // `bus::CHANNELS` counts these: the inbox knows them all restored by it.
             subscriber.subscribe(bus::node_channel(node)).await?;
             subscriber.subscribe(bus::EVERYONE).await?;
             Ok::<_, ClusterError>(subscriber)
@@ -233,7 +235,13 @@ impl Cluster {
             node: node.to_string(),
         });
         tracing::info!(node, number = node_no, "joined the cluster");
-        Ok((cluster, BusInbox { rx: push_rx }))
+        Ok((
+            cluster,
+            BusInbox {
+                rx: push_rx,
+                deaf: false,
+            },
+        ))
     }
 
     /// This node's id.
@@ -578,6 +586,12 @@ impl Cluster {
     #[must_use]
     pub fn conn(&self, id: u64) -> Option<Conn> {
         self.0.conns.get(&id).map(|c| c.conn.clone())
+    }
+
+    /// Every room some connection of this node is a member of.
+    #[must_use]
+    pub fn member_rooms(&self) -> BTreeSet<String> {
+        self.0.conns.iter().flat_map(|c| c.conn.rooms()).collect()
     }
 
     /// This node's connections that count `room` as theirs, with their players.

@@ -20,7 +20,7 @@ use super::actor::{find_room, spawn_room};
 use super::change::Moment;
 use super::error::RoomError;
 use super::game::RoomGame;
-use crate::cluster::{BusInbox, BusMsg, Claim, Cluster};
+use crate::cluster::{Arrival, BusInbox, BusMsg, Claim, Cluster};
 use crate::hub::SharedHub;
 use crate::member::{MemberLink, RemoteMember};
 use crate::players::PlayerRecord;
@@ -521,7 +521,14 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
     let Some(cluster) = hub.cluster.clone() else {
         return;
     };
-    while let Some(msg) = inbox.next().await {
+    while let Some(arrival) = inbox.next().await {
+        let msg = match arrival {
+            Arrival::Msg(msg) => msg,
+            Arrival::Resubscribed => {
+                heard_again(&hub, &cluster);
+                continue;
+            }
+        };
         match msg {
             BusMsg::Frame { conn, text } => {
                 if let Some(conn) = cluster.conn(conn) {
@@ -595,6 +602,24 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
             }
         }
     }
+}
+
+/// This node hears the bus again after Redis was out of reach: what was published to it
+/// meanwhile is lost. Its connections in rooms of other nodes join them again (wherever they
+/// are now) and hear their state afresh, and the other nodes announce their bots again.
+fn heard_again(hub: &SharedHub, cluster: &Cluster) {
+    let remote: Vec<String> = cluster
+        .member_rooms()
+        .into_iter()
+        .filter(|room| hub.room(room).is_none())
+        .collect();
+    tracing::info!(rooms = remote.len(), "joining rooms of other nodes again");
+    for room in remote {
+        rejoin(hub, cluster, room);
+    }
+    cluster.bus().send_everyone(&BusMsg::NodeStarted {
+        node: cluster.node().to_string(),
+    });
 }
 
 /// A request from another node for a room this node owned when it was sent.

@@ -146,4 +146,30 @@ impl RedisServer {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+
+    /// Runs one command with Debian's `redis-cli` (beside the server), authenticating with
+    /// `password` if given; its answer, trimmed.
+    pub fn command(&self, password: Option<&str>, args: &[&str]) -> String {
+        let cli = find_bin().with_file_name("redis-cli");
+        let mut cmd = Command::new(&cli);
+        cmd.args(["-h", "127.0.0.1", "-p"])
+            .arg(self.port.to_string());
+        if let Some(password) = password {
+            cmd.args(["--no-auth-warning", "-a", password]);
+        }
+        let out = cmd
+            .args(args)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {} ({e}): {INSTALL}", cli.display()));
+        assert!(out.status.success(), "redis-cli {args:?} failed");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// The ids of the connections subscribed to some channel.
+    pub fn subscriber_ids(&self) -> Vec<u64> {
+        self.command(None, &["CLIENT", "LIST", "TYPE", "pubsub"])
+            .lines()
+            .filter_map(|line| line.strip_prefix("id=")?.split(' ').next()?.parse().ok())
+            .collect()
+    }
 }
