@@ -261,6 +261,118 @@ proptest! {
     }
 }
 
+/// Whether the side to move wins within `plies` by fours (and open threes, when `threes`)
+/// under the threat search's rules — a four's block forced (in VCF a block must be a four),
+/// an open three answered on its defence points or by a four, no answer at all a loss — with
+/// every threat tried at every depth and nothing cached: the search's reference.
+fn wins_by_threats(board: &mut Board, plies: u32, threes: bool) -> bool {
+    let a = board.turn();
+    if !board.summary(a).fives.is_empty() {
+        return true;
+    }
+    if plies < 3 {
+        return false;
+    }
+    let (block, second) = board.summary(1 - a).fives.first_two();
+    if second.is_some() {
+        return false;
+    }
+    let mut moves = Vec::new();
+    match block {
+        Some(x) => {
+            if board.is_legal(x, a) && (threes || board.summary(a).fours.contains(x)) {
+                moves.push(x);
+            }
+        }
+        None => {
+            movegen::four_moves(board, a, &mut moves);
+            if threes {
+                for p in board.summary(a).threes.iter() {
+                    if !moves.contains(&p) && board.is_legal(p, a) {
+                        moves.push(p);
+                    }
+                }
+            }
+        }
+    }
+    moves.into_iter().any(|m| {
+        board.make(m);
+        let won = every_answer_loses(board, plies - 1, threes);
+        board.unmake();
+        won
+    })
+}
+
+/// The defender's side of [`wins_by_threats`]: whether every answer to the threat just made
+/// loses within `plies`.
+fn every_answer_loses(board: &mut Board, plies: u32, threes: bool) -> bool {
+    let d = board.turn();
+    let a = 1 - d;
+    if !board.summary(d).fives.is_empty() {
+        return false;
+    }
+    let (first, second) = board.summary(a).fives.first_two();
+    if let Some(x) = first {
+        if second.is_some() || !board.is_legal(x, d) {
+            return true;
+        }
+        board.make(x);
+        let won = wins_by_threats(board, plies - 1, threes);
+        board.unmake();
+        return won;
+    }
+    if !threes {
+        return false;
+    }
+    let threats = movegen::open_four_points(board, a);
+    if threats.is_empty() {
+        return false;
+    }
+    let mut replies = Vec::new();
+    movegen::defence_points(board, d, &threats, &mut replies);
+    movegen::four_moves(board, d, &mut replies);
+    replies.into_iter().all(|r| {
+        board.make(r);
+        let won = wins_by_threats(board, plies - 1, threes);
+        board.unmake();
+        won
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// The threat search leaves out, near the end of its plies, the threats that one stone
+    /// answers (they cannot win in time): it finds a win exactly when trying every threat
+    /// does. Freestyle and standard: in renju a black defender may have no legal answer at
+    /// all, and such a loss, which takes five plies, counts at four (as it always did).
+    #[test]
+    fn short_threat_searches_win_exactly_when_every_threat_tried_does(
+        size in 9u8..=15,
+        rule in 0usize..2,
+        picks in proptest::collection::vec(any::<usize>(), 12..50),
+    ) {
+        let (pos, mut board) = random_game(size, RULES[rule], &picks, |_, _| {});
+        prop_assume!(pos.outcome().is_none());
+        for plies in 3..=6 {
+            for threes in [false, true] {
+                let mut threats = ThreatSearch::new(12);
+                threats.set_quiet(false);
+                let found = if threes {
+                    threats.vct(&mut board, plies)
+                } else {
+                    threats.vcf(&mut board, plies)
+                };
+                prop_assert_eq!(
+                    found.is_some(),
+                    wins_by_threats(&mut board, plies, threes),
+                    "{} plies, threes {}, {:?}", plies, threes, pos
+                );
+            }
+        }
+    }
+}
+
 #[test]
 fn vcf_finds_a_four_three() {
     for rule in RULES {

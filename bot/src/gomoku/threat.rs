@@ -92,6 +92,32 @@ const QUIET_MOVES: usize = 6;
 const QUIET_VCF_PLIES: u32 = 15;
 const QUIET_VCF_NODES: u64 = 48;
 
+/// The fewest plies in which a threat that one stone answers wins: a four, its block, a
+/// second four, its block and the five (or an open three, any answer, the open four, its
+/// block and the five).
+const OPEN_THREE_PLIES: u32 = 5;
+
+/// Whether a stone of `a` on `p` makes an open four, or fours in two directions.
+fn makes_two_fives(board: &Board, p: Point, a: usize) -> bool {
+    let patterns = board.patterns(p, a);
+    patterns.contains(&Pattern::Flex4)
+        || patterns
+            .iter()
+            .filter(|&&x| x == Pattern::Block4 || x == Pattern::Flex4)
+            .count()
+            >= 2
+}
+
+/// Whether a stone of `a` on `p` makes open threes in two directions.
+fn makes_two_threes(board: &Board, p: Point, a: usize) -> bool {
+    board
+        .patterns(p, a)
+        .iter()
+        .filter(|&&x| x == Pattern::Flex3)
+        .count()
+        >= 2
+}
+
 /// Salt that keeps VCF and VCT failures apart in the cache.
 const VCT_SALT: u64 = 0x7C7C_1357_9BDF_2468;
 
@@ -272,12 +298,24 @@ impl ThreatSearch {
                 }
             }
             None => {
+                // With fewer than five plies left (the deepest nodes, the most numerous) only
+                // a threat that no one stone answers can still win: a four is blocked, and a
+                // new four after the block, its block and the five take five plies; an open
+                // three is answered, and the open four, its block and the five take five too.
+                // So only open fours, double fours and two open threes at once are tried.
+                let short = depth < OPEN_THREE_PLIES;
                 four_moves(board, a, &mut moves);
+                if short {
+                    moves.retain(|&p| makes_two_fives(board, p, a));
+                }
                 sort_by_score(board, a, &mut moves);
                 if threes {
                     let fours = moves.len();
                     for p in board.summary(a).threes.iter() {
-                        if !moves.contains(&p) && board.is_legal(p, a) {
+                        if !moves.contains(&p)
+                            && (!short || makes_two_threes(board, p, a))
+                            && board.is_legal(p, a)
+                        {
                             moves.push(p);
                         }
                     }
