@@ -819,6 +819,81 @@ async fn a_node_deaf_to_the_bus_for_a_while_tells_its_players_what_they_missed()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_redis_that_lost_its_data_takes_no_live_node_for_gone() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    // Leases of 6 s: node A asks after node B every 6 s, each node sets its presence key
+    // every 2 s, and the key lasts 12 s.
+    let lease = Duration::from_secs(6);
+    let a = TestServer::cluster_node(&store, &redis.url(), "A", lease).await;
+    let dir_b = tempfile::tempdir().unwrap();
+    let b_flags = [
+        "--store",
+        &store,
+        "--redis",
+        &redis.url(),
+        "--node-id",
+        "B",
+        "--lease-ms",
+        "6000",
+    ];
+    let b = ServeProcess::start(dir_b.path(), &b_flags).await;
+
+    // Alice, on node A, plays Bob, on node B: node A sends to node B, so it asks after it.
+    let mut alice = a.client("Alice").await;
+    let (room, _) = alice
+        .create(json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black"}))
+        .await;
+    let mut bob = Client::connect(&b.url()).await;
+    bob.hello("Bob").await;
+    bob.join(&room, "player").await;
+    alice.play(&room, "a1").await;
+    bob.saw_ply(&room, 1).await;
+
+    // Redis loses every key, node B's presence too, and node B is away for longer than node
+    // A's questions are apart: node A asks while B's key is missing, but its own is missing
+    // as well, so it takes nobody for gone until every live node has had time to set its key.
+    redis_loses_its_data(&redis.url()).await;
+    signal(b.pid, "STOP");
+    tokio::time::sleep(lease + Duration::from_secs(1)).await;
+    signal(b.pid, "CONT");
+    within("node B's presence key again", async {
+        while redis.command(None, &["EXISTS", "kibitz:alive:B"]) != "1" {
+            tokio::task::yield_now().await;
+        }
+    })
+    .await;
+    // The game goes on (the room's lease went with the data: Bob's move makes node B take
+    // it over), and node A took no node for gone.
+    bob.play(&room, "a15").await;
+    alice
+        .expect_where(|v| {
+            v["room"] == room.as_str()
+                && ((v["t"] == "moved" && v["ply"] == 2)
+                    || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == 2)))
+        })
+        .await;
+    let before = metric(&a, "kibitz_cluster_nodes_gone_total").await;
+    assert_eq!(before, 0.0, "node B taken for gone while it lived");
+
+    // A node that is really gone is taken for gone all the same.
+    b.kill().await;
+    let gone = tokio::time::timeout(Duration::from_secs(40), async {
+        loop {
+            let gone = metric(&a, "kibitz_cluster_nodes_gone_total").await;
+            if gone > 0.0 {
+                return gone;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+    .expect("node A takes the killed node B for gone");
+    assert_eq!(gone, 1.0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_members_of_a_dead_node_leave_the_rooms_of_the_others() {
     let pg = PgServer::shared();
     let store = pg.database();

@@ -37,6 +37,7 @@ struct Inner {
     cluster_rooms_owned: Gauge,
     cluster_forwarded: Counter,
     cluster_takeovers: Counter,
+    cluster_nodes_gone: Counter,
     cluster_bus_dropped: Counter,
     redis_call: Histogram,
 }
@@ -155,6 +156,12 @@ impl Metrics {
             "Unfinished rooms this node took over from the store",
             cluster_takeovers.clone(),
         );
+        let cluster_nodes_gone = Counter::default();
+        registry.register(
+            "cluster_nodes_gone",
+            "Other nodes this node took for gone (their presence key expired)",
+            cluster_nodes_gone.clone(),
+        );
         let cluster_bus_dropped = Counter::default();
         registry.register(
             "cluster_bus_dropped",
@@ -188,6 +195,7 @@ impl Metrics {
             cluster_rooms_owned,
             cluster_forwarded,
             cluster_takeovers,
+            cluster_nodes_gone,
             cluster_bus_dropped,
             redis_call,
         }))
@@ -280,6 +288,9 @@ impl Metrics {
     }
     pub fn takeover(&self) {
         self.0.cluster_takeovers.inc();
+    }
+    pub fn nodes_gone(&self, n: usize) {
+        self.0.cluster_nodes_gone.inc_by(n as u64);
     }
     pub fn bus_dropped(&self) {
         self.0.cluster_bus_dropped.inc();

@@ -123,6 +123,10 @@ struct Inner {
     claims: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
     /// When the last renewal round that Redis answered was sent, in ms since `epoch`.
     renewed_ms: AtomicU64,
+    /// Before this (ms since `epoch`) no other node is taken for gone: this node found its
+    /// own presence key missing, so Redis lost its data (or this node was away), and the
+    /// others may not have set theirs again yet.
+    judge_peers_from_ms: AtomicU64,
     epoch: Instant,
     /// Rooms of other nodes in this node's lobby, with their node.
     listed: DashMap<String, Arc<str>>,
@@ -216,6 +220,7 @@ impl Cluster {
             owned: DashMap::new(),
             claims: DashMap::new(),
             renewed_ms: AtomicU64::new(0),
+            judge_peers_from_ms: AtomicU64::new(0),
             epoch,
             conns: DashMap::new(),
             listed: DashMap::new(),
@@ -434,28 +439,60 @@ impl Cluster {
         let ms = u64::try_from(self.0.lease_time.as_millis() * 3).unwrap_or(u64::MAX);
         // Presence lasts two lease times: six renewals missed in a row.
         let alive_ms = u64::try_from(self.0.lease_time.as_millis() * 2).unwrap_or(u64::MAX);
-        self.call(async |r| {
-            redis::pipe()
-                .cmd("SET")
-                .arg(&key)
-                .arg(&node)
-                .arg("PX")
-                .arg(ms)
-                .cmd("SET")
-                .arg(&alive)
-                .arg(1)
-                .arg("PX")
-                .arg(alive_ms)
-                .query_async::<(String, String)>(r)
-                .await
-        })
-        .await
-        .map(|_| ())
+        let (_, before) = self
+            .call(async |r| {
+                redis::pipe()
+                    .cmd("SET")
+                    .arg(&key)
+                    .arg(&node)
+                    .arg("PX")
+                    .arg(ms)
+                    .cmd("SET")
+                    .arg(&alive)
+                    .arg(1)
+                    .arg("PX")
+                    .arg(alive_ms)
+                    .arg("GET")
+                    .query_async::<(String, Option<String>)>(r)
+                    .await
+            })
+            .await?;
+        if before.is_none() {
+            self.presence_was_lost();
+        }
+        Ok(())
+    }
+
+    /// This node's presence key was missing: Redis lost its data, or this node could not
+    /// renew it for two lease times. Every other node's key may be missing too until its
+    /// next renewal, so for two lease times none is taken for gone (a live node taken for
+    /// gone has its connections dropped from this node's rooms).
+    fn presence_was_lost(&self) {
+        let wait = u64::try_from(self.0.lease_time.as_millis() * 2).unwrap_or(u64::MAX);
+        let until = self.ms_now().saturating_add(wait);
+        self.0
+            .judge_peers_from_ms
+            .fetch_max(until, Ordering::SeqCst);
     }
 
     /// Asks Redis which of the nodes this node sends to are still present; the nodes found
-    /// gone since the last call (their connections now count as closed).
+    /// gone since the last call (their connections now count as closed). None is taken for
+    /// gone while this node's own presence key is missing or lately was (see
+    /// `presence_was_lost`).
     pub async fn check_peers(&self) -> Vec<Arc<str>> {
+        let own = alive_key(self.node());
+        let present = self
+            .call(async |r| redis::cmd("EXISTS").arg(&own).query_async::<u8>(r).await)
+            .await;
+        match present {
+            // Redis out of reach says nothing about the peers.
+            Err(_) => return Vec::new(),
+            Ok(0) => self.presence_was_lost(),
+            Ok(_) => {}
+        }
+        if self.ms_now() < self.0.judge_peers_from_ms.load(Ordering::SeqCst) {
+            return Vec::new();
+        }
         let peers: Vec<Arc<str>> = self
             .0
             .bus
@@ -478,6 +515,7 @@ impl Cluster {
                 gone.push(peer);
             }
         }
+        self.0.metrics.nodes_gone(gone.len());
         gone
     }
 
