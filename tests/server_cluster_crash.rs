@@ -894,6 +894,50 @@ async fn a_redis_that_lost_its_data_takes_no_live_node_for_gone() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_taken_for_gone_while_away_puts_its_players_back_in_their_rooms() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let a = node_here(&store, &redis.url(), "A").await;
+    let dir_b = tempfile::tempdir().unwrap();
+    let b = serve_node(dir_b.path(), &store, &redis.url(), "B").await;
+
+    // Alice, on node A, makes the room (A owns it); Bob plays from node B.
+    let mut alice = a.client("Alice").await;
+    let (room, _) = alice
+        .create(json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black"}))
+        .await;
+    let mut bob = Client::connect(&b.url()).await;
+    bob.hello("Bob").await;
+    bob.join(&room, "player").await;
+    alice.play(&room, "a1").await;
+    bob.saw_ply(&room, 1).await;
+    bob.play(&room, "a15").await;
+    alice.saw_ply(&room, 2).await;
+
+    // Node B is away (stopped) until its presence key has expired and node A has taken it
+    // for gone: the room drops Bob's connection.
+    signal(b.pid, "STOP");
+    within("node A to take node B for gone", async {
+        while metric(&a, "kibitz_cluster_nodes_gone_total").await < 1.0 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    signal(b.pid, "CONT");
+
+    // Back, node B finds its presence key missing; once node A has seen it again, Bob joins
+    // the room again and hears Alice's move (in the state he is sent, or as the move).
+    alice.play(&room, "c1").await;
+    bob.expect_where(|v| {
+        v["room"] == room.as_str()
+            && ((v["t"] == "moved" && v["ply"] == 3)
+                || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == 3)))
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_members_of_a_dead_node_leave_the_rooms_of_the_others() {
     let pg = PgServer::shared();
     let store = pg.database();

@@ -207,6 +207,7 @@ impl Server {
         if let (Some(cluster), Some(inbox)) = (hub.cluster.clone(), bus_rx) {
             tokio::spawn(room::relay::serve_bus(hub.clone(), inbox));
             tokio::spawn(room::relay::watch_peers(hub.clone()));
+            tokio::spawn(room::relay::rejoin_after_absence(hub.clone()));
             tokio::spawn(session::pairing::show_cluster_seeks(hub.clone()));
             tokio::spawn(room::relay::claim_orphans(hub.clone()));
             tokio::spawn(cluster.renew_leases(hub.shutdown.clone()));

@@ -105,10 +105,13 @@ impl MemberLink {
         }
     }
 
-    /// The room no longer counts this connection as a member.
+    /// The room no longer counts this connection as a member. A node taken for gone is not
+    /// told: should it be back, its connection still counts the room as its own and joins it
+    /// again (`relay::rejoin_after_absence`).
     pub fn left(&self, room: &str) {
         match self {
             MemberLink::Local(conn) => conn.left(room),
+            MemberLink::Remote(r) if r.bus.is_dead(&r.node) => {}
             MemberLink::Remote(r) => r.send(&BusMsg::Left {
                 conn: r.id,
                 room: room.to_string(),

@@ -127,6 +127,8 @@ struct Inner {
     /// own presence key missing, so Redis lost its data (or this node was away), and the
     /// others may not have set theirs again yet.
     judge_peers_from_ms: AtomicU64,
+    /// Woken when this node's presence key was found missing (see `presence_was_lost`).
+    presence_lost: Notify,
     epoch: Instant,
     /// Rooms of other nodes in this node's lobby, with their node.
     listed: DashMap<String, Arc<str>>,
@@ -221,6 +223,7 @@ impl Cluster {
             claims: DashMap::new(),
             renewed_ms: AtomicU64::new(0),
             judge_peers_from_ms: AtomicU64::new(0),
+            presence_lost: Notify::new(),
             epoch,
             conns: DashMap::new(),
             listed: DashMap::new(),
@@ -473,6 +476,13 @@ impl Cluster {
         self.0
             .judge_peers_from_ms
             .fetch_max(until, Ordering::SeqCst);
+        self.0.presence_lost.notify_one();
+    }
+
+    /// Waits until this node's presence key is next found missing: the other nodes may have
+    /// taken it for gone meanwhile, and dropped its connections from their rooms.
+    pub async fn presence_lost(&self) {
+        self.0.presence_lost.notified().await;
     }
 
     /// Asks Redis which of the nodes this node sends to are still present; the nodes found

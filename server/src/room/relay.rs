@@ -252,6 +252,30 @@ pub async fn watch_peers(hub: SharedHub) {
     }
 }
 
+/// Each time this node finds its presence key missing (Redis lost its data, or this node
+/// was away, paused or cut off, for two lease times), the other nodes may have taken it for
+/// gone and dropped its connections from their rooms. Once they have all asked after it again
+/// (they ask every lease time; half a lease more for the margin), its connections join their
+/// rooms of other nodes again, as when it hears the bus again. Until shutdown.
+pub async fn rejoin_after_absence(hub: SharedHub) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    let mut shutdown = hub.shutdown.clone();
+    let settle = cluster.lease_time() * 3 / 2;
+    loop {
+        tokio::select! {
+            () = cluster.presence_lost() => {}
+            _ = shutdown.changed() => return,
+        }
+        tokio::select! {
+            () = tokio::time::sleep(settle) => {}
+            _ = shutdown.changed() => return,
+        }
+        heard_again(&hub, &cluster);
+    }
+}
+
 /// Most rooms one round of [`claim_orphans`] takes over.
 const ORPHANS_PER_ROUND: usize = 200;
 /// Rounds a room that could not be claimed is left alone.
@@ -604,9 +628,10 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
     }
 }
 
-/// This node hears the bus again after Redis was out of reach: what was published to it
-/// meanwhile is lost. Its connections in rooms of other nodes join them again (wherever they
-/// are now) and hear their state afresh, and the other nodes announce their bots again.
+/// This node hears the bus again after Redis was out of reach (what was published to it
+/// meanwhile is lost), or is back after the others may have taken it for gone: its
+/// connections in rooms of other nodes join them again (wherever they are now) and hear
+/// their state afresh, and the other nodes announce their bots again.
 fn heard_again(hub: &SharedHub, cluster: &Cluster) {
     let remote: Vec<String> = cluster
         .member_rooms()
