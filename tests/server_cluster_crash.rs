@@ -586,6 +586,16 @@ async fn a_paused_old_owner_can_neither_store_nor_announce_a_move() {
     let _ = b;
 }
 
+/// Whether a message tells ply `ply` of `room`: the move itself, or a state of the room
+/// with that many moves (sent to a member that joined it again).
+fn tells_ply(room: &str, ply: usize) -> impl Fn(&Value) -> bool + '_ {
+    move |v| {
+        v["room"] == room
+            && ((v["t"] == "moved" && v["ply"] == ply)
+                || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == ply)))
+    }
+}
+
 /// A node of the cluster in this process, with a short lease.
 async fn node_here(store: &str, redis: &str, id: &str) -> TestServer {
     TestServer::cluster_node(store, redis, id, Duration::from_millis(1500)).await
@@ -753,13 +763,7 @@ async fn a_player_on_the_old_owner_hears_the_moves_after_a_takeover() {
 
     // Alice sends nothing and waits: she hears Bob's move (as the move itself, or in the
     // state of the room she is joined to again), then plays on, and hears his next one.
-    alice
-        .expect_where(|v| {
-            v["room"] == room.as_str()
-                && ((v["t"] == "moved" && v["ply"] == 2)
-                    || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == 2)))
-        })
-        .await;
+    alice.expect_where(tells_ply(&room, 2)).await;
     alice.play(&room, "c1").await;
     bob.saw_ply(&room, 3).await;
     bob.play(&room, "c15").await;
@@ -808,12 +812,7 @@ async fn a_node_deaf_to_the_bus_for_a_while_tells_its_players_what_they_missed()
     // Once node B hears the bus again, Bob hears the move he missed (in the state of the
     // room he is joined to again), and the game goes on.
     redis.command(Some(password), &["CONFIG", "SET", "requirepass", ""]);
-    bob.expect_where(|v| {
-        v["room"] == room.as_str()
-            && ((v["t"] == "moved" && v["ply"] == 3)
-                || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == 3)))
-    })
-    .await;
+    bob.expect_where(tells_ply(&room, 3)).await;
     bob.play(&room, "c15").await;
     alice.saw_ply(&room, 4).await;
 }
@@ -868,13 +867,7 @@ async fn a_redis_that_lost_its_data_takes_no_live_node_for_gone() {
     // The game goes on (the room's lease went with the data: Bob's move makes node B take
     // it over), and node A took no node for gone.
     bob.play(&room, "a15").await;
-    alice
-        .expect_where(|v| {
-            v["room"] == room.as_str()
-                && ((v["t"] == "moved" && v["ply"] == 2)
-                    || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == 2)))
-        })
-        .await;
+    alice.expect_where(tells_ply(&room, 2)).await;
     let before = metric(&a, "kibitz_cluster_nodes_gone_total").await;
     assert_eq!(before, 0.0, "node B taken for gone while it lived");
 
@@ -930,12 +923,7 @@ async fn a_node_taken_for_gone_while_away_puts_its_players_back_in_their_rooms()
     // Back, node B finds its presence key missing; once node A has seen it again, Bob joins
     // the room again and hears Alice's move (in the state he is sent, or as the move).
     alice.play(&room, "c1").await;
-    bob.expect_where(|v| {
-        v["room"] == room.as_str()
-            && ((v["t"] == "moved" && v["ply"] == 3)
-                || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == 3)))
-    })
-    .await;
+    bob.expect_where(tells_ply(&room, 3)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
