@@ -747,6 +747,40 @@ fn leaves_the_opponent_no_proven_win_when_a_move_avoids_it() {
     }
 }
 
+/// White to move in a game lost to gobang (2026-12-01). Only k8 and k9 hold the checks against
+/// black's VCT; e7's check runs out of its budget. The search to depth 12 proves that k8 and
+/// k9 lose all the same, by a longer line (k9 k8 e7 e9 d10 d8 ...), so it turns to the moves
+/// left unproven and plays one that no VCT of black's refutes, where it used to play k9.
+#[test]
+fn when_the_moves_that_held_prove_lost_the_unproven_ones_are_searched() {
+    let pos = freestyle(
+        "h8 g9 f8 g8 g7 f6 h6 i5 h7 h9 i9 i7 j10 k11 i10 k10 f10 i6 h5 h4 i4 g3 f2 k13 k12 k7 j6",
+    );
+    let r = thorough_engine(20_000, 3_000)
+        .search(
+            &AnyPosition::Gomoku(pos.clone()),
+            Limits::Depth(12),
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a move");
+    assert!(
+        !["k8", "k9"].contains(&r.best.as_str()),
+        "{} {:?}",
+        r.best,
+        r.score
+    );
+    assert!(matches!(r.score, Score::Heuristic(_)), "{:?}", r.score);
+    let best = r.best.parse::<Cell>().expect("a cell");
+    let after = with_stone(&pos, best, pos.turn());
+    assert_eq!(
+        forced_win(&after, 17, 100_000),
+        None,
+        "{best} leaves black a win by force"
+    );
+}
+
 #[test]
 fn renju_a_line_through_an_open_four_shows_a_block_black_may_play() {
     // Found by the property test above: white's h2 makes an open four whose five-points are

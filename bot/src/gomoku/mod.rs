@@ -313,6 +313,9 @@ impl GomokuEngine {
 
         // The opponent's win were it his move: keep to the moves that stop it.
         let mut verdicts = Verdicts::new(if settings.root_vct { vct_plies } else { 0 });
+        // The moves the checks left out unproven (cut short, or never reached) while others
+        // held: the search turns to them if it finds that every move kept loses after all.
+        let mut unproven: Vec<Point> = Vec::new();
         if settings.root_vcf && !them_four && root.len() > 1 {
             let detect = budget(&clock, THREAT_SHARE, self.fixed.defence, stop);
             for vct in [false, true] {
@@ -343,10 +346,11 @@ impl GomokuEngine {
                 extra_nodes += ranked.nodes;
                 root = ranked.ranking.iter().map(|&(p, _)| p).collect();
                 let defence = budget(&clock, DEFENCE_SHARE, self.fixed.defence, stop);
+                let ranked_root = root;
                 root = root::defences(
                     &mut self.threats,
                     &mut board,
-                    &root,
+                    &ranked_root,
                     &win,
                     &mut verdicts,
                     &defence,
@@ -364,12 +368,19 @@ impl GomokuEngine {
                     },
                     &mut extra_nodes,
                 );
+                unproven = ranked_root
+                    .into_iter()
+                    .filter(|&m| !root.contains(&m) && verdicts.get(m).is_none())
+                    .collect();
                 break;
             }
         }
 
+        // A move is forced when it is the only one left and no other is merely unproven: its
+        // search is then for the score alone.
+        let forced = root.len() == 1 && unproven.is_empty();
         let mut max_depth = limits.max_depth(settings.max_depth);
-        if root.len() == 1 {
+        if forced {
             max_depth = max_depth.min(FORCED_MOVE_DEPTH);
         }
         // When the checks against his win have a verdict on every move left, the final check
@@ -377,7 +388,7 @@ impl GomokuEngine {
         let all_checked = root.iter().all(|&m| verdicts.get(m).is_some());
         let search_limits = Limits {
             max_depth,
-            deadline: if root.len() == 1 {
+            deadline: if forced {
                 clock.at(0.5)
             } else if all_checked {
                 clock.end()
@@ -389,7 +400,22 @@ impl GomokuEngine {
         };
         let mut it = self
             .searcher
-            .search(&mut board, &root, search_limits, stop, |_| {});
+            .search(&mut board, &root, search_limits.clone(), stop, |_| {});
+        // Every move that held the checks loses to the search's deeper look: the moves whose
+        // checks were cut short may not, and the best of them is worth the rest of the time
+        // (the final check below looks at it like any other choice).
+        if it.score <= -WIN_BOUND && !unproven.is_empty() && !clock.past(SEARCH_END) {
+            let others = self
+                .searcher
+                .search(&mut board, &unproven, search_limits, stop, |_| {});
+            if others.score > it.score {
+                let nodes = it.nodes + others.nodes;
+                it = Iteration { nodes, ..others };
+            } else {
+                it.nodes += others.nodes;
+            }
+            root.extend(unproven);
+        }
 
         // The final check: the chosen move must not hand the opponent a forced win.
         if settings.root_vcf && root.len() > 1 && it.score < WIN_BOUND {
