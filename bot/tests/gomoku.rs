@@ -373,6 +373,27 @@ proptest! {
     }
 }
 
+/// The property's first counter-example (kept in `gomoku.proptest-regressions` too): i3 makes
+/// an open three on the diagonal and, on the i file, `O X . X . X . X` whose middle gap makes
+/// two fives, though i3's own patterns see a closed three (i9 lies beyond their reach). No
+/// stone answers both, so black wins in three plies, and the short search must try i3.
+#[test]
+fn a_second_three_open_beyond_the_patterns_reach_counts_near_the_end() {
+    let pos = Gomoku::from_stones(
+        11,
+        GomokuRule::Standard,
+        &cells("i9 j9 f7 i7 f6 i5 d4 h4 b3 d3 f3 h2 k2 c1"),
+        &cells("j11 k8 h6 k6 b5 j5 k5 k4 c3 k3 b2 c2 i2 h1"),
+    )
+    .expect("a position");
+    let mut board = Board::from_position(&pos);
+    assert!(wins_by_threats(&mut board, 3, true), "the reference wins");
+    let mut threats = ThreatSearch::new(12);
+    threats.set_quiet(false);
+    let win = threats.vct(&mut board, 3).expect("a win in three plies");
+    assert_eq!(board.cell(win.line[0]).to_string(), "i3");
+}
+
 #[test]
 fn vcf_finds_a_four_three() {
     for rule in RULES {

@@ -108,14 +108,25 @@ fn makes_two_fives(board: &Board, p: Point, a: usize) -> bool {
             >= 2
 }
 
-/// Whether a stone of `a` on `p` makes open threes in two directions.
-fn makes_two_threes(board: &Board, p: Point, a: usize) -> bool {
-    board
-        .patterns(p, a)
-        .iter()
-        .filter(|&&x| x == Pattern::Flex3)
-        .count()
-        >= 2
+/// Whether a stone of `a` on `p` may make open threes in two directions. A point's patterns
+/// see four points each way, and a closed three there may be open beyond them: with `X.X.X.X`
+/// and the other colour at its near end, the stone at the near end is a closed three, yet the
+/// middle gap then makes two fives. So a move with an open and a closed three, or two closed
+/// ones, is made and the directions of its open fours counted (rare: most moves have neither).
+fn makes_two_threes(board: &mut Board, p: Point, a: usize) -> bool {
+    let patterns = board.patterns(p, a);
+    let open = patterns.iter().filter(|&&x| x == Pattern::Flex3).count();
+    let closed = patterns.iter().filter(|&&x| x == Pattern::Block3).count();
+    if open >= 2 {
+        return true;
+    }
+    if open + closed < 2 {
+        return false;
+    }
+    board.make(p);
+    let fours = open_four_points(board, a);
+    board.unmake();
+    fours.iter().any(|&(_, d)| d != fours[0].1)
 }
 
 /// Salt that keeps VCF and VCT failures apart in the cache.
@@ -312,11 +323,18 @@ impl ThreatSearch {
                 if threes {
                     let fours = moves.len();
                     for p in board.summary(a).threes.iter() {
-                        if !moves.contains(&p)
-                            && (!short || makes_two_threes(board, p, a))
-                            && board.is_legal(p, a)
-                        {
+                        if !moves.contains(&p) && board.is_legal(p, a) {
                             moves.push(p);
+                        }
+                    }
+                    if short {
+                        let mut i = fours;
+                        while i < moves.len() {
+                            if makes_two_threes(board, moves[i], a) {
+                                i += 1;
+                            } else {
+                                moves.swap_remove(i);
+                            }
                         }
                     }
                     sort_by_score(board, a, &mut moves[fours..]);
