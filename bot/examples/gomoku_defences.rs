@@ -155,6 +155,7 @@ fn main() {
     let slices = Slices {
         short: Some(Duration::from_millis(decide_short)),
         long: Some(Duration::from_millis(decide_slice)),
+        leaders: Some(Duration::from_millis(decide_slice)),
     };
     // Of the positions where a move holds to the end: those whose kept moves include one,
     // and the kept moves that lose, in all; the moves kept in all positions.

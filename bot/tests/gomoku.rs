@@ -1005,6 +1005,12 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     assert!(threat.plies <= 11, "{}", threat.plies);
     let point = |text: &str| board.point(text.parse().expect("a cell"));
     let (g7, j10, e7) = (point("g7"), point("j10"), point("e7"));
+    // Moves far from the fight, each lost to black's VCT: ranked first, they are the leaders
+    // (root::LEADERS_SLICED) and the three moves above are not.
+    let far: Vec<Point> = ["a1", "a15", "o1", "o15", "b1", "b15"]
+        .into_iter()
+        .map(point)
+        .collect();
 
     let mut nodes = 0;
     let mut verdicts = Verdicts::new(33);
@@ -1048,16 +1054,16 @@ fn a_defence_is_checked_again_against_longer_vcts() {
         until: Some(Instant::now() + Duration::from_millis(ms)),
         stop: StopFlag::new(),
     };
-    // The three moves' defences at 19 plies, a minute for each round: what the second round
-    // was told held, the moves kept and the verdicts.
-    let mut timed_defences = |threats: &mut ThreatSearch, slices| {
+    // The moves' defences at 19 plies, a minute for each round: what the second round was
+    // told held, the moves kept and the verdicts.
+    let mut timed_defences = |threats: &mut ThreatSearch, root: &[Point], slices| {
         let mut verdicts = Verdicts::new(33);
         verdicts.vct_plies = 19;
         let mut told = None;
         let kept = root::defences(
             threats,
             &mut board,
-            &[g7, j10, e7],
+            root,
             &threat,
             &mut verdicts,
             &timed(60_000),
@@ -1070,8 +1076,11 @@ fn a_defence_is_checked_again_against_longer_vcts() {
         );
         (told, kept, verdicts)
     };
-    let (told, kept, verdicts) =
-        timed_defences(&mut threats, root::Slices::one(Some(Duration::ZERO)));
+    let (told, kept, verdicts) = timed_defences(
+        &mut threats,
+        &[g7, j10, e7],
+        root::Slices::one(Some(Duration::ZERO)),
+    );
     assert_eq!(told, Some(0), "no first check finished");
     assert_eq!(kept, vec![e7]);
     assert_eq!(verdicts.get(g7), Some(Verdict::Loses));
@@ -1079,12 +1088,16 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     // Two passes: the short one cuts every check (as the slice of nothing above), the long
     // one (no cap) decides each at 19 plies, so the second round is told that some held
     // (one pass of nothing told it none), before it finds g7 and j10 lose (a fresh solver:
-    // what the checks above cached must not decide it).
+    // what the checks above cached must not decide it). The far moves ranked first are the
+    // leaders, whose slice of nothing leaves them unproven (the long pass is not theirs).
+    let ranked: Vec<Point> = far.iter().copied().chain([g7, j10, e7]).collect();
     let (told, kept, verdicts) = timed_defences(
         &mut ThreatSearch::new(18),
+        &ranked,
         root::Slices {
             short: Some(Duration::ZERO),
             long: None,
+            leaders: Some(Duration::ZERO),
         },
     );
     assert!(
@@ -1094,6 +1107,35 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     assert_eq!(verdicts.get(g7), Some(Verdict::Loses));
     assert_eq!(kept, vec![e7]);
     assert_eq!(verdicts.get(j10), Some(Verdict::Loses));
+    assert!(
+        far.iter().all(|&m| verdicts.get(m).is_none()),
+        "leaders cut short"
+    );
+
+    // The leaders' slice (no cap) where the short and long ones cut every check: ranked
+    // first, g7, j10 and e7 are among the leaders and decided in the first pass; the far
+    // moves ranked after the sixth are not.
+    let ranked: Vec<Point> = [g7, j10, e7]
+        .into_iter()
+        .chain(far.iter().copied())
+        .collect();
+    let (told, kept, verdicts) = timed_defences(
+        &mut ThreatSearch::new(18),
+        &ranked,
+        root::Slices {
+            short: Some(Duration::ZERO),
+            long: Some(Duration::ZERO),
+            leaders: None,
+        },
+    );
+    assert!(
+        told.is_some_and(|n| n > 0),
+        "{told:?}: the leaders' checks proved moves to hold"
+    );
+    assert_eq!(kept, vec![e7]);
+    assert!(ranked[..root::LEADERS_SLICED]
+        .iter()
+        .all(|&m| verdicts.get(m).is_some()));
 }
 
 /// Level 10 plays the whole opening book, level 9 its first replies and black's second moves

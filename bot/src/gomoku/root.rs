@@ -26,6 +26,10 @@ pub const VCT_PLIES_MAX: u32 = 33;
 /// points of his line: a counter-attack the search likes would otherwise wait behind them
 /// for a budget that runs out.
 pub const LEADERS_CHECKED_FIRST: usize = 3;
+/// How many of the best-ranked root moves get the leaders' slice ([`Slices::leaders`]) in the
+/// first pass, instead of the short one: the search plays one of them when it may, and the
+/// short pass over every move often spends the budget before a long one starts.
+pub const LEADERS_SLICED: usize = 6;
 
 /// What a threat search may spend.
 #[derive(Clone, Debug)]
@@ -277,13 +281,17 @@ pub fn check_order(board: &Board, root: &[Point], line: &[Point]) -> Vec<Point> 
 }
 
 /// How long one first check of [`defences`] may take (timed moves): `short` in a pass over
-/// every move, then `long` for the moves that pass cut short, while the budget lasts. Most
-/// checks end within the short slice, so every move gets one before a few costly ones take
-/// the time; the long pass still proves the counter-attacks whose checks run longer.
+/// every move (`leaders` for the first [`LEADERS_SLICED`] of the ranking), then `long` for
+/// the moves that pass cut short, while the budget lasts. Most checks end within the short
+/// slice, so every move gets one before a few costly ones take the time; the long pass still
+/// proves the counter-attacks whose checks run longer. The moves the search likes best get
+/// their long check at once: the short pass often spends the budget, and a leader cut short
+/// is left out while others hold.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slices {
     pub short: Option<Duration>,
     pub long: Option<Duration>,
+    pub leaders: Option<Duration>,
 }
 
 impl Slices {
@@ -293,6 +301,7 @@ impl Slices {
         Slices {
             short: slice,
             long: slice,
+            leaders: slice,
         }
     }
 }
@@ -318,11 +327,17 @@ pub fn defences(
     nodes: &mut u64,
 ) -> Vec<Point> {
     let (mut holds, mut unknown) = (Vec::new(), Vec::new());
+    let leaders = &root[..root.len().min(LEADERS_SLICED)];
     for m in check_order(board, root, &threat.line) {
+        let slice = if leaders.contains(&m) {
+            slices.leaders
+        } else {
+            slices.short
+        };
         let v = if budget.spent() {
             Verdict::Unknown
         } else {
-            verdicts.check(threats, board, m, &budget.at_most(slices.short), nodes)
+            verdicts.check(threats, board, m, &budget.at_most(slice), nodes)
         };
         match v {
             Verdict::Holds => holds.push(m),
@@ -332,7 +347,8 @@ pub fn defences(
     }
     if slices.long != slices.short {
         unknown.retain(|&m| {
-            if budget.spent() {
+            // A leader had its long check already.
+            if budget.spent() || leaders.contains(&m) {
                 return true;
             }
             match verdicts.check(threats, board, m, &budget.at_most(slices.long), nodes) {
