@@ -11,6 +11,7 @@
 //! milliseconds instead of the engine's share, and `--decide-short MS` gives every move a
 //! first check of at most MS milliseconds before those it cut short get the slice (the
 //! engine's two passes; default: the engine's short share, an eighth of `--decide` x 2/5).
+//! The six best-ranked moves get the slice at once, as the engine's leaders get theirs.
 //!
 //! `cargo run --release -p kibitz-bot --example gomoku_defences -- [--positions N]
 //! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS [--decide-slack P] [--decide-slice MS] [--decide-short MS]]

@@ -328,14 +328,11 @@ impl ThreatSearch {
                         }
                     }
                     if short {
-                        let mut i = fours;
-                        while i < moves.len() {
-                            if makes_two_threes(board, moves[i], a) {
-                                i += 1;
-                            } else {
-                                moves.swap_remove(i);
-                            }
-                        }
+                        let mut i = 0;
+                        moves.retain(|&p| {
+                            i += 1;
+                            i <= fours || makes_two_threes(board, p, a)
+                        });
                     }
                     sort_by_score(board, a, &mut moves[fours..]);
                 }
