@@ -11,10 +11,12 @@
 //! milliseconds instead of the engine's share, and `--decide-short MS` gives every move a
 //! first check of at most MS milliseconds before those it cut short get the slice (the
 //! engine's two passes; default: the engine's short share, an eighth of `--decide` x 2/5).
-//! The six best-ranked moves get the slice at once, as the engine's leaders get theirs.
+//! The six best-ranked moves still cut short, when others held, then get `--decide-leaders
+//! MS` (default: 8/5 of the slice, the engine's `CHECK_SLICE_LEADERS`) from the second
+//! round's budget, as the engine's leaders do.
 //!
 //! `cargo run --release -p kibitz-bot --example gomoku_defences -- [--positions N]
-//! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS [--decide-slack P] [--decide-slice MS] [--decide-short MS]]
+//! [--nodes N] [--cache-bits B] [--verdicts] [--decide MS [--decide-slack P] [--decide-slice MS] [--decide-short MS] [--decide-leaders MS]]
 //! < scripts/gomoku_openings.txt`
 
 #[path = "common/args.rs"]
@@ -153,10 +155,12 @@ fn main() {
     let decide_slice: u64 = flag(&args, "--decide-slice", decide_ms / 8);
     // The engine's short pass: `CHECK_SLICE_SHORT`, 2% of the move, 2/5 of the slice.
     let decide_short: u64 = flag(&args, "--decide-short", decide_slice * 2 / 5);
+    // The engine's leaders' check: `CHECK_SLICE_LEADERS`, 8% of the move, 8/5 of the slice.
+    let decide_leaders: u64 = flag(&args, "--decide-leaders", decide_slice * 8 / 5);
     let slices = Slices {
         short: Some(Duration::from_millis(decide_short)),
         long: Some(Duration::from_millis(decide_slice)),
-        leaders: Some(Duration::from_millis(decide_slice)),
+        leaders: Some(Duration::from_millis(decide_leaders)),
     };
     // Of the positions where a move holds to the end: those whose kept moves include one,
     // and the kept moves that lose, in all; the moves kept in all positions.

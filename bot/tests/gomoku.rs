@@ -1056,29 +1056,35 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     };
     // The moves' defences at 19 plies, a minute for each round: what the second round was
     // told held, the moves kept and the verdicts.
-    let mut timed_defences = |threats: &mut ThreatSearch, root: &[Point], slices| {
-        let mut verdicts = Verdicts::new(33);
-        verdicts.vct_plies = 19;
-        let mut told = None;
-        let kept = root::defences(
-            threats,
-            &mut board,
-            root,
-            &threat,
-            &mut verdicts,
-            &timed(60_000),
-            slices,
-            |held| {
-                told = Some(held);
-                timed(60_000)
-            },
-            &mut nodes,
-        );
-        (told, kept, verdicts)
-    };
+    // `known`: moves checked before, without a limit.
+    let mut timed_defences =
+        |threats: &mut ThreatSearch, root: &[Point], known: &[Point], slices| {
+            let mut verdicts = Verdicts::new(33);
+            verdicts.vct_plies = 19;
+            for &m in known {
+                verdicts.check(threats, &mut board, m, &timed(60_000), &mut nodes);
+            }
+            let mut told = None;
+            let kept = root::defences(
+                threats,
+                &mut board,
+                root,
+                &threat,
+                &mut verdicts,
+                &timed(60_000),
+                slices,
+                |held| {
+                    told = Some(held);
+                    timed(60_000)
+                },
+                &mut nodes,
+            );
+            (told, kept, verdicts)
+        };
     let (told, kept, verdicts) = timed_defences(
         &mut threats,
         &[g7, j10, e7],
+        &[],
         root::Slices::one(Some(Duration::ZERO)),
     );
     assert_eq!(told, Some(0), "no first check finished");
@@ -1088,12 +1094,13 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     // Two passes: the short one cuts every check (as the slice of nothing above), the long
     // one (no cap) decides each at 19 plies, so the second round is told that some held
     // (one pass of nothing told it none), before it finds g7 and j10 lose (a fresh solver:
-    // what the checks above cached must not decide it). The far moves ranked first are the
-    // leaders, whose slice of nothing leaves them unproven (the long pass is not theirs).
+    // what the checks above cached must not decide it). The far moves ranked first, the
+    // leaders, get the long pass as every move does.
     let ranked: Vec<Point> = far.iter().copied().chain([g7, j10, e7]).collect();
     let (told, kept, verdicts) = timed_defences(
         &mut ThreatSearch::new(18),
         &ranked,
+        &[],
         root::Slices {
             short: Some(Duration::ZERO),
             long: None,
@@ -1108,34 +1115,51 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     assert_eq!(kept, vec![e7]);
     assert_eq!(verdicts.get(j10), Some(Verdict::Loses));
     assert!(
-        far.iter().all(|&m| verdicts.get(m).is_none()),
-        "leaders cut short"
+        far.iter().all(|&m| verdicts.get(m) == Some(Verdict::Loses)),
+        "the leaders decided in the long pass"
     );
 
-    // The leaders' slice (no cap) where the short and long ones cut every check: ranked
-    // first, g7, j10 and e7 are among the leaders and decided in the first pass; the far
-    // moves ranked after the sixth are not.
-    let ranked: Vec<Point> = [g7, j10, e7]
+    // Both passes cut every check, but e7 was known to hold: the second round is told one
+    // held, and the leaders (g7, j10 and four far moves, ranked first) get their slice (no
+    // cap) before the rechecks; the two far moves ranked after them do not. Without a
+    // leaders' slice they stay unproven, and e7 alone is kept all the same.
+    let ranked: Vec<Point> = [g7, j10]
         .into_iter()
         .chain(far.iter().copied())
+        .chain([e7])
         .collect();
+    let cut = |leaders| root::Slices {
+        short: Some(Duration::ZERO),
+        long: Some(Duration::ZERO),
+        leaders,
+    };
+    let leaders = &ranked[..root::LEADERS_SLICED];
     let (told, kept, verdicts) = timed_defences(
         &mut ThreatSearch::new(18),
         &ranked,
-        root::Slices {
-            short: Some(Duration::ZERO),
-            long: Some(Duration::ZERO),
-            leaders: None,
-        },
+        &[e7],
+        cut(Some(Duration::from_secs(60))),
     );
-    assert!(
-        told.is_some_and(|n| n > 0),
-        "{told:?}: the leaders' checks proved moves to hold"
-    );
+    assert_eq!(told, Some(1), "e7 held");
     assert_eq!(kept, vec![e7]);
-    assert!(ranked[..root::LEADERS_SLICED]
+    assert_eq!(verdicts.get(g7), Some(Verdict::Loses), "rechecked");
+    assert!(
+        leaders
+            .iter()
+            .all(|&m| verdicts.get(m) == Some(Verdict::Loses)),
+        "the leaders checked"
+    );
+    assert!(ranked[root::LEADERS_SLICED..8]
         .iter()
-        .all(|&m| verdicts.get(m).is_some()));
+        .all(|&m| verdicts.get(m).is_none()));
+    let (told, kept, verdicts) =
+        timed_defences(&mut ThreatSearch::new(18), &ranked, &[e7], cut(None));
+    assert_eq!(told, Some(1));
+    assert_eq!(kept, vec![e7]);
+    assert!(
+        leaders.iter().all(|&m| verdicts.get(m).is_none()),
+        "no leaders' checks"
+    );
 }
 
 /// Level 10 plays the whole opening book, level 9 its first replies and black's second moves

@@ -2,9 +2,9 @@
 //! VCT) is played at once; when the opponent would have one were it his move, only the moves
 //! after which he has none are searched (checked first against VCTs a little longer than his,
 //! every move within a short slice of the move and then those cut short within a longer one,
-//! then the moves that pass against the longest, with more time when few passed); and the
-//! move the search chose is checked the same way, the next-best taking its place when it
-//! loses by force.
+//! the best-ranked still cut short longer again when others passed, then the moves that pass
+//! against the longest, with more time when few passed); and the move the search chose is
+//! checked the same way, the next-best taking its place when it loses by force.
 //!
 //! Every check runs under a [`Budget`]: a node count (deterministic searches) or an instant
 //! (timed ones). A check cut short proves nothing, and the move it was about keeps its place.
@@ -26,9 +26,10 @@ pub const VCT_PLIES_MAX: u32 = 33;
 /// points of his line: a counter-attack the search likes would otherwise wait behind them
 /// for a budget that runs out.
 pub const LEADERS_CHECKED_FIRST: usize = 3;
-/// How many of the best-ranked root moves get the leaders' slice ([`Slices::leaders`]) in the
-/// first pass, instead of the short one: the search plays one of them when it may, and the
-/// short pass over every move often spends the budget before a long one starts.
+/// How many of the best-ranked root moves whose first checks were cut short get a longer one
+/// ([`Slices::leaders`]) from the second round's budget when other moves held: the search
+/// would play one of them were it proven, and unproven it is left out. The short pass over
+/// every move often spends the first round's budget before a long check starts.
 pub const LEADERS_SLICED: usize = 6;
 
 /// What a threat search may spend.
@@ -281,12 +282,12 @@ pub fn check_order(board: &Board, root: &[Point], line: &[Point]) -> Vec<Point> 
 }
 
 /// How long one first check of [`defences`] may take (timed moves): `short` in a pass over
-/// every move (`leaders` for the first [`LEADERS_SLICED`] of the ranking), then `long` for
-/// the moves that pass cut short, while the budget lasts. Most checks end within the short
-/// slice, so every move gets one before a few costly ones take the time; the long pass still
-/// proves the counter-attacks whose checks run longer. The moves the search likes best get
-/// their long check at once: the short pass often spends the budget, and a leader cut short
-/// is left out while others hold.
+/// every move, then `long` for the moves that pass cut short, while the budget lasts. Most
+/// checks end within the short slice, so every move gets one before a few costly ones take
+/// the time; the long pass still proves the counter-attacks whose checks run longer. The
+/// first [`LEADERS_SLICED`] of the ranking still cut short then get `leaders` from the second
+/// round's budget when other moves held (`None`: they do not, as on moves that are not
+/// timed): a leader's check given that much at once would starve the moves after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Slices {
     pub short: Option<Duration>,
@@ -295,13 +296,14 @@ pub struct Slices {
 }
 
 impl Slices {
-    /// One pass, each check at most `slice` (`None`: as long as the budget).
+    /// One pass, each check at most `slice` (`None`: as long as the budget), and no
+    /// leaders' checks in the second round.
     #[must_use]
     pub fn one(slice: Option<Duration>) -> Slices {
         Slices {
             short: slice,
             long: slice,
-            leaders: slice,
+            leaders: None,
         }
     }
 }
@@ -311,9 +313,9 @@ impl Slices {
 /// (those not checked in time stay: the final check looks at the one chosen), or all of them
 /// when every move loses, so that the search finds the longest defence. `root` comes best
 /// first; the checks go in [`check_order`], within the [`Slices`]: one costly check must not
-/// leave the moves after it unchecked. The moves that hold are then checked again against
-/// longer VCTs ([`Verdicts::recheck`]), best first, under the budget `recheck` gives, for how
-/// many held, when the first checks are done.
+/// leave the moves after it unchecked. Under the budget `recheck` gives, for how many held
+/// when the first checks are done, the leaders cut short get their slice, and the moves
+/// that hold are checked again against longer VCTs ([`Verdicts::recheck`]), best first.
 #[allow(clippy::too_many_arguments)]
 pub fn defences(
     threats: &mut ThreatSearch,
@@ -327,17 +329,11 @@ pub fn defences(
     nodes: &mut u64,
 ) -> Vec<Point> {
     let (mut holds, mut unknown) = (Vec::new(), Vec::new());
-    let leaders = &root[..root.len().min(LEADERS_SLICED)];
     for m in check_order(board, root, &threat.line) {
-        let slice = if leaders.contains(&m) {
-            slices.leaders
-        } else {
-            slices.short
-        };
         let v = if budget.spent() {
             Verdict::Unknown
         } else {
-            verdicts.check(threats, board, m, &budget.at_most(slice), nodes)
+            verdicts.check(threats, board, m, &budget.at_most(slices.short), nodes)
         };
         match v {
             Verdict::Holds => holds.push(m),
@@ -347,8 +343,7 @@ pub fn defences(
     }
     if slices.long != slices.short {
         unknown.retain(|&m| {
-            // A leader had its long check already.
-            if budget.spent() || leaders.contains(&m) {
+            if budget.spent() {
                 return true;
             }
             match verdicts.check(threats, board, m, &budget.at_most(slices.long), nodes) {
@@ -361,10 +356,29 @@ pub fn defences(
             }
         });
     }
-    // The second round: the moves that hold, checked again for longer VCTs; when all of
-    // them fail it, the moves the first round had no time for, each one that holds checked
-    // for the longer ones at once, until one passes both or the time runs out.
+    // The second round: the leaders cut short, when others held, each checked within the
+    // leaders' slice (a counter-attack the search prefers often needs a check a little past
+    // the long slice: after `h8 f8 j10 g7 j8 h6 i5 e9 d10`, g9's at 23 plies takes 54 ms
+    // alone); the moves that hold, checked again for longer VCTs; when all of them fail it,
+    // the moves the first round had no time for, each one that holds checked for the longer
+    // ones at once, until one passes both or the time runs out.
     let recheck = recheck(holds.len());
+    if let (false, Some(slice)) = (holds.is_empty(), slices.leaders) {
+        for &m in root.iter().take(LEADERS_SLICED) {
+            if recheck.spent() {
+                break;
+            }
+            if !unknown.contains(&m) {
+                continue;
+            }
+            match verdicts.check(threats, board, m, &recheck.at_most(Some(slice)), nodes) {
+                Verdict::Unknown => continue,
+                Verdict::Holds => holds.push(m),
+                Verdict::Loses => {}
+            }
+            unknown.retain(|&p| p != m);
+        }
+    }
     holds.retain(|&m| {
         recheck.spent() || verdicts.recheck(threats, board, m, &recheck, nodes) != Verdict::Loses
     });
