@@ -71,11 +71,12 @@ const RECHECK_SHARE: f64 = 0.20;
 /// gets the short slice first, then those it cut short the long one ([`root::Slices`]).
 const CHECK_SLICE_SHORT: f64 = 0.02;
 const CHECK_SLICE: f64 = 0.05;
-/// The check the ranking's leaders ([`root::LEADERS_SLICED`]) still cut short get from the
-/// second checks' share when others held: the move the search prefers is often a
-/// counter-attack whose check runs past the long slice (after `h8 f8 j10 g7 j8 h6 i5 e9 d10`,
-/// g9's at 23 plies takes 54 ms alone), and cut short it is left out while others hold.
-/// Given at once, in the first pass, a leader's long check starved the moves after it.
+/// The longest check that each of the ranking's leaders ([`root::LEADERS_SLICED`]) still cut
+/// short gets from the second checks' share when others held: the move the search prefers
+/// is often a counter-attack whose check runs past the long slice (after `h8 f8 j10 g7 j8 h6
+/// i5 e9 d10`, g9's at 23 plies takes 54 ms alone), and cut short it is left out while
+/// others hold. Given at once, in the first pass, a leader's long check starved the moves
+/// after it.
 const CHECK_SLICE_LEADERS: f64 = 0.08;
 /// When this many moves or fewer held the first checks, the search has little to choose
 /// and knowing that they hold is worth more: their second checks may take this share.

@@ -363,7 +363,7 @@ pub fn defences(
     // the moves the first round had no time for, each one that holds checked for the longer
     // ones at once, until one passes both or the time runs out.
     let recheck = recheck(holds.len());
-    if let (false, Some(slice)) = (holds.is_empty(), slices.leaders) {
+    if let Some(slice) = slices.leaders.filter(|_| !holds.is_empty()) {
         for &m in root.iter().take(LEADERS_SLICED) {
             if recheck.spent() {
                 break;
