@@ -333,9 +333,10 @@ impl GomokuEngine {
                 let threat = root::opponent_win(&mut self.threats, &mut board, vct, plies, &detect);
                 extra_nodes += threat.nodes;
                 let Some(win) = threat.win else { continue };
-                if vct {
+                if settings.root_vct {
                     // A move that holds mostly leaves no win at all; a longer one than the
-                    // threat found is rare, and costly to rule out.
+                    // threat found is rare, and costly to rule out. After a VCF threat too:
+                    // checked to the longest, every check was cut short on a crowded board.
                     verdicts.vct_plies = (win.plies + VCT_CHECK_SLACK).min(vct_plies);
                 }
                 // The checks go in the order a shallow search ranks the moves, so that a
