@@ -3,7 +3,7 @@
 //! after which he has none are searched (checked first against VCTs a little longer than his,
 //! every move within a short slice of the move and then those cut short within a longer one,
 //! the best-ranked still cut short longer again when others passed, then the moves that pass
-//! against the longest, with more time when few passed); and the move the search chose is
+//! against the longest, each in a share of the time, more when few passed); and the move the search chose is
 //! checked the same way, the next-best taking its place when it loses by force.
 //!
 //! Every check runs under a [`Budget`]: a node count (deterministic searches) or an instant
@@ -59,6 +59,14 @@ impl Budget {
             until,
             ..self.clone()
         }
+    }
+
+    /// An even share of what is left of a timed budget among `n` checks (`None`: not timed,
+    /// each check has the whole node count).
+    fn share(&self, n: usize) -> Option<Duration> {
+        let n = u32::try_from(n.max(1)).unwrap_or(u32::MAX);
+        self.until
+            .map(|t| t.saturating_duration_since(Instant::now()) / n)
     }
 }
 
@@ -379,9 +387,32 @@ pub fn defences(
             unknown.retain(|&p| p != m);
         }
     }
-    holds.retain(|&m| {
-        recheck.spent() || verdicts.recheck(threats, board, m, &recheck, nodes) != Verdict::Loses
-    });
+    // The rechecks go in the ranking's order, each first within an even share of what is
+    // left of the round, then those cut short with the rest: one recheck given the whole
+    // round at once, cut short, left the holds after it unchecked (at 5 s after `h8 g8 i8`'s
+    // 45th stone, l13's took the round and j11, which loses in 19 plies, was kept).
+    holds.sort_by_key(|m| root.iter().position(|p| p == m));
+    let (mut lost, mut cut) = (Vec::new(), Vec::new());
+    for (i, &m) in holds.iter().enumerate() {
+        if recheck.spent() {
+            break;
+        }
+        let share = recheck.at_most(recheck.share(holds.len() - i));
+        match verdicts.recheck(threats, board, m, &share, nodes) {
+            Verdict::Loses => lost.push(m),
+            Verdict::Unknown => cut.push(m),
+            Verdict::Holds => {}
+        }
+    }
+    for m in cut {
+        if recheck.spent() {
+            break;
+        }
+        if verdicts.recheck(threats, board, m, &recheck, nodes) == Verdict::Loses {
+            lost.push(m);
+        }
+    }
+    holds.retain(|m| !lost.contains(m));
     let unchecked = unknown.clone();
     for m in unchecked {
         if !holds.is_empty() || recheck.spent() {
@@ -405,4 +436,35 @@ pub fn defences(
     // those, and the final check rarely has the time to find them.
     let keep = if holds.is_empty() { &unknown } else { &holds };
     root.iter().copied().filter(|m| keep.contains(m)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timed_budget_is_shared_evenly_and_a_node_budget_not_at_all() {
+        let timed = |until| Budget {
+            nodes: u64::MAX,
+            until: Some(until),
+            stop: StopFlag::new(),
+        };
+        let minute = timed(Instant::now() + Duration::from_secs(60));
+        let quarter = minute.share(4).expect("a timed budget has shares");
+        assert!(quarter <= Duration::from_secs(15), "{quarter:?}");
+        assert!(quarter > Duration::from_secs(14), "{quarter:?}");
+        let whole = minute.share(0).expect("timed");
+        assert!(
+            whole > Duration::from_secs(59),
+            "no checks: the whole, {whole:?}"
+        );
+        let spent = timed(Instant::now());
+        assert_eq!(spent.share(3), Some(Duration::ZERO), "nothing left");
+        let nodes = Budget {
+            nodes: 1000,
+            until: None,
+            stop: StopFlag::new(),
+        };
+        assert_eq!(nodes.share(3), None, "each check has the node count");
+    }
 }
