@@ -3,8 +3,8 @@
 //! after which he has none are searched (checked first against VCTs a little longer than his,
 //! every move within a short slice of the move and then those cut short within a longer one,
 //! the best-ranked still cut short longer again when others passed, then the moves that pass
-//! against the longest, each in a share of the time, more when few passed); and the move the search chose is
-//! checked the same way, the next-best taking its place when it loses by force.
+//! against the longest, each in a share of the time, more when few passed); and the move the
+//! search chose is checked the same way, the next-best taking its place when it loses by force.
 //!
 //! Every check runs under a [`Budget`]: a node count (deterministic searches) or an instant
 //! (timed ones). A check cut short proves nothing, and the move it was about keeps its place.
