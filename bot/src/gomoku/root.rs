@@ -217,6 +217,14 @@ impl Verdicts {
             .filter(|&v| v != Verdict::Unknown)
     }
 
+    /// Whether `m` held its check but only against VCTs shorter than a second check looks for.
+    #[must_use]
+    pub fn checked_short(&self, m: Point) -> bool {
+        self.known
+            .iter()
+            .any(|&(p, v, plies)| p == m && v == Verdict::Holds && plies < self.deep_plies)
+    }
+
     fn record(&mut self, m: Point, v: Verdict, plies: u32) {
         self.known.retain(|&(p, _, _)| p != m);
         self.known.push((m, v, plies));
