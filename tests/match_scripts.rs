@@ -243,3 +243,91 @@ fn match_tally_refuses_what_is_no_game_and_says_where() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("no games of 'z' (brains: a, b)"));
 }
+
+fn blunders(args: &[&str]) -> Output {
+    let child = Command::new("python3")
+        .arg(script("gomoku_blunders.py"))
+        .args(args)
+        .args(["--kibitz", env!("CARGO_BIN_EXE_kibitz")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start python3 scripts/gomoku_blunders.py");
+    finish(child, MATCH_WITHIN, "gomoku_blunders.py")
+}
+
+/// A game lost to Rapfi (2026-12-02): white's e7, its fourth move, lets black win by force (27
+/// plies) where other moves leave the solver no win. `find` names that move and those others;
+/// `replay` asks the brain for its move there, has the solver judge it and counts.
+#[test]
+fn gomoku_blunders_finds_the_move_that_lost_and_replays_its_position() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let games = write_games(
+        dir.path(),
+        &[
+            r#"{"opening": "h8 g8 i8", "black": "rapfi", "white": "kibitz", "winner": "rapfi", "why": "five", "moves": "h8 g8 i8 h9 f7 j9 g9 e7 i7 j6 i9 i10 g7 f6 i5 i6 h6 j4 j8 j11 k12 k9 g5 f4 h5 j5 h7 j7 h4", "rule": "freestyle"}"#,
+        ],
+    );
+    let out = blunders(&["find", "--games", &games]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "find failed: {text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let found: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(found.len(), 1, "{text}");
+    let position = &found[0];
+    assert_eq!(position["moves"], "h8 g8 i8 h9 f7 j9 g9");
+    assert_eq!(position["played"], "e7");
+    assert_eq!(position["colour"], "white");
+    assert!(
+        position["win_in"].as_u64().is_some_and(|n| n > 0),
+        "{position}"
+    );
+    let holding: Vec<&str> = position["holding"]
+        .as_array()
+        .expect("the moves that hold")
+        .iter()
+        .map(|m| m.as_str().expect("a move"))
+        .collect();
+    assert!(
+        !holding.is_empty() && !holding.contains(&"e7"),
+        "{holding:?}"
+    );
+
+    let positions = dir.path().join("positions.jsonl");
+    std::fs::write(&positions, text.as_bytes()).unwrap();
+    let out = blunders(&[
+        "replay",
+        "--positions",
+        positions.to_str().unwrap(),
+        "--runs",
+        "1",
+        "--time-ms",
+        "300",
+        "--solver",
+        env!("CARGO_BIN_EXE_kibitz"),
+    ]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "replay failed: {text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("run 1: h8 g8 i8 h9 f7 j9 g9 -> "),
+        "{text}"
+    );
+    // The brain's move loses or not as the solver says; the count agrees with that line.
+    let lost = u32::from(lines[0].contains("loses in"));
+    assert!(
+        lines[1].starts_with(&format!("{lost} of 1 moves lose by force")),
+        "{text}"
+    );
+}

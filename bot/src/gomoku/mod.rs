@@ -6,9 +6,11 @@
 //! would have a VCF or VCT were it his move, only the moves after which he has none are
 //! searched (checked in the order a shallow search ranks them, so that a counter-attack it
 //! likes is among those checked before the time runs out); then the alpha-beta search, whose
-//! move generation answers fours, open threes and threats to win by fours by force and whose leaves follow fours; and
-//! last a check that the chosen move leaves the opponent no forced win, the next-best move
-//! taking its place when it does.
+//! move generation answers fours, open threes and threats to win by fours by force and whose
+//! leaves follow fours; when the chosen move held its check only against the opponent's
+//! shorter VCTs, a check against the longest, the next-best move that holds taking its place
+//! when it fails; and last a check that the chosen move leaves the opponent no forced win,
+//! the next-best move taking its place when it does.
 //!
 //! Determinism: Depth, Nodes and Solve limits clear every table first and give the threat
 //! searches node budgets instead of time, so the same position, limits, level and seed give
@@ -88,7 +90,8 @@ const SEARCH_END: f64 = 0.92;
 /// Where the search ends when every move left held its first check but not all of them were
 /// checked against the longest VCTs: the rest of the move goes to that check of the search's
 /// choice. A move that held a threat of nine or eleven plies often only delays a win of
-/// twenty-odd, which the solver finds in 0.1–0.5 s.
+/// twenty-odd, which the solver finds in 0.3 s typically (0.01–1.1 s for the 21 such moves
+/// of 59 games lost to Rapfi, docs/benchmarks.md).
 const DEEP_CHECK_START: f64 = 0.65;
 /// Plies beyond the opponent's threat that the first check of a defence looks for a VCT (the
 /// second looks as far as [`VCT_PLIES_MAX`]).

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Moves of a brain after which the project's solver proves a win for the opponent, while
+another move at that point leaves it none: the losses the root checks are there to prevent.
+
+    scripts/gomoku_blunders.py find --games GAMES.jsonl [--name kibitz] \\
+        [--kibitz target/release/kibitz] > POSITIONS.jsonl
+    scripts/gomoku_blunders.py replay --positions POSITIONS.jsonl [--time-ms 960] \\
+        [--runs 2] [--kibitz BIN] [--solver target/release/kibitz]
+
+`find` reads games as `scripts/pbrain_match.py --games-out` writes them (15x15 freestyle). In
+each game it takes the first move of `--name` after which `kibitz analyze --solve` proves a
+win for the side to move, and lists the moves at that point (every empty point within two of
+a stone) after which the solver proves none: the position is written out when there is one.
+`replay` asks `--kibitz` for its move in each position (`kibitz analyze --time-ms`, the time a
+`kibitz pbrain` at 1 s gives its search), `--runs` times, and counts the moves after which
+`--solver` proves a win for the opponent. "Proves none" is the solver's verdict within its
+budget (3M nodes, VCTs up to 33 plies), not a proof that the move holds.
+"""
+
+import argparse
+import json
+import subprocess
+import sys
+
+COLUMNS = "abcdefghijklmnopqrstuvwxyz"
+SIZE = 15
+
+
+def analyze(kibitz, args, lines):
+    """One `kibitz analyze` per batch: its JSON answers, a line each."""
+    done = subprocess.run(
+        [kibitz, "analyze", "--game", "gomoku", *args],
+        input="".join(line + "\n" for line in lines),
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    if len(answers) != len(lines):
+        sys.exit(f"{kibitz} answered {len(answers)} of {len(lines)} positions")
+    return answers
+
+
+def near(moves):
+    """The empty points within two of a stone."""
+    stones = set(moves)
+    around = set()
+    for m in moves:
+        col, row = COLUMNS.index(m[0]), int(m[1:])
+        for dc in range(-2, 3):
+            for dr in range(-2, 3):
+                c, r = col + dc, row + dr
+                if 0 <= c < SIZE and 1 <= r <= SIZE:
+                    around.add(f"{COLUMNS[c]}{r}")
+    return sorted(around - stones)
+
+
+def find(args):
+    found = 0
+    with open(args.games, encoding="utf-8") as f:
+        games = [json.loads(line) for line in f if line.strip()]
+    for g in games:
+        if g.get("rule", "freestyle") != "freestyle" or args.name not in (g["black"], g["white"]):
+            continue
+        moves = g["moves"].split()
+        colour = 0 if g["black"] == args.name else 1
+        # Its moves after the three-stone opening, each but a game's last.
+        ours = [i for i in range(3, len(moves) - 1) if i % 2 == colour]
+        after = analyze(args.kibitz, ["--solve"], [" ".join(moves[: i + 1]) for i in ours])
+        first = next(((i, a) for i, a in zip(ours, after) if a.get("win_in") is not None), None)
+        if first is None:
+            continue
+        i, answer = first
+        before = moves[:i]
+        options = near(before)
+        verdicts = analyze(args.kibitz, ["--solve"], [" ".join(before + [m]) for m in options])
+        holding = [m for m, v in zip(options, verdicts) if v.get("win_in") is None]
+        if not holding:
+            continue
+        found += 1
+        print(
+            json.dumps(
+                {
+                    "moves": " ".join(before),
+                    "played": moves[i],
+                    "win_in": answer["win_in"],
+                    "holding": holding,
+                    "colour": "black" if colour == 0 else "white",
+                    "winner": g["winner"],
+                }
+            ),
+            flush=True,
+        )
+    print(f"# {found} positions from {len(games)} games", file=sys.stderr)
+
+
+def replay(args):
+    with open(args.positions, encoding="utf-8") as f:
+        positions = [json.loads(line) for line in f if line.strip()]
+    lines = [p["moves"] for p in positions]
+    losing = 0
+    for run in range(args.runs):
+        chosen = analyze(args.kibitz, ["--time-ms", str(args.time_ms)], lines)
+        moves = [c["best"] for c in chosen]
+        verdicts = analyze(args.solver, ["--solve"], [f"{l} {m}" for l, m in zip(lines, moves)])
+        for p, m, v in zip(positions, moves, verdicts):
+            lost = v.get("win_in") is not None
+            losing += lost
+            print(f"run {run + 1}: {p['moves']} -> {m}" + (f" (loses in {v['win_in']})" if lost else ""))
+    total = len(positions) * args.runs
+    print(f"{losing} of {total} moves lose by force ({100 * losing / max(total, 1):.1f}%)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    f = sub.add_parser("find")
+    f.add_argument("--games", required=True)
+    f.add_argument("--name", default="kibitz")
+    f.add_argument("--kibitz", default="target/release/kibitz")
+    r = sub.add_parser("replay")
+    r.add_argument("--positions", required=True)
+    r.add_argument("--time-ms", type=int, default=960)
+    r.add_argument("--runs", type=int, default=2)
+    r.add_argument("--kibitz", default="target/release/kibitz")
+    r.add_argument("--solver", default="target/release/kibitz")
+    args = parser.parse_args()
+    find(args) if args.command == "find" else replay(args)
+
+
+if __name__ == "__main__":
+    main()
