@@ -444,9 +444,14 @@ impl GomokuEngine {
 
         if deep_check && it.score.abs() < WIN_BOUND {
             let check = budget(&clock, 1.0, self.fixed.defence, stop);
-            if let Some(better) =
-                self.deep_choice(&mut board, &it, &mut verdicts, &check, &mut extra_nodes)
-            {
+            if let Some(better) = self.replacement(
+                &mut board,
+                &it,
+                &mut verdicts,
+                Against::Longest,
+                &check,
+                &mut extra_nodes,
+            ) {
                 it.best = better;
                 it.pv = vec![better];
             }
@@ -456,9 +461,14 @@ impl GomokuEngine {
         if settings.root_vcf && root.len() > 1 && it.score < WIN_BOUND {
             let check = budget(&clock, 1.0, self.fixed.defence, stop);
             // From now to the end: the search stopped at its own end, short of ours.
-            if let Some(better) =
-                self.safe_choice(&mut board, &it, &mut verdicts, &check, &mut extra_nodes)
-            {
+            if let Some(better) = self.replacement(
+                &mut board,
+                &it,
+                &mut verdicts,
+                Against::FirstChecks,
+                &check,
+                &mut extra_nodes,
+            ) {
                 it.best = better;
                 it.pv = vec![better];
             }
@@ -476,28 +486,34 @@ impl GomokuEngine {
         })
     }
 
-    /// When the search's move, checked again against the longest VCTs, loses to one: the
-    /// best-ranked move that holds that check, failing that (cut short) the best-ranked one
-    /// not proven to lose; `None` to keep the search's move (it holds, its check was cut
-    /// short, or every other move loses too).
-    fn deep_choice(
+    /// When the search's move loses to a VCF or VCT (`against` says how far the check looks),
+    /// the best-ranked move that holds the same check, failing that (the time ran out first)
+    /// the best-ranked one not proven to lose; `None` to keep the search's move (it holds,
+    /// its check was cut short, or every other move loses too). Against the longest VCTs only
+    /// the moves that held the first checks are looked at again.
+    fn replacement(
         &mut self,
         board: &mut Board,
         it: &Iteration,
         verdicts: &mut Verdicts,
+        against: Against,
         budget: &Budget,
         nodes: &mut u64,
     ) -> Option<Point> {
         let threats = &mut self.threats;
-        if verdicts.recheck(threats, board, it.best, budget, nodes) != Verdict::Loses {
+        let mut judge = |verdicts: &mut Verdicts, board: &mut Board, m: Point| match against {
+            Against::FirstChecks => verdicts.check(threats, board, m, budget, nodes),
+            Against::Longest => verdicts.recheck(threats, board, m, budget, nodes),
+        };
+        if judge(verdicts, board, it.best) != Verdict::Loses {
             return None;
         }
         let mut unsure = None;
         for &(p, _) in it.ranking.iter().filter(|&&(p, _)| p != it.best) {
-            if verdicts.get(p) != Some(Verdict::Holds) {
+            if against == Against::Longest && verdicts.get(p) != Some(Verdict::Holds) {
                 continue;
             }
-            match verdicts.recheck(threats, board, p, budget, nodes) {
+            match judge(verdicts, board, p) {
                 Verdict::Holds => return Some(p),
                 Verdict::Unknown => {
                     unsure.get_or_insert(p);
@@ -507,35 +523,14 @@ impl GomokuEngine {
         }
         unsure
     }
+}
 
-    /// When the search's move loses to a VCF or VCT, the best-ranked move that does not (or
-    /// whose check is cut short); `None` to keep the search's move.
-    fn safe_choice(
-        &mut self,
-        board: &mut Board,
-        it: &Iteration,
-        verdicts: &mut Verdicts,
-        budget: &Budget,
-        nodes: &mut u64,
-    ) -> Option<Point> {
-        let threats = &mut self.threats;
-        if verdicts.check(threats, board, it.best, budget, nodes) != Verdict::Loses {
-            return None;
-        }
-        // The best-ranked move proven to hold; failing that (the time ran out first), the
-        // best-ranked one not proven to lose.
-        let mut unsure = None;
-        for &(p, _) in it.ranking.iter().filter(|&&(p, _)| p != it.best) {
-            match verdicts.check(threats, board, p, budget, nodes) {
-                Verdict::Holds => return Some(p),
-                Verdict::Unknown => {
-                    unsure.get_or_insert(p);
-                }
-                Verdict::Loses => {}
-            }
-        }
-        unsure
-    }
+/// How far a check of the search's choice looks for the opponent's VCTs: as far as the first
+/// checks of the move did, or to the longest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Against {
+    FirstChecks,
+    Longest,
 }
 
 impl Engine for GomokuEngine {
@@ -705,10 +700,11 @@ mod tests {
             nodes: 0,
             ranking: vec![(best, -200), (other, -250)],
         };
-        let better = engine.deep_choice(
+        let better = engine.replacement(
             &mut board,
             &chose(h6, e8),
             &mut verdicts,
+            Against::Longest,
             &budget,
             &mut nodes,
         );
@@ -716,10 +712,11 @@ mod tests {
         assert_eq!(verdicts.get(h6), Some(Verdict::Loses));
         assert_eq!(verdicts.get(e8), Some(Verdict::Holds));
         assert!(!verdicts.checked_short(e8), "e8 was checked to the longest");
-        let kept = engine.deep_choice(
+        let kept = engine.replacement(
             &mut board,
             &chose(e8, h6),
             &mut verdicts,
+            Against::Longest,
             &budget,
             &mut nodes,
         );
