@@ -125,7 +125,10 @@ def main():
     r.add_argument("--kibitz", default="target/release/kibitz")
     r.add_argument("--solver", default="target/release/kibitz")
     args = parser.parse_args()
-    find(args) if args.command == "find" else replay(args)
+    if args.command == "find":
+        find(args)
+    else:
+        replay(args)
 
 
 if __name__ == "__main__":
