@@ -141,6 +141,15 @@ async fn a_guest_claims_a_name_and_signs_in_from_another_browser() {
     let mut impostor = Client::connect(&server.url()).await;
     impostor.send(json!({"t":"hello","name":"ALICE"})).await;
     assert_eq!(impostor.expect("error").await["code"], "name_taken");
+    // A name that only looks like the account's (a Cyrillic а) is refused all the same, with
+    // its own sentence; the connection stays.
+    impostor
+        .send(json!({"t":"hello","name":"\u{430}lice"}))
+        .await;
+    let e = impostor.expect("error").await;
+    assert_eq!(e["code"], "name_taken", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("looks like"), "{e}");
+    impostor.hello("Alicia").await;
 }
 
 #[tokio::test]
@@ -205,6 +214,23 @@ async fn bad_names_passwords_tokens_and_bodies_are_clear_errors() {
     .await;
     assert_eq!(s, 415);
     let body = json!({"name":"Alice","password":PASSWORD}).to_string();
+    // The JSON media type exactly: a look-alike is refused, parameters and case are not.
+    for (media, status) in [
+        ("application/jsonx", 415),
+        ("application/json-seq", 415),
+        ("text/json", 415),
+        ("Application/JSON; charset=utf-8", 401),
+    ] {
+        let (s, _, text) = http_request(
+            server.addr,
+            "POST",
+            "/api/session",
+            &[("Content-Type", media)],
+            Some(&body),
+        )
+        .await;
+        assert_eq!(s, status, "{media}: {text}");
+    }
     let (s, _, text) = http_request(
         server.addr,
         "POST",

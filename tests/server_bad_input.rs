@@ -152,6 +152,16 @@ async fn malformed_frames_change_nothing() {
             "{e}"
         );
     }
+    // A request id longer than 64 characters (counted as characters, not bytes) is refused
+    // with the limit named, and is not echoed.
+    for id in ["x".repeat(65), "x".repeat(4000), "é".repeat(65)] {
+        let e = b
+            .refused(json!({"t":"move","room":room,"move":"a1","id":id}))
+            .await;
+        assert_eq!(e["code"], "bad_request", "{e}");
+        assert!(e["message"].as_str().unwrap_or("").contains("64"), "{e}");
+        assert!(e.get("id").is_none(), "{e}");
+    }
     assert_eq!(essentials(&a.fresh_state(&room, "player").await), before);
 
     // Unknown fields are ignored: the move is played.

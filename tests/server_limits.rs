@@ -1,6 +1,7 @@
 //! Limits set in the server's config, over real sockets: connections per address (HTTP 429 at
 //! the upgrade, the place given back when a connection ends), a frame size other than the
-//! default, and a bot's own message rate beside a player's.
+//! default, and a bot's own message rate beside a player's; and every limit's flag and
+//! variable in the operators' table.
 
 mod common;
 
@@ -109,4 +110,32 @@ async fn bots_have_their_own_message_rate() {
     let limited = codes.iter().filter(|c| *c == "rate_limited").count();
     // The hello took one of the five.
     assert_eq!(limited, 6, "{codes:?}");
+}
+
+/// Each limit is written once, in `kibitz_server::Limits` (flag, variable, default, help); the
+/// operators' table must name every one of them.
+#[test]
+fn every_limit_is_in_the_operations_table() {
+    use clap::Args;
+    let command = kibitz_server::Limits::augment_args(clap::Command::new("limits"));
+    let docs = include_str!("../docs/operations.md");
+    let mut missing = Vec::new();
+    for arg in command.get_arguments() {
+        let long = arg.get_long().expect("every limit has a flag");
+        let env = arg.get_env().expect("every limit has a variable");
+        for name in [
+            format!("`--{long}`"),
+            format!("`{}`", env.to_string_lossy()),
+        ] {
+            if !docs.contains(&name) {
+                missing.push(name);
+            }
+        }
+        assert!(
+            arg.get_default_values().len() == 1,
+            "--{long} has a default"
+        );
+    }
+    assert!(command.get_arguments().count() >= 40);
+    assert!(missing.is_empty(), "not in docs/operations.md: {missing:?}");
 }

@@ -222,3 +222,67 @@ async fn only_finished_games_and_only_workers() {
     a.send(json!({"t":"review","room":room,"ask":false})).await;
     assert_eq!(a.expect("review").await["status"], "none");
 }
+
+#[tokio::test]
+async fn nobody_fills_the_review_queue_and_reviews_nobody_takes_expire() {
+    let server = TestServer::start_with(|c| {
+        c.limits.review_per_player = 2;
+        c.limits.review_per_address = 3;
+        c.limits.review_wait = std::time::Duration::from_secs(2);
+    })
+    .await;
+    let game = json!({"kind":"connect4","cols":7,"rows":6});
+    let mut rooms = Vec::new();
+    let mut black = None;
+    for _ in 0..4 {
+        let (room, b, _white) = finished_game(&server, game.clone(), &C4, false).await;
+        rooms.push(room);
+        black = Some(b);
+    }
+    // One player, watching every room, has two reviews waiting; a third is refused with the
+    // limit named.
+    let mut asker = black.unwrap();
+    let mut other = server.client("Other").await;
+    for room in &rooms {
+        asker.join(room, "spectator").await;
+        other.join(room, "spectator").await;
+    }
+    for room in &rooms[..2] {
+        asker.send(json!({"t":"review","room":room})).await;
+        let pending = asker
+            .expect_where(|v| v["t"] == "review" && v["room"] == room.as_str())
+            .await;
+        assert_eq!(pending["status"], "pending", "{pending}");
+    }
+    let e = asker.refused(json!({"t":"review","room":rooms[2]})).await;
+    assert_eq!(e["code"], "rate_limited", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("2 reviews"), "{e}");
+    // Another player from the same address has one more; the address's fourth is refused.
+    other.send(json!({"t":"review","room":rooms[2]})).await;
+    other
+        .expect_where(|v| v["t"] == "review" && v["room"] == rooms[2].as_str())
+        .await;
+    let e = other.refused(json!({"t":"review","room":rooms[3]})).await;
+    assert_eq!(e["code"], "rate_limited", "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("your address"),
+        "{e}"
+    );
+    // No worker comes: after the wait limit each review is given up, with a message.
+    for room in &rooms[..2] {
+        let failed = asker
+            .expect_where(|v| v["t"] == "review" && v["room"] == room.as_str())
+            .await;
+        assert_eq!(failed["status"], "failed", "{failed}");
+        assert!(
+            failed["message"].as_str().unwrap().contains("within 2 s"),
+            "{failed}"
+        );
+    }
+    // The queue holds nothing of theirs now: they may ask again.
+    asker.send(json!({"t":"review","room":rooms[3]})).await;
+    let pending = asker
+        .expect_where(|v| v["t"] == "review" && v["room"] == rooms[3].as_str())
+        .await;
+    assert_eq!(pending["status"], "pending", "{pending}");
+}

@@ -101,6 +101,14 @@ pub async fn verify_password(hash: Option<String>, password: String) -> bool {
     .unwrap_or(false)
 }
 
+/// The confusable skeleton of a name (Unicode TR39), taken of its lower case: two names with
+/// one skeleton look alike (`аlice`, with a Cyrillic `а`, and `alice`; `rn` and `m`).
+#[must_use]
+pub fn name_skeleton(name: &str) -> String {
+    let lower = name.to_lowercase();
+    unicode_security::confusable_detection::skeleton(&lower).collect()
+}
+
 /// Counters kept before the expired ones are swept at once rather than at the next sweep.
 const COUNTERS_MAX: usize = 100_000;
 
@@ -161,6 +169,8 @@ struct Failures {
 pub struct Accounts {
     by_key: DashMap<String, KnownAccount>,
     by_player: DashMap<String, String>,
+    /// Name keys by their confusable skeleton.
+    by_skeleton: DashMap<String, String>,
     attempts: DashMap<IpAddr, RateWindow>,
     failures: DashMap<String, Failures>,
 }
@@ -183,7 +193,17 @@ impl Accounts {
         };
         self.by_player
             .insert(account.player.clone(), name_key(&account.name));
+        self.by_skeleton
+            .insert(name_skeleton(&account.name), name_key(&account.name));
         self.by_key.insert(name_key(&account.name), known);
+    }
+
+    /// The account whose name looks like `name` (the same confusable skeleton), as this
+    /// server knows it.
+    #[must_use]
+    pub fn looking_like(&self, name: &str) -> Option<KnownAccount> {
+        let key = self.by_skeleton.get(&name_skeleton(name))?.clone();
+        self.by_key.get(&key).map(|a| a.clone())
     }
 
     /// The account named `name` (case-insensitively), as this server knows it.
@@ -221,7 +241,10 @@ impl Accounts {
         if window.admit(limits.per_address, now) {
             Ok(())
         } else {
-            Err(Throttled::Address(limits.per_address.per))
+            // The time left in the window: a retry before it would be refused again.
+            Err(Throttled::Address(
+                window.closes_in(limits.per_address, now),
+            ))
         }
     }
 
@@ -333,6 +356,24 @@ mod tests {
     }
 
     #[test]
+    fn a_name_that_only_looks_like_an_account_s_is_found_by_its_skeleton() {
+        let accounts = Accounts::default();
+        accounts.insert(&StoredAccount {
+            player: "p1".into(),
+            name: "Alice_OK".into(),
+            password_hash: None,
+            bot: false,
+            created_ms: 0,
+        });
+        // A Cyrillic а, and a Cyrillic о and Latin capital K.
+        for like in ["\u{430}lice_ok", "ALICE_\u{41e}K", "alice_ok"] {
+            assert_eq!(accounts.looking_like(like).unwrap().player, "p1", "{like}");
+        }
+        assert!(accounts.looking_like("alice_ox").is_none());
+        assert_eq!(name_skeleton("rnike"), name_skeleton("mike"));
+    }
+
+    #[test]
     fn repeated_failures_lock_a_name_longer_each_time_and_success_clears_them() {
         let accounts = Accounts::default();
         let (l, ip) = (limits(), IpAddr::from([10, 0, 0, 1]));
@@ -368,6 +409,11 @@ mod tests {
         assert_eq!(
             accounts.attempt(&l, ip, "name", t0),
             Err(Throttled::Address(Duration::from_secs(60)))
+        );
+        // Twenty seconds on, the address waits for what is left of its window.
+        assert_eq!(
+            accounts.attempt(&l, ip, "name", t0 + Duration::from_secs(20)),
+            Err(Throttled::Address(Duration::from_secs(40)))
         );
         let later = t0 + Duration::from_secs(3600);
         accounts.expire(&l, later);

@@ -1,140 +1,266 @@
-//! Server settings: every limit of docs/protocol.md "Limits" with its default, and the rest of
-//! what the command line can change. The defaults live here alone; the command line shows them.
+//! Server settings: every limit of docs/operations.md "Limits", each with its flag,
+//! environment variable, default and help in one place, and the rest of what the command line
+//! can change.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::rate_limit::Rate;
 
-/// Every limit the server enforces, per connection, per player and per room.
-#[derive(Clone, Debug)]
+/// Every limit the server enforces, per connection, per player and per room. Each is written
+/// here once: its doc line is its help, and its flag, environment variable and default are
+/// those of `kibitz serve` and `kibitz up` (docs/operations.md, "Limits", lists them).
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Limits")]
 pub struct Limits {
     /// Open WebSocket connections from one IP address; more are answered HTTP 429.
+    #[arg(
+        long = "connections-per-address",
+        env = "KIBITZ_CONNECTIONS_PER_ADDRESS",
+        default_value = "256"
+    )]
     pub connections_per_address: usize,
     /// Sockets from one IP address that are not (yet) WebSockets: in their handshake, or plain
     /// HTTP. More are answered HTTP 429 and closed at once.
+    #[arg(
+        long = "handshakes-per-address",
+        env = "KIBITZ_HANDSHAKES_PER_ADDRESS",
+        default_value = "32"
+    )]
     pub handshakes_per_address: usize,
-    /// A socket must send a whole request head within this long of opening (and of its last
+    /// Seconds a socket has to send a whole request head (after opening, or after its last
     /// request); otherwise it is closed.
+    #[arg(long = "handshake-secs", env = "KIBITZ_HANDSHAKE_SECS", default_value = "10", value_parser = secs)]
     pub handshake_timeout: Duration,
-    /// File descriptors kept free for the store, logs and `/healthz`: once the open sockets
-    /// come within this reserve of the process's open-file limit, a new socket takes the place
-    /// of the oldest one still in its handshake, or is answered 503 (`/healthz` still 200).
+    /// Open files kept free below the process's limit for the store, logs and `/healthz`: near
+    /// it, a new socket takes the place of the oldest one still in its handshake, or is answered
+    /// 503 (`/healthz` still 200).
+    #[arg(long = "fd-reserve", env = "KIBITZ_FD_RESERVE", default_value = "128")]
     pub fd_reserve: usize,
-    /// A frame that cannot be written to a connection within this long (the client does not
-    /// read) drops the connection.
+    /// Seconds a frame may take to reach a client that does not read before the connection is
+    /// dropped.
+    #[arg(long = "send-timeout-secs", env = "KIBITZ_SEND_TIMEOUT_SECS", default_value = "5", value_parser = secs)]
     pub send_timeout: Duration,
-    /// Largest text frame accepted; larger ones close the connection with 1009.
+    /// Largest text frame in bytes; a larger one closes the connection with 1009.
+    #[arg(
+        long = "max-frame-bytes",
+        env = "KIBITZ_MAX_FRAME_BYTES",
+        default_value = "8192"
+    )]
     pub max_frame_bytes: usize,
-    /// Messages a player connection may send per `rate_window`.
+    /// Messages a player's connection may send per rate window.
+    #[arg(
+        long = "player-messages",
+        env = "KIBITZ_PLAYER_MESSAGES",
+        default_value = "100"
+    )]
     pub player_msgs_per_window: u32,
-    /// Messages a spectator-only connection may send per `rate_window`.
+    /// Messages a connection that only watches may send per rate window.
+    #[arg(
+        long = "spectator-messages",
+        env = "KIBITZ_SPECTATOR_MESSAGES",
+        default_value = "50"
+    )]
     pub spectator_msgs_per_window: u32,
-    /// Messages a bot connection may send per `rate_window` (one bot plays many games).
+    /// Messages a bot's connection may send per rate window (one bot plays many games).
+    #[arg(
+        long = "bot-messages",
+        env = "KIBITZ_BOT_MESSAGES",
+        default_value = "1000"
+    )]
     pub bot_msgs_per_window: u32,
+    /// Seconds of the message rate window.
+    #[arg(long = "rate-window-secs", env = "KIBITZ_RATE_WINDOW_SECS", default_value = "20", value_parser = secs)]
     pub rate_window: Duration,
-    /// Refusals within one window past which the connection is closed with 1008.
+    /// Refused messages per rate window past which the connection is closed with 1008.
+    #[arg(
+        long = "max-refusals",
+        env = "KIBITZ_MAX_REFUSALS",
+        default_value = "20"
+    )]
     pub max_refusals_per_window: u32,
+    /// Longest chat line in characters.
+    #[arg(
+        long = "chat-max-chars",
+        env = "KIBITZ_CHAT_MAX_CHARS",
+        default_value = "140"
+    )]
     pub chat_max_chars: usize,
+    /// Chat lines one player may say in a room per chat window.
+    #[arg(long = "chat-lines", env = "KIBITZ_CHAT_LINES", default_value = "5")]
     pub chat_lines_per_window: u32,
+    /// Seconds of the chat window.
+    #[arg(long = "chat-window-secs", env = "KIBITZ_CHAT_WINDOW_SECS", default_value = "10", value_parser = secs)]
     pub chat_window: Duration,
     /// Unfinished rooms one player may have created at once.
+    #[arg(long = "open-rooms", env = "KIBITZ_OPEN_ROOMS", default_value = "10")]
     pub open_rooms_per_player: usize,
     /// Unfinished rooms created from one IP address at once, whoever created them.
+    #[arg(
+        long = "open-rooms-per-address",
+        env = "KIBITZ_OPEN_ROOMS_PER_ADDRESS",
+        default_value = "100"
+    )]
     pub open_rooms_per_address: usize,
-    /// New players (a `hello` without a token) one IP address may make per `new_players_window`.
+    /// New players (a `hello` without a token) one IP address may make per new-player window.
+    #[arg(
+        long = "new-players-per-address",
+        env = "KIBITZ_NEW_PLAYERS_PER_ADDRESS",
+        default_value = "100"
+    )]
     pub new_players_per_address: u32,
+    /// Seconds of the new-player window.
+    #[arg(long = "new-players-window-secs", env = "KIBITZ_NEW_PLAYERS_WINDOW_SECS", default_value = "600", value_parser = secs)]
     pub new_players_window: Duration,
-    /// A room still waiting for its players this long after it was made is closed.
+    /// Seconds a room may wait for its players after it was made before it is closed.
+    #[arg(long = "waiting-room-secs", env = "KIBITZ_WAITING_ROOM_SECS", default_value = "1800", value_parser = secs)]
     pub waiting_room: Duration,
-    /// A finished room leaves memory once nothing has happened in it for this long, even with
-    /// members still connected; a later request reloads it from the store.
+    /// Seconds a finished room stays in memory after its last event, even with members still
+    /// connected; a later request reloads it from the store.
+    #[arg(long = "finished-room-secs", env = "KIBITZ_FINISHED_ROOM_SECS", default_value = "60", value_parser = secs)]
     pub finished_room_idle: Duration,
-    /// A player not seen for this long, and seated in no unfinished room, is forgotten; its
+    /// Seconds after which a player not seen, and seated in no unfinished room, is forgotten; its
     /// token then gets `bad_token`. Bots are kept.
+    #[arg(long = "player-idle-secs", env = "KIBITZ_PLAYER_IDLE_SECS", default_value = "604800", value_parser = secs)]
     pub player_idle: Duration,
     /// Entries of each lobby list (open rooms, live games, seeks); the lobby also sends the
     /// totals.
+    #[arg(
+        long = "lobby-list-max",
+        env = "KIBITZ_LOBBY_LIST_MAX",
+        default_value = "50"
+    )]
     pub lobby_list_max: usize,
-    /// Outgoing messages queued for one connection before it is dropped as too slow.
+    /// Outgoing frames queued for one connection before it is closed as too slow.
+    #[arg(
+        long = "outgoing-queue",
+        env = "KIBITZ_OUTGOING_QUEUE",
+        default_value = "512"
+    )]
     pub outgoing_queue: usize,
     /// Requests queued for one room before their senders wait.
+    #[arg(long = "room-queue", env = "KIBITZ_ROOM_QUEUE", default_value = "1024")]
     pub room_queue: usize,
-    /// A connection that sends nothing (not even a pong) for this long is dropped.
+    /// Seconds of silence (not even a pong) before a connection is closed.
+    #[arg(long = "idle-secs", env = "KIBITZ_IDLE_SECS", default_value = "60", value_parser = secs)]
     pub idle_timeout: Duration,
+    /// Seconds between pings.
+    #[arg(long = "ping-secs", env = "KIBITZ_PING_SECS", default_value = "20", value_parser = secs)]
     pub ping_interval: Duration,
-    /// How long a disconnected player keeps the seat before losing by abandonment.
+    /// Seconds a disconnected player keeps the seat before losing by abandonment.
+    #[arg(long = "grace-secs", env = "KIBITZ_GRACE_SECS", default_value = "60", value_parser = secs)]
     pub grace: Duration,
-    /// How long each side of a timed game has for its first move (its clock does not run
-    /// until then); past it the game is aborted, without a result.
+    /// Seconds each side of a timed game has for its first move (its clock does not run until
+    /// then); past it the game is aborted, without a result.
+    #[arg(long = "first-move-secs", env = "KIBITZ_FIRST_MOVE_SECS", default_value = "30", value_parser = secs)]
     pub first_move: Duration,
-    /// How long an invited bot has to join before the next bot is asked.
+    /// Seconds an invited bot has to join before the next bot is asked.
+    #[arg(long = "invite-secs", env = "KIBITZ_INVITE_SECS", default_value = "10", value_parser = secs)]
     pub invite_timeout: Duration,
-    /// Longest player name, in characters.
+    /// Longest player name in characters.
+    #[arg(
+        long = "name-max-chars",
+        env = "KIBITZ_NAME_MAX_CHARS",
+        default_value = "32"
+    )]
     pub name_max_chars: usize,
-    /// Largest capacity a bot may announce in `hello`.
+    /// Largest number of games a bot may announce in `hello` that it plays at once.
+    #[arg(
+        long = "bot-capacity-max",
+        env = "KIBITZ_BOT_CAPACITY_MAX",
+        default_value = "1000"
+    )]
     pub bot_capacity_max: u32,
     /// Answers to moves sent with a request id a room keeps, for resends; the oldest go first.
+    #[arg(
+        long = "answers-kept",
+        env = "KIBITZ_ANSWERS_KEPT",
+        default_value = "256"
+    )]
     pub answers_kept: usize,
     /// Longest opening a room may be created with, in moves.
+    #[arg(
+        long = "opening-max-moves",
+        env = "KIBITZ_OPENING_MAX_MOVES",
+        default_value = "1024"
+    )]
     pub opening_max_moves: usize,
     /// Reviews waiting for an analysis worker; more are refused until the queue drains.
+    #[arg(
+        long = "review-queue",
+        env = "KIBITZ_REVIEW_QUEUE",
+        default_value = "64"
+    )]
     pub review_queue: usize,
-    /// Time an analysis worker is given per position of a job (plus a fixed 10 s); past it
-    /// the job goes to another worker.
+    /// Reviews one player (or one IP address) may have waiting or in progress at once; more are
+    /// refused until one is done.
+    #[arg(
+        long = "review-per-player",
+        env = "KIBITZ_REVIEW_PER_PLAYER",
+        default_value = "2"
+    )]
+    pub review_per_player: usize,
+    /// Reviews asked from one IP address waiting or in progress at once, whoever asked.
+    #[arg(
+        long = "review-per-address",
+        env = "KIBITZ_REVIEW_PER_ADDRESS",
+        default_value = "8"
+    )]
+    pub review_per_address: usize,
+    /// Seconds a review may wait for an analysis worker; past it the review is given up and the
+    /// room told so.
+    #[arg(long = "review-wait-secs", env = "KIBITZ_REVIEW_WAIT_SECS", default_value = "600", value_parser = secs)]
+    pub review_wait: Duration,
+    /// Milliseconds an analysis worker is given per position of a job (plus a fixed 10 s); past
+    /// it the job goes to another worker.
+    #[arg(long = "review-ply-ms", env = "KIBITZ_REVIEW_PLY_MS", default_value = "2000", value_parser = millis)]
     pub review_ply_time: Duration,
-    /// Sign-in attempts one IP address may make per `signin_window`; more are answered 429.
+    /// Sign-in attempts one IP address may make per sign-in window; more are answered 429.
+    #[arg(
+        long = "signin-attempts",
+        env = "KIBITZ_SIGNIN_ATTEMPTS",
+        default_value = "30"
+    )]
     pub signin_attempts_per_address: u32,
+    /// Seconds of the sign-in window.
+    #[arg(long = "signin-window-secs", env = "KIBITZ_SIGNIN_WINDOW_SECS", default_value = "600", value_parser = secs)]
     pub signin_window: Duration,
-    /// Failed sign-ins in a row under one name before the name is locked for `signin_lock`;
-    /// each further failure doubles the lock, up to 16 times it.
+    /// Failed sign-ins in a row under one name before the name is locked.
+    #[arg(
+        long = "signin-failures",
+        env = "KIBITZ_SIGNIN_FAILURES",
+        default_value = "5"
+    )]
     pub signin_failures_before_lock: u32,
+    /// Seconds of the first lock-out; each further failure doubles it, up to 16 times it.
+    #[arg(long = "signin-lock-secs", env = "KIBITZ_SIGNIN_LOCK_SECS", default_value = "60", value_parser = secs)]
     pub signin_lock: Duration,
 }
 
+/// A whole number of seconds, as a flag gives it.
+fn secs(text: &str) -> Result<Duration, String> {
+    text.parse::<u64>()
+        .map(Duration::from_secs)
+        .map_err(|e| format!("a whole number of seconds: {e}"))
+}
+
+/// A whole number of milliseconds, as a flag gives it.
+fn millis(text: &str) -> Result<Duration, String> {
+    text.parse::<u64>()
+        .map(Duration::from_millis)
+        .map_err(|e| format!("a whole number of milliseconds: {e}"))
+}
+
 impl Default for Limits {
+    /// The defaults of the flags, whatever the environment holds.
     fn default() -> Self {
-        Limits {
-            connections_per_address: 256,
-            handshakes_per_address: 32,
-            handshake_timeout: Duration::from_secs(10),
-            fd_reserve: 128,
-            send_timeout: Duration::from_secs(5),
-            max_frame_bytes: 8 * 1024,
-            player_msgs_per_window: 100,
-            spectator_msgs_per_window: 50,
-            bot_msgs_per_window: 1000,
-            rate_window: Duration::from_secs(20),
-            max_refusals_per_window: 20,
-            chat_max_chars: 140,
-            chat_lines_per_window: 5,
-            chat_window: Duration::from_secs(10),
-            open_rooms_per_player: 10,
-            open_rooms_per_address: 100,
-            new_players_per_address: 100,
-            new_players_window: Duration::from_secs(600),
-            waiting_room: Duration::from_secs(30 * 60),
-            finished_room_idle: Duration::from_secs(60),
-            player_idle: Duration::from_secs(7 * 24 * 3600),
-            lobby_list_max: 50,
-            outgoing_queue: 512,
-            room_queue: 1024,
-            idle_timeout: Duration::from_secs(60),
-            ping_interval: Duration::from_secs(20),
-            grace: Duration::from_secs(60),
-            first_move: Duration::from_secs(30),
-            invite_timeout: Duration::from_secs(10),
-            name_max_chars: 32,
-            bot_capacity_max: 1000,
-            answers_kept: 256,
-            opening_max_moves: 1024,
-            review_queue: 64,
-            review_ply_time: Duration::from_secs(2),
-            signin_attempts_per_address: 30,
-            signin_window: Duration::from_secs(600),
-            signin_failures_before_lock: 5,
-            signin_lock: Duration::from_secs(60),
-        }
+        use clap::{Args, FromArgMatches};
+        let command = Limits::augment_args(clap::Command::new("limits"))
+            .mut_args(|arg| arg.env(None::<&str>));
+        let matches = command
+            .try_get_matches_from(["limits"])
+            .expect("every limit has a default that parses");
+        Limits::from_arg_matches(&matches).expect("every limit has a default that parses")
     }
 }
 

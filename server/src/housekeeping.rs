@@ -1,7 +1,7 @@
 //! The server's periodic sweep: players not seen for long (and seated in no unfinished room)
-//! are forgotten, from the store and from memory; members parked for finished rooms, and
-//! the counts of new players, sign-ins and tournaments made that hold nothing back any more,
-//! are dropped. Nothing here grows with time.
+//! are forgotten, from the store and from memory; members parked for finished rooms, the
+//! counts of new players, sign-ins and tournaments made that hold nothing back any more, and
+//! reviews that waited too long for a worker, are dropped. Nothing here grows with time.
 
 use std::time::Duration;
 
@@ -35,6 +35,7 @@ async fn sweep(hub: &SharedHub) {
     hub.accounts.expire(&hub.config.limits.signin(), now);
     hub.tournaments
         .expire_making(crate::tournament_registry::MAKING_RATE, now);
+    crate::session::reviews::expire_waiting(hub).await;
     forget_unseen_players(hub, now).await;
     hub.metrics.players(hub.players.len());
 }

@@ -66,7 +66,7 @@ pub(crate) async fn same_site_json(request: Request, next: Next) -> Response {
             let json = headers
                 .get(header::CONTENT_TYPE)
                 .and_then(|v| v.to_str().ok())
-                .is_some_and(|v| v.trim_start().starts_with("application/json"));
+                .is_some_and(is_json_media_type);
             if !json {
                 return error(
                     StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -82,6 +82,13 @@ pub(crate) async fn same_site_json(request: Request, next: Next) -> Response {
         }
     }
     next.run(request).await
+}
+
+/// Whether a `Content-Type` names JSON: `application/json` exactly (any case), with
+/// parameters or not — not `application/jsonx`.
+fn is_json_media_type(value: &str) -> bool {
+    let media = value.split(';').next().unwrap_or_default().trim();
+    media.eq_ignore_ascii_case("application/json")
 }
 
 /// Whether the request's `Origin`, if it has one, is this server's own address.

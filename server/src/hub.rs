@@ -79,7 +79,13 @@ impl Hub {
     ) -> Hub {
         let gate = ConnectionGate::new(config.limits.connections_per_address);
         let sockets = Arc::new(Sockets::new(&config.limits, metrics.clone()));
-        let reviews = ReviewQueue::new(config.limits.review_queue, config.limits.review_ply_time);
+        let reviews = ReviewQueue::new(crate::review::QueueLimits {
+            max_waiting: config.limits.review_queue,
+            per_player: config.limits.review_per_player,
+            per_address: config.limits.review_per_address,
+            wait: config.limits.review_wait,
+            ply_time: config.limits.review_ply_time,
+        });
         let first_conn = cluster.as_ref().map_or(1, Cluster::first_conn_id);
         Hub {
             config,

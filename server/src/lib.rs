@@ -171,7 +171,7 @@ impl Server {
             let id = stored.head.id.clone();
             match RoomGame::restore(stored, hub.config.limits.answers_kept, now) {
                 Ok(game) => {
-                    room::actor::spawn_room(&hub, game, true, None, None);
+                    room::registry::spawn_room(&hub, game, true, None, None);
                 }
                 Err(e) => tracing::error!(room = %id, error = %e, "could not reload room"),
             }
@@ -210,7 +210,7 @@ impl Server {
             tokio::spawn(room::relay::rejoin_after_absence(hub.clone()));
             tokio::spawn(session::pairing::show_cluster_seeks(hub.clone()));
             tokio::spawn(room::relay::claim_orphans(hub.clone()));
-            tokio::spawn(cluster.renew_leases(hub.shutdown.clone()));
+            tokio::spawn(cluster.renew_leases(hub.store.clone(), hub.shutdown.clone()));
         }
         let sweep = tokio::spawn(housekeeping::run(hub.clone()));
         let app = http::router(hub.clone());

@@ -68,12 +68,13 @@ impl MemberLink {
         }
     }
 
-    /// True once the connection is gone. A remote connection's node says so with a `gone`.
+    /// True once the connection is gone. A remote connection's node says so with a `gone`;
+    /// one whose node is gone, or runs again after a restart, is gone too.
     #[must_use]
     pub fn is_closed(&self) -> bool {
         match self {
             MemberLink::Local(conn) => conn.is_closed(),
-            MemberLink::Remote(r) => r.bus.is_dead(&r.node),
+            MemberLink::Remote(r) => r.bus.is_closed(&r.node, r.id),
         }
     }
 
@@ -111,7 +112,7 @@ impl MemberLink {
     pub fn left(&self, room: &str) {
         match self {
             MemberLink::Local(conn) => conn.left(room),
-            MemberLink::Remote(r) if r.bus.is_dead(&r.node) => {}
+            MemberLink::Remote(r) if r.bus.is_closed(&r.node, r.id) => {}
             MemberLink::Remote(r) => r.send(&BusMsg::Left {
                 conn: r.id,
                 room: room.to_string(),

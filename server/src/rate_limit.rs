@@ -40,6 +40,18 @@ impl RateWindow {
         self.current(rate, now) < rate.max
     }
 
+    /// How long until the current window closes and events count afresh (zero when none
+    /// counts now).
+    #[must_use]
+    pub fn closes_in(&self, rate: Rate, now: Instant) -> Duration {
+        match self.opened {
+            Some(opened) if self.current(rate, now) > 0 => {
+                (opened + rate.per).saturating_duration_since(now)
+            }
+            _ => Duration::ZERO,
+        }
+    }
+
     /// Whether the window has closed: nothing counts any more.
     #[must_use]
     pub fn is_idle(&self, rate: Rate, now: Instant) -> bool {
@@ -75,6 +87,10 @@ mod tests {
             assert!(w.admit(rate, t0));
         }
         assert!(!w.would_admit(rate, t0));
+        assert_eq!(
+            w.closes_in(rate, t0 + Duration::from_secs(4)),
+            Duration::from_secs(6)
+        );
         assert!(!w.admit(rate, t0 + Duration::from_secs(9)));
         // The window opened at t0 closes at t0 + 10 s; refused events did not extend it.
         assert!(w.admit(rate, t0 + Duration::from_secs(10)));

@@ -69,8 +69,14 @@ pub enum BusMsg {
         conn: u64,
         player: String,
     },
-    /// (To everyone.) `node` has just joined: the others announce their bots to it.
-    NodeStarted { node: String },
+    /// (To everyone.) `node` has just joined, or heard the bus again: the others announce
+    /// their bots to it. `number` is the node number of this run of it (its incarnation):
+    /// connections of an earlier run (their ids drawn under another number) are gone.
+    NodeStarted {
+        node: String,
+        #[serde(default)]
+        number: u64,
+    },
     /// (To everyone.) How a room of `node` stands, for every node's lobby.
     LobbyRoom {
         node: String,
@@ -89,19 +95,34 @@ pub enum BusMsg {
 struct Outgoing {
     channel: String,
     payload: String,
+    /// A frame for a client, and when it was queued: one that waited too long is dropped
+    /// (see [`Bus::start`]).
+    frame_queued: Option<Instant>,
     /// Told how many nodes Redis handed it to, `None` if Redis did not take it (for
     /// requests, which are refused if nobody got them).
     done: Option<oneshot::Sender<Option<i64>>>,
 }
+
+/// What this node knows of a node it sends to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Peer {
+    /// Its presence key in Redis expired: its connections count as closed.
+    dead: bool,
+    /// The node number of its current run, 0 while unknown: connections whose ids were drawn
+    /// under another number belong to an earlier run of it, and count as closed.
+    number: u64,
+}
+
+/// Connection ids of a node start at its node number shifted by this.
+pub const CONN_ID_BITS: u32 = 40;
 
 /// Cheap-clone handle to the publishing task.
 #[derive(Clone)]
 pub struct Bus {
     tx: mpsc::Sender<Outgoing>,
     metrics: Metrics,
-    /// The nodes this node has sent to, and whether each is known dead (its presence key in
-    /// Redis expired): their connections then count as closed. As many entries as nodes.
-    peers: Arc<DashMap<Arc<str>, bool>>,
+    /// The nodes this node has sent to. As many entries as nodes.
+    peers: Arc<DashMap<Arc<str>, Peer>>,
 }
 
 impl fmt::Debug for Bus {
@@ -111,10 +132,13 @@ impl fmt::Debug for Bus {
 }
 
 impl Bus {
-    /// Starts the publishing task on `redis`.
-    pub(super) fn start(redis: ConnectionManager, metrics: Metrics) -> Bus {
+    /// Starts the publishing task on `redis`. A frame still unpublished `stale_after` after
+    /// it was queued (this node was paused, or Redis slow) is dropped: its room may have
+    /// moved meanwhile, and the client may already hold later frames from the new owner. The
+    /// gap it leaves is mended as any other, by joining again.
+    pub(super) fn start(redis: ConnectionManager, metrics: Metrics, stale_after: Duration) -> Bus {
         let (tx, rx) = mpsc::channel(OUTBOX);
-        tokio::spawn(publish(redis, rx, metrics.clone()));
+        tokio::spawn(publish(redis, rx, metrics.clone(), stale_after));
         Bus {
             tx,
             metrics,
@@ -125,7 +149,16 @@ impl Bus {
     /// Whether `node` is known to be gone.
     #[must_use]
     pub fn is_dead(&self, node: &str) -> bool {
-        self.peers.get(node).is_some_and(|dead| *dead)
+        self.peers.get(node).is_some_and(|p| p.dead)
+    }
+
+    /// Whether connection `conn` of `node` is known to be closed: its node is gone, or runs
+    /// again under another number (restarted: every connection of the earlier run closed).
+    #[must_use]
+    pub fn is_closed(&self, node: &str, conn: u64) -> bool {
+        self.peers
+            .get(node)
+            .is_some_and(|p| p.dead || (p.number != 0 && conn >> CONN_ID_BITS != p.number))
     }
 
     /// The nodes sent to so far.
@@ -135,7 +168,22 @@ impl Bus {
 
     /// Records whether `node` is gone; true when that is news.
     pub(super) fn set_dead(&self, node: &Arc<str>, dead: bool) -> bool {
-        self.peers.insert(node.clone(), dead) != Some(dead)
+        let mut peer = self.peers.entry(node.clone()).or_default();
+        let news = peer.dead != dead;
+        peer.dead = dead;
+        news
+    }
+
+    /// Records the node number of `node`'s current run; true when it changed (a restart,
+    /// or the first word of it: the connections of any other run count as closed now).
+    pub fn set_number(&self, node: &str, number: u64) -> bool {
+        if number == 0 {
+            return false;
+        }
+        let mut peer = self.peers.entry(Arc::from(node)).or_default();
+        let news = peer.number != number;
+        peer.number = number;
+        news
     }
 
     fn queue(
@@ -147,11 +195,13 @@ impl Bus {
         let Ok(payload) = serde_json::to_string(msg) else {
             return false;
         };
+        let frame_queued = matches!(msg, BusMsg::Frame { .. }).then(Instant::now);
         let queued = self
             .tx
             .try_send(Outgoing {
                 channel,
                 payload,
+                frame_queued,
                 done,
             })
             .is_ok();
@@ -164,7 +214,7 @@ impl Bus {
     /// Queues `msg` for `node`; false when the queue is full (the message is dropped).
     pub fn send(&self, node: &str, msg: &BusMsg) -> bool {
         if !self.peers.contains_key(node) {
-            self.peers.insert(Arc::from(node), false);
+            self.peers.entry(Arc::from(node)).or_default();
         }
         self.queue(node_channel(node), msg, None)
     }
@@ -190,9 +240,26 @@ impl Bus {
 }
 
 /// Publishes what is queued, in order, a pipeline at a time.
-async fn publish(mut redis: ConnectionManager, mut rx: mpsc::Receiver<Outgoing>, metrics: Metrics) {
+async fn publish(
+    mut redis: ConnectionManager,
+    mut rx: mpsc::Receiver<Outgoing>,
+    metrics: Metrics,
+    stale_after: Duration,
+) {
     let mut batch = Vec::with_capacity(PIPELINE);
     while rx.recv_many(&mut batch, PIPELINE).await > 0 {
+        let before = batch.len();
+        batch.retain(|out| out.frame_queued.is_none_or(|t| t.elapsed() < stale_after));
+        if batch.len() < before {
+            tracing::warn!(
+                dropped = before - batch.len(),
+                "frames queued too long dropped"
+            );
+            metrics.bus_dropped_many(before - batch.len());
+        }
+        if batch.is_empty() {
+            continue;
+        }
         let mut pipe = redis::pipe();
         for out in &batch {
             pipe.cmd("PUBLISH").arg(&out.channel).arg(&out.payload);

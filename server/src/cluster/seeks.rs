@@ -6,10 +6,13 @@
 //! starts drops what an earlier run of it under the same id left. An entry that does not read
 //! (another version's) is dropped rather than blocking its list.
 
+use std::time::Duration;
+
 use redis::aio::ConnectionManager;
 use redis::{RedisResult, Script};
 use serde::{Deserialize, Serialize};
 
+use super::{seeks, BusMsg, Cluster, ClusterError};
 use crate::players::PlayerRecord;
 
 /// One waiting seeker as Redis keeps it (JSON): which connection of which node, who.
@@ -175,4 +178,131 @@ pub(super) async fn count(
         .arg(starting.unwrap_or(""))
         .invoke_async(redis)
         .await
+}
+
+impl Cluster {
+    /// Quick pairing across nodes: takes the first live seeker waiting under `spec` (see
+    /// `seeks::spec_key`) on any node, or leaves `entry` waiting there. Every node hears that
+    /// the seeks changed.
+    pub async fn seek(
+        &self,
+        spec: &str,
+        entry: &SeekEntry,
+    ) -> Result<Option<SeekEntry>, ClusterError> {
+        let text = serde_json::to_string(entry)
+            .map_err(|e| ClusterError::Unreachable(format!("writing a seek: {e}")))?;
+        let player = entry.player.id.as_str();
+        // Recorded before Redis is asked: a call that fails after the entry was stored
+        // still leaves something to withdraw.
+        let waiting = (spec.to_string(), text.clone(), player.to_string());
+        self.0.seeking.insert(entry.conn, waiting);
+        let taken = self
+            .call(async |r| seeks::seek(r, spec, &text, player).await)
+            .await;
+        let taken = match taken {
+            Ok(taken) => taken,
+            Err(e) => {
+                self.withdraw_later(entry.conn);
+                return Err(e);
+            }
+        };
+        let opponent = match taken {
+            None => None,
+            Some(taken) => {
+                // Paired: this connection's entry was never stored.
+                self.0.seeking.remove(&entry.conn);
+                let opponent: SeekEntry = serde_json::from_str(&taken)
+                    .map_err(|e| ClusterError::Unreachable(format!("reading a seek: {e}")))?;
+                if opponent.node == self.node() {
+                    self.0
+                        .seeking
+                        .remove_if(&opponent.conn, |_, (_, e, _)| *e == taken);
+                }
+                Some(opponent)
+            }
+        };
+        self.0.bus.send_everyone(&BusMsg::SeeksChanged);
+        Ok(opponent)
+    }
+
+    /// Puts a seeker taken by [`Cluster::seek`] back at the head of its list: the room for
+    /// the pair could not be made.
+    pub async fn put_back(&self, spec: &str, entry: &SeekEntry) {
+        let Ok(text) = serde_json::to_string(entry) else {
+            return;
+        };
+        let player = entry.player.id.as_str();
+        let back = self
+            .call(async |r| seeks::put_back(r, spec, &text, player).await)
+            .await;
+        match back {
+            Ok(()) => {
+                if entry.node == self.node() {
+                    let waiting = (spec.to_string(), text, player.to_string());
+                    self.0.seeking.insert(entry.conn, waiting);
+                }
+                self.0.bus.send_everyone(&BusMsg::SeeksChanged);
+            }
+            Err(e) => tracing::warn!(error = %e, "putting a seeker back failed"),
+        }
+    }
+
+    /// Withdraws the seek connection `conn` of this node left waiting, if any; if Redis does
+    /// not take the withdrawal now, it is tried again in the background.
+    pub async fn unseek(&self, conn: u64) {
+        let Some((_, waiting)) = self.0.seeking.remove(&conn) else {
+            return;
+        };
+        if let Err(e) = self.withdraw(&waiting).await {
+            tracing::warn!(error = %e, "withdrawing a seek failed; trying again");
+            self.retry_withdraw(waiting);
+        }
+    }
+
+    /// [`Cluster::unseek`] off the caller's task.
+    fn withdraw_later(&self, conn: u64) {
+        let cluster = self.clone();
+        tokio::spawn(async move { cluster.unseek(conn).await });
+    }
+
+    async fn withdraw(
+        &self,
+        (spec, entry, player): &(String, String, String),
+    ) -> Result<(), ClusterError> {
+        self.call(async |r| seeks::unseek(r, spec, entry, player).await)
+            .await?;
+        self.0.bus.send_everyone(&BusMsg::SeeksChanged);
+        Ok(())
+    }
+
+    /// Tries a withdrawal again every second for a minute (Redis out of reach); past that
+    /// the seek stays until a seeker pairs with it, who then wins when the absent player's
+    /// grace period ends.
+    fn retry_withdraw(&self, waiting: (String, String, String)) {
+        let cluster = self.clone();
+        tokio::spawn(async move {
+            for _ in 0..60 {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                if cluster.withdraw(&waiting).await.is_ok() {
+                    return;
+                }
+            }
+            tracing::warn!("a seek could not be withdrawn from Redis");
+        });
+    }
+
+    /// The live seekers of every node per game-and-clock key.
+    pub async fn seek_counts(&self) -> Result<Vec<(String, u32)>, ClusterError> {
+        self.call(async |r| seeks::count(r, None).await).await
+    }
+
+    /// Some node's seeks changed (word from the bus).
+    pub fn seeks_changed(&self) {
+        self.0.seeks_changed.notify_one();
+    }
+
+    /// Resolves at the next change of the seeks (at once if one came since the last call).
+    pub async fn next_seeks_change(&self) {
+        self.0.seeks_changed.notified().await;
+    }
 }

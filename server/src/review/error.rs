@@ -16,6 +16,10 @@ pub enum ReviewError {
     Unreadable(String),
     #[error("the review queue is full ({0} games); ask again later")]
     QueueFull(usize),
+    #[error("you have {0} reviews waiting already; ask again when one is done")]
+    TooManyOfYours(usize),
+    #[error("{0} reviews asked from your address are waiting already; ask again when one is done")]
+    TooManyFromAddress(usize),
     #[error("only an analysis worker sends analysis")]
     NotAWorker,
     #[error("no job {0} of yours")]
@@ -34,7 +38,9 @@ impl Refusal for ReviewError {
             ReviewError::NotOver => ErrorCode::BadRequest,
             ReviewError::NothingToReview => ErrorCode::BadRequest,
             ReviewError::Unreadable(_) => ErrorCode::BadGame,
-            ReviewError::QueueFull(_) => ErrorCode::RateLimited,
+            ReviewError::QueueFull(_)
+            | ReviewError::TooManyOfYours(_)
+            | ReviewError::TooManyFromAddress(_) => ErrorCode::RateLimited,
             ReviewError::NotAWorker => ErrorCode::NotAPlayer,
             ReviewError::NotYourJob(_)
             | ReviewError::OutOfOrder { .. }

@@ -16,4 +16,4 @@ pub mod queue;
 
 pub use error::ReviewError;
 pub use input::ReviewInput;
-pub use queue::{Assignment, PlyOutcome, ReviewQueue};
+pub use queue::{Assignment, PlyOutcome, QueueLimits, Requester, ReviewQueue};

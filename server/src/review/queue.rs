@@ -1,10 +1,13 @@
 //! The review queue: jobs waiting for an analysis worker, the workers (bot connections that
 //! offered to analyse, one job each at a time), and the answers of each job in progress.
 //! A worker that goes away or runs past its deadline gives its job back to the front of the
-//! queue; a job that failed [`MAX_ATTEMPTS`] times is given up. All of it under one short
-//! lock, never held across an `.await`.
+//! queue; a job that failed [`MAX_ATTEMPTS`] times is given up, and so is one that waited for a
+//! worker longer than the limit. One requester (a player, or an address) has at most so many
+//! jobs in it, so that nobody fills it for everyone. All of it under one short lock, never held
+//! across an `.await`.
 
 use std::collections::VecDeque;
+use std::net::IpAddr;
 use std::sync::Mutex;
 use std::time::Duration;
 
@@ -57,10 +60,36 @@ pub enum PlyOutcome {
     Stale,
 }
 
+/// Who asked for a review: the player, and the address it asked from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Requester {
+    pub player: String,
+    pub address: Option<IpAddr>,
+}
+
+/// The queue's limits (`--review-queue`, `--review-per-player`, `--review-wait-secs`,
+/// `--review-ply-ms`).
+#[derive(Clone, Copy, Debug)]
+pub struct QueueLimits {
+    /// Jobs waiting for a worker.
+    pub max_waiting: usize,
+    /// Jobs of one player, waiting or in progress.
+    pub per_player: usize,
+    /// Jobs asked from one address, waiting or in progress.
+    pub per_address: usize,
+    /// How long a job may wait for a worker.
+    pub wait: Duration,
+    /// Time a worker is given per position.
+    pub ply_time: Duration,
+}
+
 struct Job {
     id: String,
     input: ReviewInput,
     attempts: u32,
+    requester: Requester,
+    /// Since when it waits for a worker (again, after a failed try).
+    queued: Instant,
 }
 
 struct Worker {
@@ -84,18 +113,22 @@ struct Inner {
 /// The shared queue; see the module.
 pub struct ReviewQueue {
     inner: Mutex<Inner>,
-    max_waiting: usize,
-    ply_time: Duration,
+    limits: QueueLimits,
 }
 
 impl ReviewQueue {
     #[must_use]
-    pub fn new(max_waiting: usize, ply_time: Duration) -> ReviewQueue {
+    pub fn new(limits: QueueLimits) -> ReviewQueue {
         ReviewQueue {
             inner: Mutex::new(Inner::default()),
-            max_waiting,
-            ply_time,
+            limits,
         }
+    }
+
+    /// How long a job may wait for a worker.
+    #[must_use]
+    pub fn wait_limit(&self) -> Duration {
+        self.limits.wait
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
@@ -129,6 +162,7 @@ impl ReviewQueue {
     pub fn request(
         &self,
         input: ReviewInput,
+        requester: Requester,
         now: Instant,
     ) -> Result<Vec<Assignment>, ReviewError> {
         // The pending check and the queueing under one lock: two requests for one room at
@@ -137,8 +171,26 @@ impl ReviewQueue {
         if Self::pending_in(&inner, &input.room) {
             return Ok(Vec::new());
         }
-        if inner.waiting.len() >= self.max_waiting {
-            return Err(ReviewError::QueueFull(self.max_waiting));
+        let busy = inner.workers.iter().filter_map(|w| w.busy.as_ref());
+        let jobs: Vec<&Requester> = inner
+            .waiting
+            .iter()
+            .chain(busy.map(|b| &b.job))
+            .map(|j| &j.requester)
+            .collect();
+        let of_player = jobs.iter().filter(|r| r.player == requester.player).count();
+        if of_player >= self.limits.per_player {
+            return Err(ReviewError::TooManyOfYours(self.limits.per_player));
+        }
+        let of_address = jobs
+            .iter()
+            .filter(|r| requester.address.is_some() && r.address == requester.address)
+            .count();
+        if of_address >= self.limits.per_address {
+            return Err(ReviewError::TooManyFromAddress(self.limits.per_address));
+        }
+        if inner.waiting.len() >= self.limits.max_waiting {
+            return Err(ReviewError::QueueFull(self.limits.max_waiting));
         }
         inner.next_id += 1;
         let id = format!("a{}", inner.next_id);
@@ -146,8 +198,25 @@ impl ReviewQueue {
             id,
             input,
             attempts: 0,
+            requester,
+            queued: now,
         });
         Ok(self.hand_out(&mut inner, now))
+    }
+
+    /// Gives up the jobs that have waited for a worker for the wait limit; their rooms.
+    pub fn expire_waiting(&self, now: Instant) -> Vec<String> {
+        let wait = self.limits.wait;
+        let mut inner = self.lock();
+        let mut expired = Vec::new();
+        inner.waiting.retain(|job| {
+            let keep = now.saturating_duration_since(job.queued) < wait;
+            if !keep {
+                expired.push(job.input.room.clone());
+            }
+            keep
+        });
+        expired
     }
 
     /// A worker connected.
@@ -177,7 +246,7 @@ impl ReviewQueue {
         let worker = inner.workers.remove(at);
         let failed = worker
             .busy
-            .and_then(|busy| Self::give_back(&mut inner, busy.job))
+            .and_then(|busy| Self::give_back(&mut inner, busy.job, now))
             .into_iter()
             .collect();
         (self.hand_out(&mut inner, now), failed)
@@ -196,7 +265,9 @@ impl ReviewQueue {
             return (Vec::new(), Vec::new());
         };
         tracing::warn!(job, room = %busy.job.input.room, "analysis worker too slow; job taken back");
-        let failed = Self::give_back(&mut inner, busy.job).into_iter().collect();
+        let failed = Self::give_back(&mut inner, busy.job, now)
+            .into_iter()
+            .collect();
         (self.hand_out(&mut inner, now), failed)
     }
 
@@ -248,7 +319,7 @@ impl ReviewQueue {
                 let Some(busy) = worker.busy.take() else {
                     return Err((why, Vec::new(), None));
                 };
-                let failed = Self::give_back(&mut inner, busy.job);
+                let failed = Self::give_back(&mut inner, busy.job, now);
                 let sent = self.hand_out(&mut inner, now);
                 return Err((why, sent, failed));
             }
@@ -296,13 +367,14 @@ impl ReviewQueue {
     /// Puts a job back at the front of the queue under a new id, or gives it up after its
     /// last try (returning its room). The new id makes whatever the last try's worker still
     /// sends stale, even when the job goes back to that same worker.
-    fn give_back(inner: &mut Inner, mut job: Job) -> Option<String> {
+    fn give_back(inner: &mut Inner, mut job: Job, now: Instant) -> Option<String> {
         job.attempts += 1;
         if job.attempts >= MAX_ATTEMPTS {
             return Some(job.input.room);
         }
         inner.next_id += 1;
         job.id = format!("a{}", inner.next_id);
+        job.queued = now;
         inner.waiting.push_front(job);
         None
     }
@@ -327,7 +399,7 @@ impl ReviewQueue {
                 // Bounded: `--review-ply-ms` is the operator's and may be huge.
                 deadline: now
                     + JOB_BASE_TIME
-                        .saturating_add(self.ply_time.saturating_mul(plies))
+                        .saturating_add(self.limits.ply_time.saturating_mul(plies))
                         .min(LONGEST_JOB),
             });
             worker.busy = Some(Busy {
@@ -402,6 +474,65 @@ mod tests {
         (Conn::new(id, tx, Arc::new(Notify::new())), rx)
     }
 
+    fn limits(max_waiting: usize, per_player: usize) -> QueueLimits {
+        QueueLimits {
+            max_waiting,
+            per_player,
+            per_address: 3,
+            wait: Duration::from_secs(60),
+            ply_time: Duration::from_secs(1),
+        }
+    }
+
+    fn by(player: &str) -> Requester {
+        Requester {
+            player: player.to_string(),
+            address: None,
+        }
+    }
+
+    #[test]
+    fn one_requester_holds_so_many_jobs_and_jobs_left_waiting_expire() {
+        let queue = ReviewQueue::new(limits(10, 2));
+        let now = Instant::now();
+        let home = Some(IpAddr::from([10, 0, 0, 1]));
+        let guest = |player: &str| Requester {
+            player: player.to_string(),
+            address: home,
+        };
+        queue
+            .request(finished("r1", &["4"]), guest("p1"), now)
+            .unwrap();
+        queue
+            .request(finished("r2", &["4"]), guest("p1"), now)
+            .unwrap();
+        // A player's third: refused.
+        let refused = queue.request(finished("r3", &["4"]), guest("p1"), now);
+        assert_eq!(refused.unwrap_err(), ReviewError::TooManyOfYours(2));
+        // The address's fourth, under any name: refused; another address is not.
+        queue
+            .request(finished("r3", &["4"]), guest("p2"), now)
+            .unwrap();
+        let refused = queue.request(finished("r5", &["4"]), guest("p3"), now);
+        assert_eq!(refused.unwrap_err(), ReviewError::TooManyFromAddress(3));
+        queue
+            .request(finished("r5", &["4"]), by("p4"), now)
+            .unwrap();
+        // Past the wait limit, the jobs nobody took are given up, the room told.
+        let later = now + Duration::from_secs(59);
+        queue
+            .request(finished("r4", &["4"]), by("p5"), later)
+            .unwrap();
+        let mut expired = queue.expire_waiting(now + Duration::from_secs(60));
+        expired.sort();
+        assert_eq!(expired, ["r1", "r2", "r3", "r5"]);
+        assert!(queue.is_pending("r4"));
+        // Their requesters may ask again.
+        queue
+            .request(finished("r1", &["4"]), guest("p1"), later)
+            .unwrap();
+    }
+
     fn answer(ply: u32, best: &str) -> AnalysisPly {
         AnalysisPly {
             ply,
@@ -415,19 +546,23 @@ mod tests {
 
     #[test]
     fn jobs_wait_for_workers_and_come_back_when_they_fail() {
-        let queue = ReviewQueue::new(2, Duration::from_secs(1));
+        let queue = ReviewQueue::new(limits(2, 8));
         let now = Instant::now();
         assert!(queue
-            .request(finished("r1", &["4", "3"]), now)
+            .request(finished("r1", &["4", "3"]), by("p1"), now)
             .unwrap()
             .is_empty());
         // Once a room: asking again while it is pending queues nothing.
         assert!(queue
-            .request(finished("r1", &["4", "3"]), now)
+            .request(finished("r1", &["4", "3"]), by("p2"), now)
             .unwrap()
             .is_empty());
-        queue.request(finished("r2", &["4"]), now).unwrap();
-        let full = queue.request(finished("r3", &["4"]), now).unwrap_err();
+        queue
+            .request(finished("r2", &["4"]), by("p2"), now)
+            .unwrap();
+        let full = queue
+            .request(finished("r3", &["4"]), by("p3"), now)
+            .unwrap_err();
         assert_eq!(full, ReviewError::QueueFull(2));
 
         let (w1, _rx1) = conn(1);

@@ -1,13 +1,11 @@
 //! The task of one room, the room's only writer. It owns the room's queue and timers, asks the
 //! rules ([`RoomGame`]) what each request changes, stores the change, and only once it is
 //! stored commits it and tells the members. Around the rules it keeps who is present, the chat
-//! limits, the bot invitations and the lobby's summary of the room. Here: making, reloading
-//! and retiring rooms, the loop, timers, seats and presence; the players' requests are in
-//! `requests.rs`.
+//! limits, the bot invitations and the lobby's summary of the room. Here: the loop, retiring,
+//! timers, seats and presence; rooms are made in `registry.rs`, the players' requests carried
+//! out in `requests.rs`, and a room whose lease may be lost hands over in `handover.rs`.
 
-use std::net::IpAddr;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::atomic::Ordering;
 
 use dashmap::mapref::entry::Entry;
 use game_core::protocol::{RoomStatus, SeatsOnline, ServerMsg};
@@ -21,195 +19,34 @@ use super::error::RoomError;
 use super::game::RoomGame;
 use super::invites::Invitations;
 use super::members::Members;
-use super::plan::RoomPlan;
-use crate::cluster::{Claim, Lease};
+use super::registry::release;
+use crate::cluster::Lease;
 use crate::hub::SharedHub;
 use crate::lobby_feed::RoomSummary;
 use crate::member::MemberLink;
 use crate::parked::ParkedMember;
 use crate::refusal::{error_reply, About};
 use crate::room_handle::{Actor, RoomCmd, RoomHandle};
-use crate::store::{StoreError, StoredRematch, StoredSeat, Write};
+use crate::store::{StoreError, StoredSeat, Write};
 
 /// How long a timed ending (flag fall, abandonment) whose write failed waits for its next try.
 const ENDING_RETRY: Duration = Duration::from_secs(1);
 
-/// Longest room id looked up in the store; room ids are 8 characters.
-const MAX_ROOM_ID_BYTES: usize = 64;
-
-/// A room made from a checked plan, not stored yet: its id drawn, its game set up, and the
-/// address it was asked for from.
-#[must_use]
-pub fn plan_room(hub: &SharedHub, plan: RoomPlan) -> (RoomGame, Option<IpAddr>) {
-    let origin = plan.origin;
-    let id = plan
-        .id
-        .clone()
-        .unwrap_or_else(|| crate::token::random_id(8));
-    let game = RoomGame::new(id, plan, hub.config.limits.answers_kept, Moment::now());
-    (game, origin)
-}
-
-/// Creates a room from a checked plan: stores it, then starts its task.
-pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, RoomError> {
-    let (game, origin) = plan_room(hub, plan);
-    let lease = new_room_lease(hub, game.id()).await?;
-    let mut stored = game.stored();
-    stored.fence = lease.as_ref().map_or(0, |l| l.fence);
-    if let Err(e) = hub.store.write(Write::NewRoom(Box::new(stored))).await {
-        tracing::error!(error = %e, "storing a new room failed");
-        release(hub, game.id(), lease.as_ref());
-        return Err(RoomError::NotStored("the room"));
-    }
-    Ok(spawn_room(hub, game, false, origin, lease))
-}
-
-/// In a cluster, the lease of a room about to be made here (`None` on one node).
-pub(super) async fn new_room_lease(hub: &SharedHub, id: &str) -> Result<Option<Lease>, RoomError> {
-    let Some(cluster) = &hub.cluster else {
-        return Ok(None);
-    };
-    match cluster.claim(id, 0).await {
-        Ok(Claim::Ours(lease)) => Ok(Some(lease)),
-        // A fresh id held elsewhere: drawn twice, which 8 random characters make unlikely.
-        Ok(Claim::Elsewhere(_)) => Err(RoomError::NotStored("the room")),
-        Err(e) => {
-            tracing::warn!(error = %e, "claiming a new room failed");
-            Err(RoomError::Unreachable)
-        }
-    }
-}
-
-/// Gives a room's lease back, if it has one.
-pub(super) fn release(hub: &SharedHub, id: &str, lease: Option<&Lease>) {
-    if let (Some(cluster), Some(lease)) = (&hub.cluster, lease) {
-        cluster.release(id, lease.fence);
-    }
-}
-
-/// The handle of room `id`, reloading it from the store when it is not in memory (a finished
-/// game whose task retired). `Ok(None)` for a room the store does not know. A store that
-/// cannot be read is `NotRead` and a stored game that no longer replays `Replay`: the room
-/// may well exist, so neither is "no such room".
-pub async fn find_room(hub: &SharedHub, id: &str) -> Result<Option<RoomHandle>, RoomError> {
-    if let Some(handle) = hub.room(id) {
-        return Ok(Some(handle));
-    }
-    if id.is_empty() || id.len() > MAX_ROOM_ID_BYTES {
-        return Ok(None);
-    }
-    let unread = |e: StoreError| {
-        tracing::error!(room = %id, error = %e, "reading a room from the store failed");
-        RoomError::NotRead
-    };
-    let Some(stored) = hub.store.read_room(id).await.map_err(unread)? else {
-        return Ok(None);
-    };
-    let rematch = if stored.status == RoomStatus::Over {
-        hub.store
-            .read_rematch(id)
-            .await
-            .map_err(unread)?
-            .unwrap_or_default()
-    } else {
-        StoredRematch::default()
-    };
-    if let Some(handle) = hub.room(id) {
-        return Ok(Some(handle));
-    }
-    match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
-        Ok(game) => Ok(Some(spawn_room(
-            hub,
-            game.with_rematch(rematch),
-            false,
-            None,
-            None,
-        ))),
-        Err(e) => {
-            tracing::error!(room = %id, error = %e, "could not reload room");
-            Err(e)
-        }
-    }
-}
-
-/// Starts the task of a room (new, or reloaded at start when `reloaded`), made from `origin`;
-/// in a cluster, under `lease`. If a task for that room is already registered, returns its
-/// handle and starts nothing: a room has exactly one writer.
-pub fn spawn_room(
-    hub: &SharedHub,
-    mut game: RoomGame,
-    reloaded: bool,
-    origin: Option<IpAddr>,
-    lease: Option<Lease>,
-) -> RoomHandle {
-    game.set_first_move_limit(hub.config.limits.first_move);
-    let unfinished = game.status() != RoomStatus::Over;
-    let (tx, rx) = mpsc::channel(hub.config.limits.room_queue);
-    let handle = RoomHandle {
-        id: game.id().to_string(),
-        creator: game.head().creator.clone(),
-        origin,
-        tx,
-        unfinished: Arc::new(AtomicBool::new(unfinished)),
-    };
-    match hub.rooms.entry(handle.id.clone()) {
-        Entry::Occupied(running) => return running.get().clone(),
-        Entry::Vacant(slot) => {
-            slot.insert(handle.clone());
-        }
-    }
-    let now = Instant::now();
-    let mut members = Members::default();
-    // Nobody is in the room yet: a reloaded game, or one that starts at once (quick pairing,
-    // rematch), waits for its players from now, a grace period each.
-    if unfinished && (reloaded || game.status() == RoomStatus::Playing) {
-        for seat in [Color::Black, Color::White] {
-            if let Some(s) = game.seat(seat) {
-                members.away(seat, now);
-                if reloaded && s.bot {
-                    hub.bots.hold(&s.player, &s.name);
-                }
-            }
-        }
-    }
-    // Members of a finished room who were still connected when it left memory are back.
-    for parked in hub.parked.take(&handle.id) {
-        members.add(&handle.id, parked.link, &parked.player);
-    }
-    let waiting_until = (game.status() == RoomStatus::Waiting).then(|| {
-        let age_ms = Moment::now().unix_ms.saturating_sub(game.head().created_ms);
-        now + hub
-            .config
-            .limits
-            .waiting_room
-            .saturating_sub(Duration::from_millis(age_ms))
-    });
-    let quiet_since = (game.status() == RoomStatus::Over).then_some(now);
-    hub.metrics.room_status(None, Some(game.status()));
-    let actor = RoomActor {
-        hub: hub.clone(),
-        handle: handle.clone(),
-        game,
-        members,
-        invites: Invitations::default(),
-        chat: ChatGate::default(),
-        crowd_due: None,
-        retry_endings_at: None,
-        waiting_until,
-        quiet_since,
-        lease,
-        shared: std::cell::RefCell::default(),
-        shared_at: std::cell::Cell::default(),
-    };
-    tokio::spawn(actor.run(rx));
-    handle
+/// What a room's task starts from (see `registry::spawn_room`).
+pub(super) struct Task {
+    pub(super) handle: RoomHandle,
+    pub(super) game: RoomGame,
+    pub(super) members: Members,
+    pub(super) waiting_until: Option<Instant>,
+    pub(super) quiet_since: Option<Instant>,
+    pub(super) lease: Option<Lease>,
 }
 
 /// The state of a room's task; its requests are handled in `requests.rs`.
 pub(super) struct RoomActor {
     pub(super) hub: SharedHub,
     /// This task's own handle, to leave the hub only if it is still the registered one.
-    handle: RoomHandle,
+    pub(super) handle: RoomHandle,
     pub(super) game: RoomGame,
     pub(super) members: Members,
     pub(super) invites: Invitations,
@@ -222,13 +59,33 @@ pub(super) struct RoomActor {
     /// Once the game is over: since when nothing has happened in the room.
     quiet_since: Option<Instant>,
     /// In a cluster: this node's lease of the room, whose fence every write carries.
-    lease: Option<Lease>,
+    pub(super) lease: Option<Lease>,
     /// In a cluster: the summary last shared with the other nodes' lobbies, and when.
     shared: std::cell::RefCell<Option<RoomSummary>>,
     shared_at: std::cell::Cell<Option<Instant>>,
 }
 
 impl RoomActor {
+    /// Starts the task of a room registered in the hub.
+    pub(super) fn start(hub: &SharedHub, task: Task, rx: mpsc::Receiver<RoomCmd>) {
+        let actor = RoomActor {
+            hub: hub.clone(),
+            handle: task.handle,
+            game: task.game,
+            members: task.members,
+            invites: Invitations::default(),
+            chat: ChatGate::default(),
+            crowd_due: None,
+            retry_endings_at: None,
+            waiting_until: task.waiting_until,
+            quiet_since: task.quiet_since,
+            lease: task.lease,
+            shared: std::cell::RefCell::default(),
+            shared_at: std::cell::Cell::default(),
+        };
+        tokio::spawn(actor.run(rx));
+    }
+
     /// Serves the room's queue and timers until shutdown, or until the game is over and
     /// nobody is left to watch it or nothing has happened in it for a while.
     async fn run(mut self, mut rx: mpsc::Receiver<RoomCmd>) {
@@ -247,44 +104,18 @@ impl RoomActor {
                         None => std::future::pending().await,
                     }
                 } => {
-                    // Another node owns the room now: it goes on there, from the store. What is
-                    // queued here goes there too, unanswered here, but for the players'
-                    // requests (see below).
-                    tracing::warn!(room = %self.game.id(), "lease lost; the room stops here");
-                    self.leave_hub();
-                    // This node's connections in the room join it again at its owner. The new
-                    // owner's "moved" word does not do it when it arrives before the loss is
-                    // found (Redis lost its data, say): it re-joins them to this copy, which
-                    // is in memory still, and they would hear no more moves.
-                    if let Some(cluster) = &self.hub.cluster {
-                        super::relay::rejoin(&self.hub, cluster, self.game.id().to_string());
-                    }
-                    rx.close();
-                    let mut queued = Vec::new();
-                    while let Some(cmd) = rx.recv().await {
-                        match cmd {
-                            // Made against this copy, which may be behind the owner's game:
-                            // sent on, a move could be played turns later than it was made
-                            // for. Its sender hears "try again" and decides afresh.
-                            RoomCmd::Act {
-                                who,
-                                action,
-                                reference,
-                                ..
-                            } => self.try_again(&who, &action, reference),
-                            cmd => queued.push(cmd),
-                        }
-                    }
-                    let (hub, id) = (self.hub.clone(), self.game.id().to_string());
-                    tokio::spawn(async move {
-                        for cmd in queued {
-                            let _ = super::relay::to_room(&hub, &id, cmd).await;
-                        }
-                    });
+                    self.hand_over(&mut rx, None).await;
                     break;
                 }
                 cmd = rx.recv() => match cmd {
-                    Some(cmd) => self.handle(cmd).await,
+                    // Nothing is answered, reads included, unless this node surely still
+                    // holds the room: after a pause the queue may hold requests that another
+                    // node's copy has answered since, from a game that went on there.
+                    Some(cmd) if self.sure_of_lease() => self.handle(cmd).await,
+                    Some(cmd) => {
+                        self.hand_over(&mut rx, Some(cmd)).await;
+                        break;
+                    }
                     None => break,
                 },
                 () = async {
@@ -292,7 +123,14 @@ impl RoomActor {
                         Some(d) => sleep_until(d).await,
                         None => std::future::pending().await,
                     }
-                } => self.on_timer().await,
+                } => {
+                    if self.sure_of_lease() {
+                        self.on_timer().await;
+                    } else {
+                        self.hand_over(&mut rx, None).await;
+                        break;
+                    }
+                }
                 _ = shutdown.changed() => break,
             }
             while self.may_retire() {
@@ -329,7 +167,7 @@ impl RoomActor {
     }
 
     /// Unregisters this task, unless another has taken the room's place.
-    fn leave_hub(&self) {
+    pub(super) fn leave_hub(&self) {
         let tx = &self.handle.tx;
         self.hub
             .rooms

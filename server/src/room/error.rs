@@ -34,6 +34,10 @@ pub enum RoomError {
     /// A move's request `id` holding control characters, which a store may not keep.
     #[error("a move's id may not hold control characters")]
     BadMoveId,
+    /// A move's request `id` longer than the server keeps: ids are kept with the room's
+    /// answers and stored with the move.
+    #[error("a move's id may be at most {0} characters long")]
+    LongMoveId(usize),
     #[error("you are not seated in this room")]
     NotSeated,
 
@@ -178,6 +182,7 @@ impl Refusal for RoomError {
             | RoomError::EmptyChat
             | RoomError::ChatControl
             | RoomError::BadMoveId
+            | RoomError::LongMoveId(_)
             | RoomError::BadClock(_)
             | RoomError::SeatPromised
             | RoomError::TooManyRooms(_)

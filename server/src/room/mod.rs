@@ -10,7 +10,9 @@
 //! - [`members`]: who is in the room and who is away; one serialisation per broadcast.
 //! - [`chat`]: the chat rules.
 //! - [`invites`]: bot invitations.
+//! - [`registry`]: rooms made, reloaded and started, one task each.
 //! - [`actor`]: the task: queue, timers, store, broadcast, seats and presence.
+//! - [`handover`]: a room whose lease may be lost stops and hands its queue on.
 //! - [`requests`]: a player's requests as the task carries them out.
 //! - [`relay`]: where a request goes: this node's room, or in a cluster the owner's, or a
 //!   room claimed and reloaded here; and what the bus between nodes brings.
@@ -21,8 +23,10 @@ pub mod change;
 pub mod chat;
 pub mod error;
 pub mod game;
+mod handover;
 pub mod invites;
 pub mod members;
 pub mod plan;
+pub mod registry;
 pub mod relay;
 pub mod requests;

@@ -16,10 +16,10 @@ use tokio::time::Instant;
 use game_core::protocol::{RoomStatus, ServerMsg, CLIENT_TYPES};
 use game_core::Color;
 
-use super::actor::{find_room, spawn_room};
 use super::change::Moment;
 use super::error::RoomError;
 use super::game::RoomGame;
+use super::registry::{find_room, spawn_room};
 use crate::cluster::{Arrival, BusInbox, BusMsg, Claim, Cluster};
 use crate::hub::SharedHub;
 use crate::member::{MemberLink, RemoteMember};
@@ -233,23 +233,29 @@ pub async fn watch_peers(hub: SharedHub) {
             () = tokio::time::sleep(cluster.lease_time()) => {}
             _ = shutdown.changed() => return,
         }
-        let gone = cluster.check_peers().await;
-        if gone.is_empty() {
+        let news = cluster.check_peers().await;
+        if news.gone.is_empty() && news.renumbered.is_empty() {
             continue;
         }
-        // Their rooms leave this node's lobby (a room taken over is listed again by its
-        // new owner).
-        for room in cluster.unlist_nodes(&gone) {
+        // The rooms of the gone leave this node's lobby (a room taken over is listed again by
+        // its new owner).
+        for room in cluster.unlist_nodes(&news.gone) {
             if hub.room(&room).is_none() {
                 hub.lobby.gone(&room);
             }
         }
-        let rooms: Vec<RoomHandle> = hub.rooms.iter().map(|r| r.clone()).collect();
-        for room in rooms {
-            let _ = room.tx.try_send(RoomCmd::Prune);
-        }
-        hub.lobby.changed();
+        prune_rooms(&hub);
     }
+}
+
+/// Every room here drops the members whose connections count as closed now (their node is
+/// gone, or runs again: a seated player's grace period starts), and the lobby counts again.
+fn prune_rooms(hub: &SharedHub) {
+    let rooms: Vec<RoomHandle> = hub.rooms.iter().map(|r| r.clone()).collect();
+    for room in rooms {
+        let _ = room.tx.try_send(RoomCmd::Prune);
+    }
+    hub.lobby.changed();
 }
 
 /// Each time this node finds its presence key missing (Redis lost its data, or this node
@@ -602,9 +608,15 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                     bot_gone(&hub, &player, conn);
                 }
             }
-            BusMsg::NodeStarted { node } => {
+            BusMsg::NodeStarted { node, number } => {
                 if node != cluster.node() {
                     cluster.announce_bots();
+                    // A new run of a node: the connections of its earlier run are gone, at
+                    // once (its presence key, renewed by the new run, would not say so).
+                    if cluster.bus().set_number(&node, number) {
+                        tracing::info!(node, number, "a node started again");
+                        prune_rooms(&hub);
+                    }
                 }
             }
             BusMsg::LobbyRoom { node, summary } => {
@@ -642,9 +654,7 @@ fn heard_again(hub: &SharedHub, cluster: &Cluster) {
     for room in remote {
         rejoin(hub, cluster, room);
     }
-    cluster.bus().send_everyone(&BusMsg::NodeStarted {
-        node: cluster.node().to_string(),
-    });
+    cluster.bus().send_everyone(&cluster.started_msg());
 }
 
 /// A request from another node for a room this node owned when it was sent.

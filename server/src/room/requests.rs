@@ -6,12 +6,13 @@ use game_core::protocol::BOT_LEVELS;
 use game_core::Color;
 use tokio::time::Instant;
 
-use super::actor::{new_room_lease, plan_room, release, spawn_room, RoomActor};
+use super::actor::RoomActor;
 use super::change::Moment;
 use super::chat::checked_line;
 use super::error::RoomError;
 use super::game::{Played, RematchStep};
 use super::invites::send_seated_bot;
+use super::registry::{new_room_lease, plan_room, release, spawn_room};
 use crate::room_handle::{Action, Actor};
 use crate::store::{StoreError, StoredSeat, Write};
 

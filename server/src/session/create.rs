@@ -8,9 +8,9 @@ use game_core::protocol::{BotSeats, ClockSpec, SeatChoice, ServerMsg, BOT_LEVELS
 use game_core::{Color, GameSpec};
 
 use crate::hub::SharedHub;
-use crate::room::actor::create_room;
 use crate::room::error::RoomError;
 use crate::room::plan::RoomPlan;
+use crate::room::registry::create_room;
 use crate::room_handle::{Actor, RoomCmd};
 use crate::store::StoredSeat;
 

@@ -26,6 +26,9 @@ use crate::room_handle::{Action, Actor, RoomCmd};
 /// Longest move text passed to a room. The longest step of any game is an opening's ten
 /// offered 5th moves, `fifths a1,b2,...` (46 bytes in canonical form).
 const MAX_MOVE_BYTES: usize = 64;
+/// Longest request id of a move, in characters: ids are kept in the room's answers and
+/// stored with each move, so an unbounded one would grow both with every move.
+const MAX_MOVE_ID_CHARS: usize = 64;
 
 /// One connection's state past the frame rules.
 pub struct Session {
@@ -202,6 +205,15 @@ impl Session {
                 }
                 if id
                     .as_deref()
+                    .is_some_and(|id| id.chars().count() > MAX_MOVE_ID_CHARS)
+                {
+                    // Not echoed: the id is what is too long.
+                    let about = About::room(reference, &room);
+                    self.refuse(&RoomError::LongMoveId(MAX_MOVE_ID_CHARS), about);
+                    return;
+                }
+                if id
+                    .as_deref()
                     .is_some_and(|id| id.chars().any(char::is_control))
                 {
                     let about = About::room(reference, &room).with_id(id.as_deref());
@@ -257,7 +269,11 @@ impl Session {
                     .await;
             }
             ClientMsg::Review { room, ask } => {
-                reviews::request(&self.hub, &self.conn, &room, ask, reference).await;
+                let requester = crate::review::Requester {
+                    player: self.actor().player.id,
+                    address: Some(self.address),
+                };
+                reviews::request(&self.hub, &self.conn, requester, &room, ask, reference).await;
             }
             ClientMsg::Analysis { job, ply } => {
                 reviews::answer(&self.hub, &self.conn, &job, &ply, reference).await;

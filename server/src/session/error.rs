@@ -32,6 +32,8 @@ pub enum SessionError {
     PlayerNotStored,
     #[error("that name belongs to an account: sign in, or choose another name")]
     NameTaken,
+    #[error("that name looks like an account's name: choose another name")]
+    NameLooksTaken,
 }
 
 impl Refusal for SessionError {
@@ -43,7 +45,7 @@ impl Refusal for SessionError {
             }
             SessionError::BadBotKey => ErrorCode::BadBotKey,
             SessionError::BadToken => ErrorCode::BadToken,
-            SessionError::NameTaken => ErrorCode::NameTaken,
+            SessionError::NameTaken | SessionError::NameLooksTaken => ErrorCode::NameTaken,
             SessionError::AlreadyHello
             | SessionError::BinaryFrame
             | SessionError::BadName(_)

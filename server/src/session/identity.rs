@@ -197,6 +197,11 @@ pub async fn hello(
                 if owner.player != player.id && bot.is_none() {
                     return Err(SessionError::NameTaken);
                 }
+            } else if let Some(owner) = hub.accounts.looking_like(&player.name) {
+                // Not the account's name, but one that reads the same on screen.
+                if owner.player != player.id && bot.is_none() {
+                    return Err(SessionError::NameLooksTaken);
+                }
             }
         }
     }

@@ -11,7 +11,7 @@ use game_core::protocol::{AnalysisPly, Review, ReviewStatus, ServerMsg};
 use crate::conn::Conn;
 use crate::hub::SharedHub;
 use crate::refusal::{error_reply, About};
-use crate::review::{Assignment, PlyOutcome, ReviewError, ReviewInput};
+use crate::review::{Assignment, PlyOutcome, Requester, ReviewError, ReviewInput};
 use crate::room::error::RoomError;
 use crate::room::relay;
 use crate::room_handle::RoomCmd;
@@ -56,8 +56,37 @@ async fn gave_up(hub: &SharedHub, room: &str) {
     tell_room(hub, room, msg, None).await;
 }
 
+/// Gives up the jobs that waited for a worker past the limit, telling their rooms.
+pub async fn expire_waiting(hub: &SharedHub) {
+    for room in hub.reviews.expire_waiting(Instant::now()) {
+        let why = format!(
+            "no analysis worker took this review within {} s; ask again later",
+            hub.reviews.wait_limit().as_secs()
+        );
+        tracing::info!(room, "a review waited too long for a worker");
+        let msg = review_msg(&room, ReviewStatus::Failed, Some(why));
+        tell_room(hub, &room, msg, None).await;
+    }
+}
+
+/// Looks for jobs left waiting once the wait limit of one queued now has passed.
+fn expire_later(hub: &SharedHub) {
+    let hub = hub.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(hub.reviews.wait_limit()).await;
+        expire_waiting(&hub).await;
+    });
+}
+
 /// `review`: the stored review, or where it stands; with `ask`, a job for the queue.
-pub async fn request(hub: &SharedHub, conn: &Conn, room: &str, ask: bool, reference: &str) {
+pub async fn request(
+    hub: &SharedHub,
+    conn: &Conn,
+    requester: Requester,
+    room: &str,
+    ask: bool,
+    reference: &str,
+) {
     let refuse = |why: &dyn crate::refusal::Refusal| {
         conn.send(&error_reply(
             &hub.metrics,
@@ -97,8 +126,11 @@ pub async fn request(hub: &SharedHub, conn: &Conn, room: &str, ask: bool, refere
         Ok(input) => input,
         Err(why) => return refuse(&why),
     };
-    match hub.reviews.request(input, Instant::now()) {
-        Ok(sent) => watch(hub, sent),
+    match hub.reviews.request(input, requester, Instant::now()) {
+        Ok(sent) => {
+            watch(hub, sent);
+            expire_later(hub);
+        }
         Err(why) => return refuse(&why),
     }
     let message = (hub.reviews.workers() == 0)

@@ -23,10 +23,10 @@ use super::scoring;
 use crate::hub::SharedHub;
 use crate::member::MemberLink;
 use crate::players::PlayerRecord;
-use crate::room::actor::create_room;
 use crate::room::error::RoomError;
 use crate::room::invites::{seated_invite, send_seated_bot};
 use crate::room::plan::RoomPlan;
+use crate::room::registry::create_room;
 use crate::room_handle::{Actor, RoomCmd, RoomHandle};
 use crate::store::{StoreError, StoredRoom, StoredSeat, Write};
 
@@ -201,7 +201,7 @@ impl Director {
                     // A room stored but not in memory (its reload at start failed, say) is
                     // loaded again: on one server nothing else would run its clocks.
                     if self.hub.room(&game.room).is_none() && self.hub.cluster.is_none() {
-                        let _ = crate::room::actor::find_room(&self.hub, &game.room).await;
+                        let _ = crate::room::registry::find_room(&self.hub, &game.room).await;
                     }
                     match self.hub.room(&game.room) {
                         Some(handle) => {

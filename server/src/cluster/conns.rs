@@ -1,0 +1,144 @@
+//! This node's connections as the cluster sees them: who each is, the bots among them
+//! (announced to every node), the rooms of other nodes they are in, and the rooms of other
+//! nodes this node's lobby lists.
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use game_core::GameKind;
+
+use super::{BusMsg, Cluster};
+use crate::conn::Conn;
+use crate::players::PlayerRecord;
+
+/// A connection of this node, and who it is once it said `hello`.
+pub(super) struct LocalConn {
+    pub(super) conn: Conn,
+    pub(super) player: Option<PlayerRecord>,
+    /// A bot's games and capacity, announced to the other nodes.
+    pub(super) bot: Option<(Vec<GameKind>, u32)>,
+}
+
+impl Cluster {
+    /// This node's lobby lists `room` of `node`.
+    pub fn listed_elsewhere(&self, room: &str, node: &str) {
+        if self.0.listed.get(room).is_none_or(|n| **n != *node) {
+            self.0.listed.insert(room.to_string(), Arc::from(node));
+        }
+    }
+
+    /// `room` of `node` left its memory; true if this node's lobby listed it as that node's.
+    pub fn unlisted(&self, room: &str, node: &str) -> bool {
+        self.0.listed.remove_if(room, |_, n| **n == *node).is_some()
+    }
+
+    /// The rooms of these (gone) nodes, no longer listed.
+    pub fn unlist_nodes(&self, nodes: &[Arc<str>]) -> Vec<String> {
+        let mut rooms = Vec::new();
+        self.0.listed.retain(|room, node| {
+            let gone = nodes.contains(node);
+            if gone {
+                rooms.push(room.clone());
+            }
+            !gone
+        });
+        rooms
+    }
+
+    /// A connection of this node opened.
+    pub fn conn_opened(&self, conn: &Conn) {
+        let local = LocalConn {
+            conn: conn.clone(),
+            player: None,
+            bot: None,
+        };
+        self.0.conns.insert(conn.id, local);
+    }
+
+    /// A connection of this node said who it is.
+    pub fn conn_is(&self, id: u64, player: &PlayerRecord) {
+        if let Some(mut local) = self.0.conns.get_mut(&id) {
+            local.player = Some(player.clone());
+        }
+    }
+
+    /// A bot said `hello` on connection `id` of this node: every node hears of it.
+    pub fn bot_here(&self, id: u64, player: &PlayerRecord, games: &[GameKind], capacity: u32) {
+        if let Some(mut local) = self.0.conns.get_mut(&id) {
+            local.bot = Some((games.to_vec(), capacity));
+        }
+        self.0.bus.send_everyone(&BusMsg::BotHere {
+            node: self.node().to_string(),
+            conn: id,
+            player: player.clone(),
+            games: games.to_vec(),
+            capacity,
+        });
+    }
+
+    /// Tells every node again of this node's bots (a node has just joined).
+    pub fn announce_bots(&self) {
+        let bots: Vec<BusMsg> = self
+            .0
+            .conns
+            .iter()
+            .filter_map(|c| {
+                let (games, capacity) = c.bot.clone()?;
+                Some(BusMsg::BotHere {
+                    node: self.node().to_string(),
+                    conn: c.conn.id,
+                    player: c.player.clone()?,
+                    games,
+                    capacity,
+                })
+            })
+            .collect();
+        for bot in &bots {
+            self.0.bus.send_everyone(bot);
+        }
+    }
+
+    /// A connection of this node closed (a bot's: every node hears of it).
+    pub fn conn_closed(&self, id: u64) {
+        let Some((_, local)) = self.0.conns.remove(&id) else {
+            return;
+        };
+        if let (Some(player), Some(_)) = (local.player, local.bot) {
+            self.0.bus.send_everyone(&BusMsg::BotGone {
+                node: self.node().to_string(),
+                conn: id,
+                player: player.id,
+            });
+        }
+    }
+
+    /// A connection of this node, by id.
+    #[must_use]
+    pub fn conn(&self, id: u64) -> Option<Conn> {
+        self.0.conns.get(&id).map(|c| c.conn.clone())
+    }
+
+    /// Every room some connection of this node is a member of.
+    #[must_use]
+    pub fn member_rooms(&self) -> BTreeSet<String> {
+        self.0.conns.iter().flat_map(|c| c.conn.rooms()).collect()
+    }
+
+    /// This node's connections that count `room` as theirs, with their players.
+    #[must_use]
+    pub fn conns_in(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
+        self.0
+            .conns
+            .iter()
+            .filter(|c| c.conn.is_in(room))
+            .filter_map(|c| Some((c.conn.clone(), c.player.clone()?)))
+            .collect()
+    }
+
+    /// Tells every node that a token was signed out.
+    pub fn token_dropped(&self, token_hash: &str) {
+        self.0.bus.send_everyone(&BusMsg::TokenDropped {
+            token_hash: token_hash.to_string(),
+        });
+    }
+}

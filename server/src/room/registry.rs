@@ -1,0 +1,188 @@
+//! Where rooms come from: made from a checked plan (stored first, then started), reloaded
+//! from the store when a request names a finished room that left memory, and started under
+//! exactly one task per room. In a cluster a room is made under a fresh lease.
+
+use std::net::IpAddr;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use dashmap::mapref::entry::Entry;
+use game_core::protocol::RoomStatus;
+use game_core::Color;
+use tokio::sync::mpsc;
+use tokio::time::{Duration, Instant};
+
+use super::actor::{RoomActor, Task};
+use super::change::Moment;
+use super::error::RoomError;
+use super::game::RoomGame;
+use super::members::Members;
+use super::plan::RoomPlan;
+use crate::cluster::{Claim, Lease};
+use crate::hub::SharedHub;
+use crate::room_handle::RoomHandle;
+use crate::store::{StoreError, StoredRematch, Write};
+
+/// Longest room id looked up in the store; room ids are 8 characters.
+const MAX_ROOM_ID_BYTES: usize = 64;
+
+/// A room made from a checked plan, not stored yet: its id drawn, its game set up, and the
+/// address it was asked for from.
+#[must_use]
+pub fn plan_room(hub: &SharedHub, plan: RoomPlan) -> (RoomGame, Option<IpAddr>) {
+    let origin = plan.origin;
+    let id = plan
+        .id
+        .clone()
+        .unwrap_or_else(|| crate::token::random_id(8));
+    let game = RoomGame::new(id, plan, hub.config.limits.answers_kept, Moment::now());
+    (game, origin)
+}
+
+/// Creates a room from a checked plan: stores it, then starts its task.
+pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, RoomError> {
+    let (game, origin) = plan_room(hub, plan);
+    let lease = new_room_lease(hub, game.id()).await?;
+    let mut stored = game.stored();
+    stored.fence = lease.as_ref().map_or(0, |l| l.fence);
+    if let Err(e) = hub.store.write(Write::NewRoom(Box::new(stored))).await {
+        tracing::error!(error = %e, "storing a new room failed");
+        release(hub, game.id(), lease.as_ref());
+        return Err(RoomError::NotStored("the room"));
+    }
+    Ok(spawn_room(hub, game, false, origin, lease))
+}
+
+/// In a cluster, the lease of a room about to be made here (`None` on one node).
+pub(super) async fn new_room_lease(hub: &SharedHub, id: &str) -> Result<Option<Lease>, RoomError> {
+    let Some(cluster) = &hub.cluster else {
+        return Ok(None);
+    };
+    match cluster.claim(id, 0).await {
+        Ok(Claim::Ours(lease)) => Ok(Some(lease)),
+        // A fresh id held elsewhere: drawn twice, which 8 random characters make unlikely.
+        Ok(Claim::Elsewhere(_)) => Err(RoomError::NotStored("the room")),
+        Err(e) => {
+            tracing::warn!(error = %e, "claiming a new room failed");
+            Err(RoomError::Unreachable)
+        }
+    }
+}
+
+/// Gives a room's lease back, if it has one.
+pub(super) fn release(hub: &SharedHub, id: &str, lease: Option<&Lease>) {
+    if let (Some(cluster), Some(lease)) = (&hub.cluster, lease) {
+        cluster.release(id, lease.fence);
+    }
+}
+
+/// The handle of room `id`, reloading it from the store when it is not in memory (a finished
+/// game whose task retired). `Ok(None)` for a room the store does not know. A store that
+/// cannot be read is `NotRead` and a stored game that no longer replays `Replay`: the room
+/// may well exist, so neither is "no such room".
+pub async fn find_room(hub: &SharedHub, id: &str) -> Result<Option<RoomHandle>, RoomError> {
+    if let Some(handle) = hub.room(id) {
+        return Ok(Some(handle));
+    }
+    if id.is_empty() || id.len() > MAX_ROOM_ID_BYTES {
+        return Ok(None);
+    }
+    let unread = |e: StoreError| {
+        tracing::error!(room = %id, error = %e, "reading a room from the store failed");
+        RoomError::NotRead
+    };
+    let Some(stored) = hub.store.read_room(id).await.map_err(unread)? else {
+        return Ok(None);
+    };
+    let rematch = if stored.status == RoomStatus::Over {
+        hub.store
+            .read_rematch(id)
+            .await
+            .map_err(unread)?
+            .unwrap_or_default()
+    } else {
+        StoredRematch::default()
+    };
+    if let Some(handle) = hub.room(id) {
+        return Ok(Some(handle));
+    }
+    match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
+        Ok(game) => Ok(Some(spawn_room(
+            hub,
+            game.with_rematch(rematch),
+            false,
+            None,
+            None,
+        ))),
+        Err(e) => {
+            tracing::error!(room = %id, error = %e, "could not reload room");
+            Err(e)
+        }
+    }
+}
+
+/// Starts the task of a room (new, or reloaded at start when `reloaded`), made from `origin`;
+/// in a cluster, under `lease`. If a task for that room is already registered, returns its
+/// handle and starts nothing: a room has exactly one writer.
+pub fn spawn_room(
+    hub: &SharedHub,
+    mut game: RoomGame,
+    reloaded: bool,
+    origin: Option<IpAddr>,
+    lease: Option<Lease>,
+) -> RoomHandle {
+    game.set_first_move_limit(hub.config.limits.first_move);
+    let unfinished = game.status() != RoomStatus::Over;
+    let (tx, rx) = mpsc::channel(hub.config.limits.room_queue);
+    let handle = RoomHandle {
+        id: game.id().to_string(),
+        creator: game.head().creator.clone(),
+        origin,
+        tx,
+        unfinished: Arc::new(AtomicBool::new(unfinished)),
+    };
+    match hub.rooms.entry(handle.id.clone()) {
+        Entry::Occupied(running) => return running.get().clone(),
+        Entry::Vacant(slot) => {
+            slot.insert(handle.clone());
+        }
+    }
+    let now = Instant::now();
+    let mut members = Members::default();
+    // Nobody is in the room yet: a reloaded game, or one that starts at once (quick pairing,
+    // rematch), waits for its players from now, a grace period each.
+    if unfinished && (reloaded || game.status() == RoomStatus::Playing) {
+        for seat in [Color::Black, Color::White] {
+            if let Some(s) = game.seat(seat) {
+                members.away(seat, now);
+                if reloaded && s.bot {
+                    hub.bots.hold(&s.player, &s.name);
+                }
+            }
+        }
+    }
+    // Members of a finished room who were still connected when it left memory are back.
+    for parked in hub.parked.take(&handle.id) {
+        members.add(&handle.id, parked.link, &parked.player);
+    }
+    let waiting_until = (game.status() == RoomStatus::Waiting).then(|| {
+        let age_ms = Moment::now().unix_ms.saturating_sub(game.head().created_ms);
+        now + hub
+            .config
+            .limits
+            .waiting_room
+            .saturating_sub(Duration::from_millis(age_ms))
+    });
+    let quiet_since = (game.status() == RoomStatus::Over).then_some(now);
+    hub.metrics.room_status(None, Some(game.status()));
+    let task = Task {
+        handle: handle.clone(),
+        game,
+        members,
+        waiting_until,
+        quiet_since,
+        lease,
+    };
+    RoomActor::start(hub, task, rx);
+    handle
+}

@@ -1,0 +1,212 @@
+//! Faults of one node of a cluster, with real `kibitz serve` processes on one real PostgreSQL
+//! and one real Redis, each client recording every message it is sent: an owner paused past
+//! its lease and resumed with requests queued to it shows nobody the past; a node restarted
+//! at once frees the seats of its old connections; an owner cut off from PostgreSQL alone
+//! gives its rooms up to a node that can store their moves.
+
+mod cluster_support;
+mod common;
+
+use std::time::Duration;
+
+use cluster_support::{node, signal, steps_back, Proxy, Recorded, LEASE_MS};
+use common::postgres::PgServer;
+use common::redis::RedisServer;
+use common::{http_get, metric_in, within};
+use serde_json::json;
+
+const LEASE: Duration = Duration::from_millis(LEASE_MS);
+/// Plies played before each fault; far apart, no five.
+const OPENING: [&str; 10] = [
+    "a1", "a15", "c1", "c15", "e1", "e15", "g1", "g15", "i1", "i15",
+];
+
+/// A gomoku room made on `maker`'s node (which owns it), with black and white seated and the
+/// opening played; the room.
+async fn game_with_opening(
+    maker: &mut Recorded,
+    black: &mut Recorded,
+    white: &mut Recorded,
+) -> String {
+    let room = maker
+        .create(json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"none"}))
+        .await;
+    black.join(&room, "player").await;
+    white.join(&room, "player").await;
+    for (i, mv) in OPENING.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut *black } else { &mut *white };
+        let id = format!("open-{i}");
+        mover.send(json!({"t":"move","room":room,"move":mv,"id":id}));
+        mover
+            .wait_for(|v| v["t"] == "moved" && v["id"] == id.as_str())
+            .await;
+    }
+    room
+}
+
+/// Whether a message tells ply `ply` of `room`: the move itself, or a state of the room
+/// with that many moves (sent to a member that joined it again after a takeover).
+fn tells_ply(room: &str, ply: usize) -> impl Fn(&serde_json::Value) -> bool + '_ {
+    move |v| {
+        v["room"] == room
+            && ((v["t"] == "moved" && v["ply"] == ply)
+                || (v["t"] == "state" && v["moves"].as_array().is_some_and(|m| m.len() == ply)))
+    }
+}
+
+/// Waits until the node at `addr` owns no room.
+async fn owns_nothing(addr: std::net::SocketAddr) {
+    within("the node to give its rooms up", async {
+        loop {
+            let (_, body) = http_get(addr, "/metrics").await;
+            if metric_in(&body, "kibitz_cluster_rooms_owned") == 0.0 {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_paused_owner_resumed_with_requests_queued_shows_nobody_the_past() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(dir_a.path(), &store, &redis.url(), "A", &[]).await;
+    let b = node(dir_b.path(), &store, &redis.url(), "B", &[]).await;
+
+    // The room is made on node B, which owns it; both players and a spectator are on A.
+    let mut maker = Recorded::connect(&b.url(), "Maker", None).await;
+    let mut black = Recorded::connect(&a.url(), "Black", None).await;
+    let mut white = Recorded::connect(&a.url(), "White", None).await;
+    let mut spectator = Recorded::connect(&a.url(), "Spectator", None).await;
+    let room = game_with_opening(&mut maker, &mut black, &mut white).await;
+    spectator.join(&room, "spectator").await;
+
+    // B stops; the spectator asks for the room afresh, which A passes to the frozen owner.
+    signal(b.pid, "STOP");
+    spectator.send(json!({"t":"join","room":room,"as":"spectator"}));
+    // Past the lease, A takes the room over and black's move is made there.
+    let moved = black
+        .move_until_acked(
+            &room,
+            "k1",
+            "after-pause",
+            Duration::from_secs(2),
+            Duration::from_secs(30),
+        )
+        .await
+        .expect("black's move taken once node B's lease expired");
+    assert_eq!(moved["ply"], 11);
+    spectator.wait_for(tells_ply(&room, 11)).await;
+
+    // B wakes with the spectator's request queued: it must not answer it from its copy.
+    signal(b.pid, "CONT");
+    owns_nothing(b.addr).await;
+    // A last request through each node: everyone is told the game as it is.
+    white.skip();
+    maker.skip();
+    white.send(json!({"t":"join","room":room,"as":"player"}));
+    white
+        .wait_for(|v| v["t"] == "state" && v["room"] == room.as_str())
+        .await;
+    maker.send(json!({"t":"join","room":room,"as":"spectator"}));
+    let st = maker
+        .wait_for(|v| v["t"] == "state" && v["room"] == room.as_str())
+        .await;
+    assert_eq!(st["moves"].as_array().unwrap().len(), 11, "{st}");
+    // Another lease, for anything node B would still send.
+    tokio::time::sleep(LEASE).await;
+    for client in [&spectator, &black, &white, &maker] {
+        let back = steps_back(&client.all(), &room);
+        assert!(back.is_empty(), "{} saw the past: {back:#?}", client.name);
+    }
+    let stored = pg.psql(
+        &store,
+        &format!("SELECT count(*) FROM moves WHERE room = '{room}'"),
+    );
+    assert_eq!(stored, "11");
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_restarted_at_once_frees_the_seats_of_its_old_connections() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let grace = ["--grace-secs", "2"];
+    let a = node(dir_a.path(), &store, &redis.url(), "A", &grace).await;
+    let b = node(dir_b.path(), &store, &redis.url(), "B", &grace).await;
+
+    // A owns the room and seats black; white sits on node B.
+    let mut maker = Recorded::connect(&a.url(), "Maker", None).await;
+    let mut black = Recorded::connect(&a.url(), "Black", None).await;
+    let mut white = Recorded::connect(&b.url(), "White", None).await;
+    let room = game_with_opening(&mut maker, &mut black, &mut white).await;
+
+    // B dies and a supervisor starts it again at once, under the same id; white never comes
+    // back.
+    b.kill().await;
+    let b = node(dir_b.path(), &store, &redis.url(), "B", &grace).await;
+    // White goes offline, and loses by abandonment once the grace period is over.
+    black
+        .wait_for(|v| {
+            v["t"] == "crowd" && v["room"] == room.as_str() && v["online"]["white"] == false
+        })
+        .await;
+    let over = black
+        .wait_for(|v| v["t"] == "over" && v["room"] == room.as_str())
+        .await;
+    assert_eq!(over["reason"], "abandoned", "{over}");
+    assert_eq!(over["result"], "black", "{over}");
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_owner_cut_off_from_postgres_alone_gives_its_rooms_to_a_node_that_can_store() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let proxy = Proxy::start(pg.port()).await;
+    let through_proxy = store.replace(&format!(":{}/", pg.port()), &format!(":{}/", proxy.port));
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(dir_a.path(), &through_proxy, &redis.url(), "A", &[]).await;
+    let b = node(dir_b.path(), &store, &redis.url(), "B", &[]).await;
+
+    // A owns the room; both players are on B.
+    let mut maker = Recorded::connect(&a.url(), "Maker", None).await;
+    let mut black = Recorded::connect(&b.url(), "Black", None).await;
+    let mut white = Recorded::connect(&b.url(), "White", None).await;
+    let room = game_with_opening(&mut maker, &mut black, &mut white).await;
+
+    // A's link to PostgreSQL is cut (Redis still answers it). While the cut lasts, black's
+    // move is taken: by B, once A has given the room up.
+    proxy.cut();
+    let moved = black
+        .move_until_acked(
+            &room,
+            "k1",
+            "cut",
+            Duration::from_secs(2),
+            Duration::from_secs(20),
+        )
+        .await
+        .expect("a move taken while the owner cannot reach the store");
+    assert_eq!(moved["ply"], 11);
+    white.wait_for(tells_ply(&room, 11)).await;
+    owns_nothing(a.addr).await;
+    proxy.heal();
+    let stored = pg.psql(
+        &store,
+        &format!("SELECT count(*) FROM moves WHERE room = '{room}'"),
+    );
+    assert_eq!(stored, "11");
+    for client in [&black, &white] {
+        let back = steps_back(&client.all(), &room);
+        assert!(back.is_empty(), "{} saw the past: {back:#?}", client.name);
+    }
+    drop((a, b));
+}
