@@ -2,7 +2,8 @@
 //! and one real Redis, each client recording every message it is sent: an owner paused past
 //! its lease and resumed with requests queued to it shows nobody the past; a node restarted
 //! at once frees the seats of its old connections; an owner cut off from PostgreSQL alone
-//! gives its rooms up to a node that can store their moves.
+//! gives its rooms up to a node that can store their moves; sign-in failures and attempts
+//! spread over the nodes count once.
 
 mod cluster_support;
 mod common;
@@ -12,7 +13,7 @@ use std::time::Duration;
 use cluster_support::{node, signal, steps_back, Proxy, Recorded, LEASE_MS};
 use common::postgres::PgServer;
 use common::redis::RedisServer;
-use common::{http_get, metric_in, within};
+use common::{http_get, http_json, metric_in, within};
 use serde_json::json;
 
 const LEASE: Duration = Duration::from_millis(LEASE_MS);
@@ -207,6 +208,55 @@ async fn an_owner_cut_off_from_postgres_alone_gives_its_rooms_to_a_node_that_can
     for client in [&black, &white] {
         let back = steps_back(&client.all(), &room);
         assert!(back.is_empty(), "{} saw the past: {back:#?}", client.name);
+    }
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_in_failures_and_attempts_over_every_node_count_once() {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let guard = ["--signin-failures", "3", "--signin-attempts", "8"];
+    let a = node(dir_a.path(), &store, &redis.url(), "A", &guard).await;
+    let b = node(dir_b.path(), &store, &redis.url(), "B", &guard).await;
+    let guest = Recorded::connect(&a.url(), "Guest", None).await;
+    let password = "a-long-enough-password";
+    let claim = json!({"token": guest.token, "name": "Alice", "password": password});
+    assert_eq!(
+        http_json(a.addr, "POST", "/api/accounts", claim).await.0,
+        201
+    );
+    let sign_in = |name: &str, password: &str| json!({"name": name, "password": password});
+
+    // Three wrong passwords round the nodes lock the name on every node, the right one too.
+    for addr in [a.addr, b.addr, a.addr] {
+        let (status, _) = http_json(addr, "POST", "/api/session", sign_in("Alice", "wrong")).await;
+        assert_eq!(status, 401);
+    }
+    for addr in [b.addr, a.addr] {
+        let (status, body) =
+            http_json(addr, "POST", "/api/session", sign_in("alice", password)).await;
+        assert_eq!(status, 429, "{body}");
+    }
+    // The address has made 4 attempts that count (the claim and three failures) of its 8;
+    // four more over both nodes, and the next is refused on either.
+    for (i, addr) in [b.addr, a.addr, b.addr, a.addr].into_iter().enumerate() {
+        let name = format!("nobody{i}");
+        let (status, _) = http_json(addr, "POST", "/api/session", sign_in(&name, "wrong")).await;
+        assert_eq!(status, 401);
+    }
+    for addr in [b.addr, a.addr] {
+        let (status, body) = http_json(addr, "POST", "/api/session", sign_in("Bob", "wrong")).await;
+        assert_eq!(status, 429, "{body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("too many sign-in attempts"),
+            "{body}"
+        );
     }
     drop((a, b));
 }

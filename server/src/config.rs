@@ -279,8 +279,8 @@ impl Limits {
 
     /// The sign-in guard's limits.
     #[must_use]
-    pub fn signin(&self) -> crate::accounts::SignInLimits {
-        crate::accounts::SignInLimits {
+    pub fn signin(&self) -> crate::accounts::guard::SignInLimits {
+        crate::accounts::guard::SignInLimits {
             per_address: Rate::new(self.signin_attempts_per_address, self.signin_window),
             failures_before_lock: self.signin_failures_before_lock.max(1),
             lock_first: self.signin_lock,

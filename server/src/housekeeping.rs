@@ -32,7 +32,7 @@ async fn sweep(hub: &SharedHub) {
     let now = Instant::now();
     hub.parked.expire(now);
     hub.expire_new_player_windows(now);
-    hub.accounts.expire(&hub.config.limits.signin(), now);
+    hub.signin.expire(&hub.config.limits.signin(), now);
     hub.tournaments
         .expire_making(crate::tournament_registry::MAKING_RATE, now);
     crate::session::reviews::expire_waiting(hub).await;

@@ -14,9 +14,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
-use tokio::time::Instant;
 
-use crate::accounts::{self, Throttled};
+use crate::accounts;
+use crate::accounts::guard::Throttled;
 use crate::hub::SharedHub;
 use crate::listener::Peer;
 use crate::ratings::{self, PROVISIONAL_RD};
@@ -122,6 +122,12 @@ pub(crate) fn bad_body() -> Response {
 
 fn throttled(t: Throttled) -> Response {
     let wait = match t {
+        Throttled::Unavailable => {
+            return error(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "the server could not check sign-in attempts; try again",
+            );
+        }
         // Whole seconds, rounded up: an early retry would only be refused again.
         Throttled::Address(d) | Throttled::Name(d) => {
             (d.as_secs() + u64::from(d.subsec_nanos() > 0)).max(1)
@@ -187,10 +193,7 @@ async fn register(
     // Each claim costs a password hash: counted with the address's sign-in attempts (not
     // against the name: claims of a name must not lock its owner out).
     let limits = hub.config.limits.signin();
-    if let Err(t) = hub
-        .accounts
-        .admit_address(&limits, peer.addr.ip(), Instant::now())
-    {
+    if let Err(t) = hub.signin.admit_address(&limits, peer.addr.ip()).await {
         return throttled(t);
     }
     let player = match player_of_token(&hub, &body.token).await {
@@ -263,19 +266,13 @@ async fn sign_in(
     if accounts::check_name(name).is_err() {
         // No account has such a name: the same answer after the same work, and nothing kept
         // of a name an attacker chose.
-        if let Err(t) = hub
-            .accounts
-            .admit_address(&limits, peer.addr.ip(), Instant::now())
-        {
+        if let Err(t) = hub.signin.admit_address(&limits, peer.addr.ip()).await {
             return throttled(t);
         }
         accounts::verify_password(None, body.password).await;
         return error(StatusCode::UNAUTHORIZED, "wrong name or password");
     }
-    if let Err(t) = hub
-        .accounts
-        .attempt(&limits, peer.addr.ip(), name, Instant::now())
-    {
+    if let Err(t) = hub.signin.attempt(&limits, peer.addr.ip(), name).await {
         return throttled(t);
     }
     let account = match hub.store.account_by_name(name).await {
@@ -290,7 +287,7 @@ async fn sign_in(
     let Some(account) = account.filter(|_| ok) else {
         return error(StatusCode::UNAUTHORIZED, "wrong name or password");
     };
-    hub.accounts.succeeded(name);
+    hub.signin.succeeded(name).await;
     let token = token::new_token();
     let write = Write::Token {
         token_hash: token::token_hash(&token),

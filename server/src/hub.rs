@@ -13,6 +13,7 @@ use dashmap::DashMap;
 use tokio::sync::{watch, Notify};
 use tokio::time::Instant;
 
+use crate::accounts::guard::SignInGuard;
 use crate::accounts::Accounts;
 use crate::bots::BotRegistry;
 use crate::cluster::Cluster;
@@ -43,8 +44,10 @@ pub struct Hub {
     pub players: Players,
     /// Every open connection of each player (to tell a player of a game made for them).
     pub links: PlayerLinks,
-    /// Accounts by name and player, and the sign-in guard.
+    /// Accounts by name and player.
     pub accounts: Accounts,
+    /// Sign-in attempts and lock-outs, the hall's (shared by the nodes of a cluster).
+    pub signin: SignInGuard,
     pub bots: BotRegistry,
     pub seeks: SeekBook,
     pub lobby: LobbyFeed,
@@ -87,6 +90,7 @@ impl Hub {
             ply_time: config.limits.review_ply_time,
         });
         let first_conn = cluster.as_ref().map_or(1, Cluster::first_conn_id);
+        let signin = SignInGuard::new(cluster.as_ref());
         Hub {
             config,
             store,
@@ -96,6 +100,7 @@ impl Hub {
             players: Players::default(),
             links: PlayerLinks::default(),
             accounts: Accounts::default(),
+            signin,
             bots: BotRegistry::new(lobby.clone()),
             seeks: SeekBook::new(lobby.clone()),
             lobby,

@@ -10,6 +10,7 @@ pub mod lease;
 mod ownership;
 mod presence;
 pub mod seeks;
+mod signin;
 
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;

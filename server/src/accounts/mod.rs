@@ -1,20 +1,17 @@
 //! Accounts: the names claimed (kept in memory, so that every guest's `hello` can be checked
-//! against them without the store), the rules for names and passwords, password hashing
-//! (argon2id, on a blocking thread: a hash takes tens of milliseconds by design), and the
-//! sign-in guard — attempts per address, and a lock-out per name after repeated failures that
-//! grows with each, the same for names that exist and names that do not, so that neither the
-//! answers nor the lock-outs tell which names are accounts.
+//! against them without the store), the rules for names and passwords, and password hashing
+//! (argon2id, on a blocking thread: a hash takes tens of milliseconds by design). The sign-in
+//! guard is in [`guard`].
 
-use std::net::IpAddr;
+pub mod guard;
+
 use std::sync::OnceLock;
 
 use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use dashmap::DashMap;
-use tokio::time::{Duration, Instant};
 
-use crate::rate_limit::{Rate, RateWindow};
 use crate::store::{name_key, StoredAccount};
 
 pub const NAME_MIN_CHARS: usize = 3;
@@ -109,22 +106,6 @@ pub fn name_skeleton(name: &str) -> String {
     unicode_security::confusable_detection::skeleton(&lower).collect()
 }
 
-/// Counters kept before the expired ones are swept at once rather than at the next sweep.
-const COUNTERS_MAX: usize = 100_000;
-
-/// The block an address's attempts are counted under: an IPv6 address is one of a /64, which
-/// one subscriber usually holds whole.
-fn address_block(address: IpAddr) -> IpAddr {
-    match address {
-        IpAddr::V4(_) => address,
-        IpAddr::V6(v6) => {
-            let mut octets = v6.octets();
-            octets[8..].fill(0);
-            IpAddr::from(octets)
-        }
-    }
-}
-
 /// Password hashes computed at once, server-wide: each takes tens of milliseconds of a core
 /// and 19 MiB, so a burst of sign-ins queues here instead of taking every core and the
 /// blocking pool that store reads also use.
@@ -144,44 +125,13 @@ pub struct KnownAccount {
     pub bot: bool,
 }
 
-/// Limits of the sign-in guard.
-#[derive(Clone, Copy, Debug)]
-pub struct SignInLimits {
-    /// Sign-in attempts one address may make per window.
-    pub per_address: Rate,
-    /// Failures in a row under one name before it is locked.
-    pub failures_before_lock: u32,
-    /// The first lock-out; each failure after it doubles the next, up to `lock_max`.
-    pub lock_first: Duration,
-    pub lock_max: Duration,
-}
-
-/// Failures in a row under one name, and until when it is locked.
-#[derive(Clone, Copy, Debug, Default)]
-struct Failures {
-    count: u32,
-    locked_until: Option<Instant>,
-    last: Option<Instant>,
-}
-
-/// Accounts by name and by player, and the sign-in guard's counters.
+/// Accounts by name and by player.
 #[derive(Default)]
 pub struct Accounts {
     by_key: DashMap<String, KnownAccount>,
     by_player: DashMap<String, String>,
     /// Name keys by their confusable skeleton.
     by_skeleton: DashMap<String, String>,
-    attempts: DashMap<IpAddr, RateWindow>,
-    failures: DashMap<String, Failures>,
-}
-
-/// Why a sign-in is not even tried.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Throttled {
-    /// The address made too many attempts; try again after this long.
-    Address(Duration),
-    /// The name is locked after repeated failures, for this long more.
-    Name(Duration),
 }
 
 impl Accounts {
@@ -228,95 +178,11 @@ impl Accounts {
     pub fn is_empty(&self) -> bool {
         self.by_key.is_empty()
     }
-
-    /// Counts a request from `address` that costs a password hash (a sign-in or a claim);
-    /// refused past the address's attempts in the window.
-    pub fn admit_address(
-        &self,
-        limits: &SignInLimits,
-        address: IpAddr,
-        now: Instant,
-    ) -> Result<(), Throttled> {
-        let mut window = self.attempts.entry(address_block(address)).or_default();
-        if window.admit(limits.per_address, now) {
-            Ok(())
-        } else {
-            // The time left in the window: a retry before it would be refused again.
-            Err(Throttled::Address(
-                window.closes_in(limits.per_address, now),
-            ))
-        }
-    }
-
-    /// Counts a sign-in attempt from `address` under `name`; refused (and not counted against
-    /// the name) when the name is locked or the address throttled. The attempt counts as a
-    /// failure of the name until [`Accounts::succeeded`] says otherwise: attempts sent all at
-    /// once are counted before any of them is answered, so a burst cannot slip past the
-    /// lock-out. Past the allowed failures in a row the name is locked, twice as long at each
-    /// further one.
-    pub fn attempt(
-        &self,
-        limits: &SignInLimits,
-        address: IpAddr,
-        name: &str,
-        now: Instant,
-    ) -> Result<(), Throttled> {
-        let key = name_key(name);
-        if let Some(f) = self.failures.get(&key) {
-            if let Some(until) = f.locked_until.filter(|u| *u > now) {
-                return Err(Throttled::Name(until - now));
-            }
-        }
-        self.admit_address(limits, address, now)?;
-        if self.failures.len() >= COUNTERS_MAX {
-            self.expire(limits, now);
-        }
-        let mut f = self.failures.entry(key).or_default();
-        f.count = f.count.saturating_add(1);
-        f.last = Some(now);
-        if f.count >= limits.failures_before_lock {
-            let doublings = (f.count - limits.failures_before_lock).min(16);
-            let lock = limits
-                .lock_first
-                .saturating_mul(1 << doublings)
-                .min(limits.lock_max);
-            f.locked_until = Some(now + lock);
-        }
-        Ok(())
-    }
-
-    /// A sign-in under `name` succeeded: its failures are forgotten.
-    pub fn succeeded(&self, name: &str) {
-        self.failures.remove(&name_key(name));
-    }
-
-    /// Forgets counters that no longer hold anything back, so that memory stays bounded
-    /// however many addresses and names have tried.
-    pub fn expire(&self, limits: &SignInLimits, now: Instant) {
-        self.attempts
-            .retain(|_, w| !w.is_idle(limits.per_address, now));
-        self.failures.retain(|_, f| {
-            let locked = f.locked_until.is_some_and(|u| u > now);
-            let recent = f
-                .last
-                .is_some_and(|l| now.saturating_duration_since(l) < limits.lock_max);
-            locked || recent
-        });
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn limits() -> SignInLimits {
-        SignInLimits {
-            per_address: Rate::new(10, Duration::from_secs(60)),
-            failures_before_lock: 3,
-            lock_first: Duration::from_secs(30),
-            lock_max: Duration::from_secs(600),
-        }
-    }
 
     #[test]
     fn names_and_passwords_follow_the_rules() {
@@ -371,53 +237,5 @@ mod tests {
         }
         assert!(accounts.looking_like("alice_ox").is_none());
         assert_eq!(name_skeleton("rnike"), name_skeleton("mike"));
-    }
-
-    #[test]
-    fn repeated_failures_lock_a_name_longer_each_time_and_success_clears_them() {
-        let accounts = Accounts::default();
-        let (l, ip) = (limits(), IpAddr::from([10, 0, 0, 1]));
-        let t0 = Instant::now();
-        // Three attempts, none answered yet: each already counts.
-        for name in ["alice", "alice", "ALICE"] {
-            assert!(accounts.attempt(&l, ip, name, t0).is_ok());
-        }
-        assert_eq!(
-            accounts.attempt(&l, ip, "Alice", t0),
-            Err(Throttled::Name(Duration::from_secs(30)))
-        );
-        // Another name from the same address is not locked.
-        assert!(accounts.attempt(&l, ip, "bob", t0).is_ok());
-        let t1 = t0 + Duration::from_secs(31);
-        assert!(accounts.attempt(&l, ip, "alice", t1).is_ok());
-        assert_eq!(
-            accounts.attempt(&l, ip, "alice", t1),
-            Err(Throttled::Name(Duration::from_secs(60)))
-        );
-        accounts.succeeded("alice");
-        assert!(accounts.attempt(&l, ip, "alice", t1).is_ok());
-    }
-
-    #[test]
-    fn an_address_has_so_many_attempts_a_window_and_idle_counters_are_forgotten() {
-        let accounts = Accounts::default();
-        let (l, ip) = (limits(), IpAddr::from([10, 0, 0, 2]));
-        let t0 = Instant::now();
-        for i in 0..10 {
-            assert!(accounts.attempt(&l, ip, &format!("name{i}"), t0).is_ok());
-        }
-        assert_eq!(
-            accounts.attempt(&l, ip, "name", t0),
-            Err(Throttled::Address(Duration::from_secs(60)))
-        );
-        // Twenty seconds on, the address waits for what is left of its window.
-        assert_eq!(
-            accounts.attempt(&l, ip, "name", t0 + Duration::from_secs(20)),
-            Err(Throttled::Address(Duration::from_secs(40)))
-        );
-        let later = t0 + Duration::from_secs(3600);
-        accounts.expire(&l, later);
-        assert!(accounts.attempts.is_empty() && accounts.failures.is_empty());
-        assert!(accounts.attempt(&l, ip, "name", later).is_ok());
     }
 }

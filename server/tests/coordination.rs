@@ -1,0 +1,143 @@
+//! The contract of the hall's coordination, run against both of its implementations: in
+//! this process (one node) and in a real Redis (a cluster), as the store's suite runs
+//! against SQLite and PostgreSQL. Here: the sign-in guard — an address's attempts per
+//! window (refused with the time left), a name locked after repeated failures (longer at
+//! each further one, the same for names that exist and names that do not), a success that
+//! clears the name, and counts that two nodes share.
+
+#[path = "support/redis.rs"]
+mod redis_support;
+
+use std::net::IpAddr;
+use std::time::Duration;
+
+use kibitz_server::accounts::guard::{SignInGuard, SignInLimits, Throttled};
+use kibitz_server::cluster::{Cluster, ClusterSettings};
+use kibitz_server::metrics::Metrics;
+use kibitz_server::rate_limit::Rate;
+use redis_support::RedisServer;
+
+fn limits() -> SignInLimits {
+    SignInLimits {
+        per_address: Rate::new(10, Duration::from_secs(60)),
+        failures_before_lock: 3,
+        lock_first: Duration::from_secs(30),
+        lock_max: Duration::from_secs(600),
+    }
+}
+
+/// A node of a cluster on `redis`, named `id`.
+async fn node(redis: &RedisServer, id: &str) -> Cluster {
+    let settings = ClusterSettings {
+        redis_url: redis.url(),
+        node_id: id.to_string(),
+        lease: Duration::from_secs(5),
+    };
+    let (cluster, _inbox) = Cluster::open(&settings, Metrics::new())
+        .await
+        .expect("join the cluster");
+    cluster
+}
+
+/// A wait as the guard answers it, to the second: Redis counts in milliseconds from its own
+/// clock, this process from its own.
+fn secs(t: Result<(), Throttled>) -> Result<(), (&'static str, u64)> {
+    t.map_err(|t| match t {
+        Throttled::Address(d) => ("address", d.as_millis().div_ceil(1000) as u64),
+        Throttled::Name(d) => ("name", d.as_millis().div_ceil(1000) as u64),
+        Throttled::Unavailable => ("unavailable", 0),
+    })
+}
+
+/// The guard's rules, whichever guard: `a` and `b` are two nodes of one hall (the same
+/// guard twice on one node).
+async fn names_lock_and_addresses_are_limited(a: &SignInGuard, b: &SignInGuard) {
+    let l = limits();
+    let ip = IpAddr::from([10, 0, 0, 1]);
+    // Three attempts, none answered yet, over both nodes: each already counts.
+    for (guard, name) in [(a, "alice"), (b, "alice"), (a, "ALICE")] {
+        assert_eq!(secs(guard.attempt(&l, ip, name).await), Ok(()));
+    }
+    assert_eq!(secs(b.attempt(&l, ip, "Alice").await), Err(("name", 30)));
+    // A name no account has locks the same way, and another name is not locked.
+    for guard in [a, b, a] {
+        assert_eq!(secs(guard.attempt(&l, ip, "nobody").await), Ok(()));
+    }
+    assert_eq!(secs(a.attempt(&l, ip, "Nobody").await), Err(("name", 30)));
+    assert_eq!(secs(b.attempt(&l, ip, "bob").await), Ok(()));
+    // A success clears the name, on any node.
+    b.succeeded("alice").await;
+    assert_eq!(secs(a.attempt(&l, ip, "alice").await), Ok(()));
+    // The address has had 8 attempts that counted (the locked ones did not), and has 10:
+    // a claim of a name and one more attempt, then it waits for what is left of its window.
+    assert_eq!(secs(b.admit_address(&l, ip).await), Ok(()));
+    assert_eq!(secs(a.attempt(&l, ip, "carol").await), Ok(()));
+    let refused = secs(b.attempt(&l, ip, "dave").await);
+    assert!(matches!(refused, Err(("address", 59..=60))), "{refused:?}");
+    assert!(matches!(
+        secs(a.admit_address(&l, ip).await),
+        Err(("address", _))
+    ));
+    // Another address is not held back.
+    let other = IpAddr::from([10, 0, 0, 2]);
+    assert_eq!(secs(b.attempt(&l, other, "erin").await), Ok(()));
+}
+
+/// Each failure past the limit doubles the lock, up to the longest. Short locks, so that
+/// the test waits for each to pass (asking again until it is let through).
+async fn each_further_failure_doubles_the_lock(guard: &SignInGuard) {
+    let l = SignInLimits {
+        per_address: Rate::new(1000, Duration::from_secs(60)),
+        failures_before_lock: 3,
+        lock_first: Duration::from_millis(200),
+        lock_max: Duration::from_millis(800),
+    };
+    let ip = IpAddr::from([10, 0, 1, 1]);
+    for _ in 0..3 {
+        assert_eq!(guard.attempt(&l, ip, "frank").await, Ok(()));
+    }
+    let mut locks = Vec::new();
+    for _ in 0..4 {
+        let answer = guard.attempt(&l, ip, "frank").await;
+        let Err(Throttled::Name(lock)) = answer else {
+            panic!("frank is locked, not {answer:?} (after {locks:?})");
+        };
+        locks.push(lock);
+        // Let through once the lock is over: one more failure.
+        loop {
+            match guard.attempt(&l, ip, "frank").await {
+                Ok(()) => break,
+                Err(Throttled::Name(_)) => tokio::time::sleep(Duration::from_millis(10)).await,
+                Err(other) => panic!("{other:?}"),
+            }
+        }
+    }
+    for (lock, longest) in locks.iter().zip([200, 400, 800, 800]) {
+        let longest = Duration::from_millis(longest);
+        assert!(*lock <= longest && *lock > longest / 2, "{locks:?}");
+    }
+}
+
+#[tokio::test]
+async fn the_guard_in_this_process() {
+    let guard = SignInGuard::new(None);
+    names_lock_and_addresses_are_limited(&guard, &guard).await;
+    each_further_failure_doubles_the_lock(&guard).await;
+}
+
+#[tokio::test]
+async fn the_guard_in_redis_shared_by_two_nodes() {
+    let redis = RedisServer::start();
+    let (a, b) = (node(&redis, "A").await, node(&redis, "B").await);
+    let (a, b) = (SignInGuard::new(Some(&a)), SignInGuard::new(Some(&b)));
+    names_lock_and_addresses_are_limited(&a, &b).await;
+    each_further_failure_doubles_the_lock(&a).await;
+    // Redis out of reach: nothing is tried.
+    redis.stop();
+    let l = limits();
+    let ip = IpAddr::from([10, 0, 2, 1]);
+    assert_eq!(
+        a.attempt(&l, ip, "grace").await,
+        Err(Throttled::Unavailable)
+    );
+}
