@@ -3,7 +3,8 @@
 //! its lease and resumed with requests queued to it shows nobody the past; a node restarted
 //! at once frees the seats of its old connections; an owner cut off from PostgreSQL alone
 //! gives its rooms up to a node that can store their moves; sign-in failures and attempts
-//! spread over the nodes count once.
+//! spread over the nodes count once; joins of a tournament made at once over the nodes are all
+//! kept.
 
 mod cluster_support;
 mod common;
@@ -257,6 +258,62 @@ async fn sign_in_failures_and_attempts_over_every_node_count_once() {
                 .contains("too many sign-in attempts"),
             "{body}"
         );
+    }
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tournament_joins_made_at_once_over_the_nodes_are_all_kept() {
+    const JOINERS: usize = 8;
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let a = node(dir_a.path(), &store, &redis.url(), "A", &[]).await;
+    let b = node(dir_b.path(), &store, &redis.url(), "B", &[]).await;
+    let addrs = [a.addr, b.addr];
+    // Accounts for a host and the joiners, made on either node.
+    let mut tokens = Vec::new();
+    for i in 0..=JOINERS {
+        let addr = addrs[i % 2];
+        let url = format!("ws://{addr}/ws");
+        let guest = Recorded::connect(&url, &format!("guest{i}"), None).await;
+        let claim = json!({"token": guest.token, "name": format!("player{i}"),
+                           "password": "a-long-enough-password"});
+        assert_eq!(http_json(addr, "POST", "/api/accounts", claim).await.0, 201);
+        tokens.push(guest.token.clone());
+    }
+    let made = json!({"token": tokens[0], "name": "All at once", "kind": "swiss", "rounds": 3,
+                      "game": {"kind":"connect4","cols":7,"rows":6},
+                      "clock": {"move_ms": 10000}});
+    let (status, made) = http_json(a.addr, "POST", "/api/tournaments", made).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    // Every joiner at once, half through each node: every one is answered 200 ...
+    let path = format!("/api/tournaments/{id}/join");
+    let joins = tokens[1..].iter().enumerate().map(|(i, token)| {
+        let path = path.clone();
+        let addr = addrs[i % 2];
+        let body = json!({"token": token});
+        async move { http_json(addr, "POST", &path, body).await }
+    });
+    for (status, body) in futures::future::join_all(joins).await {
+        assert_eq!(status, 200, "{body}");
+    }
+    // ... and every one is in the stored tournament, read through either node.
+    for addr in addrs {
+        let (status, t) = http_get(addr, &format!("/api/tournaments/{id}")).await;
+        assert_eq!(status, 200, "{t}");
+        let t: serde_json::Value = serde_json::from_str(&t).unwrap();
+        let mut names: Vec<&str> = t["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        names.sort_unstable();
+        let expected: Vec<String> = (1..=JOINERS).map(|i| format!("player{i}")).collect();
+        assert_eq!(names, expected, "{t}");
     }
     drop((a, b));
 }

@@ -2,8 +2,9 @@
 //! leaving it while it is open, starting it, and reading one or the list. Every answer is
 //! JSON, an error `{"error": sentence}`; writes take JSON only and refuse another site's
 //! origin (the guard of the accounts' routes). Players are accounts, named by their token in
-//! the body; an open tournament's document is read, changed and written back under the
-//! registry's edit lock, and once started only its director writes it.
+//! the body; an open tournament's document is read, changed and written back only if nobody
+//! changed it meanwhile (on any node: the store checks), and once started only its director
+//! writes it.
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, State};
@@ -22,7 +23,7 @@ use game_core::GameSpec;
 use crate::http_accounts::{bad_body, error, parse, player_of_token, same_site_json, store_failed};
 use crate::hub::SharedHub;
 use crate::room::plan::RoomPlan;
-use crate::store::Write;
+use crate::store::{StoreError, Write};
 use crate::tournament::director;
 use crate::tournament::document::{Entrant, Kind, NewTournament, Tournament, TournamentError};
 use crate::tournament::view::{list_line, view};
@@ -104,34 +105,46 @@ async fn entrant_of(hub: &SharedHub, token: &str) -> Result<Entrant, Response> {
 
 /// The stored tournament `id`, or the 404 (or 503) to answer.
 async fn load(hub: &SharedHub, id: &str) -> Result<Tournament, Response> {
+    load_stored(hub, id).await.map(|(t, _)| t)
+}
+
+/// The stored tournament `id` with its document as stored (what an edit is made from).
+async fn load_stored(hub: &SharedHub, id: &str) -> Result<(Tournament, String), Response> {
     let not_found = || error(StatusCode::NOT_FOUND, "no such tournament");
     if id.is_empty() || id.len() > ID_LEN {
         return Err(not_found());
     }
     match hub.store.read_tournament(id).await {
-        Ok(Some(stored)) => Tournament::from_stored(&stored).map_err(|e| {
-            tracing::error!(tournament = %id, error = %e, "a tournament's document does not read");
-            error(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "the tournament's record cannot be read",
-            )
-        }),
+        Ok(Some(stored)) => match Tournament::from_stored(&stored) {
+            Ok(t) => Ok((t, stored.doc)),
+            Err(e) => {
+                tracing::error!(tournament = %id, error = %e, "a tournament's document does not read");
+                Err(error(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the tournament's record cannot be read",
+                ))
+            }
+        },
         Ok(None) => Err(not_found()),
         Err(e) => Err(store_failed(&e)),
     }
 }
 
-/// Stores the document, or the 503 to answer.
-async fn save(hub: &SharedHub, t: &Tournament) -> Result<(), Response> {
-    let stored = t.stored().map_err(|e| {
+/// A tournament as the store keeps it, or the 500 to answer.
+fn stored(t: &Tournament) -> Result<crate::store::StoredTournament, Response> {
+    t.stored().map_err(|e| {
         tracing::error!(tournament = %t.id, error = %e, "a tournament does not serialise");
         error(
             StatusCode::INTERNAL_SERVER_ERROR,
             "the tournament could not be stored",
         )
-    })?;
+    })
+}
+
+/// Stores a new tournament's document, or the 503 to answer.
+async fn save(hub: &SharedHub, t: &Tournament) -> Result<(), Response> {
     hub.store
-        .write(Write::Tournament(stored))
+        .write(Write::Tournament(stored(t)?))
         .await
         .map_err(|e| store_failed(&e))
 }
@@ -254,23 +267,47 @@ struct TokenBody {
     token: String,
 }
 
-/// Reads the token of a body, then changes the tournament `id` under the edit lock with
-/// `change` and stores it; answers the tournament as it is after.
+/// Tries of one edit that another edit (on this node or another) overtook each time.
+const EDIT_TRIES: usize = 16;
+
+/// Reads the token of a body, then changes the tournament `id` with `change` and stores it;
+/// answers the tournament as it is after. The store takes the edit only if the document is
+/// still the one it was made from (`Write::TournamentEdit`), so that two edits at once, on
+/// one node or two, never lose one another: the one overtaken is made again from the new
+/// document. Edits on this node also wait for each other (fewer retries).
 async fn edit(
     hub: &SharedHub,
     id: &str,
     body: &Bytes,
-    change: impl FnOnce(&mut Tournament, &Entrant, u64) -> Result<bool, TournamentError>,
+    change: impl Fn(&mut Tournament, &Entrant, u64) -> Result<bool, TournamentError>,
 ) -> Result<Tournament, Response> {
     let body: TokenBody = parse(body).ok_or_else(bad_body)?;
     let me = entrant_of(hub, &body.token).await?;
     let _edit = hub.tournaments.edit().await;
-    let mut tournament = load(hub, id).await?;
-    let changed = change(&mut tournament, &me, now_ms()).map_err(|e| refused(&e))?;
-    if changed {
-        save(hub, &tournament).await?;
+    for _ in 0..EDIT_TRIES {
+        let (mut tournament, before) = load_stored(hub, id).await?;
+        let changed = change(&mut tournament, &me, now_ms()).map_err(|e| refused(&e))?;
+        if !changed {
+            return Ok(tournament);
+        }
+        let after = stored(&tournament)?;
+        match hub
+            .store
+            .write(Write::TournamentEdit { before, after })
+            .await
+        {
+            Ok(()) => return Ok(tournament),
+            Err(StoreError::Edited(_)) => {
+                // Another node's edit came first: made again from what it left.
+                tokio::task::yield_now().await;
+            }
+            Err(e) => return Err(store_failed(&e)),
+        }
     }
-    Ok(tournament)
+    Err(error(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the tournament is being changed by many at once; try again",
+    ))
 }
 
 /// `POST /api/tournaments/{id}/join`.

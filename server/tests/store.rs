@@ -1141,6 +1141,55 @@ async fn tournaments_are_listed_newest_first_and_the_running_ones_found(b: &impl
     assert_eq!(ids(running), ["new"]);
 }
 
+async fn an_edit_of_a_tournament_is_stored_only_over_the_document_it_was_made_from(
+    b: &impl Backend,
+) {
+    let store = b.open().await;
+    let open = tournament("t1", "open", 1_000, r#"{"players":[]}"#);
+    write(&store, Write::Tournament(open)).await;
+    // Two edits made from the same document: the first is stored, the second refused whole.
+    let alice = tournament("t1", "open", 1_000, r#"{"players":["alice"]}"#);
+    let bob = tournament("t1", "open", 1_000, r#"{"players":["bob"]}"#);
+    let first = Write::TournamentEdit {
+        before: r#"{"players":[]}"#.into(),
+        after: alice.clone(),
+    };
+    let second = Write::TournamentEdit {
+        before: r#"{"players":[]}"#.into(),
+        after: bob,
+    };
+    let (first, second) = tokio::join!(store.write(first), store.write(second));
+    assert!(first.is_ok(), "{first:?}");
+    assert!(
+        matches!(second, Err(StoreError::Edited(ref id)) if id == "t1"),
+        "{second:?}"
+    );
+    assert_eq!(
+        store.read_tournament("t1").await.expect("the read works"),
+        Some(alice)
+    );
+    // Made again from the stored document, it is stored.
+    let both = tournament("t1", "running", 1_000, r#"{"players":["alice","bob"]}"#);
+    let again = Write::TournamentEdit {
+        before: r#"{"players":["alice"]}"#.into(),
+        after: both.clone(),
+    };
+    write(&store, again).await;
+    assert_eq!(
+        store.read_tournament("t1").await.expect("the read works"),
+        Some(both)
+    );
+    // A tournament that was never stored has nothing to edit.
+    let missing = Write::TournamentEdit {
+        before: "{}".into(),
+        after: tournament("t9", "open", 1_000, "{}"),
+    };
+    assert!(matches!(
+        store.write(missing).await,
+        Err(StoreError::Edited(_))
+    ));
+}
+
 /// One `#[tokio::test]` per check, each on a fresh backend: `suite!(backend)` runs every
 /// check of the contract.
 macro_rules! suite {
@@ -1172,6 +1221,7 @@ macro_rules! suite {
             forgetting_players_keeps_those_with_accounts,
             a_tournament_document_is_stored_and_replaced_whole,
             tournaments_are_listed_newest_first_and_the_running_ones_found,
+            an_edit_of_a_tournament_is_stored_only_over_the_document_it_was_made_from,
         );
     };
     ($backend:expr => $($check:ident),* $(,)?) => {

@@ -45,6 +45,9 @@ pub enum StoreError {
     /// The player already has an account.
     #[error("this player already has an account")]
     HasAccount,
+    /// A tournament's edit was made from a document that another edit has changed since.
+    #[error("tournament {0} was changed meanwhile")]
+    Edited(String),
 }
 
 /// The server's own message when it sent one (the driver's display says only "db error"),

@@ -21,7 +21,8 @@ pub(super) fn failed_alone(error: StoreError) -> StoreError {
         StoreError::NoSuchRoom(_)
         | StoreError::Fenced { .. }
         | StoreError::NameTaken(_)
-        | StoreError::HasAccount => error,
+        | StoreError::HasAccount
+        | StoreError::Edited(_) => error,
         other => StoreError::Write(other.to_string()),
     }
 }
@@ -29,8 +30,11 @@ pub(super) fn failed_alone(error: StoreError) -> StoreError {
 /// Counts and logs a write that failed alone. One fenced off is logged as news, not as an
 /// error: its room has another owner, whose writes go on.
 pub(super) fn note_failed_alone(metrics: &Metrics, error: &StoreError) {
-    if matches!(error, StoreError::NameTaken(_) | StoreError::HasAccount) {
-        // A refusal the person is told about, not a failure of the store.
+    if matches!(
+        error,
+        StoreError::NameTaken(_) | StoreError::HasAccount | StoreError::Edited(_)
+    ) {
+        // A refusal its writer acts on, not a failure of the store.
         tracing::info!(error = %error, "account refused");
         return;
     }

@@ -50,6 +50,13 @@ pub enum Write {
     /// A tournament's whole document, new or replacing the stored one (its `created_ms` is
     /// kept from the first write).
     Tournament(StoredTournament),
+    /// An edit of a stored tournament: written only if the stored document is still
+    /// `before`, the one the edit was made from; otherwise refused whole with
+    /// [`super::StoreError::Edited`] (another edit came first: read it again and redo).
+    TournamentEdit {
+        before: String,
+        after: StoredTournament,
+    },
     /// Writes nothing; answered once everything queued before it is committed.
     Barrier,
 }

@@ -364,6 +364,7 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
             replacement,
         } => sqlite_accounts::drop_token(db, token_hash, replacement)?,
         Write::Tournament(t) => sqlite_tournaments::upsert(db, t)?,
+        Write::TournamentEdit { before, after } => sqlite_tournaments::edit(db, before, after)?,
         Write::Barrier => {}
     }
     Ok(())

@@ -27,6 +27,18 @@ pub(super) fn upsert(db: &Connection, t: &StoredTournament) -> Result<(), StoreE
     Ok(())
 }
 
+/// Stores an edit of a tournament if its stored document is still `before` (see
+/// `Write::TournamentEdit`).
+pub(super) fn edit(db: &Connection, before: &str, t: &StoredTournament) -> Result<(), StoreError> {
+    let written = db
+        .prepare_cached("UPDATE tournaments SET status = ?1, doc = ?2 WHERE id = ?3 AND doc = ?4")?
+        .execute(params![t.status, t.doc, t.id, before])?;
+    if written == 0 {
+        return Err(StoreError::Edited(t.id.clone()));
+    }
+    Ok(())
+}
+
 const COLUMNS: &str = "id, status, created_ms, doc";
 
 fn tournament(row: &rusqlite::Row<'_>) -> rusqlite::Result<StoredTournament> {

@@ -154,6 +154,7 @@ impl Statements {
                 replacement,
             } => accounts::drop_token(db, token_hash, replacement).await?,
             Write::Tournament(t) => tournaments::upsert(db, t).await?,
+            Write::TournamentEdit { before, after } => tournaments::edit(db, before, after).await?,
             Write::Barrier => {}
         }
         Ok(())

@@ -29,6 +29,26 @@ pub(super) async fn upsert(db: &Client, t: &StoredTournament) -> Result<(), Stor
     Ok(())
 }
 
+/// Stores an edit of a tournament if its stored document is still `before` (see
+/// `Write::TournamentEdit`). The row's lock, taken by the update, orders two edits at once:
+/// the second finds the document changed.
+pub(super) async fn edit(
+    db: &Client,
+    before: &str,
+    t: &StoredTournament,
+) -> Result<(), StoreError> {
+    let written = db
+        .execute(
+            "UPDATE tournaments SET status = $1, doc = $2 WHERE id = $3 AND doc = $4",
+            &[&t.status, &t.doc, &t.id, &before],
+        )
+        .await?;
+    if written == 0 {
+        return Err(StoreError::Edited(t.id.clone()));
+    }
+    Ok(())
+}
+
 const COLUMNS: &str = "id, status, created_ms, doc";
 
 fn tournament(row: &Row) -> Result<StoredTournament, StoreError> {
