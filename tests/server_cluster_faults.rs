@@ -4,7 +4,7 @@
 //! at once frees the seats of its old connections; an owner cut off from PostgreSQL alone
 //! gives its rooms up to a node that can store their moves; sign-in failures and attempts
 //! spread over the nodes count once; joins of a tournament made at once over the nodes are all
-//! kept.
+//! kept; an analysis worker on one node reviews a game asked for on another.
 
 mod cluster_support;
 mod common;
@@ -314,6 +314,64 @@ async fn tournament_joins_made_at_once_over_the_nodes_are_all_kept() {
         names.sort_unstable();
         let expected: Vec<String> = (1..=JOINERS).map(|i| format!("player{i}")).collect();
         assert_eq!(names, expected, "{t}");
+    }
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
+    const KEY: &str = "fault-suite-bot-key";
+    const C4: [&str; 7] = ["4", "4", "3", "3", "2", "1", "5"];
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let key = ["--bot-key", KEY];
+    let a = node(dir_a.path(), &store, &redis.url(), "A", &key).await;
+    let b = node(dir_b.path(), &store, &redis.url(), "B", &key).await;
+    // The only analysis worker is on node A.
+    let mut worker = Recorded::connect_as(
+        &a.url(),
+        json!({"t":"hello","name":"W1",
+        "bot":{"key":KEY,"games":["connect4"],"capacity":1,"analysis":true}}),
+    )
+    .await;
+    // A game on node B, played to its end there.
+    let mut black = Recorded::connect(&b.url(), "Black", None).await;
+    let mut white = Recorded::connect(&b.url(), "White", None).await;
+    let room = black
+        .create(json!({"t":"create","game":{"kind":"connect4","cols":7,"rows":6},"seat":"black"}))
+        .await;
+    white.join(&room, "player").await;
+    for (i, mv) in C4.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut black } else { &mut white };
+        let id = format!("c4-{i}");
+        mover.send(json!({"t":"move","room":room,"move":mv,"id":id}));
+        mover
+            .wait_for(|v| v["t"] == "moved" && v["id"] == id.as_str())
+            .await;
+    }
+    black.wait_for(|v| v["t"] == "over").await;
+    // Asked on B, the review is pending, and the worker on A gets the job.
+    black.send(json!({"t":"review","room":room}));
+    let pending = black.wait_for(|v| v["t"] == "review").await;
+    assert_eq!(pending["status"], "pending", "{pending}");
+    assert!(
+        pending.get("message").is_none(),
+        "a worker is connected: {pending}"
+    );
+    let job = worker.wait_for(|v| v["t"] == "analyze").await;
+    assert_eq!(job["moves"], json!(C4));
+    for ply in 0..C4.len() {
+        worker.send(json!({"t":"analysis","job":job["job"],"ply":ply,"eval":0,
+                           "best":"4","pv":["4"]}));
+    }
+    // Both players, on B, hear the review done.
+    for client in [&mut black, &mut white] {
+        let done = client
+            .wait_for(|v| v["t"] == "review" && v["status"] == "done")
+            .await;
+        assert_eq!(done["review"]["by"], "W1", "{done}");
     }
     drop((a, b));
 }

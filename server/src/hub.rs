@@ -32,6 +32,20 @@ use crate::seeks::SeekBook;
 use crate::store::Store;
 use crate::tournament_registry::TournamentRegistry;
 
+/// A review asked on another node, which has no analysis worker, for this node's workers.
+#[derive(Debug)]
+pub struct ReviewAsked {
+    pub room: String,
+    /// The asking connection, on its node.
+    pub link: crate::member::MemberLink,
+    pub player: String,
+    pub address: Option<IpAddr>,
+}
+
+/// Reviews from other nodes waiting to be queued here; past this, more are dropped (their
+/// askers ask again).
+pub const REVIEWS_ASKED: usize = 1024;
+
 /// Shared by every connection and room through an `Arc`.
 pub struct Hub {
     pub config: Config,
@@ -59,6 +73,9 @@ pub struct Hub {
     pub parked: ParkedMembers,
     /// Reviews waiting for an analysis worker, and the workers.
     pub reviews: ReviewQueue,
+    /// Reviews asked on other nodes for this node's workers (served by
+    /// `session::reviews::serve_asked`).
+    pub reviews_asked: tokio::sync::mpsc::Sender<ReviewAsked>,
     /// The tournaments this server directs, and the lock of edits of open ones.
     pub tournaments: TournamentRegistry,
     /// New players made per address, in the current window of each.
@@ -78,6 +95,7 @@ impl Hub {
         cluster: Option<Cluster>,
         metrics: Metrics,
         lobby: LobbyFeed,
+        reviews_asked: tokio::sync::mpsc::Sender<ReviewAsked>,
         shutdown: watch::Receiver<bool>,
     ) -> Hub {
         let gate = ConnectionGate::new(config.limits.connections_per_address);
@@ -108,6 +126,7 @@ impl Hub {
             sockets,
             parked: ParkedMembers::default(),
             reviews,
+            reviews_asked,
             tournaments: TournamentRegistry::default(),
             new_players: DashMap::new(),
             shutdown,

@@ -104,6 +104,8 @@ pub struct Server {
     lobby_rx: LobbyInbox,
     /// In a cluster: what arrives from other nodes.
     bus_rx: Option<cluster::BusInbox>,
+    /// In a cluster: reviews other nodes ask this node's workers for.
+    asked_rx: tokio::sync::mpsc::Receiver<hub::ReviewAsked>,
 }
 
 impl Server {
@@ -134,12 +136,14 @@ impl Server {
         };
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (lobby, lobby_rx) = LobbyFeed::new();
+        let (reviews_asked, asked_rx) = tokio::sync::mpsc::channel(hub::REVIEWS_ASKED);
         let hub = Arc::new(Hub::new(
             config,
             store,
             cluster,
             metrics,
             lobby,
+            reviews_asked,
             shutdown_rx,
         ));
         for account in hub.store.load_accounts().await.map_err(Error::Store)? {
@@ -162,6 +166,7 @@ impl Server {
                 shutdown_tx,
                 lobby_rx,
                 bus_rx,
+                asked_rx,
             });
         }
         let rooms = hub.store.load_unfinished().await.map_err(Error::Store)?;
@@ -187,6 +192,7 @@ impl Server {
             shutdown_tx,
             lobby_rx,
             bus_rx,
+            asked_rx,
         })
     }
 
@@ -202,14 +208,16 @@ impl Server {
             shutdown_tx,
             lobby_rx,
             bus_rx,
+            asked_rx,
         } = self;
         let lobby = tokio::spawn(lobby::run(hub.clone(), lobby_rx));
         if let (Some(cluster), Some(inbox)) = (hub.cluster.clone(), bus_rx) {
-            tokio::spawn(room::relay::serve_bus(hub.clone(), inbox));
-            tokio::spawn(room::relay::watch_peers(hub.clone()));
-            tokio::spawn(room::relay::rejoin_after_absence(hub.clone()));
+            tokio::spawn(room::node_tasks::serve_bus(hub.clone(), inbox));
+            tokio::spawn(room::node_tasks::watch_peers(hub.clone()));
+            tokio::spawn(room::node_tasks::rejoin_after_absence(hub.clone()));
             tokio::spawn(session::pairing::show_cluster_seeks(hub.clone()));
-            tokio::spawn(room::relay::claim_orphans(hub.clone()));
+            tokio::spawn(room::node_tasks::claim_orphans(hub.clone()));
+            tokio::spawn(session::reviews::serve_asked(hub.clone(), asked_rx));
             tokio::spawn(cluster.renew_leases(hub.store.clone(), hub.shutdown.clone()));
         }
         let sweep = tokio::spawn(housekeeping::run(hub.clone()));

@@ -108,7 +108,7 @@ impl MemberLink {
 
     /// The room no longer counts this connection as a member. A node taken for gone is not
     /// told: should it be back, its connection still counts the room as its own and joins it
-    /// again (`relay::rejoin_after_absence`).
+    /// again (`node_tasks::rejoin_after_absence`).
     pub fn left(&self, room: &str) {
         match self {
             MemberLink::Local(conn) => conn.left(room),

@@ -73,6 +73,16 @@ impl Drop for Recorded {
 impl Recorded {
     /// Connects to `url` and says hello as `name` (with `token`, to be someone again).
     pub async fn connect(url: &str, name: &str, token: Option<&str>) -> Recorded {
+        let mut hello = json!({"t":"hello","name":name});
+        if let Some(token) = token {
+            hello["token"] = json!(token);
+        }
+        Recorded::connect_as(url, hello).await
+    }
+
+    /// Connects to `url` and says `hello` (a bot's, say).
+    pub async fn connect_as(url: &str, hello: Value) -> Recorded {
+        let name = hello["name"].as_str().unwrap_or_default().to_string();
         let (ws, _) = within("a connection", tokio_tungstenite::connect_async(url))
             .await
             .expect("connect");
@@ -106,7 +116,7 @@ impl Recorded {
             arrived2.notify_waiters();
         });
         let mut client = Recorded {
-            name: name.to_string(),
+            name,
             player: String::new(),
             token: String::new(),
             out,
@@ -115,10 +125,6 @@ impl Recorded {
             cursor: 0,
             reader,
         };
-        let mut hello = json!({"t":"hello","name":name});
-        if let Some(token) = token {
-            hello["token"] = json!(token);
-        }
         client.send(hello);
         let w = client.wait_for(|v| v["t"] == "welcome").await;
         client.player = w["player"].as_str().unwrap().to_string();

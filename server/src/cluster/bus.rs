@@ -86,6 +86,17 @@ pub enum BusMsg {
     LobbyGone { node: String, room: String },
     /// (To everyone.) A seek was made, paired or withdrawn: lobbies count them again.
     SeeksChanged,
+    /// (To everyone.) `node` has `count` analysis workers connected now.
+    Workers { node: String, count: u32 },
+    /// A review of `room` asked on `node` by connection `conn` (player `player`, from
+    /// `address`), which has no analysis worker: the receiving node, which has, queues it.
+    Review {
+        room: String,
+        node: String,
+        conn: u64,
+        player: String,
+        address: Option<std::net::IpAddr>,
+    },
     /// (To everyone.) A token was signed out: every node forgets it (a node's memory of
     /// tokens would otherwise still let it say hello there).
     TokenDropped { token_hash: String },

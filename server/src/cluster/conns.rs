@@ -20,6 +20,45 @@ pub(super) struct LocalConn {
 }
 
 impl Cluster {
+    /// This node has `count` analysis workers now: every node hears it.
+    pub fn workers_here(&self, count: u32) {
+        self.0
+            .local_workers
+            .store(count, std::sync::atomic::Ordering::Relaxed);
+        self.announce_workers();
+    }
+
+    /// Tells every node again how many workers this node has (a node has just joined).
+    pub fn announce_workers(&self) {
+        let count = self
+            .0
+            .local_workers
+            .load(std::sync::atomic::Ordering::Relaxed);
+        self.0.bus.send_everyone(&BusMsg::Workers {
+            node: self.node().to_string(),
+            count,
+        });
+    }
+
+    /// Word from the bus that `node` has `count` workers.
+    pub fn workers_at(&self, node: &str, count: u32) {
+        if node != self.node() {
+            self.0.workers.insert(Arc::from(node), count);
+        }
+    }
+
+    /// Another live node with analysis workers (the one with most), for a review asked here
+    /// where there is none.
+    #[must_use]
+    pub fn node_with_workers(&self) -> Option<String> {
+        self.0
+            .workers
+            .iter()
+            .filter(|w| *w.value() > 0 && !self.0.bus.is_dead(w.key()))
+            .max_by_key(|w| *w.value())
+            .map(|w| w.key().to_string())
+    }
+
     /// This node's lobby lists `room` of `node`.
     pub fn listed_elsewhere(&self, room: &str, node: &str) {
         if self.0.listed.get(room).is_none_or(|n| **n != *node) {

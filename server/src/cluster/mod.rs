@@ -93,6 +93,9 @@ struct Inner {
     /// entry, player), to withdraw when it closes. One that was paired meanwhile is stale:
     /// withdrawing it finds nothing.
     seeking: DashMap<u64, (String, String, String)>,
+    /// Analysis workers connected to this node, and to each other node as they said.
+    local_workers: std::sync::atomic::AtomicU32,
+    workers: DashMap<Arc<str>, u32>,
     /// Woken when some node's seeks changed: the lobby counts them again.
     seeks_changed: Notify,
     metrics: Metrics,
@@ -185,6 +188,8 @@ impl Cluster {
             listed: DashMap::new(),
             seeking: DashMap::new(),
             seeks_changed: Notify::new(),
+            local_workers: std::sync::atomic::AtomicU32::new(0),
+            workers: DashMap::new(),
             metrics,
         }));
         // Seeks an earlier run of this node left in Redis wait for connections that are

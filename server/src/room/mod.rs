@@ -15,7 +15,9 @@
 //! - [`handover`]: a room whose lease may be lost stops and hands its queue on.
 //! - [`requests`]: a player's requests as the task carries them out.
 //! - [`relay`]: where a request goes: this node's room, or in a cluster the owner's, or a
-//!   room claimed and reloaded here; and what the bus between nodes brings.
+//!   room claimed and reloaded here.
+//! - [`node_tasks`]: in a cluster, what the bus brings, the watch of the other nodes, and
+//!   the claim of rooms no node owns.
 
 pub mod actor;
 pub mod answers;
@@ -26,6 +28,7 @@ pub mod game;
 mod handover;
 pub mod invites;
 pub mod members;
+pub mod node_tasks;
 pub mod plan;
 pub mod registry;
 pub mod relay;

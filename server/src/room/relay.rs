@@ -1,14 +1,10 @@
-//! Where a room request goes, and what the bus brings. On one node a request goes to the
-//! room's task, reloading a finished room from the store. In a cluster the room may live on
-//! another node: the request then travels to its owner over the bus, written as a
-//! [`WireCmd`]; a room nobody owns is claimed (a lease with a fresh fence), read back from the
-//! store and started here — a takeover, when the game is unfinished, after which the members
-//! on other nodes join it again. Frames for this node's connections come back the same way.
+//! Where a room request goes. On one node a request goes to the room's task, reloading a
+//! finished room from the store. In a cluster the room may live on another node: the request
+//! then travels to its owner over the bus, written as a [`WireCmd`]; a room nobody owns is
+//! claimed (a lease with a fresh fence), read back from the store and started here — a
+//! takeover, when the game is unfinished, after which the members on other nodes join it
+//! again. What else the bus brings, and the node's watches, are in `node_tasks.rs`.
 
-use std::collections::HashMap;
-
-use axum::extract::ws::Utf8Bytes;
-use rand::seq::SliceRandom;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
@@ -20,7 +16,7 @@ use super::change::Moment;
 use super::error::RoomError;
 use super::game::RoomGame;
 use super::registry::{find_room, spawn_room};
-use crate::cluster::{Arrival, BusInbox, BusMsg, Claim, Cluster};
+use crate::cluster::{BusMsg, Claim, Cluster};
 use crate::hub::SharedHub;
 use crate::member::{MemberLink, RemoteMember};
 use crate::players::PlayerRecord;
@@ -205,7 +201,7 @@ fn static_reference(name: &str) -> &'static str {
 }
 
 /// Where a room is.
-enum Place {
+pub(super) enum Place {
     Here(RoomHandle),
     There(String),
     Nowhere,
@@ -220,151 +216,6 @@ fn may_load(cmd: &RoomCmd) -> bool {
     )
 }
 
-/// Every lease time, asks which nodes this node sends to are gone; when one is, every room
-/// here drops the members connected to it (a seated player's grace period starts), and its
-/// bots are no longer invited. Until shutdown.
-pub async fn watch_peers(hub: SharedHub) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
-    let mut shutdown = hub.shutdown.clone();
-    loop {
-        tokio::select! {
-            () = tokio::time::sleep(cluster.lease_time()) => {}
-            _ = shutdown.changed() => return,
-        }
-        let news = cluster.check_peers().await;
-        if news.gone.is_empty() && news.renumbered.is_empty() {
-            continue;
-        }
-        // The rooms of the gone leave this node's lobby (a room taken over is listed again by
-        // its new owner).
-        for room in cluster.unlist_nodes(&news.gone) {
-            if hub.room(&room).is_none() {
-                hub.lobby.gone(&room);
-            }
-        }
-        prune_rooms(&hub);
-    }
-}
-
-/// Every room here drops the members whose connections count as closed now (their node is
-/// gone, or runs again: a seated player's grace period starts), and the lobby counts again.
-fn prune_rooms(hub: &SharedHub) {
-    let rooms: Vec<RoomHandle> = hub.rooms.iter().map(|r| r.clone()).collect();
-    for room in rooms {
-        let _ = room.tx.try_send(RoomCmd::Prune);
-    }
-    hub.lobby.changed();
-}
-
-/// Each time this node finds its presence key missing (Redis lost its data, or this node
-/// was away, paused or cut off, for two lease times), the other nodes may have taken it for
-/// gone and dropped its connections from their rooms. Once they have all asked after it again
-/// (they ask every lease time; half a lease more for the margin), its connections join their
-/// rooms of other nodes again, as when it hears the bus again. Until shutdown.
-pub async fn rejoin_after_absence(hub: SharedHub) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
-    let mut shutdown = hub.shutdown.clone();
-    let settle = cluster.lease_time() * 3 / 2;
-    loop {
-        tokio::select! {
-            () = cluster.presence_lost() => {}
-            _ = shutdown.changed() => return,
-        }
-        tokio::select! {
-            () = tokio::time::sleep(settle) => {}
-            _ = shutdown.changed() => return,
-        }
-        heard_again(&hub, &cluster);
-    }
-}
-
-/// Most rooms one round of [`claim_orphans`] takes over.
-const ORPHANS_PER_ROUND: usize = 200;
-/// Rounds a room that could not be claimed is left alone.
-const ORPHAN_RETRY_ROUNDS: u32 = 10;
-
-/// Every two lease times, claims the unfinished rooms that no node owns — those of a node
-/// that died, whose players did not come back — so that their clocks run out and their
-/// abandoned seats are given up as on one node, and their spectators elsewhere see it. Two
-/// nodes may look at once: the lease goes to one. The rooms are taken in a random order (so
-/// that nodes do not race for the same ones and one failing room does not hold up the
-/// rest), a room that could not be claimed is left alone for ten rounds, and a round stops
-/// at shutdown or when the store or Redis cannot be reached. Until shutdown.
-pub async fn claim_orphans(hub: SharedHub) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
-    let mut shutdown = hub.shutdown.clone();
-    let mut failed: HashMap<String, u32> = HashMap::new();
-    loop {
-        tokio::select! {
-            () = tokio::time::sleep(cluster.lease_time() * 2) => {}
-            _ = shutdown.changed() => return,
-        }
-        failed.retain(|_, rounds| {
-            *rounds -= 1;
-            *rounds > 0
-        });
-        let ids = match hub.store.unfinished_ids().await {
-            Ok(ids) => ids,
-            Err(e) => {
-                tracing::warn!(error = %e, "listing unfinished rooms failed");
-                continue;
-            }
-        };
-        let elsewhere: Vec<String> = ids
-            .into_iter()
-            .filter(|id| hub.room(id).is_none() && !failed.contains_key(id))
-            .collect();
-        let mut orphans = match cluster.unowned(elsewhere).await {
-            Ok(orphans) => orphans,
-            Err(e) => {
-                tracing::warn!(error = %e, "looking up room owners failed");
-                continue;
-            }
-        };
-        orphans.shuffle(&mut rand::rng());
-        for id in orphans.into_iter().take(ORPHANS_PER_ROUND) {
-            if *hub.shutdown.borrow() {
-                return;
-            }
-            match claim_orphan(&hub, &cluster, &id).await {
-                Ok(true) => tracing::info!(room = id, "claimed a room no node owned"),
-                Ok(false) => {}
-                Err(e) => {
-                    tracing::warn!(room = id, error = %e, "claiming a room no node owned failed");
-                    let unreachable = matches!(e, RoomError::Unreachable);
-                    failed.insert(id, ORPHAN_RETRY_ROUNDS);
-                    if unreachable {
-                        break;
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// Claims room `id` if it is still unfinished in the store (one that has just finished is
-/// left to retire where it was); true when it runs here now.
-async fn claim_orphan(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<bool, RoomError> {
-    match hub.store.read_room(id).await {
-        Ok(Some(room)) if room.status != RoomStatus::Over => {}
-        Ok(_) => return Ok(false),
-        Err(e) => {
-            tracing::warn!(room = id, error = %e, "reading a room to claim it failed");
-            return Err(RoomError::Unreachable);
-        }
-    }
-    Ok(matches!(
-        locate(hub, cluster, id, true).await?,
-        Place::Here(_)
-    ))
-}
-
 /// Sends `cmd` to room `id`, wherever it is: `NoSuchRoom` for a room the store does not
 /// know, `NotRead` when the store cannot be read, `Unreachable` when in a cluster its node or
 /// Redis cannot be reached.
@@ -372,7 +223,12 @@ pub async fn to_room(hub: &SharedHub, id: &str, cmd: RoomCmd) -> Result<(), Room
     send(hub, id, cmd, 0).await
 }
 
-async fn send(hub: &SharedHub, id: &str, mut cmd: RoomCmd, hops: u8) -> Result<(), RoomError> {
+pub(super) async fn send(
+    hub: &SharedHub,
+    id: &str,
+    mut cmd: RoomCmd,
+    hops: u8,
+) -> Result<(), RoomError> {
     // A finished room may retire between the lookup and the send; the next lookup then
     // reloads it from the store.
     for _ in 0..3 {
@@ -439,7 +295,7 @@ async fn forward(
 
 /// Finds room `id` in the cluster: in memory here, owned by another node, or — when `load`
 /// and nobody owns it — claimed and reloaded here.
-async fn locate(
+pub(super) async fn locate(
     hub: &SharedHub,
     cluster: &Cluster,
     id: &str,
@@ -546,119 +402,8 @@ async fn claim(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<Place, Ro
     Ok(Place::Here(handle))
 }
 
-/// Serves what arrives on this node's channels until the cluster is gone.
-pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
-    while let Some(arrival) = inbox.next().await {
-        let msg = match arrival {
-            Arrival::Msg(msg) => msg,
-            Arrival::Resubscribed => {
-                heard_again(&hub, &cluster);
-                continue;
-            }
-        };
-        match msg {
-            BusMsg::Frame { conn, text } => {
-                if let Some(conn) = cluster.conn(conn) {
-                    conn.send_text(Utf8Bytes::from(text));
-                }
-            }
-            BusMsg::Entered { conn, room } => match cluster.conn(conn) {
-                Some(conn) => conn.entered(&room),
-                None => {
-                    // Closed before the room's word arrived: the room must not keep it.
-                    let hub = hub.clone();
-                    tokio::spawn(async move {
-                        let _ = to_room(&hub, &room, RoomCmd::Gone { conn_id: conn }).await;
-                    });
-                }
-            },
-            BusMsg::Left { conn, room } => {
-                if let Some(conn) = cluster.conn(conn) {
-                    conn.left(&room);
-                }
-            }
-            BusMsg::Room { room, cmd, hops } => arrived(&hub, &cluster, room, &cmd, hops),
-            BusMsg::Moved { room, node } => {
-                if node != cluster.node() {
-                    rejoin(&hub, &cluster, room);
-                }
-            }
-            BusMsg::BotHere {
-                node,
-                conn,
-                player,
-                games,
-                capacity,
-            } => {
-                if node != cluster.node() {
-                    let link = MemberLink::Remote(RemoteMember {
-                        node: node.into(),
-                        id: conn,
-                        house: false,
-                        bus: cluster.bus().clone(),
-                    });
-                    hub.bots.connected(&player, games, capacity, link);
-                }
-            }
-            BusMsg::BotGone { node, conn, player } => {
-                if node != cluster.node() {
-                    bot_gone(&hub, &player, conn);
-                }
-            }
-            BusMsg::NodeStarted { node, number } => {
-                if node != cluster.node() {
-                    cluster.announce_bots();
-                    // A new run of a node: the connections of its earlier run are gone, at
-                    // once (its presence key, renewed by the new run, would not say so).
-                    if cluster.bus().set_number(&node, number) {
-                        tracing::info!(node, number, "a node started again");
-                        prune_rooms(&hub);
-                    }
-                }
-            }
-            BusMsg::LobbyRoom { node, summary } => {
-                if node != cluster.node() && hub.room(&summary.room).is_none() {
-                    cluster.listed_elsewhere(&summary.room, &node);
-                    hub.lobby.room(*summary);
-                }
-            }
-            BusMsg::SeeksChanged => cluster.seeks_changed(),
-            BusMsg::TokenDropped { token_hash } => hub.players.forget_token(&token_hash),
-            BusMsg::LobbyGone { node, room } => {
-                // A room running here now (taken over) stays listed.
-                if node != cluster.node()
-                    && cluster.unlisted(&room, &node)
-                    && hub.room(&room).is_none()
-                {
-                    hub.lobby.gone(&room);
-                }
-            }
-        }
-    }
-}
-
-/// This node hears the bus again after Redis was out of reach (what was published to it
-/// meanwhile is lost), or is back after the others may have taken it for gone: its
-/// connections in rooms of other nodes join them again (wherever they are now) and hear
-/// their state afresh, and the other nodes announce their bots again.
-fn heard_again(hub: &SharedHub, cluster: &Cluster) {
-    let remote: Vec<String> = cluster
-        .member_rooms()
-        .into_iter()
-        .filter(|room| hub.room(room).is_none())
-        .collect();
-    tracing::info!(rooms = remote.len(), "joining rooms of other nodes again");
-    for room in remote {
-        rejoin(hub, cluster, room);
-    }
-    cluster.bus().send_everyone(&cluster.started_msg());
-}
-
 /// A request from another node for a room this node owned when it was sent.
-fn arrived(hub: &SharedHub, cluster: &Cluster, room: String, cmd: &str, hops: u8) {
+pub(super) fn arrived(hub: &SharedHub, cluster: &Cluster, room: String, cmd: &str, hops: u8) {
     let wire: WireCmd = match serde_json::from_str(cmd) {
         Ok(wire) => wire,
         Err(e) => {
@@ -719,25 +464,6 @@ pub(super) fn rejoin(hub: &SharedHub, cluster: &Cluster, room: String) {
             if let Err(e) = to_room(&hub, &room, cmd).await {
                 tracing::warn!(room, error = %e, "joining a moved room again failed");
             }
-        }
-    });
-}
-
-/// A bot's connection on another node closed: the rooms here that wait for its answer ask
-/// the next bot.
-fn bot_gone(hub: &SharedHub, player: &str, conn: u64) {
-    let rooms = hub.bots.disconnected(player, conn);
-    if rooms.is_empty() {
-        return;
-    }
-    let hub = hub.clone();
-    let player = player.to_string();
-    tokio::spawn(async move {
-        for room in rooms {
-            let decline = RoomCmd::Decline {
-                bot: player.clone(),
-            };
-            let _ = to_room(&hub, &room, decline).await;
         }
     });
 }

@@ -273,7 +273,8 @@ impl Session {
                     player: self.actor().player.id,
                     address: Some(self.address),
                 };
-                reviews::request(&self.hub, &self.conn, requester, &room, ask, reference).await;
+                let link = MemberLink::Local(self.conn.clone());
+                reviews::request(&self.hub, &link, requester, &room, ask, reference).await;
             }
             ClientMsg::Analysis { job, ply } => {
                 reviews::answer(&self.hub, &self.conn, &job, &ply, reference).await;

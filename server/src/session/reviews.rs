@@ -1,6 +1,8 @@
 //! Reviews as a session sees them: a member's `review` request (the stored review, or a job
 //! queued for an analysis worker), a worker's `analysis` answers, and telling the room how its
-//! review stands. The rules of it are in `crate::review`.
+//! review stands. The rules of it are in `crate::review`. In a cluster, a review asked on a
+//! node without a worker is queued on a node with one (the store and the rooms are the
+//! hall's: its answers reach the room wherever it is).
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -8,8 +10,10 @@ use tokio::time::Instant;
 
 use game_core::protocol::{AnalysisPly, Review, ReviewStatus, ServerMsg};
 
+use crate::cluster::BusMsg;
 use crate::conn::Conn;
-use crate::hub::SharedHub;
+use crate::hub::{ReviewAsked, SharedHub};
+use crate::member::MemberLink;
 use crate::refusal::{error_reply, About};
 use crate::review::{Assignment, PlyOutcome, Requester, ReviewError, ReviewInput};
 use crate::room::error::RoomError;
@@ -27,10 +31,12 @@ fn review_msg(room: &str, status: ReviewStatus, message: Option<String>) -> Serv
 }
 
 /// Tells every member of `room` (reloading a room that left memory), and `requester` if it
-/// is not one.
-async fn tell_room(hub: &SharedHub, room: &str, msg: ServerMsg, requester: Option<&Conn>) {
-    if let Some(conn) = requester.filter(|c| !c.is_in(room)) {
-        conn.send(&msg);
+/// is not one (a connection of another node is taken for one: it asked from the room).
+async fn tell_room(hub: &SharedHub, room: &str, msg: ServerMsg, requester: Option<&MemberLink>) {
+    if let Some(MemberLink::Local(conn)) = requester {
+        if !conn.is_in(room) {
+            conn.send(&msg);
+        }
     }
     let _ = relay::to_room(hub, room, RoomCmd::Notify(Box::new(msg))).await;
 }
@@ -81,7 +87,7 @@ fn expire_later(hub: &SharedHub) {
 /// `review`: the stored review, or where it stands; with `ask`, a job for the queue.
 pub async fn request(
     hub: &SharedHub,
-    conn: &Conn,
+    conn: &MemberLink,
     requester: Requester,
     room: &str,
     ask: bool,
@@ -118,6 +124,9 @@ pub async fn request(
         conn.send(&review_msg(room, ReviewStatus::None, None));
         return;
     }
+    if hub.reviews.workers() == 0 && ask_elsewhere(hub, conn, &requester, room) {
+        return;
+    }
     let stored = match hub.store.read_room(room).await {
         Ok(Some(stored)) => stored,
         Ok(None) | Err(_) => return refuse(&RoomError::NoSuchRoom(room.to_string())),
@@ -144,16 +153,58 @@ pub async fn request(
     .await;
 }
 
+/// In a cluster, passes a review this node has no worker for to a node that has one; false
+/// when there is none (or the bus does not take it): it waits here for a worker.
+fn ask_elsewhere(hub: &SharedHub, conn: &MemberLink, requester: &Requester, room: &str) -> bool {
+    let (Some(cluster), MemberLink::Local(local)) = (&hub.cluster, conn) else {
+        return false;
+    };
+    let Some(node) = cluster.node_with_workers() else {
+        return false;
+    };
+    tracing::debug!(room, node, "review passed to a node with analysis workers");
+    cluster.bus().send(
+        &node,
+        &BusMsg::Review {
+            room: room.to_string(),
+            node: cluster.node().to_string(),
+            conn: local.id,
+            player: requester.player.clone(),
+            address: requester.address,
+        },
+    )
+}
+
+/// Queues the reviews other nodes ask this node's workers for, until the server stops.
+pub async fn serve_asked(hub: SharedHub, mut asked: tokio::sync::mpsc::Receiver<ReviewAsked>) {
+    while let Some(a) = asked.recv().await {
+        let requester = Requester {
+            player: a.player,
+            address: a.address,
+        };
+        request(&hub, &a.link, requester, &a.room, true, "review").await;
+    }
+}
+
+/// Tells the other nodes how many workers this node has now.
+fn workers_changed(hub: &SharedHub) {
+    if let Some(cluster) = &hub.cluster {
+        cluster.workers_here(u32::try_from(hub.reviews.workers()).unwrap_or(u32::MAX));
+    }
+}
+
 /// A worker connected (after its `welcome`).
 pub fn worker_joined(hub: &SharedHub, conn: &Conn, name: &str) {
     let sent = hub.reviews.add_worker(conn.clone(), name, Instant::now());
     watch(hub, sent);
+    workers_changed(hub);
 }
 
 /// A worker's connection closed.
 pub async fn worker_left(hub: &SharedHub, conn_id: u64) {
     let (sent, failed) = hub.reviews.remove_worker(conn_id, Instant::now());
     watch(hub, sent);
+    workers_changed(hub);
     for room in failed {
         gave_up(hub, &room).await;
     }

@@ -1,0 +1,320 @@
+//! What a node of a cluster does beside routing requests: it serves what arrives on its
+//! channels of the bus (frames for its connections, requests for its rooms, takeovers, bots,
+//! lobby summaries), watches the nodes it sends to (a node gone or restarted: the rooms here
+//! drop its connections), puts its connections back in their rooms after an absence, and
+//! claims the unfinished rooms no node owns.
+
+use std::collections::HashMap;
+
+use axum::extract::ws::Utf8Bytes;
+use rand::seq::SliceRandom;
+
+use game_core::protocol::RoomStatus;
+
+use super::error::RoomError;
+use super::relay::{arrived, locate, rejoin, to_room, Place};
+use crate::cluster::{Arrival, BusInbox, BusMsg, Cluster};
+use crate::hub::SharedHub;
+use crate::member::{MemberLink, RemoteMember};
+use crate::room_handle::{RoomCmd, RoomHandle};
+
+/// Every lease time, asks which nodes this node sends to are gone; when one is, every room
+/// here drops the members connected to it (a seated player's grace period starts), and its
+/// bots are no longer invited. Until shutdown.
+pub async fn watch_peers(hub: SharedHub) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    let mut shutdown = hub.shutdown.clone();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(cluster.lease_time()) => {}
+            _ = shutdown.changed() => return,
+        }
+        let news = cluster.check_peers().await;
+        if news.gone.is_empty() && news.renumbered.is_empty() {
+            continue;
+        }
+        // The rooms of the gone leave this node's lobby (a room taken over is listed again by
+        // its new owner).
+        for room in cluster.unlist_nodes(&news.gone) {
+            if hub.room(&room).is_none() {
+                hub.lobby.gone(&room);
+            }
+        }
+        prune_rooms(&hub);
+    }
+}
+
+/// Every room here drops the members whose connections count as closed now (their node is
+/// gone, or runs again: a seated player's grace period starts), and the lobby counts again.
+fn prune_rooms(hub: &SharedHub) {
+    let rooms: Vec<RoomHandle> = hub.rooms.iter().map(|r| r.clone()).collect();
+    for room in rooms {
+        let _ = room.tx.try_send(RoomCmd::Prune);
+    }
+    hub.lobby.changed();
+}
+
+/// Each time this node finds its presence key missing (Redis lost its data, or this node
+/// was away, paused or cut off, for two lease times), the other nodes may have taken it for
+/// gone and dropped its connections from their rooms. Once they have all asked after it again
+/// (they ask every lease time; half a lease more for the margin), its connections join their
+/// rooms of other nodes again, as when it hears the bus again. Until shutdown.
+pub async fn rejoin_after_absence(hub: SharedHub) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    let mut shutdown = hub.shutdown.clone();
+    let settle = cluster.lease_time() * 3 / 2;
+    loop {
+        tokio::select! {
+            () = cluster.presence_lost() => {}
+            _ = shutdown.changed() => return,
+        }
+        tokio::select! {
+            () = tokio::time::sleep(settle) => {}
+            _ = shutdown.changed() => return,
+        }
+        heard_again(&hub, &cluster);
+    }
+}
+
+/// Most rooms one round of [`claim_orphans`] takes over.
+const ORPHANS_PER_ROUND: usize = 200;
+/// Rounds a room that could not be claimed is left alone.
+const ORPHAN_RETRY_ROUNDS: u32 = 10;
+
+/// Every two lease times, claims the unfinished rooms that no node owns — those of a node
+/// that died, whose players did not come back — so that their clocks run out and their
+/// abandoned seats are given up as on one node, and their spectators elsewhere see it. Two
+/// nodes may look at once: the lease goes to one. The rooms are taken in a random order (so
+/// that nodes do not race for the same ones and one failing room does not hold up the
+/// rest), a room that could not be claimed is left alone for ten rounds, and a round stops
+/// at shutdown or when the store or Redis cannot be reached. Until shutdown.
+pub async fn claim_orphans(hub: SharedHub) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    let mut shutdown = hub.shutdown.clone();
+    let mut failed: HashMap<String, u32> = HashMap::new();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(cluster.lease_time() * 2) => {}
+            _ = shutdown.changed() => return,
+        }
+        failed.retain(|_, rounds| {
+            *rounds -= 1;
+            *rounds > 0
+        });
+        let ids = match hub.store.unfinished_ids().await {
+            Ok(ids) => ids,
+            Err(e) => {
+                tracing::warn!(error = %e, "listing unfinished rooms failed");
+                continue;
+            }
+        };
+        let elsewhere: Vec<String> = ids
+            .into_iter()
+            .filter(|id| hub.room(id).is_none() && !failed.contains_key(id))
+            .collect();
+        let mut orphans = match cluster.unowned(elsewhere).await {
+            Ok(orphans) => orphans,
+            Err(e) => {
+                tracing::warn!(error = %e, "looking up room owners failed");
+                continue;
+            }
+        };
+        orphans.shuffle(&mut rand::rng());
+        for id in orphans.into_iter().take(ORPHANS_PER_ROUND) {
+            if *hub.shutdown.borrow() {
+                return;
+            }
+            match claim_orphan(&hub, &cluster, &id).await {
+                Ok(true) => tracing::info!(room = id, "claimed a room no node owned"),
+                Ok(false) => {}
+                Err(e) => {
+                    tracing::warn!(room = id, error = %e, "claiming a room no node owned failed");
+                    let unreachable = matches!(e, RoomError::Unreachable);
+                    failed.insert(id, ORPHAN_RETRY_ROUNDS);
+                    if unreachable {
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Claims room `id` if it is still unfinished in the store (one that has just finished is
+/// left to retire where it was); true when it runs here now.
+async fn claim_orphan(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<bool, RoomError> {
+    match hub.store.read_room(id).await {
+        Ok(Some(room)) if room.status != RoomStatus::Over => {}
+        Ok(_) => return Ok(false),
+        Err(e) => {
+            tracing::warn!(room = id, error = %e, "reading a room to claim it failed");
+            return Err(RoomError::Unreachable);
+        }
+    }
+    Ok(matches!(
+        locate(hub, cluster, id, true).await?,
+        Place::Here(_)
+    ))
+}
+
+/// Serves what arrives on this node's channels until the cluster is gone.
+pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    while let Some(arrival) = inbox.next().await {
+        let msg = match arrival {
+            Arrival::Msg(msg) => msg,
+            Arrival::Resubscribed => {
+                heard_again(&hub, &cluster);
+                continue;
+            }
+        };
+        match msg {
+            BusMsg::Frame { conn, text } => {
+                if let Some(conn) = cluster.conn(conn) {
+                    conn.send_text(Utf8Bytes::from(text));
+                }
+            }
+            BusMsg::Entered { conn, room } => match cluster.conn(conn) {
+                Some(conn) => conn.entered(&room),
+                None => {
+                    // Closed before the room's word arrived: the room must not keep it.
+                    let hub = hub.clone();
+                    tokio::spawn(async move {
+                        let _ = to_room(&hub, &room, RoomCmd::Gone { conn_id: conn }).await;
+                    });
+                }
+            },
+            BusMsg::Left { conn, room } => {
+                if let Some(conn) = cluster.conn(conn) {
+                    conn.left(&room);
+                }
+            }
+            BusMsg::Room { room, cmd, hops } => arrived(&hub, &cluster, room, &cmd, hops),
+            BusMsg::Moved { room, node } => {
+                if node != cluster.node() {
+                    rejoin(&hub, &cluster, room);
+                }
+            }
+            BusMsg::BotHere {
+                node,
+                conn,
+                player,
+                games,
+                capacity,
+            } => {
+                if node != cluster.node() {
+                    let link = MemberLink::Remote(RemoteMember {
+                        node: node.into(),
+                        id: conn,
+                        house: false,
+                        bus: cluster.bus().clone(),
+                    });
+                    hub.bots.connected(&player, games, capacity, link);
+                }
+            }
+            BusMsg::BotGone { node, conn, player } => {
+                if node != cluster.node() {
+                    bot_gone(&hub, &player, conn);
+                }
+            }
+            BusMsg::NodeStarted { node, number } => {
+                if node != cluster.node() {
+                    cluster.announce_bots();
+                    cluster.announce_workers();
+                    // Its workers (of an earlier run) are gone until it says otherwise.
+                    cluster.workers_at(&node, 0);
+                    // A new run of a node: the connections of its earlier run are gone, at
+                    // once (its presence key, renewed by the new run, would not say so).
+                    if cluster.bus().set_number(&node, number) {
+                        tracing::info!(node, number, "a node started again");
+                        prune_rooms(&hub);
+                    }
+                }
+            }
+            BusMsg::LobbyRoom { node, summary } => {
+                if node != cluster.node() && hub.room(&summary.room).is_none() {
+                    cluster.listed_elsewhere(&summary.room, &node);
+                    hub.lobby.room(*summary);
+                }
+            }
+            BusMsg::SeeksChanged => cluster.seeks_changed(),
+            BusMsg::Workers { node, count } => cluster.workers_at(&node, count),
+            BusMsg::Review {
+                room,
+                node,
+                conn,
+                player,
+                address,
+            } => {
+                let asked = crate::hub::ReviewAsked {
+                    room,
+                    link: MemberLink::Remote(RemoteMember {
+                        node: node.into(),
+                        id: conn,
+                        house: false,
+                        bus: cluster.bus().clone(),
+                    }),
+                    player,
+                    address,
+                };
+                if hub.reviews_asked.try_send(asked).is_err() {
+                    tracing::warn!("too many reviews from other nodes waiting; one dropped");
+                }
+            }
+            BusMsg::TokenDropped { token_hash } => hub.players.forget_token(&token_hash),
+            BusMsg::LobbyGone { node, room } => {
+                // A room running here now (taken over) stays listed.
+                if node != cluster.node()
+                    && cluster.unlisted(&room, &node)
+                    && hub.room(&room).is_none()
+                {
+                    hub.lobby.gone(&room);
+                }
+            }
+        }
+    }
+}
+
+/// This node hears the bus again after Redis was out of reach (what was published to it
+/// meanwhile is lost), or is back after the others may have taken it for gone: its
+/// connections in rooms of other nodes join them again (wherever they are now) and hear
+/// their state afresh, and the other nodes announce their bots again.
+fn heard_again(hub: &SharedHub, cluster: &Cluster) {
+    let remote: Vec<String> = cluster
+        .member_rooms()
+        .into_iter()
+        .filter(|room| hub.room(room).is_none())
+        .collect();
+    tracing::info!(rooms = remote.len(), "joining rooms of other nodes again");
+    for room in remote {
+        rejoin(hub, cluster, room);
+    }
+    cluster.bus().send_everyone(&cluster.started_msg());
+}
+
+/// A bot's connection on another node closed: the rooms here that wait for its answer ask
+/// the next bot.
+fn bot_gone(hub: &SharedHub, player: &str, conn: u64) {
+    let rooms = hub.bots.disconnected(player, conn);
+    if rooms.is_empty() {
+        return;
+    }
+    let hub = hub.clone();
+    let player = player.to_string();
+    tokio::spawn(async move {
+        for room in rooms {
+            let decline = RoomCmd::Decline {
+                bot: player.clone(),
+            };
+            let _ = to_room(&hub, &room, decline).await;
+        }
+    });
+}
