@@ -130,21 +130,27 @@ async fn load_stored(hub: &SharedHub, id: &str) -> Result<(Tournament, String), 
     }
 }
 
-/// A tournament as the store keeps it, or the 500 to answer.
-fn stored(t: &Tournament) -> Result<crate::store::StoredTournament, Response> {
-    t.stored().map_err(|e| {
-        tracing::error!(tournament = %t.id, error = %e, "a tournament does not serialise");
-        error(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "the tournament could not be stored",
-        )
-    })
+/// A tournament as the store keeps it; `None` (logged) when it does not serialise.
+fn stored(t: &Tournament) -> Option<crate::store::StoredTournament> {
+    t.stored()
+        .inspect_err(|e| {
+            tracing::error!(tournament = %t.id, error = %e, "a tournament does not serialise");
+        })
+        .ok()
+}
+
+/// The answer to a tournament that does not serialise.
+fn not_stored() -> Response {
+    error(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        "the tournament could not be stored",
+    )
 }
 
 /// Stores a new tournament's document, or the 503 to answer.
 async fn save(hub: &SharedHub, t: &Tournament) -> Result<(), Response> {
     hub.store
-        .write(Write::Tournament(stored(t)?))
+        .write(Write::Tournament(stored(t).ok_or_else(not_stored)?))
         .await
         .map_err(|e| store_failed(&e))
 }
@@ -290,7 +296,7 @@ async fn edit(
         if !changed {
             return Ok(tournament);
         }
-        let after = stored(&tournament)?;
+        let after = stored(&tournament).ok_or_else(not_stored)?;
         match hub
             .store
             .write(Write::TournamentEdit { before, after })

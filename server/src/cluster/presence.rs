@@ -159,11 +159,9 @@ impl Cluster {
                         news.renumbered.push(peer);
                     }
                 }
-                None if judging => {
-                    if self.0.bus.set_dead(&peer, true) {
-                        tracing::warn!(node = %peer, "a node is gone: its connections count as closed");
-                        news.gone.push(peer);
-                    }
+                None if judging && self.0.bus.set_dead(&peer, true) => {
+                    tracing::warn!(node = %peer, "a node is gone: its connections count as closed");
+                    news.gone.push(peer);
                 }
                 None => {}
             }
