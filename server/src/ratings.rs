@@ -248,6 +248,93 @@ pub fn settle(black: &SeatRating, white: &SeatRating, black_score: f64, repeats:
     }
 }
 
+/// The key and black's score of a rated room's end, if it is to be rated at all: a game of a
+/// rated kind, played from the empty board, with a result (not aborted). The first step of
+/// settling a room in either store.
+#[must_use]
+pub fn settlement_key(
+    spec: &GameSpec,
+    preset_opening: bool,
+    result: &game_core::protocol::GameResult,
+) -> Option<(&'static str, f64)> {
+    Some((rating_key(spec, preset_opening)?, black_score(result)?))
+}
+
+/// A player's rating under a key, as a store writes it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    pub player: String,
+    pub key: &'static str,
+    pub rating: Rating,
+    /// Rated games under the key, this one included.
+    pub games: u64,
+}
+
+/// One side's change of a settled room, as a store writes it (`rating_changes`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ChangeRow {
+    pub color: Color,
+    pub player: String,
+    pub name: String,
+    pub opponent: String,
+    pub key: &'static str,
+    pub before: f64,
+    pub after: f64,
+    pub rd: f64,
+}
+
+/// What a store writes to settle a rated room: its reads are the store's, this decision is
+/// the same for both (one function, so that the stores cannot drift).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Settlement {
+    /// The room is not rated after all (`rooms.unrated`: the reason).
+    Unrated(Option<String>),
+    /// Both sides' new ratings and their changes, black first.
+    Rated {
+        ratings: [RatingRow; 2],
+        changes: [ChangeRow; 2],
+    },
+}
+
+/// Settles a rated room under `key` from the seats' ratings as stored and the person's
+/// `repeats` against the same bot within the window (see [`settle`]).
+#[must_use]
+pub fn settlement(
+    black: &SeatRating,
+    white: &SeatRating,
+    key: &'static str,
+    black_score: f64,
+    repeats: u32,
+) -> Settlement {
+    let settled = settle(black, white, black_score, repeats);
+    let Some([b, w]) = settled.after else {
+        return Settlement::Unrated(settled.outcome.unrated);
+    };
+    let row = |seat: &SeatRating, new: Rating| RatingRow {
+        player: seat.player.clone(),
+        key,
+        rating: new,
+        games: seat.games + 1,
+    };
+    let change = |color, seat: &SeatRating, opponent: &SeatRating, new: Rating| ChangeRow {
+        color,
+        player: seat.player.clone(),
+        name: seat.name.clone(),
+        opponent: opponent.player.clone(),
+        key,
+        before: seat.rating.rating,
+        after: new.rating,
+        rd: new.rd,
+    };
+    Settlement::Rated {
+        ratings: [row(black, b), row(white, w)],
+        changes: [
+            change(Color::Black, black, white, b),
+            change(Color::White, white, black, w),
+        ],
+    }
+}
+
 /// What a settled room tells: `unrated`'s reason when it was not rated after all, else its
 /// changes, black first (`None`: nothing settled, the room not rated or not over).
 #[must_use]
@@ -487,6 +574,24 @@ mod tests {
         let fourth = settle(&ann, &kibot, 1.0, REPEATS_ALLOWED);
         assert_eq!(fourth.outcome.unrated.as_deref(), Some("repeat"));
         assert!(fourth.after.is_none() && fourth.outcome.changes.is_empty());
+        // What a store writes for them.
+        let unrated = settlement(&ann, &kibot, "othello", 1.0, REPEATS_ALLOWED);
+        assert_eq!(unrated, Settlement::Unrated(Some("repeat".into())));
+        let Settlement::Rated { ratings, changes } = settlement(&ann, &bea, "othello", 1.0, 0)
+        else {
+            panic!("two people's game is rated");
+        };
+        assert_eq!((ratings[0].games, ratings[1].games), (1, 1));
+        assert!(ratings[0].rating.rating > ann.rating.rating);
+        assert_eq!(
+            (changes[0].color, changes[1].color),
+            (Color::Black, Color::White)
+        );
+        assert_eq!(
+            (changes[0].opponent.as_str(), changes[1].opponent.as_str()),
+            ("bea", "ann")
+        );
+        assert_eq!(changes[1].after, ratings[1].rating.rating);
     }
 
     #[test]

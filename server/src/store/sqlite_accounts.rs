@@ -13,7 +13,7 @@ use super::records::{
     name_key, GameLine, LeaderRow, PlayerPage, RatingPoint, StoredAccount, StoredRating,
 };
 use super::text::parse_color;
-use crate::ratings::{self, Rating, SeatRating};
+use crate::ratings::{self, Rating, SeatRating, Settlement};
 
 /// The tables of accounts, extra tokens and ratings (the rooms' `rated` and `unrated` columns
 /// are added by the migration).
@@ -139,10 +139,8 @@ pub(super) fn settle_rated(
     };
     let spec: GameSpec = serde_json::from_str(&game)?;
     let opening: Vec<String> = serde_json::from_str(&opening)?;
-    let (Some(key), Some(black_score)) = (
-        ratings::rating_key(&spec, !opening.is_empty()),
-        ratings::black_score(result),
-    ) else {
+    let Some((key, black_score)) = ratings::settlement_key(&spec, !opening.is_empty(), result)
+    else {
         return Ok(());
     };
     let mut seats = Vec::with_capacity(2);
@@ -185,15 +183,30 @@ pub(super) fn settle_rated(
             )? as u32,
         None => 0,
     };
-    let settled = ratings::settle(&black, &white, black_score, repeats);
-    let Some(after) = settled.after else {
-        db.prepare_cached("UPDATE rooms SET unrated = ?2 WHERE id = ?1")?
-            .execute(params![room, settled.outcome.unrated])?;
-        return Ok(());
+    write_settlement(
+        db,
+        room,
+        &ratings::settlement(&black, &white, key, black_score, repeats),
+        now_ms,
+    )
+}
+
+/// Writes what settling `room` decided (see `ratings::settlement`).
+fn write_settlement(
+    db: &Connection,
+    room: &str,
+    settlement: &Settlement,
+    now_ms: u64,
+) -> Result<(), StoreError> {
+    let (rows, changes) = match settlement {
+        Settlement::Unrated(reason) => {
+            db.prepare_cached("UPDATE rooms SET unrated = ?2 WHERE id = ?1")?
+                .execute(params![room, reason])?;
+            return Ok(());
+        }
+        Settlement::Rated { ratings, changes } => (ratings, changes),
     };
-    for (i, (seat, new)) in [&black, &white].into_iter().zip(after).enumerate() {
-        let color = if i == 0 { Color::Black } else { Color::White };
-        let opponent = if i == 0 { &white.player } else { &black.player };
+    for row in rows {
         db.prepare_cached(
             "INSERT INTO ratings (player, key, rating, rd, volatility, games)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)
@@ -201,28 +214,32 @@ pub(super) fn settle_rated(
                volatility = excluded.volatility, games = excluded.games",
         )?
         .execute(params![
-            seat.player,
-            key,
-            new.rating,
-            new.rd,
-            new.volatility,
-            (seat.games + 1) as i64
+            row.player,
+            row.key,
+            row.rating.rating,
+            row.rating.rd,
+            row.rating.volatility,
+            row.games as i64
         ])?;
+    }
+    for c in changes {
+        // A room is settled once (checked above): a change already there stays.
         db.prepare_cached(
-            "INSERT OR REPLACE INTO rating_changes
+            "INSERT INTO rating_changes
                (room, color, player, name, opponent, key, before, after, rd, at_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
+             ON CONFLICT(room, color) DO NOTHING",
         )?
         .execute(params![
             room,
-            color.as_str(),
-            seat.player,
-            seat.name,
-            opponent,
-            key,
-            seat.rating.rating,
-            new.rating,
-            new.rd,
+            c.color.as_str(),
+            c.player,
+            c.name,
+            c.opponent,
+            c.key,
+            c.before,
+            c.after,
+            c.rd,
             now_ms as i64
         ])?;
     }

@@ -4,11 +4,11 @@
 //! two nodes ending two games of one player at once rate them one after the other.
 
 use game_core::protocol::{GameResult, RatingOutcome};
-use game_core::{Color, GameSpec};
+use game_core::GameSpec;
 use tokio_postgres::{Client, Row};
 
 use super::reads::Readers;
-use crate::ratings::{self, Rating, SeatRating};
+use crate::ratings::{self, Rating, SeatRating, Settlement};
 use crate::store::error::StoreError;
 use crate::store::records::{
     name_key, GameLine, LeaderRow, PlayerPage, RatingPoint, StoredAccount, StoredRating,
@@ -127,10 +127,8 @@ pub(super) async fn settle_rated(
     }
     let spec: GameSpec = serde_json::from_str(head.try_get(1)?)?;
     let opening: Vec<String> = serde_json::from_str(head.try_get(2)?)?;
-    let Some(black_score) = ratings::black_score(result) else {
-        return Ok(());
-    };
-    let Some(key) = ratings::rating_key(&spec, !opening.is_empty()) else {
+    let Some((key, black_score)) = ratings::settlement_key(&spec, !opening.is_empty(), result)
+    else {
         return Ok(());
     };
     let rows = db
@@ -189,33 +187,47 @@ pub(super) async fn settle_rated(
         }
         None => 0,
     };
-    let settled = ratings::settle(&black, &white, black_score, repeats);
-    let Some(after) = settled.after else {
-        db.execute(
-            "UPDATE rooms SET unrated = $2 WHERE id = $1",
-            &[&room, &settled.outcome.unrated],
-        )
-        .await?;
-        return Ok(());
+    let settlement = ratings::settlement(&black, &white, key, black_score, repeats);
+    write_settlement(db, room, &settlement, now).await
+}
+
+/// Writes what settling `room` decided (see `ratings::settlement`).
+async fn write_settlement(
+    db: &Client,
+    room: &str,
+    settlement: &Settlement,
+    now: i64,
+) -> Result<(), StoreError> {
+    let (rows, changes) = match settlement {
+        Settlement::Unrated(reason) => {
+            db.execute(
+                "UPDATE rooms SET unrated = $2 WHERE id = $1",
+                &[&room, reason],
+            )
+            .await?;
+            return Ok(());
+        }
+        Settlement::Rated { ratings, changes } => (ratings, changes),
     };
-    for (i, (seat, new)) in [&black, &white].into_iter().zip(after).enumerate() {
-        let color = if i == 0 { Color::Black } else { Color::White };
-        let opponent = if i == 0 { &white.player } else { &black.player };
+    for row in rows {
         db.execute(
             "INSERT INTO ratings (player, key, rating, rd, volatility, games)
              VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (player, key) DO UPDATE SET rating = EXCLUDED.rating, rd = EXCLUDED.rd,
                volatility = EXCLUDED.volatility, games = EXCLUDED.games",
             &[
-                &seat.player,
-                &key,
-                &new.rating,
-                &new.rd,
-                &new.volatility,
-                &((seat.games + 1) as i64),
+                &row.player,
+                &row.key,
+                &row.rating.rating,
+                &row.rating.rd,
+                &row.rating.volatility,
+                &(row.games as i64),
             ],
         )
         .await?;
+    }
+    for c in changes {
+        // A room is settled once (checked above): a change already there stays.
         db.execute(
             "INSERT INTO rating_changes
                (room, color, player, name, opponent, key, before, after, rd, at_ms)
@@ -223,14 +235,14 @@ pub(super) async fn settle_rated(
              ON CONFLICT (room, color) DO NOTHING",
             &[
                 &room,
-                &color.as_str(),
-                &seat.player,
-                &seat.name,
-                opponent,
-                &key,
-                &seat.rating.rating,
-                &new.rating,
-                &new.rd,
+                &c.color.as_str(),
+                &c.player,
+                &c.name,
+                &c.opponent,
+                &c.key,
+                &c.before,
+                &c.after,
+                &c.rd,
                 &now,
             ],
         )
