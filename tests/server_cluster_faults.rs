@@ -4,7 +4,10 @@
 //! at once frees the seats of its old connections; an owner cut off from PostgreSQL alone
 //! gives its rooms up to a node that can store their moves; sign-in failures and attempts
 //! spread over the nodes count once; joins of a tournament made at once over the nodes are all
-//! kept; an analysis worker on one node reviews a game asked for on another.
+//! kept; an analysis worker on one node reviews a game asked for on another; the owner killed
+//! with SIGKILL: its rooms go on elsewhere, and a seat of a connection that died with it is
+//! given up. `KIBITZ_FAULT_ROUNDS` repeats the kill (scripts/cluster_faults.sh, the long
+//! version, prints each round's times).
 
 mod cluster_support;
 mod common;
@@ -374,4 +377,162 @@ async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
         assert_eq!(done["review"]["by"], "W1", "{done}");
     }
     drop((a, b));
+}
+
+/// Rounds of the kill drill (`KIBITZ_FAULT_ROUNDS`, 1 by default).
+fn rounds() -> usize {
+    std::env::var("KIBITZ_FAULT_ROUNDS")
+        .ok()
+        .and_then(|r| r.parse().ok())
+        .unwrap_or(1)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_owner_killed_its_rooms_go_on_elsewhere_and_its_players_seats_are_given_up() {
+    for round in 0..rounds() {
+        kill_round(round, GRACE_SECS).await;
+    }
+}
+
+/// The grace period of the kill drills' nodes.
+const GRACE_SECS: u64 = 2;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_s_node_killed_its_seat_goes_offline_and_the_game_is_decided() {
+    for round in 0..rounds() {
+        let pg = PgServer::shared();
+        let store = pg.database();
+        let redis = RedisServer::start();
+        let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let grace = GRACE_SECS.to_string();
+        let flags = ["--grace-secs", grace.as_str()];
+        let a = node(dir_a.path(), &store, &redis.url(), "A", &flags).await;
+        let b = node(dir_b.path(), &store, &redis.url(), "B", &flags).await;
+        // A owns the room and seats black; white sits on node B, which dies for good.
+        let mut maker = Recorded::connect(&a.url(), "Maker", None).await;
+        let mut black = Recorded::connect(&a.url(), "Black", None).await;
+        let mut white = Recorded::connect(&b.url(), "White", None).await;
+        let room = game_with_opening(&mut maker, &mut black, &mut white).await;
+        let killed = tokio::time::Instant::now();
+        b.kill().await;
+        black
+            .wait_for(|v| {
+                v["t"] == "crowd" && v["room"] == room.as_str() && v["online"]["white"] == false
+            })
+            .await;
+        let offline = killed.elapsed();
+        let over = black
+            .wait_up_to(Duration::from_secs(30), |v| {
+                v["t"] == "over" && v["room"] == room.as_str()
+            })
+            .await
+            .expect("the game decided");
+        let decided = killed.elapsed();
+        assert_eq!(
+            (over["result"].as_str(), over["reason"].as_str()),
+            (Some("black"), Some("abandoned")),
+            "{over}"
+        );
+        println!(
+            "{{\"fault\":\"kill -9 a player's node\",\"round\":{round},\"offline_ms\":{},\"decided_ms\":{}}}",
+            offline.as_millis(),
+            decided.as_millis()
+        );
+        let limit = Duration::from_secs(GRACE_SECS) + LEASE + Duration::from_secs(2);
+        assert!(decided <= limit, "abandonment {decided:?} after the kill");
+        let back = steps_back(&black.all(), &room);
+        assert!(back.is_empty(), "black saw the past: {back:#?}");
+        drop((a, maker));
+    }
+}
+
+/// One kill of an owner: room 1 has its players on the other nodes, room 2 has white on the
+/// owner (that connection dies with it). Checked: every acknowledged move stored, one
+/// history, nobody sees the past, room 1's next move taken within a lease and a second of
+/// the kill, room 2 decided by abandonment within grace + lease + 2 s.
+async fn kill_round(round: usize, grace_secs: u64) {
+    let pg = PgServer::shared();
+    let store = pg.database();
+    let redis = RedisServer::start();
+    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let grace = grace_secs.to_string();
+    let flags = ["--grace-secs", grace.as_str()];
+    let owner = node(dirs[0].path(), &store, &redis.url(), "A", &flags).await;
+    let b = node(dirs[1].path(), &store, &redis.url(), "B", &flags).await;
+    let c = node(dirs[2].path(), &store, &redis.url(), "C", &flags).await;
+    let mut maker = Recorded::connect(&owner.url(), "Maker", None).await;
+    let mut black = Recorded::connect(&b.url(), "Black", None).await;
+    let mut white = Recorded::connect(&c.url(), "White", None).await;
+    let mut watcher = Recorded::connect(&b.url(), "Watcher", None).await;
+    let first = game_with_opening(&mut maker, &mut black, &mut white).await;
+    watcher.join(&first, "spectator").await;
+    let mut black2 = Recorded::connect(&c.url(), "Black2", None).await;
+    let mut doomed = Recorded::connect(&owner.url(), "Doomed", None).await;
+    let second = game_with_opening(&mut maker, &mut black2, &mut doomed).await;
+
+    let killed = tokio::time::Instant::now();
+    owner.kill().await;
+    let moved = black
+        // Asked again every half second without an answer (one sent to the dead owner gets
+        // none), as a client that keeps trying would.
+        .move_until_acked(
+            &first,
+            "k1",
+            "after-kill",
+            Duration::from_millis(500),
+            Duration::from_secs(30),
+        )
+        .await
+        .expect("room 1 goes on at another node");
+    let takeover = killed.elapsed();
+    assert_eq!(moved["ply"], 11);
+    let over = black2
+        .wait_up_to(Duration::from_secs(30), |v| {
+            v["t"] == "over" && v["room"] == second.as_str()
+        })
+        .await
+        .expect("room 2 decided");
+    let decided = killed.elapsed();
+    assert_eq!(
+        (over["result"].as_str(), over["reason"].as_str()),
+        (Some("black"), Some("abandoned")),
+        "{over}"
+    );
+    white.wait_for(tells_ply(&first, 11)).await;
+    watcher.wait_for(tells_ply(&first, 11)).await;
+    println!(
+        "{{\"fault\":\"kill -9 owner\",\"round\":{round},\"takeover_ms\":{},\"decided_ms\":{}}}",
+        takeover.as_millis(),
+        decided.as_millis()
+    );
+    assert!(
+        takeover <= LEASE + Duration::from_secs(1),
+        "next move {takeover:?} after the kill"
+    );
+    let limit = Duration::from_secs(grace_secs) + LEASE + Duration::from_secs(2);
+    assert!(decided <= limit, "abandonment {decided:?} after the kill");
+    // One history, all of it stored, and nobody saw the past.
+    for room in [&first, &second] {
+        let stored = pg.psql(
+            &store,
+            &format!("SELECT string_agg(mv, ',' ORDER BY ply) FROM moves WHERE room = '{room}'"),
+        );
+        for client in [&black, &white, &watcher, &black2] {
+            let back = steps_back(&client.all(), room);
+            assert!(back.is_empty(), "{} saw the past: {back:#?}", client.name);
+            for v in client
+                .all()
+                .iter()
+                .filter(|v| v["t"] == "moved" && v["room"] == room.as_str())
+            {
+                let ply = v["ply"].as_u64().unwrap() as usize;
+                assert_eq!(
+                    stored.split(',').nth(ply - 1),
+                    v["move"].as_str(),
+                    "{room}: {v} vs {stored}"
+                );
+            }
+        }
+    }
+    drop((b, c, maker, doomed));
 }

@@ -291,8 +291,8 @@ pub enum Settlement {
     Unrated(Option<String>),
     /// Both sides' new ratings and their changes, black first.
     Rated {
-        ratings: [RatingRow; 2],
-        changes: [ChangeRow; 2],
+        ratings: Box<[RatingRow; 2]>,
+        changes: Box<[ChangeRow; 2]>,
     },
 }
 
@@ -327,11 +327,11 @@ pub fn settlement(
         rd: new.rd,
     };
     Settlement::Rated {
-        ratings: [row(black, b), row(white, w)],
-        changes: [
+        ratings: Box::new([row(black, b), row(white, w)]),
+        changes: Box::new([
             change(Color::Black, black, white, b),
             change(Color::White, white, black, w),
-        ],
+        ]),
     }
 }
 

@@ -137,6 +137,11 @@ impl Cluster {
             let writable = matches!(tokio::time::timeout(every, barrier).await, Ok(Ok(())));
             if !writable {
                 tracing::warn!("the store takes no write: leases are not renewed");
+                // The node lives all the same, and its connections with it: other nodes'
+                // rooms keep serving its players.
+                if let Err(e) = self.hold_node_number().await {
+                    tracing::warn!(error = %e, "renewing this node's presence failed");
+                }
                 tokio::select! {
                     () = tokio::time::sleep(every.saturating_sub(self.since(sent))) => {}
                     _ = shutdown.changed() => return,

@@ -67,8 +67,10 @@ impl Cluster {
         let alive = alive_key(self.node());
         let node = self.node().to_string();
         let ms = u64::try_from(self.0.lease_time.as_millis() * 3).unwrap_or(u64::MAX);
-        // Presence lasts two lease times: six renewals missed in a row.
-        let alive_ms = u64::try_from(self.0.lease_time.as_millis() * 2).unwrap_or(u64::MAX);
+        // Presence lasts a lease time, as a room's lease does: three renewals missed in a row.
+        // The others ask after it every third of that, so that a dead node's connections
+        // count as closed within a lease time and a third of its death.
+        let alive_ms = u64::try_from(self.0.lease_time.as_millis()).unwrap_or(u64::MAX);
         let (_, before) = self
             .call(async |r| {
                 redis::pipe()

@@ -18,9 +18,9 @@ use crate::hub::SharedHub;
 use crate::member::{MemberLink, RemoteMember};
 use crate::room_handle::{RoomCmd, RoomHandle};
 
-/// Every lease time, asks which nodes this node sends to are gone; when one is, every room
-/// here drops the members connected to it (a seated player's grace period starts), and its
-/// bots are no longer invited. Until shutdown.
+/// Every third of the lease time, asks which nodes this node sends to are gone or restarted;
+/// when one is, every room here drops the members connected to it (a seated player's grace
+/// period starts), and its bots are no longer invited. Until shutdown.
 pub async fn watch_peers(hub: SharedHub) {
     let Some(cluster) = hub.cluster.clone() else {
         return;
@@ -28,7 +28,7 @@ pub async fn watch_peers(hub: SharedHub) {
     let mut shutdown = hub.shutdown.clone();
     loop {
         tokio::select! {
-            () = tokio::time::sleep(cluster.lease_time()) => {}
+            () = tokio::time::sleep(cluster.lease_time() / 3) => {}
             _ = shutdown.changed() => return,
         }
         let news = cluster.check_peers().await;
@@ -57,10 +57,11 @@ fn prune_rooms(hub: &SharedHub) {
 }
 
 /// Each time this node finds its presence key missing (Redis lost its data, or this node
-/// was away, paused or cut off, for two lease times), the other nodes may have taken it for
-/// gone and dropped its connections from their rooms. Once they have all asked after it again
-/// (they ask every lease time; half a lease more for the margin), its connections join their
-/// rooms of other nodes again, as when it hears the bus again. Until shutdown.
+/// was away, paused or cut off, past its presence's life), the other nodes may have taken it
+/// for gone and dropped its connections from their rooms. Once they have all asked after it
+/// again (they ask every third of a lease time; a lease and a half leaves a margin), its
+/// connections join their rooms of other nodes again, as when it hears the bus again. Until
+/// shutdown.
 pub async fn rejoin_after_absence(hub: SharedHub) {
     let Some(cluster) = hub.cluster.clone() else {
         return;

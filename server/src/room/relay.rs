@@ -419,12 +419,36 @@ pub(super) fn arrived(hub: &SharedHub, cluster: &Cluster, room: String, cmd: &st
     let cmd = match hub.room(&room) {
         Some(handle) => match handle.tx.try_send(cmd) {
             Ok(()) => return,
-            Err(mpsc::error::TrySendError::Full(cmd) | mpsc::error::TrySendError::Closed(cmd)) => {
-                cmd
-            }
+            Err(mpsc::error::TrySendError::Full(cmd)) => cmd,
+            Err(mpsc::error::TrySendError::Closed(cmd)) => cmd,
         },
         None => cmd,
     };
+    // The room left this node since the sender found it here — perhaps long ago, if this
+    // node was paused meanwhile. A player's request passed on now could be played turns later
+    // than it was made for (a move for a position long gone): its sender hears "try again"
+    // and decides afresh. Only a full queue of a room still here keeps it.
+    if let RoomCmd::Act {
+        who,
+        action,
+        reference,
+        ..
+    } = &cmd
+    {
+        if hub.room(&room).is_none_or(|h| h.tx.is_closed()) {
+            let id = match action {
+                Action::Move { id, .. } => id.as_deref(),
+                _ => None,
+            };
+            let about = crate::refusal::About::room(reference, &room).with_id(id);
+            who.link.send(&crate::refusal::error_reply(
+                &hub.metrics,
+                &RoomError::Unreachable,
+                about,
+            ));
+            return;
+        }
+    }
     // A full queue, or the room left this node: find it again, off the bus's task.
     let hub = hub.clone();
     tokio::spawn(async move {

@@ -206,7 +206,7 @@ fn write_settlement(
         }
         Settlement::Rated { ratings, changes } => (ratings, changes),
     };
-    for row in rows {
+    for row in rows.iter() {
         db.prepare_cached(
             "INSERT INTO ratings (player, key, rating, rd, volatility, games)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6)
@@ -222,7 +222,7 @@ fn write_settlement(
             row.games as i64
         ])?;
     }
-    for c in changes {
+    for c in changes.iter() {
         // A room is settled once (checked above): a change already there stays.
         db.prepare_cached(
             "INSERT INTO rating_changes

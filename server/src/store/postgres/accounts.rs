@@ -209,7 +209,7 @@ async fn write_settlement(
         }
         Settlement::Rated { ratings, changes } => (ratings, changes),
     };
-    for row in rows {
+    for row in rows.iter() {
         db.execute(
             "INSERT INTO ratings (player, key, rating, rd, volatility, games)
              VALUES ($1, $2, $3, $4, $5, $6)
@@ -226,7 +226,7 @@ async fn write_settlement(
         )
         .await?;
     }
-    for c in changes {
+    for c in changes.iter() {
         // A room is settled once (checked above): a change already there stays.
         db.execute(
             "INSERT INTO rating_changes
