@@ -50,6 +50,17 @@ pub(super) async fn take_node_number(
             .query_async(redis)
             .await?;
         if taken.is_some() {
+            // Present from now on, under this number: the first renewal then finds the key
+            // (a missing one means Redis lost its data, or this node was away), and the
+            // others see a restarted node's new number at once.
+            let alive_ms = u64::try_from(lease.as_millis()).unwrap_or(u64::MAX);
+            let _: () = redis::cmd("SET")
+                .arg(alive_key(node))
+                .arg(n)
+                .arg("PX")
+                .arg(alive_ms)
+                .query_async(redis)
+                .await?;
             return Ok(n);
         }
     }
