@@ -224,15 +224,22 @@ impl Bus {
 
     /// Queues `msg` for `node`; false when the queue is full (the message is dropped).
     pub fn send(&self, node: &str, msg: &BusMsg) -> bool {
+        self.know(node);
+        self.queue(node_channel(node), msg, None)
+    }
+
+    /// Counts `node` among the nodes this node asks after: it sends there (frames, or
+    /// requests for rooms its connections are in).
+    fn know(&self, node: &str) {
         if !self.peers.contains_key(node) {
             self.peers.entry(Arc::from(node)).or_default();
         }
-        self.queue(node_channel(node), msg, None)
     }
 
     /// Sends `msg` to `node` behind everything queued before it; true once Redis handed it
     /// to that node (false: Redis out of reach, or the node is not listening).
     pub async fn send_confirmed(&self, node: &str, msg: &BusMsg) -> bool {
+        self.know(node);
         let (done, taken) = oneshot::channel();
         if !self.queue(node_channel(node), msg, Some(done)) {
             return false;

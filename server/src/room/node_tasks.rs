@@ -36,11 +36,28 @@ pub async fn watch_peers(hub: SharedHub) {
             continue;
         }
         // The rooms of the gone leave this node's lobby (a room taken over is listed again by
-        // its new owner).
-        for room in cluster.unlist_nodes(&news.gone) {
-            if hub.room(&room).is_none() {
-                hub.lobby.gone(&room);
-            }
+        // its new owner). This node's members of them join them again, which takes them over
+        // here once their leases have expired, rather than at the next sweep for orphans, so
+        // that the clocks and the grace periods of the dead node's players run again. A lease
+        // taken after the node's last presence renewal outlives its presence by up to a third
+        // of a lease time: a room still held then is joined again once that has passed.
+        let orphaned: Vec<String> = cluster
+            .unlist_nodes(&news.gone)
+            .into_iter()
+            .filter(|room| hub.room(room).is_none())
+            .collect();
+        for room in &orphaned {
+            hub.lobby.gone(room);
+            rejoin(&hub, &cluster, room.clone());
+        }
+        if !orphaned.is_empty() {
+            let (hub, cluster) = (hub.clone(), cluster.clone());
+            tokio::spawn(async move {
+                tokio::time::sleep(cluster.lease_time() / 3).await;
+                for room in orphaned.into_iter().filter(|r| hub.room(r).is_none()) {
+                    rejoin(&hub, &cluster, room);
+                }
+            });
         }
         prune_rooms(&hub);
     }
