@@ -30,7 +30,8 @@ pub struct Limits {
     pub handshakes_per_address: usize,
     /// Seconds a socket has to send a whole request head (after opening, or after its last
     /// request); otherwise it is closed.
-    #[arg(long = "handshake-secs", env = "KIBITZ_HANDSHAKE_SECS", default_value = "10", value_parser = secs)]
+    #[arg(long = "handshake-secs", env = "KIBITZ_HANDSHAKE_SECS", default_value = "10", value_parser = secs,
+        value_name = "SECS")]
     pub handshake_timeout: Duration,
     /// Open files kept free below the process's limit for the store, logs and `/healthz`: near
     /// it, a new socket takes the place of the oldest one still in its handshake, or is answered
@@ -39,7 +40,8 @@ pub struct Limits {
     pub fd_reserve: usize,
     /// Seconds a frame may take to reach a client that does not read before the connection is
     /// dropped.
-    #[arg(long = "send-timeout-secs", env = "KIBITZ_SEND_TIMEOUT_SECS", default_value = "5", value_parser = secs)]
+    #[arg(long = "send-timeout-secs", env = "KIBITZ_SEND_TIMEOUT_SECS", default_value = "5", value_parser = secs,
+        value_name = "SECS")]
     pub send_timeout: Duration,
     /// Largest text frame in bytes; a larger one closes the connection with 1009.
     #[arg(
@@ -70,7 +72,8 @@ pub struct Limits {
     )]
     pub bot_msgs_per_window: u32,
     /// Seconds of the message rate window.
-    #[arg(long = "rate-window-secs", env = "KIBITZ_RATE_WINDOW_SECS", default_value = "20", value_parser = secs)]
+    #[arg(long = "rate-window-secs", env = "KIBITZ_RATE_WINDOW_SECS", default_value = "20", value_parser = secs,
+        value_name = "SECS")]
     pub rate_window: Duration,
     /// Refused messages per rate window past which the connection is closed with 1008.
     #[arg(
@@ -90,7 +93,8 @@ pub struct Limits {
     #[arg(long = "chat-lines", env = "KIBITZ_CHAT_LINES", default_value = "5")]
     pub chat_lines_per_window: u32,
     /// Seconds of the chat window.
-    #[arg(long = "chat-window-secs", env = "KIBITZ_CHAT_WINDOW_SECS", default_value = "10", value_parser = secs)]
+    #[arg(long = "chat-window-secs", env = "KIBITZ_CHAT_WINDOW_SECS", default_value = "10", value_parser = secs,
+        value_name = "SECS")]
     pub chat_window: Duration,
     /// Unfinished rooms one player may have created at once.
     #[arg(long = "open-rooms", env = "KIBITZ_OPEN_ROOMS", default_value = "10")]
@@ -110,18 +114,22 @@ pub struct Limits {
     )]
     pub new_players_per_address: u32,
     /// Seconds of the new-player window.
-    #[arg(long = "new-players-window-secs", env = "KIBITZ_NEW_PLAYERS_WINDOW_SECS", default_value = "600", value_parser = secs)]
+    #[arg(long = "new-players-window-secs", env = "KIBITZ_NEW_PLAYERS_WINDOW_SECS", default_value = "600", value_parser = secs,
+        value_name = "SECS")]
     pub new_players_window: Duration,
     /// Seconds a room may wait for its players after it was made before it is closed.
-    #[arg(long = "waiting-room-secs", env = "KIBITZ_WAITING_ROOM_SECS", default_value = "1800", value_parser = secs)]
+    #[arg(long = "waiting-room-secs", env = "KIBITZ_WAITING_ROOM_SECS", default_value = "1800", value_parser = secs,
+        value_name = "SECS")]
     pub waiting_room: Duration,
     /// Seconds a finished room stays in memory after its last event, even with members still
     /// connected; a later request reloads it from the store.
-    #[arg(long = "finished-room-secs", env = "KIBITZ_FINISHED_ROOM_SECS", default_value = "60", value_parser = secs)]
+    #[arg(long = "finished-room-secs", env = "KIBITZ_FINISHED_ROOM_SECS", default_value = "60", value_parser = secs,
+        value_name = "SECS")]
     pub finished_room_idle: Duration,
     /// Seconds after which a player not seen, and seated in no unfinished room, is forgotten; its
     /// token then gets `bad_token`. Bots are kept.
-    #[arg(long = "player-idle-secs", env = "KIBITZ_PLAYER_IDLE_SECS", default_value = "604800", value_parser = secs)]
+    #[arg(long = "player-idle-secs", env = "KIBITZ_PLAYER_IDLE_SECS", default_value = "604800", value_parser = secs,
+        value_name = "SECS")]
     pub player_idle: Duration,
     /// Entries of each lobby list (open rooms, live games, seeks); the lobby also sends the
     /// totals.
@@ -142,20 +150,25 @@ pub struct Limits {
     #[arg(long = "room-queue", env = "KIBITZ_ROOM_QUEUE", default_value = "1024")]
     pub room_queue: usize,
     /// Seconds of silence (not even a pong) before a connection is closed.
-    #[arg(long = "idle-secs", env = "KIBITZ_IDLE_SECS", default_value = "60", value_parser = secs)]
+    #[arg(long = "idle-secs", env = "KIBITZ_IDLE_SECS", default_value = "60", value_parser = secs,
+        value_name = "SECS")]
     pub idle_timeout: Duration,
     /// Seconds between pings.
-    #[arg(long = "ping-secs", env = "KIBITZ_PING_SECS", default_value = "20", value_parser = secs)]
+    #[arg(long = "ping-secs", env = "KIBITZ_PING_SECS", default_value = "20", value_parser = secs,
+        value_name = "SECS")]
     pub ping_interval: Duration,
     /// Seconds a disconnected player keeps the seat before losing by abandonment.
-    #[arg(long = "grace-secs", env = "KIBITZ_GRACE_SECS", default_value = "60", value_parser = secs)]
+    #[arg(long = "grace-secs", env = "KIBITZ_GRACE_SECS", default_value = "60", value_parser = secs,
+        value_name = "SECS")]
     pub grace: Duration,
     /// Seconds each side of a timed game has for its first move (its clock does not run until
     /// then); past it the game is aborted, without a result.
-    #[arg(long = "first-move-secs", env = "KIBITZ_FIRST_MOVE_SECS", default_value = "30", value_parser = secs)]
+    #[arg(long = "first-move-secs", env = "KIBITZ_FIRST_MOVE_SECS", default_value = "30", value_parser = secs,
+        value_name = "SECS")]
     pub first_move: Duration,
     /// Seconds an invited bot has to join before the next bot is asked.
-    #[arg(long = "invite-secs", env = "KIBITZ_INVITE_SECS", default_value = "10", value_parser = secs)]
+    #[arg(long = "invite-secs", env = "KIBITZ_INVITE_SECS", default_value = "10", value_parser = secs,
+        value_name = "SECS")]
     pub invite_timeout: Duration,
     /// Longest player name in characters.
     #[arg(
@@ -192,8 +205,8 @@ pub struct Limits {
         default_value = "64"
     )]
     pub review_queue: usize,
-    /// Reviews one player (or one IP address) may have waiting or in progress at once; more are
-    /// refused until one is done.
+    /// Reviews one player may have waiting or in progress at once; more are refused until one
+    /// is done.
     #[arg(
         long = "review-per-player",
         env = "KIBITZ_REVIEW_PER_PLAYER",
@@ -209,11 +222,13 @@ pub struct Limits {
     pub review_per_address: usize,
     /// Seconds a review may wait for an analysis worker; past it the review is given up and the
     /// room told so.
-    #[arg(long = "review-wait-secs", env = "KIBITZ_REVIEW_WAIT_SECS", default_value = "600", value_parser = secs)]
+    #[arg(long = "review-wait-secs", env = "KIBITZ_REVIEW_WAIT_SECS", default_value = "600", value_parser = secs,
+        value_name = "SECS")]
     pub review_wait: Duration,
     /// Milliseconds an analysis worker is given per position of a job (plus a fixed 10 s); past
     /// it the job goes to another worker.
-    #[arg(long = "review-ply-ms", env = "KIBITZ_REVIEW_PLY_MS", default_value = "2000", value_parser = millis)]
+    #[arg(long = "review-ply-ms", env = "KIBITZ_REVIEW_PLY_MS", default_value = "2000", value_parser = millis,
+        value_name = "MS")]
     pub review_ply_time: Duration,
     /// Sign-in attempts one IP address may make per sign-in window; more are answered 429.
     #[arg(
@@ -223,7 +238,8 @@ pub struct Limits {
     )]
     pub signin_attempts_per_address: u32,
     /// Seconds of the sign-in window.
-    #[arg(long = "signin-window-secs", env = "KIBITZ_SIGNIN_WINDOW_SECS", default_value = "600", value_parser = secs)]
+    #[arg(long = "signin-window-secs", env = "KIBITZ_SIGNIN_WINDOW_SECS", default_value = "600", value_parser = secs,
+        value_name = "SECS")]
     pub signin_window: Duration,
     /// Failed sign-ins in a row under one name before the name is locked.
     #[arg(
@@ -233,7 +249,8 @@ pub struct Limits {
     )]
     pub signin_failures_before_lock: u32,
     /// Seconds of the first lock-out; each further failure doubles it, up to 16 times it.
-    #[arg(long = "signin-lock-secs", env = "KIBITZ_SIGNIN_LOCK_SECS", default_value = "60", value_parser = secs)]
+    #[arg(long = "signin-lock-secs", env = "KIBITZ_SIGNIN_LOCK_SECS", default_value = "60", value_parser = secs,
+        value_name = "SECS")]
     pub signin_lock: Duration,
 }
 
