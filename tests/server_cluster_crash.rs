@@ -4,6 +4,7 @@
 //! (those of the dead node reconnect to the live one with their tokens), the clocks go on from
 //! the stored readings, and every move anyone saw acknowledged is in PostgreSQL.
 
+mod cluster_support;
 mod common;
 
 use std::collections::BTreeSet;
@@ -11,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use cluster_support::{node, signal};
 use common::postgres::PgServer;
 use common::redis::RedisServer;
 use common::serve::ServeProcess;
@@ -464,39 +466,14 @@ async fn the_owner_killed_mid_game_loses_no_acknowledged_move() {
     }
 }
 
-/// Sends `signal` (`STOP`, `CONT`) to process `pid`.
-fn signal(pid: u32, signal: &str) {
-    let status = std::process::Command::new("kill")
-        .arg(format!("-{signal}"))
-        .arg(pid.to_string())
-        .status()
-        .expect("run kill");
-    assert!(status.success(), "kill -{signal} {pid}");
-}
-
-/// A `kibitz serve` node of the cluster on `store` and `redis`, with a short lease.
-async fn serve_node(data: &std::path::Path, store: &str, redis: &str, id: &str) -> ServeProcess {
-    let flags = [
-        "--store",
-        store,
-        "--redis",
-        redis,
-        "--node-id",
-        id,
-        "--lease-ms",
-        "1500",
-    ];
-    ServeProcess::start(data, &flags).await
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paused_old_owner_can_neither_store_nor_announce_a_move() {
     let pg = PgServer::shared();
     let store = pg.database();
     let redis = RedisServer::start();
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = serve_node(dir_a.path(), &store, &redis.url(), "A").await;
-    let b = serve_node(dir_b.path(), &store, &redis.url(), "B").await;
+    let a = node(dir_a.path(), &store, &redis.url(), "A", &[]).await;
+    let b = node(dir_b.path(), &store, &redis.url(), "B", &[]).await;
 
     // Carol, on node A, makes the room (A owns it) and watches; both players are on node B.
     let mut carol = Client::connect(&a.url()).await;
@@ -894,7 +871,7 @@ async fn a_node_taken_for_gone_while_away_puts_its_players_back_in_their_rooms()
     let redis = RedisServer::start();
     let a = node_here(&store, &redis.url(), "A").await;
     let dir_b = tempfile::tempdir().unwrap();
-    let b = serve_node(dir_b.path(), &store, &redis.url(), "B").await;
+    let b = node(dir_b.path(), &store, &redis.url(), "B", &[]).await;
 
     // Alice, on node A, makes the room (A owns it); Bob plays from node B.
     let mut alice = a.client("Alice").await;
@@ -933,7 +910,7 @@ async fn the_members_of_a_dead_node_leave_the_rooms_of_the_others() {
     let redis = RedisServer::start();
     let a = node_here(&store, &redis.url(), "A").await;
     let dir_c = tempfile::tempdir().unwrap();
-    let c = serve_node(dir_c.path(), &store, &redis.url(), "C").await;
+    let c = node(dir_c.path(), &store, &redis.url(), "C", &[]).await;
 
     // Alice plays on node A against Bob on node C; Carol watches from node C.
     let mut alice = a.client("Alice").await;
@@ -988,7 +965,7 @@ async fn a_node_restarted_at_once_drops_the_seeks_its_last_run_left() {
     let redis = RedisServer::start();
     let a = node_here(&store, &redis.url(), "A").await;
     let dir_c = tempfile::tempdir().unwrap();
-    let c = serve_node(dir_c.path(), &store, &redis.url(), "C").await;
+    let c = node(dir_c.path(), &store, &redis.url(), "C", &[]).await;
     let mut dave = Client::connect(&c.url()).await;
     dave.hello("Dave").await;
     dave.send(json!({"t":"seek","game":{"kind":"othello"},"clock":null}))
@@ -1004,7 +981,7 @@ async fn a_node_restarted_at_once_drops_the_seeks_its_last_run_left() {
     // Killed, and started again under the same id before its presence key expires: Dave's
     // connection is gone, and so is his seek, though node C counts as alive throughout.
     c.kill().await;
-    let c = serve_node(dir_c.path(), &store, &redis.url(), "C").await;
+    let c = node(dir_c.path(), &store, &redis.url(), "C", &[]).await;
     let dropped = tokio::time::timeout(
         GAME_WITHIN,
         watcher.expect_where(|v| othello_seekers(v) == Some(0)),
@@ -1028,7 +1005,7 @@ async fn a_dead_node_s_game_whose_players_never_return_runs_out_of_time_elsewher
     let redis = RedisServer::start();
     let a = node_here(&store, &redis.url(), "A").await;
     let dir_c = tempfile::tempdir().unwrap();
-    let c = serve_node(dir_c.path(), &store, &redis.url(), "C").await;
+    let c = node(dir_c.path(), &store, &redis.url(), "C", &[]).await;
 
     // Alice and Bob play on node C, two seconds a move; Carol watches from node A.
     let mut alice = Client::connect(&c.url()).await;

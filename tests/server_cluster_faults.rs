@@ -14,9 +14,7 @@ mod common;
 
 use std::time::Duration;
 
-use cluster_support::{node, signal, steps_back, Proxy, Recorded, LEASE_MS};
-use common::postgres::PgServer;
-use common::redis::RedisServer;
+use cluster_support::{signal, steps_back, Hall, Proxy, Recorded, LEASE_MS};
 use common::{http_get, http_json, metric_in, within};
 use serde_json::json;
 
@@ -75,12 +73,9 @@ async fn owns_nothing(addr: std::net::SocketAddr) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_paused_owner_resumed_with_requests_queued_shows_nobody_the_past() {
-    let pg = PgServer::shared();
-    let store = pg.database();
-    let redis = RedisServer::start();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = node(dir_a.path(), &store, &redis.url(), "A", &[]).await;
-    let b = node(dir_b.path(), &store, &redis.url(), "B", &[]).await;
+    let hall = Hall::new();
+    let a = hall.node("A", &[]).await;
+    let b = hall.node("B", &[]).await;
 
     // The room is made on node B, which owns it; both players and a spectator are on A.
     let mut maker = Recorded::connect(&b.url(), "Maker", None).await;
@@ -128,8 +123,8 @@ async fn a_paused_owner_resumed_with_requests_queued_shows_nobody_the_past() {
         let back = steps_back(&client.all(), &room);
         assert!(back.is_empty(), "{} saw the past: {back:#?}", client.name);
     }
-    let stored = pg.psql(
-        &store,
+    let stored = hall.pg.psql(
+        &hall.store,
         &format!("SELECT count(*) FROM moves WHERE room = '{room}'"),
     );
     assert_eq!(stored, "11");
@@ -138,13 +133,10 @@ async fn a_paused_owner_resumed_with_requests_queued_shows_nobody_the_past() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_restarted_at_once_frees_the_seats_of_its_old_connections() {
-    let pg = PgServer::shared();
-    let store = pg.database();
-    let redis = RedisServer::start();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let hall = Hall::new();
     let grace = ["--grace-secs", "2"];
-    let a = node(dir_a.path(), &store, &redis.url(), "A", &grace).await;
-    let b = node(dir_b.path(), &store, &redis.url(), "B", &grace).await;
+    let a = hall.node("A", &grace).await;
+    let b = hall.node("B", &grace).await;
 
     // A owns the room and seats black; white sits on node B.
     let mut maker = Recorded::connect(&a.url(), "Maker", None).await;
@@ -155,7 +147,7 @@ async fn a_node_restarted_at_once_frees_the_seats_of_its_old_connections() {
     // B dies and a supervisor starts it again at once, under the same id; white never comes
     // back.
     b.kill().await;
-    let b = node(dir_b.path(), &store, &redis.url(), "B", &grace).await;
+    let b = hall.node("B", &grace).await;
     // White goes offline, and loses by abandonment once the grace period is over.
     black
         .wait_for(|v| {
@@ -172,14 +164,14 @@ async fn a_node_restarted_at_once_frees_the_seats_of_its_old_connections() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_owner_cut_off_from_postgres_alone_gives_its_rooms_to_a_node_that_can_store() {
-    let pg = PgServer::shared();
-    let store = pg.database();
-    let redis = RedisServer::start();
-    let proxy = Proxy::start(pg.port()).await;
-    let through_proxy = store.replace(&format!(":{}/", pg.port()), &format!(":{}/", proxy.port));
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = node(dir_a.path(), &through_proxy, &redis.url(), "A", &[]).await;
-    let b = node(dir_b.path(), &store, &redis.url(), "B", &[]).await;
+    let hall = Hall::new();
+    let pg_port = hall.pg.port();
+    let proxy = Proxy::start(pg_port).await;
+    let through_proxy = hall
+        .store
+        .replace(&format!(":{pg_port}/"), &format!(":{}/", proxy.port));
+    let a = hall.node_on(&through_proxy, "A", &[]).await;
+    let b = hall.node("B", &[]).await;
 
     // A owns the room; both players are on B.
     let mut maker = Recorded::connect(&a.url(), "Maker", None).await;
@@ -204,8 +196,8 @@ async fn an_owner_cut_off_from_postgres_alone_gives_its_rooms_to_a_node_that_can
     white.wait_for(tells_ply(&room, 11)).await;
     owns_nothing(a.addr).await;
     proxy.heal();
-    let stored = pg.psql(
-        &store,
+    let stored = hall.pg.psql(
+        &hall.store,
         &format!("SELECT count(*) FROM moves WHERE room = '{room}'"),
     );
     assert_eq!(stored, "11");
@@ -218,13 +210,10 @@ async fn an_owner_cut_off_from_postgres_alone_gives_its_rooms_to_a_node_that_can
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sign_in_failures_and_attempts_over_every_node_count_once() {
-    let pg = PgServer::shared();
-    let store = pg.database();
-    let redis = RedisServer::start();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let hall = Hall::new();
     let guard = ["--signin-failures", "3", "--signin-attempts", "8"];
-    let a = node(dir_a.path(), &store, &redis.url(), "A", &guard).await;
-    let b = node(dir_b.path(), &store, &redis.url(), "B", &guard).await;
+    let a = hall.node("A", &guard).await;
+    let b = hall.node("B", &guard).await;
     let guest = Recorded::connect(&a.url(), "Guest", None).await;
     let password = "a-long-enough-password";
     let claim = json!({"token": guest.token, "name": "Alice", "password": password});
@@ -268,12 +257,9 @@ async fn sign_in_failures_and_attempts_over_every_node_count_once() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn tournament_joins_made_at_once_over_the_nodes_are_all_kept() {
     const JOINERS: usize = 8;
-    let pg = PgServer::shared();
-    let store = pg.database();
-    let redis = RedisServer::start();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let a = node(dir_a.path(), &store, &redis.url(), "A", &[]).await;
-    let b = node(dir_b.path(), &store, &redis.url(), "B", &[]).await;
+    let hall = Hall::new();
+    let a = hall.node("A", &[]).await;
+    let b = hall.node("B", &[]).await;
     let addrs = [a.addr, b.addr];
     // Accounts for a host and the joiners, made on either node.
     let mut tokens = Vec::new();
@@ -325,13 +311,10 @@ async fn tournament_joins_made_at_once_over_the_nodes_are_all_kept() {
 async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
     const KEY: &str = "fault-suite-bot-key";
     const C4: [&str; 7] = ["4", "4", "3", "3", "2", "1", "5"];
-    let pg = PgServer::shared();
-    let store = pg.database();
-    let redis = RedisServer::start();
-    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let hall = Hall::new();
     let key = ["--bot-key", KEY];
-    let a = node(dir_a.path(), &store, &redis.url(), "A", &key).await;
-    let b = node(dir_b.path(), &store, &redis.url(), "B", &key).await;
+    let a = hall.node("A", &key).await;
+    let b = hall.node("B", &key).await;
     // The only analysis worker is on node A.
     let mut worker = Recorded::connect_as(
         &a.url(),
@@ -400,14 +383,11 @@ const GRACE_SECS: u64 = 2;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_player_s_node_killed_its_seat_goes_offline_and_the_game_is_decided() {
     for round in 0..rounds() {
-        let pg = PgServer::shared();
-        let store = pg.database();
-        let redis = RedisServer::start();
-        let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let hall = Hall::new();
         let grace = GRACE_SECS.to_string();
         let flags = ["--grace-secs", grace.as_str()];
-        let a = node(dir_a.path(), &store, &redis.url(), "A", &flags).await;
-        let b = node(dir_b.path(), &store, &redis.url(), "B", &flags).await;
+        let a = hall.node("A", &flags).await;
+        let b = hall.node("B", &flags).await;
         // A owns the room and seats black; white sits on node B, which dies for good.
         let mut maker = Recorded::connect(&a.url(), "Maker", None).await;
         let mut black = Recorded::connect(&a.url(), "Black", None).await;
@@ -451,15 +431,12 @@ async fn a_player_s_node_killed_its_seat_goes_offline_and_the_game_is_decided() 
 /// history, nobody sees the past, room 1's next move taken within a lease and a second of
 /// the kill, room 2 decided by abandonment within grace + lease + 2 s.
 async fn kill_round(round: usize, grace_secs: u64) {
-    let pg = PgServer::shared();
-    let store = pg.database();
-    let redis = RedisServer::start();
-    let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+    let hall = Hall::new();
     let grace = grace_secs.to_string();
     let flags = ["--grace-secs", grace.as_str()];
-    let owner = node(dirs[0].path(), &store, &redis.url(), "A", &flags).await;
-    let b = node(dirs[1].path(), &store, &redis.url(), "B", &flags).await;
-    let c = node(dirs[2].path(), &store, &redis.url(), "C", &flags).await;
+    let owner = hall.node("A", &flags).await;
+    let b = hall.node("B", &flags).await;
+    let c = hall.node("C", &flags).await;
     let mut maker = Recorded::connect(&owner.url(), "Maker", None).await;
     let mut black = Recorded::connect(&b.url(), "Black", None).await;
     let mut white = Recorded::connect(&c.url(), "White", None).await;
@@ -513,10 +490,7 @@ async fn kill_round(round: usize, grace_secs: u64) {
     assert!(decided <= limit, "abandonment {decided:?} after the kill");
     // One history, all of it stored, and nobody saw the past.
     for room in [&first, &second] {
-        let stored = pg.psql(
-            &store,
-            &format!("SELECT string_agg(mv, ',' ORDER BY ply) FROM moves WHERE room = '{room}'"),
-        );
+        let stored = hall.stored_moves(room);
         for client in [&black, &white, &watcher, &black2] {
             let back = steps_back(&client.all(), room);
             assert!(back.is_empty(), "{} saw the past: {back:#?}", client.name);

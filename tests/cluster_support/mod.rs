@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -17,6 +18,8 @@ use tokio::sync::{mpsc, Notify};
 use tokio::task::JoinHandle;
 use tokio_tungstenite::tungstenite::Message;
 
+use crate::common::postgres::PgServer;
+use crate::common::redis::RedisServer;
 use crate::common::serve::ServeProcess;
 use crate::common::within;
 
@@ -39,6 +42,52 @@ pub async fn node(data: &Path, store: &str, redis: &str, id: &str, extra: &[&str
     ];
     flags.extend_from_slice(extra);
     ServeProcess::start(data, &flags).await
+}
+
+/// A hall of a test's own: a fresh database on the shared PostgreSQL, a Redis, and a data
+/// directory per node id (kept: a node started again under its id finds its own).
+pub struct Hall {
+    pub pg: &'static PgServer,
+    pub store: String,
+    pub redis: RedisServer,
+    dirs: Mutex<HashMap<String, Arc<tempfile::TempDir>>>,
+}
+
+impl Hall {
+    pub fn new() -> Hall {
+        let pg = PgServer::shared();
+        Hall {
+            pg,
+            store: pg.database(),
+            redis: RedisServer::start(),
+            dirs: Mutex::default(),
+        }
+    }
+
+    /// Node `id` of the hall, with the `extra` flags.
+    pub async fn node(&self, id: &str, extra: &[&str]) -> ServeProcess {
+        self.node_on(&self.store.clone(), id, extra).await
+    }
+
+    /// Node `id` of the hall on the store URL `store` (the hall's database, reached some other
+    /// way: through a proxy, say).
+    pub async fn node_on(&self, store: &str, id: &str, extra: &[&str]) -> ServeProcess {
+        let dir = self
+            .dirs
+            .lock()
+            .unwrap()
+            .entry(id.to_string())
+            .or_insert_with(|| Arc::new(tempfile::tempdir().expect("a data directory")))
+            .clone();
+        node(dir.path(), store, &self.redis.url(), id, extra).await
+    }
+
+    /// The moves of `room` as stored, in order, comma-separated.
+    pub fn stored_moves(&self, room: &str) -> String {
+        let sql =
+            format!("SELECT string_agg(mv, ',' ORDER BY ply) FROM moves WHERE room = '{room}'");
+        self.pg.psql(&self.store, &sql)
+    }
 }
 
 /// Sends `signal` (`STOP`, `CONT`) to process `pid`.

@@ -416,38 +416,30 @@ pub(super) fn arrived(hub: &SharedHub, cluster: &Cluster, room: String, cmd: &st
         return;
     };
     // In memory: queued at once, in the order the bus brought it.
-    let cmd = match hub.room(&room) {
+    let (cmd, left) = match hub.room(&room) {
         Some(handle) => match handle.tx.try_send(cmd) {
             Ok(()) => return,
-            Err(mpsc::error::TrySendError::Full(cmd)) => cmd,
-            Err(mpsc::error::TrySendError::Closed(cmd)) => cmd,
+            Err(mpsc::error::TrySendError::Full(cmd)) => (cmd, false),
+            Err(mpsc::error::TrySendError::Closed(cmd)) => (cmd, true),
         },
-        None => cmd,
+        None => (cmd, true),
     };
     // The room left this node since the sender found it here — perhaps long ago, if this
     // node was paused meanwhile. A player's request passed on now could be played turns later
     // than it was made for (a move for a position long gone): its sender hears "try again"
     // and decides afresh. Only a full queue of a room still here keeps it.
-    if let RoomCmd::Act {
-        who,
-        action,
-        reference,
-        ..
-    } = &cmd
+    if let (
+        true,
+        RoomCmd::Act {
+            who,
+            action,
+            reference,
+            ..
+        },
+    ) = (left, &cmd)
     {
-        if hub.room(&room).is_none_or(|h| h.tx.is_closed()) {
-            let id = match action {
-                Action::Move { id, .. } => id.as_deref(),
-                _ => None,
-            };
-            let about = crate::refusal::About::room(reference, &room).with_id(id);
-            who.link.send(&crate::refusal::error_reply(
-                &hub.metrics,
-                &RoomError::Unreachable,
-                about,
-            ));
-            return;
-        }
+        try_again(hub, &room, who, action, reference);
+        return;
     }
     // A full queue, or the room left this node: find it again, off the bus's task.
     let hub = hub.clone();
@@ -464,6 +456,27 @@ pub(super) fn arrived(hub: &SharedHub, cluster: &Cluster, room: String, cmd: &st
             }
         }
     });
+}
+
+/// Answers a player's request for `room` "try again" (with a move's id), deciding nothing:
+/// no copy of the room here can vouch that it is the room's present state.
+pub(super) fn try_again(
+    hub: &SharedHub,
+    room: &str,
+    who: &Actor,
+    action: &Action,
+    reference: &str,
+) {
+    let id = match action {
+        Action::Move { id, .. } => id.as_deref(),
+        _ => None,
+    };
+    let about = crate::refusal::About::room(reference, room).with_id(id);
+    who.link.send(&crate::refusal::error_reply(
+        &hub.metrics,
+        &RoomError::Unreachable,
+        about,
+    ));
 }
 
 /// Room `room` moved to another node: this node's connections in it join it again there,

@@ -20,11 +20,7 @@ impl RoomActor {
     /// Answers a request "try again" (with a move's id), deciding nothing: this copy of the
     /// room cannot vouch that it is the room's present state.
     pub(super) fn try_again(&self, who: &Actor, action: &Action, reference: &'static str) {
-        let id = match action {
-            Action::Move { id, .. } => id.as_deref(),
-            _ => None,
-        };
-        self.refuse(&who.link, reference, id, &RoomError::Unreachable);
+        super::relay::try_again(&self.hub, self.game.id(), who, action, reference);
     }
 
     /// A request of `who`: its seat decides what it may do. A refusal is answered with the
