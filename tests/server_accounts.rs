@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use common::serve::ServeProcess;
 use common::*;
-use kibitz_server::ratings::{rate_game, Rating, Side};
+use kibitz_server::accounts::ratings::{rate_game, Rating, Side};
 use serde_json::{json, Value};
 
 const PASSWORD: &str = "correct horse battery";

@@ -7,9 +7,9 @@ use dashmap::DashMap;
 use game_core::protocol::{BotInfo, BOT_LEVELS};
 use game_core::GameKind;
 
-use crate::lobby_feed::LobbyFeed;
-use crate::member::MemberLink;
-use crate::players::PlayerRecord;
+use crate::accounts::players::PlayerRecord;
+use crate::lobby::feed::LobbyFeed;
+use crate::room::member::MemberLink;
 
 /// One bot player.
 #[derive(Clone, Debug)]

@@ -34,7 +34,7 @@ async fn sweep(hub: &SharedHub) {
     hub.expire_new_player_windows(now);
     hub.signin.expire(&hub.config.limits.signin(), now);
     hub.tournaments
-        .expire_making(crate::tournament_registry::MAKING_RATE, now);
+        .expire_making(crate::tournament::registry::MAKING_RATE, now);
     crate::session::reviews::expire_waiting(hub).await;
     forget_unseen_players(hub, now).await;
     hub.metrics.players(hub.players.len());

@@ -14,30 +14,30 @@ use tokio::sync::{watch, Notify};
 use tokio::time::Instant;
 
 use crate::accounts::guard::SignInGuard;
+use crate::accounts::players::Players;
 use crate::accounts::Accounts;
 use crate::bots::BotRegistry;
 use crate::cluster::Cluster;
 use crate::config::Config;
-use crate::connection_gate::ConnectionGate;
-use crate::listener::Sockets;
-use crate::lobby_feed::LobbyFeed;
+use crate::lobby::feed::LobbyFeed;
+use crate::lobby::seeks::SeekBook;
 use crate::metrics::Metrics;
-use crate::parked::ParkedMembers;
+use crate::net::gate::ConnectionGate;
+use crate::net::listener::Sockets;
 use crate::player_links::PlayerLinks;
-use crate::players::Players;
 use crate::rate_limit::RateWindow;
 use crate::review::ReviewQueue;
-use crate::room_handle::RoomHandle;
-use crate::seeks::SeekBook;
+use crate::room::handle::RoomHandle;
+use crate::room::parked::ParkedMembers;
 use crate::store::Store;
-use crate::tournament_registry::TournamentRegistry;
+use crate::tournament::registry::TournamentRegistry;
 
 /// A review asked on another node, which has no analysis worker, for this node's workers.
 #[derive(Debug)]
 pub struct ReviewAsked {
     pub room: String,
     /// The asking connection, on its node.
-    pub link: crate::member::MemberLink,
+    pub link: crate::room::member::MemberLink,
     pub player: String,
     pub address: Option<IpAddr>,
 }

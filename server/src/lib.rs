@@ -4,36 +4,33 @@
 //!
 //! # Layout
 //! From the top (what serves a port) down to the leaves (what everything shares); a module
-//! imports only modules below it.
-//! - [`http`]: the axum router: `/ws` (bounded per address), `/`, `/healthz`, `/metrics`,
-//!   `/api/games/...`; accounts and ratings ([`http_accounts`]) and tournaments
-//!   ([`http_tournaments`]) under `/api/`.
-//! - [`tournament`]: round-robin and Swiss tournaments: pairings, the document, scoring, and
-//!   the director that plays each running one through its rounds.
+//! imports only modules below it. The types the hub holds for a layer above it live in that
+//! layer's folder (`net::connection`, `net::gate`, `net::listener::Sockets`, `room::handle`,
+//! `room::member`, `room::parked`, `lobby::feed`, `lobby::seeks`, `tournament::registry`).
+//! - [`net`]: the accept loop, open connections per address, a connection's bounded queue,
+//!   and the HTTP routes (`net::http`: `/ws`, `/`, `/healthz`, `/metrics`, `/api/...`, the
+//!   embedded web client).
+//! - [`tournament`]: round-robin and Swiss tournaments: pairings, the document, scoring, the
+//!   director that plays each running one through its rounds, and the registry of those
+//!   directed here.
 //! - [`session`]: one connection: read loop and frame rules, writer task, `hello`, `create`,
-//!   quick pairing, dispatch to rooms and the lobby.
+//!   dispatch to rooms, the lobby and reviews.
 //! - [`room`]: one task per room (`room::actor`) around the rules of play as plain data
-//!   (`room::game`), which propose changes that are stored before they are announced.
-//! - [`lobby`]: the lobby task and its lists.
+//!   (`room::game`), which propose changes that are stored before they are announced; the
+//!   registry that spawns and finds them, the handle others hold, and the hand-over between
+//!   nodes.
+//! - [`lobby`]: the lobby task and its lists, its feed, the quick-pairing book and pairing.
 //! - [`review`]: engine reviews of finished games: checking workers' answers, marking moves,
 //!   the queue of jobs and workers.
 //! - [`housekeeping`]: the periodic sweep: unseen players forgotten, parked members and
 //!   per-address counts dropped.
 //! - [`hub`]: the shared state: store, metrics, live room handles, players, bots, seeks.
-//! - [`room_handle`]: a room as others see it: its queue and the commands on it.
-//! - [`lobby_feed`]: what rooms, bots and seeks tell the lobby, and the handle to it.
 //! - [`bots`]: the connected bots, their capacity and invitations.
-//! - [`seeks`]: the quick-pairing book.
-//! - [`players`]: known players by id and token hash.
 //! - [`player_links`]: each player's open connections.
-//! - [`tournament_registry`]: the tournaments directed here, and the lock of edits.
-//! - [`member`]: how a room reaches a member's connection (`MemberLink`).
-//! - [`parked`]: members of finished rooms that left memory, for the room's reload.
-//! - [`conn`]: a connection's bounded outgoing queue.
-//! - [`listener`]: the accept loop: handshake time, sockets per address, the open-file reserve.
-//! - [`connection_gate`]: open connections per client address.
-//! - [`cluster`]: cluster mode's transport: room leases with fences in Redis, the bus
-//!   between nodes.
+//! - [`accounts`]: accounts, the sign-in guard, known players, and ratings with their one
+//!   settlement.
+//! - [`cluster`]: the coordination of several nodes: room leases with fences in Redis,
+//!   presence, the bus between nodes, the hall's counts and queues.
 //! - [`store`]: the durable store's interface, its records, and its backends: SQLite and
 //!   PostgreSQL.
 //! - [`refusal`]: how a refused request is answered (`error`).
@@ -42,41 +39,26 @@
 //! - [`config`]: settings and every limit.
 //! - [`metrics`]: Prometheus metrics.
 //! - [`token`]: tokens, their hashes, ids.
-//! - [`web`]: the embedded web client.
 
 pub mod accounts;
 pub mod bots;
 pub mod clock;
 pub mod cluster;
 pub mod config;
-pub mod conn;
-pub mod connection_gate;
 pub mod housekeeping;
-pub mod http;
-pub mod http_accounts;
-pub mod http_tournaments;
 pub mod hub;
-pub mod listener;
 pub mod lobby;
-pub mod lobby_feed;
-pub mod member;
 pub mod metrics;
-pub mod parked;
+pub mod net;
 pub mod player_links;
-pub mod players;
 pub mod rate_limit;
-pub mod ratings;
 pub mod refusal;
 pub mod review;
 pub mod room;
-pub mod room_handle;
-pub mod seeks;
 pub mod session;
 pub mod store;
 pub mod token;
 pub mod tournament;
-pub mod tournament_registry;
-pub mod web;
 
 use std::future::Future;
 use std::sync::Arc;
@@ -86,10 +68,10 @@ use tokio::sync::watch;
 
 pub use config::{Config, Limits};
 
+use accounts::players::PlayerRecord;
 use hub::{Hub, SharedHub};
-use lobby_feed::{LobbyFeed, LobbyInbox};
+use lobby::feed::{LobbyFeed, LobbyInbox};
 use metrics::Metrics;
-use players::PlayerRecord;
 use room::change::Moment;
 use room::game::RoomGame;
 use store::Store;
@@ -215,20 +197,20 @@ impl Server {
             tokio::spawn(room::node_tasks::serve_bus(hub.clone(), inbox));
             tokio::spawn(room::node_tasks::watch_peers(hub.clone()));
             tokio::spawn(room::node_tasks::rejoin_after_absence(hub.clone()));
-            tokio::spawn(session::pairing::show_cluster_seeks(hub.clone()));
+            tokio::spawn(lobby::pairing::show_cluster_seeks(hub.clone()));
             tokio::spawn(room::node_tasks::claim_orphans(hub.clone()));
             tokio::spawn(session::reviews::serve_asked(hub.clone(), asked_rx));
             tokio::spawn(cluster.renew_leases(hub.store.clone(), hub.shutdown.clone()));
         }
         let sweep = tokio::spawn(housekeeping::run(hub.clone()));
-        let app = http::router(hub.clone());
+        let app = net::http::router(hub.clone());
         let mut stopped = hub.shutdown.clone();
         // The accept loop's rules; moves are small frames that must go out at once, so it
         // also turns the Nagle delay off.
-        let listener = crate::listener::GuardedListener::new(listener, hub.sockets.clone());
+        let listener = crate::net::listener::GuardedListener::new(listener, hub.sockets.clone());
         let serve = axum::serve(
             listener,
-            app.into_make_service_with_connect_info::<crate::listener::Peer>(),
+            app.into_make_service_with_connect_info::<crate::net::listener::Peer>(),
         )
         .with_graceful_shutdown(async move {
             shutdown.await;

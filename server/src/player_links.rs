@@ -5,7 +5,7 @@
 
 use dashmap::DashMap;
 
-use crate::member::MemberLink;
+use crate::room::member::MemberLink;
 
 /// Links by player id. A DashMap: each operation holds one entry for a few instructions,
 /// never across an `.await`.
@@ -47,9 +47,9 @@ mod tests {
 
     use tokio::sync::{mpsc, Notify};
 
-    use crate::conn::Conn;
+    use crate::net::connection::Conn;
 
-    fn link(id: u64) -> (MemberLink, mpsc::Receiver<crate::conn::Out>) {
+    fn link(id: u64) -> (MemberLink, mpsc::Receiver<crate::net::connection::Out>) {
         let (tx, rx) = mpsc::channel(4);
         (
             MemberLink::Local(Conn::new(id, tx, Arc::new(Notify::new()))),

@@ -9,8 +9,8 @@ mod support;
 
 use game_core::protocol::{ClockSpec, GameResult, ResultKind, RoomStatus};
 use game_core::{Color, EndReason, GameSpec, GomokuRule};
+use kibitz_server::accounts::ratings::{rate_game, Rating, Side};
 use kibitz_server::metrics::Metrics;
-use kibitz_server::ratings::{rate_game, Rating, Side};
 use kibitz_server::store::{
     RoomChange, Store, StoreError, StoredAccount, StoredChat, StoredMove, StoredPlayer, StoredRoom,
     StoredRoomHead, StoredSeat, StoredTournament, Write,

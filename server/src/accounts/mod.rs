@@ -1,9 +1,12 @@
 //! Accounts: the names claimed (kept in memory, so that every guest's `hello` can be checked
 //! against them without the store), the rules for names and passwords, and password hashing
 //! (argon2id, on a blocking thread: a hash takes tens of milliseconds by design). The sign-in
-//! guard is in [`guard`].
+//! guard is in [`guard`], the players known by id and token hash in [`players`], and ratings
+//! with their one settlement in [`ratings`].
 
 pub mod guard;
+pub mod players;
+pub mod ratings;
 
 use std::sync::OnceLock;
 

@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
-use crate::lobby_feed::RoomSummary;
+use crate::accounts::players::PlayerRecord;
+use crate::lobby::feed::RoomSummary;
 use crate::metrics::Metrics;
-use crate::players::PlayerRecord;
 
 /// Messages published but not yet sent to Redis; past this, frames are dropped (and counted)
 /// rather than held without bound.

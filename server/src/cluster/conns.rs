@@ -8,8 +8,8 @@ use std::sync::Arc;
 use game_core::GameKind;
 
 use super::{BusMsg, Cluster};
-use crate::conn::Conn;
-use crate::players::PlayerRecord;
+use crate::accounts::players::PlayerRecord;
+use crate::net::connection::Conn;
 
 /// A connection of this node, and who it is once it said `hello`.
 pub(super) struct LocalConn {

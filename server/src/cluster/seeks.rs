@@ -13,7 +13,7 @@ use redis::{RedisResult, Script};
 use serde::{Deserialize, Serialize};
 
 use super::{seeks, BusMsg, Cluster, ClusterError};
-use crate::players::PlayerRecord;
+use crate::accounts::players::PlayerRecord;
 
 /// One waiting seeker as Redis keeps it (JSON): which connection of which node, who.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

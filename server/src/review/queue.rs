@@ -18,7 +18,7 @@ use super::check::check_ply;
 use super::error::ReviewError;
 use super::input::ReviewInput;
 use super::marks::mark_moves;
-use crate::conn::Conn;
+use crate::net::connection::Conn;
 
 /// Tries of one job (a worker gone, late or wrong each count one) before it is given up.
 pub const MAX_ATTEMPTS: u32 = 3;
@@ -420,7 +420,7 @@ mod tests {
     use tokio::sync::{mpsc, Notify};
 
     use super::*;
-    use crate::conn::Out;
+    use crate::net::connection::Out;
     use crate::store::{StoredMove, StoredRoom, StoredRoomHead};
 
     fn finished(room: &str, moves: &[&str]) -> ReviewInput {

@@ -22,11 +22,11 @@ use super::members::Members;
 use super::registry::release;
 use crate::cluster::Lease;
 use crate::hub::SharedHub;
-use crate::lobby_feed::RoomSummary;
-use crate::member::MemberLink;
-use crate::parked::ParkedMember;
+use crate::lobby::feed::RoomSummary;
 use crate::refusal::{error_reply, About};
-use crate::room_handle::{Actor, RoomCmd, RoomHandle};
+use crate::room::handle::{Actor, RoomCmd, RoomHandle};
+use crate::room::member::MemberLink;
+use crate::room::parked::ParkedMember;
 use crate::store::{StoreError, StoredSeat, Write};
 
 /// How long a timed ending (flag fall, abandonment) whose write failed waits for its next try.
@@ -312,7 +312,7 @@ impl RoomActor {
     }
 
     /// Tells the room what its end did to the ratings: the store settled it with the end
-    /// (see `store::sqlite_accounts`); a room over without a result has none to tell.
+    /// (see `store::sqlite::accounts`); a room over without a result has none to tell.
     async fn announce_rating(&mut self) {
         match self.hub.store.read_room(self.game.id()).await {
             Ok(Some(stored)) => {
@@ -628,7 +628,7 @@ impl RoomActor {
         // sits down uninvited would play at a lesser one).
         if self.game.head().rated
             && who.player.bot
-            && self.invites.level(seat) != Some(crate::ratings::RATED_BOT_LEVEL)
+            && self.invites.level(seat) != Some(crate::accounts::ratings::RATED_BOT_LEVEL)
         {
             return Err(RoomError::RatedBotLevel);
         }

@@ -111,7 +111,7 @@ pub enum RoomError {
     AccountNeeded,
     #[error(
         "a bot plays rated games at level {} only",
-        crate::ratings::RATED_BOT_LEVEL
+        crate::accounts::ratings::RATED_BOT_LEVEL
     )]
     RatedBotLevel,
     #[error("a tournament game cannot be aborted (resign instead)")]

@@ -28,9 +28,9 @@ use super::answers::AnswerCache;
 use super::change::{Change, Event, Moment, Offers};
 use super::error::RoomError;
 use super::plan::RoomPlan;
+use crate::accounts::players::PlayerRecord;
 use crate::clock::{GameClock, Turn};
 use crate::config::Limits;
-use crate::players::PlayerRecord;
 use crate::refusal::About;
 use crate::store::{
     RoomChange, StoredChat, StoredMove, StoredRematch, StoredRoom, StoredRoomHead, StoredSeat,

@@ -7,7 +7,7 @@
 use tokio::sync::mpsc;
 
 use super::actor::RoomActor;
-use crate::room_handle::RoomCmd;
+use crate::room::handle::RoomCmd;
 
 impl RoomActor {
     /// Whether this copy may answer: on one node always; in a cluster while this node surely

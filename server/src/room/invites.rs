@@ -9,8 +9,8 @@ use tokio::time::Instant;
 use super::error::RoomError;
 use super::game::RoomGame;
 use crate::hub::Hub;
-use crate::member::MemberLink;
 use crate::refusal::{error_reply, About};
+use crate::room::member::MemberLink;
 use crate::store::StoredSeat;
 
 /// The level a bot is told for a game it sat down to without an invitation.
@@ -118,7 +118,7 @@ impl Invitations {
                     level,
                     clock: head.clock,
                 };
-                let text = crate::conn::shared_text(&invite);
+                let text = crate::net::connection::shared_text(&invite);
                 for link in &links {
                     link.send_text(&text);
                 }

@@ -9,8 +9,8 @@ use game_core::Color;
 use tokio::time::{Duration, Instant};
 
 use super::game::RoomGame;
-use crate::conn::{shared_text, SharedText};
-use crate::member::MemberLink;
+use crate::net::connection::{shared_text, SharedText};
+use crate::room::member::MemberLink;
 
 struct Member {
     link: MemberLink,

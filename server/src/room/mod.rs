@@ -16,6 +16,9 @@
 //! - [`requests`]: a player's requests as the task carries them out.
 //! - [`relay`]: where a request goes: this node's room, or in a cluster the owner's, or a
 //!   room claimed and reloaded here.
+//! - [`handle`]: a room as others see it: its queue and the commands on it.
+//! - [`member`]: how a room reaches a member's connection (`MemberLink`).
+//! - [`parked`]: members of finished rooms that left memory, for the room's reload.
 //! - [`node_tasks`]: in a cluster, what the bus brings, the watch of the other nodes, and
 //!   the claim of rooms no node owns.
 
@@ -25,10 +28,13 @@ pub mod change;
 pub mod chat;
 pub mod error;
 pub mod game;
+pub mod handle;
 mod handover;
 pub mod invites;
+pub mod member;
 pub mod members;
 pub mod node_tasks;
+pub mod parked;
 pub mod plan;
 pub mod registry;
 pub mod relay;

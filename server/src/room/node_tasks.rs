@@ -15,8 +15,8 @@ use super::error::RoomError;
 use super::relay::{arrived, locate, rejoin, to_room, Place};
 use crate::cluster::{Arrival, BusInbox, BusMsg, Cluster};
 use crate::hub::SharedHub;
-use crate::member::{MemberLink, RemoteMember};
-use crate::room_handle::{RoomCmd, RoomHandle};
+use crate::room::handle::{RoomCmd, RoomHandle};
+use crate::room::member::{MemberLink, RemoteMember};
 
 /// Every third of the lease time, asks which nodes this node sends to are gone or restarted;
 /// when one is, every room here drops the members connected to it (a seated player's grace

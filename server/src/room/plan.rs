@@ -77,7 +77,7 @@ impl RoomPlan {
 
     /// Rated: only a game with a rating key (a standard board, no preset opening moves).
     pub fn rated(self) -> Result<RoomPlan, RoomError> {
-        if crate::ratings::rating_key(&self.game, !self.opening.is_empty()).is_none() {
+        if crate::accounts::ratings::rating_key(&self.game, !self.opening.is_empty()).is_none() {
             return Err(RoomError::NotRateable);
         }
         Ok(RoomPlan {

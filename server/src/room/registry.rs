@@ -20,7 +20,7 @@ use super::members::Members;
 use super::plan::RoomPlan;
 use crate::cluster::{Claim, Lease};
 use crate::hub::SharedHub;
-use crate::room_handle::RoomHandle;
+use crate::room::handle::RoomHandle;
 use crate::store::{StoreError, StoredRematch, Write};
 
 /// Longest room id looked up in the store; room ids are 8 characters.

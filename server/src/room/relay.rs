@@ -16,11 +16,11 @@ use super::change::Moment;
 use super::error::RoomError;
 use super::game::RoomGame;
 use super::registry::{find_room, spawn_room};
+use crate::accounts::players::PlayerRecord;
 use crate::cluster::{BusMsg, Claim, Cluster};
 use crate::hub::SharedHub;
-use crate::member::{MemberLink, RemoteMember};
-use crate::players::PlayerRecord;
-use crate::room_handle::{Action, Actor, RoomCmd, RoomHandle};
+use crate::room::handle::{Action, Actor, RoomCmd, RoomHandle};
+use crate::room::member::{MemberLink, RemoteMember};
 use crate::store::{StoredRematch, Write};
 
 /// Longest room id looked up; room ids are 8 characters.

@@ -13,7 +13,7 @@ use super::error::RoomError;
 use super::game::{Played, RematchStep};
 use super::invites::send_seated_bot;
 use super::registry::{new_room_lease, plan_room, release, spawn_room};
-use crate::room_handle::{Action, Actor};
+use crate::room::handle::{Action, Actor};
 use crate::store::{StoreError, StoredSeat, Write};
 
 impl RoomActor {
@@ -164,7 +164,7 @@ impl RoomActor {
         if !BOT_LEVELS.contains(&level) {
             return Err(RoomError::BadBotLevel);
         }
-        if self.game.head().rated && level != crate::ratings::RATED_BOT_LEVEL {
+        if self.game.head().rated && level != crate::accounts::ratings::RATED_BOT_LEVEL {
             return Err(RoomError::RatedBotLevel);
         }
         let seat = self

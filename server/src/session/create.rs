@@ -9,9 +9,9 @@ use game_core::{Color, GameSpec};
 
 use crate::hub::SharedHub;
 use crate::room::error::RoomError;
+use crate::room::handle::{Actor, RoomCmd};
 use crate::room::plan::RoomPlan;
 use crate::room::registry::create_room;
-use crate::room_handle::{Actor, RoomCmd};
 use crate::store::StoredSeat;
 
 /// A `create` as received.
@@ -55,7 +55,7 @@ pub async fn create(
         if levels
             .iter()
             .flatten()
-            .any(|l| *l != crate::ratings::RATED_BOT_LEVEL)
+            .any(|l| *l != crate::accounts::ratings::RATED_BOT_LEVEL)
         {
             return Err(RoomError::RatedBotLevel);
         }

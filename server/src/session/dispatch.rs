@@ -12,16 +12,16 @@ use super::create::{create, CreateRequest};
 use super::error::SessionError;
 use super::frames::Role;
 use super::identity::hello;
-use super::pairing::{seek, unseek};
 use super::reviews;
-use crate::conn::Conn;
+use crate::accounts::players::PlayerRecord;
 use crate::hub::SharedHub;
-use crate::member::MemberLink;
-use crate::players::PlayerRecord;
+use crate::lobby::pairing::{seek, unseek};
+use crate::net::connection::Conn;
 use crate::refusal::{error_reply, About, Refusal};
 use crate::room::error::RoomError;
+use crate::room::handle::{Action, Actor, RoomCmd};
+use crate::room::member::MemberLink;
 use crate::room::relay;
-use crate::room_handle::{Action, Actor, RoomCmd};
 
 /// Longest move text passed to a room. The longest step of any game is an opening's ten
 /// offered 5th moves, `fifths a1,b2,...` (46 bytes in canonical form).

@@ -9,10 +9,10 @@ use std::net::IpAddr;
 use game_core::protocol::{BotHello, HouseHello};
 
 use super::error::SessionError;
+use crate::accounts::players::PlayerRecord;
 use crate::accounts::KnownAccount;
 use crate::hub::Hub;
-use crate::member::MemberLink;
-use crate::players::PlayerRecord;
+use crate::room::member::MemberLink;
 use crate::store::{StoredAccount, StoredPlayer, Write};
 use crate::token;
 

@@ -6,7 +6,7 @@
 //! - [`dispatch`]: the session's identity and role, and where each message goes.
 //! - [`identity`]: `hello`: names, tokens, the store, bot registration.
 //! - [`create`]: `create`, checked once into a room plan.
-//! - [`pairing`]: `seek`, quick pairing.
+//! - `seek` and `unseek` go to quick pairing (`crate::lobby::pairing`).
 //! - [`reviews`]: `review` requests and analysis workers' answers.
 //! - [`error`]: why a session refuses a message.
 
@@ -15,7 +15,6 @@ pub mod dispatch;
 pub mod error;
 pub mod frames;
 pub mod identity;
-pub mod pairing;
 pub mod reader;
 pub mod reviews;
 pub mod writer;

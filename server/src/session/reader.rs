@@ -17,9 +17,9 @@ use super::dispatch::Session;
 use super::error::SessionError;
 use super::frames::{too_big_reason, FrameGate};
 use super::writer::{self, WriterParts, CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_TOO_BIG};
-use crate::conn::{Conn, Out};
-use crate::connection_gate::Admission;
 use crate::hub::SharedHub;
+use crate::net::connection::{Conn, Out};
+use crate::net::gate::Admission;
 use crate::refusal::About;
 
 /// How long the server waits for a client to answer its close frame.

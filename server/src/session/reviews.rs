@@ -11,14 +11,14 @@ use tokio::time::Instant;
 use game_core::protocol::{AnalysisPly, Review, ReviewStatus, ServerMsg};
 
 use crate::cluster::BusMsg;
-use crate::conn::Conn;
 use crate::hub::{ReviewAsked, SharedHub};
-use crate::member::MemberLink;
+use crate::net::connection::Conn;
 use crate::refusal::{error_reply, About};
 use crate::review::{Assignment, PlyOutcome, Requester, ReviewError, ReviewInput};
 use crate::room::error::RoomError;
+use crate::room::handle::RoomCmd;
+use crate::room::member::MemberLink;
 use crate::room::relay;
-use crate::room_handle::RoomCmd;
 use crate::store::Write;
 
 fn review_msg(room: &str, status: ReviewStatus, message: Option<String>) -> ServerMsg {

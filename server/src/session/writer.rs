@@ -16,8 +16,8 @@ use tokio::sync::{mpsc, oneshot, watch, Notify};
 use tokio::task::JoinHandle;
 use tokio::time::{timeout, Instant};
 
-use crate::conn::Out;
 use crate::metrics::Metrics;
+use crate::net::connection::Out;
 
 /// Close codes of RFC 6455 used by the server.
 pub const CLOSE_GOING_AWAY: u16 = 1001;

@@ -4,15 +4,12 @@
 //! database that servers on several machines can share). Every write is answered only once it
 //! is durable, so a room announces an event only once it is stored.
 
-mod checkpoint;
 pub mod error;
 mod fence;
 mod job;
 pub mod postgres;
 pub mod records;
 pub mod sqlite;
-mod sqlite_accounts;
-mod sqlite_tournaments;
 mod text;
 
 use std::path::Path;

@@ -109,7 +109,7 @@ pub struct StoredRoomHead {
     pub private: bool,
     pub created_ms: u64,
     pub creator: Option<String>,
-    /// A rated room: its end changes the players' ratings (see [`crate::ratings`]).
+    /// A rated room: its end changes the players' ratings (see [`crate::accounts::ratings`]).
     #[serde(default)]
     pub rated: bool,
 }

@@ -20,21 +20,21 @@ use game_core::Color;
 
 use super::document::{Entrant, Next, TableGame, Tournament};
 use super::scoring;
+use crate::accounts::players::PlayerRecord;
 use crate::hub::SharedHub;
-use crate::member::MemberLink;
-use crate::players::PlayerRecord;
 use crate::room::error::RoomError;
+use crate::room::handle::{Actor, RoomCmd, RoomHandle};
 use crate::room::invites::{seated_invite, send_seated_bot};
+use crate::room::member::MemberLink;
 use crate::room::plan::RoomPlan;
 use crate::room::registry::create_room;
-use crate::room_handle::{Actor, RoomCmd, RoomHandle};
 use crate::store::{StoreError, StoredRoom, StoredSeat, Write};
 
 /// How often the rooms of the current round are looked at.
 const POLL: Duration = Duration::from_secs(1);
 
 /// The level a bot plays a tournament at: its best, the level of rated games.
-const BOT_LEVEL: u8 = crate::ratings::RATED_BOT_LEVEL;
+const BOT_LEVEL: u8 = crate::accounts::ratings::RATED_BOT_LEVEL;
 
 /// Looks (one a second) at a game whose room can neither be made nor run before the game is
 /// given up: recorded aborted, half a point each, so that one broken room (a stored game that

@@ -10,9 +10,11 @@
 //! - [`view`]: the tournament as the API shows it, with its standings.
 //! - [`director`]: the task that plays a running tournament through its rounds, and resumes
 //!   the running ones when the server starts.
+//! - [`registry`]: the tournaments directed here, and the lock of edits.
 
 pub mod director;
 pub mod document;
 pub mod pairing;
+pub mod registry;
 pub mod scoring;
 pub mod view;

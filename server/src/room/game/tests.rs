@@ -8,7 +8,7 @@ use game_core::{Color, EndReason, GameSpec, GomokuRule};
 use tokio::time::Instant;
 
 use super::{Played, RematchStep, RoomGame};
-use crate::players::PlayerRecord;
+use crate::accounts::players::PlayerRecord;
 use crate::refusal::Refusal;
 use crate::room::change::{Change, Event, Moment};
 use crate::room::error::RoomError;

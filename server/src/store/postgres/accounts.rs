@@ -8,7 +8,7 @@ use game_core::GameSpec;
 use tokio_postgres::{Client, Row};
 
 use super::reads::Readers;
-use crate::ratings::{self, Rating, SeatRating, Settlement};
+use crate::accounts::ratings::{self, Rating, SeatRating, Settlement};
 use crate::store::error::StoreError;
 use crate::store::records::{
     name_key, GameLine, LeaderRow, PlayerPage, RatingPoint, StoredAccount, StoredRating,

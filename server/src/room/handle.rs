@@ -12,8 +12,8 @@ use tokio::time::Instant;
 
 use game_core::Color;
 
-use crate::member::MemberLink;
-use crate::players::PlayerRecord;
+use crate::accounts::players::PlayerRecord;
+use crate::room::member::MemberLink;
 
 /// Cheap-clone handle to a room task.
 #[derive(Clone, Debug)]

@@ -20,14 +20,16 @@ use tokio::time::Instant;
 use game_core::protocol::ClockSpec;
 use game_core::GameSpec;
 
-use crate::http_accounts::{bad_body, error, parse, player_of_token, same_site_json, store_failed};
 use crate::hub::SharedHub;
+use crate::net::http::accounts::{
+    bad_body, error, parse, player_of_token, same_site_json, store_failed,
+};
 use crate::room::plan::RoomPlan;
 use crate::store::{StoreError, Write};
 use crate::tournament::director;
 use crate::tournament::document::{Entrant, Kind, NewTournament, Tournament, TournamentError};
+use crate::tournament::registry::MAKING_RATE;
 use crate::tournament::view::{list_line, view};
-use crate::tournament_registry::MAKING_RATE;
 
 /// A body is a token, a name, a game, a clock and a few bot names: well under this.
 const BODY_MAX_BYTES: usize = 4 * 1024;

@@ -24,9 +24,9 @@ use parking_lot::{Mutex, MutexGuard};
 use rusqlite::wal::CheckpointMode;
 use rusqlite::Connection;
 
-use super::error::StoreError;
-use super::sqlite::BUSY_TIMEOUT;
+use super::BUSY_TIMEOUT;
 use crate::metrics::Metrics;
+use crate::store::error::StoreError;
 
 /// How long the last truncation, when the store closes, waits for readers.
 const CLOSING_WAIT: Duration = Duration::from_millis(500);

@@ -8,15 +8,15 @@ use std::time::Duration;
 use game_core::protocol::{ClockSpec, ServerMsg};
 use game_core::GameSpec;
 
+use crate::accounts::players::PlayerRecord;
 use crate::cluster::{Cluster, SeekEntry};
 use crate::hub::SharedHub;
-use crate::member::{MemberLink, RemoteMember};
-use crate::players::PlayerRecord;
+use crate::lobby::seeks::{spec_key, Pairing};
 use crate::room::error::RoomError;
+use crate::room::handle::{Actor, RoomCmd};
+use crate::room::member::{MemberLink, RemoteMember};
 use crate::room::plan::{check_game, RoomPlan};
 use crate::room::registry::create_room;
-use crate::room_handle::{Actor, RoomCmd};
-use crate::seeks::{spec_key, Pairing};
 use crate::store::StoredSeat;
 
 fn seat(p: &PlayerRecord) -> Option<StoredSeat> {
@@ -126,7 +126,7 @@ async fn cluster_seek(
                 bus: cluster.bus().clone(),
             })
         };
-        return Ok(Pairing::With(crate::seeks::Seeker {
+        return Ok(Pairing::With(crate::lobby::seeks::Seeker {
             seek: them.seek.clone(),
             player: them.player.clone(),
             link,

@@ -17,9 +17,9 @@ use serde_json::json;
 
 use crate::accounts;
 use crate::accounts::guard::Throttled;
+use crate::accounts::ratings::{self, PROVISIONAL_RD};
 use crate::hub::SharedHub;
-use crate::listener::Peer;
-use crate::ratings::{self, PROVISIONAL_RD};
+use crate::net::listener::Peer;
 use crate::store::{GameLine, StoreError, StoredAccount, Write};
 use crate::token;
 
@@ -148,13 +148,13 @@ fn throttled(t: Throttled) -> Response {
 pub(crate) async fn player_of_token(
     hub: &SharedHub,
     token: &str,
-) -> Result<crate::players::PlayerRecord, Response> {
+) -> Result<crate::accounts::players::PlayerRecord, Response> {
     let hash = token::token_hash(token);
     if let Some(p) = hub.players.by_token(&hash) {
         return Ok(p);
     }
     match hub.store.player_by_token(&hash).await {
-        Ok(Some(p)) => Ok(crate::players::PlayerRecord {
+        Ok(Some(p)) => Ok(crate::accounts::players::PlayerRecord {
             id: p.id,
             name: p.name,
             bot: p.bot,

@@ -25,8 +25,8 @@ use tokio::sync::Notify;
 use tokio::time::{sleep_until, timeout, Instant, Sleep};
 
 use crate::config::Limits;
-use crate::connection_gate::{Admission, ConnectionGate};
 use crate::metrics::Metrics;
+use crate::net::gate::{Admission, ConnectionGate};
 
 /// Accept errors are logged at most this often.
 const ERROR_LOG_EVERY: Duration = Duration::from_secs(10);

@@ -4,6 +4,15 @@
 //! most watched games, the largest seeks) and sent with its totals, so the frame stays small
 //! however many rooms there are; a subscriber has at most one lobby frame queued. Live games
 //! carry their position; a change that is only moves waits for `lobby_board_interval`.
+//!
+//! - [`feed`]: what rooms, bots and seeks tell the lobby, and the handle to it.
+//! - [`seeks`]: the quick-pairing book.
+//! - [`pairing`]: `seek` and `unseek`: pairing two seekers into a room, on one node or
+//!   through the hall's seeks in Redis.
+
+pub mod feed;
+pub mod pairing;
+pub mod seeks;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -12,9 +21,9 @@ use tokio::time::{sleep_until, Instant};
 
 use game_core::protocol::{LiveGame, LobbyLists, OpenRoom, RoomStatus, ServerMsg};
 
-use crate::conn::Conn;
 use crate::hub::SharedHub;
-use crate::lobby_feed::{LobbyEvent, LobbyInbox, RoomSummary};
+use crate::lobby::feed::{LobbyEvent, LobbyInbox, RoomSummary};
+use crate::net::connection::Conn;
 
 /// The boards of the listed live games take at most this much of a lobby frame, given in list
 /// order (the most watched first) to each board that still fits: 15x15 Gomoku boards for a

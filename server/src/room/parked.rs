@@ -8,7 +8,7 @@ use std::time::Duration;
 use dashmap::DashMap;
 use tokio::time::Instant;
 
-use crate::member::MemberLink;
+use crate::room::member::MemberLink;
 
 /// How long the members of a retired room are kept for its reload.
 pub const PARKED_KEEP: Duration = Duration::from_secs(3600);

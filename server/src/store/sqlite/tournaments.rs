@@ -5,8 +5,8 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use super::error::StoreError;
-use super::records::StoredTournament;
+use crate::store::error::StoreError;
+use crate::store::records::StoredTournament;
 
 /// The table, and the indexes of its two listings (newest first; the running ones).
 pub(super) const SCHEMA: &str = "

@@ -8,7 +8,7 @@ use game_core::protocol::{ClockSpec, LobbyLists, RoomStatus, Seats, ServerMsg};
 use game_core::GameSpec;
 use tokio::sync::{mpsc, watch};
 
-use crate::conn::Conn;
+use crate::net::connection::Conn;
 
 /// What a room tells the lobby about itself (in a cluster, every node's lobby).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

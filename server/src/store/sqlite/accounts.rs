@@ -8,12 +8,12 @@ use rusqlite::{params, Connection, OptionalExtension};
 use game_core::protocol::{GameResult, RatingOutcome};
 use game_core::{Color, GameSpec};
 
-use super::error::StoreError;
-use super::records::{
+use crate::accounts::ratings::{self, Rating, SeatRating, Settlement};
+use crate::store::error::StoreError;
+use crate::store::records::{
     name_key, GameLine, LeaderRow, PlayerPage, RatingPoint, StoredAccount, StoredRating,
 };
-use super::text::parse_color;
-use crate::ratings::{self, Rating, SeatRating, Settlement};
+use crate::store::text::parse_color;
 
 /// The tables of accounts, extra tokens and ratings (the rooms' `rated` and `unrated` columns
 /// are added by the migration).
@@ -412,7 +412,7 @@ pub(super) fn player_page(
             white,
             black_player: black_id,
             white_player: white_id,
-            status: super::text::parse_status(&status),
+            status: crate::store::text::parse_status(&status),
             result: result.as_deref().map(serde_json::from_str).transpose()?,
             rated,
             created_ms: created_ms as u64,

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use game_core::protocol::ServerMsg;
 
 use crate::cluster::{Bus, BusMsg};
-use crate::conn::{Conn, SharedText};
+use crate::net::connection::{Conn, SharedText};
 
 /// Cheap-clone link to a member's connection.
 #[derive(Clone, Debug)]

@@ -2,7 +2,11 @@
 //! address), `/` and the web client's files, `/healthz`, `/metrics`, finished games as JSON,
 //! SGF and PSQ under `/api/games/{room}`, read through the store's interface, and the routes
 //! of accounts and tournaments under `/api/`. Every request gives its socket the handshake
-//! time again (`crate::listener`); an upgrade ends it.
+//! time again (`crate::net::listener`); an upgrade ends it.
+
+pub mod accounts;
+pub mod tournaments;
+pub mod web;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, Path, Request, State};
@@ -16,7 +20,7 @@ use serde::Serialize;
 use game_core::record::GameRecord;
 
 use crate::hub::SharedHub;
-use crate::listener::Peer;
+use crate::net::listener::Peer;
 use crate::store::{StoredChat, StoredRoom};
 
 /// Frames up to this size reach the session even above the protocol's limit, so that it can
@@ -35,7 +39,7 @@ const READ_BUFFER_BYTES: usize = 1024;
 const WRITE_BUFFER_BYTES: usize = 4 * 1024;
 
 /// The router of the server. It needs the peer of each connection: serve it on a
-/// [`crate::listener::GuardedListener`] with `into_make_service_with_connect_info::<Peer>()`.
+/// [`crate::net::listener::GuardedListener`] with `into_make_service_with_connect_info::<Peer>()`.
 pub fn router(hub: SharedHub) -> Router {
     Router::new()
         .route("/ws", get(ws))
@@ -44,9 +48,9 @@ pub fn router(hub: SharedHub) -> Router {
         .route("/api/games/{room}", get(game_json))
         .route("/api/games/{room}/sgf", get(game_sgf))
         .route("/api/games/{room}/psq", get(game_psq))
-        .merge(crate::http_accounts::routes())
-        .merge(crate::http_tournaments::routes())
-        .fallback(get(crate::web::static_file))
+        .merge(crate::net::http::accounts::routes())
+        .merge(crate::net::http::tournaments::routes())
+        .fallback(get(crate::net::http::web::static_file))
         .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)
 }

@@ -8,9 +8,9 @@ use std::sync::Mutex;
 use game_core::protocol::{ClockSpec, SeekInfo};
 use game_core::GameSpec;
 
-use crate::lobby_feed::LobbyFeed;
-use crate::member::MemberLink;
-use crate::players::PlayerRecord;
+use crate::accounts::players::PlayerRecord;
+use crate::lobby::feed::LobbyFeed;
+use crate::room::member::MemberLink;
 
 /// One player waiting for quick pairing.
 #[derive(Clone, Debug)]
