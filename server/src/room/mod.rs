@@ -3,7 +3,7 @@
 //! commits it and tells the members — nothing is announced that is not stored.
 //!
 //! - [`plan`]: a room about to be made, checked once.
-//! - [`game`]: the rules of play: moves, clocks, turns, offers, endings (`game/tests.rs`).
+//! - [`game`]: the rules of play: moves, clocks, turns, offers, endings (`game/tests/`).
 //! - [`change`]: what a request changes, in two steps (store, then commit).
 //! - [`error`]: why a room refuses a request.
 //! - [`answers`]: answers kept for resent move ids.
