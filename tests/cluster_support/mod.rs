@@ -47,18 +47,45 @@ pub async fn node(data: &Path, store: &str, redis: &str, id: &str, extra: &[&str
 /// A hall of a test's own: a fresh database on the shared PostgreSQL, a Redis, and a data
 /// directory per node id (kept: a node started again under its id finds its own).
 pub struct Hall {
-    pub pg: &'static PgServer,
+    pub pg: Pg,
     pub store: String,
     pub redis: RedisServer,
     dirs: Mutex<HashMap<String, Arc<tempfile::TempDir>>>,
 }
 
+/// The hall's PostgreSQL: the one the test binary shares, or one of the hall's own (for a
+/// test that stops it, while the others go on).
+pub enum Pg {
+    Shared(&'static PgServer),
+    Own(Box<PgServer>),
+}
+
+impl std::ops::Deref for Pg {
+    type Target = PgServer;
+
+    fn deref(&self) -> &PgServer {
+        match self {
+            Pg::Shared(pg) => pg,
+            Pg::Own(pg) => pg,
+        }
+    }
+}
+
 impl Hall {
     pub fn new() -> Hall {
-        let pg = PgServer::shared();
+        Hall::on(Pg::Shared(PgServer::shared()))
+    }
+
+    /// A hall on a PostgreSQL server of its own.
+    pub fn with_own_postgres() -> Hall {
+        Hall::on(Pg::Own(Box::new(PgServer::start())))
+    }
+
+    fn on(pg: Pg) -> Hall {
+        let store = pg.database();
         Hall {
             pg,
-            store: pg.database(),
+            store,
             redis: RedisServer::start(),
             dirs: Mutex::default(),
         }
@@ -266,12 +293,27 @@ impl Recorded {
 
 /// The checker's one rule for what a client saw of `room`: the number of moves it was told
 /// (a `state`'s moves, a `moved`'s ply) and the room's `seq` never go back. Returns every
-/// step back found, described.
+/// step back found, described. The one repeat allowed is the protocol's answer to a resent
+/// move id: the very `moved` this client was sent before, with the same id, ply and move,
+/// which tells it nothing new (clients drop an event whose `seq` they have seen).
 pub fn steps_back(seen: &[Value], room: &str) -> Vec<String> {
     let mut plies = 0u64;
     let mut seq = 0u64;
     let mut back = Vec::new();
+    let mut acked = Vec::new();
     for (i, v) in seen.iter().enumerate().filter(|(_, v)| v["room"] == room) {
+        if v["t"] == "moved" && v["id"].is_string() {
+            let ack = (
+                v["id"].clone(),
+                v["ply"].clone(),
+                v["move"].clone(),
+                v["seq"].clone(),
+            );
+            if acked.contains(&ack) {
+                continue;
+            }
+            acked.push(ack);
+        }
         let told = match v["t"].as_str() {
             Some("state") => v["moves"].as_array().map(|m| m.len() as u64),
             Some("moved") => v["ply"].as_u64(),
@@ -291,6 +333,31 @@ pub fn steps_back(seen: &[Value], room: &str) -> Vec<String> {
         }
     }
     back
+}
+
+/// The checker over what `clients` saw of `rooms`: nobody saw the past, and every move told
+/// is the one stored at its ply (one history, every acknowledged move stored).
+pub fn one_history_stored(hall: &Hall, rooms: &[&str], clients: &[&Recorded]) {
+    for room in rooms {
+        let stored = hall.stored_moves(room);
+        for client in clients {
+            let seen = client.all();
+            let back = steps_back(&seen, room);
+            assert!(back.is_empty(), "{} saw the past: {back:#?}", client.name);
+            for v in seen
+                .iter()
+                .filter(|v| v["t"] == "moved" && v["room"] == *room)
+            {
+                let ply = v["ply"].as_u64().unwrap() as usize;
+                assert_eq!(
+                    stored.split(',').nth(ply - 1),
+                    v["move"].as_str(),
+                    "{room}: {v} told {}, stored {stored}",
+                    client.name
+                );
+            }
+        }
+    }
 }
 
 /// A TCP proxy on loopback to `upstream` that a test can cut (every connection through it

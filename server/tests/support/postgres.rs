@@ -213,6 +213,16 @@ impl PgServer {
         run(stop, "pg_ctl stop");
     }
 
+    /// Stops the server as a crash would (`-m immediate`: no shutdown checkpoint; the next
+    /// start recovers from the WAL), keeping its data.
+    pub fn crash(&self) {
+        let mut stop = self.tool("pg_ctl");
+        stop.arg("-D")
+            .arg(self.data())
+            .args(["-m", "immediate", "-w", "stop"]);
+        run(stop, "pg_ctl stop -m immediate");
+    }
+
     /// Starts a stopped server again, on the same port and data.
     pub fn restart(&self) {
         assert!(
