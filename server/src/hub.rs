@@ -14,6 +14,7 @@ use tokio::sync::{watch, Notify};
 use tokio::time::Instant;
 
 use crate::accounts::guard::SignInGuard;
+use crate::accounts::new_players::{NewPlayers, NotAdmitted};
 use crate::accounts::players::Players;
 use crate::accounts::Accounts;
 use crate::bots::BotRegistry;
@@ -25,7 +26,6 @@ use crate::metrics::Metrics;
 use crate::net::gate::ConnectionGate;
 use crate::net::listener::Sockets;
 use crate::player_links::PlayerLinks;
-use crate::rate_limit::RateWindow;
 use crate::review::ReviewQueue;
 use crate::room::handle::RoomHandle;
 use crate::room::parked::ParkedMembers;
@@ -78,8 +78,8 @@ pub struct Hub {
     pub reviews_asked: tokio::sync::mpsc::Sender<ReviewAsked>,
     /// The tournaments this server directs, and the lock of edits of open ones.
     pub tournaments: TournamentRegistry,
-    /// New players made per address, in the current window of each.
-    new_players: DashMap<IpAddr, RateWindow>,
+    /// New players made per address, in the current window of each: the hall's count.
+    new_players: NewPlayers,
     /// Flips to true once when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
     next_conn: AtomicU64,
@@ -109,6 +109,7 @@ impl Hub {
         });
         let first_conn = cluster.as_ref().map_or(1, Cluster::first_conn_id);
         let signin = SignInGuard::new(cluster.as_ref());
+        let new_players = NewPlayers::new(cluster.as_ref());
         Hub {
             config,
             store,
@@ -128,7 +129,7 @@ impl Hub {
             reviews,
             reviews_asked,
             tournaments: TournamentRegistry::default(),
-            new_players: DashMap::new(),
+            new_players,
             shutdown,
             next_conn: AtomicU64::new(first_conn),
             live_sessions: AtomicUsize::new(0),
@@ -187,22 +188,18 @@ impl Hub {
             .count()
     }
 
-    /// Counts a new player made from `address`; false when the address has made too many in
-    /// its window.
-    #[must_use]
-    pub fn admit_new_player(&self, address: IpAddr) -> bool {
+    /// Counts a new player made from `address`, for the hall; refused when the address has
+    /// made too many in its window, or when the count cannot be reached.
+    pub async fn admit_new_player(&self, address: IpAddr) -> Result<(), NotAdmitted> {
         let rate = self.config.limits.new_player_rate();
-        self.new_players
-            .entry(address)
-            .or_default()
-            .admit(rate, Instant::now())
+        self.new_players.admit(rate, address).await
     }
 
     /// Forgets the windows of addresses that made no new player lately, so the map does not
     /// grow with every address ever seen.
     pub fn expire_new_player_windows(&self, now: Instant) {
         let rate = self.config.limits.new_player_rate();
-        self.new_players.retain(|_, w| !w.is_idle(rate, now));
+        self.new_players.expire(rate, now);
     }
 }
 

@@ -3,7 +3,8 @@
 //! against SQLite and PostgreSQL. Here: the sign-in guard — an address's attempts per
 //! window (refused with the time left), a name locked after repeated failures (longer at
 //! each further one, the same for names that exist and names that do not), a success that
-//! clears the name, and counts that two nodes share.
+//! clears the name, and counts that two nodes share; and the new players an address may make
+//! in a window, counted for the hall.
 
 #[path = "support/redis.rs"]
 mod redis_support;
@@ -12,6 +13,7 @@ use std::net::IpAddr;
 use std::time::Duration;
 
 use kibitz_server::accounts::guard::{SignInGuard, SignInLimits, Throttled};
+use kibitz_server::accounts::new_players::{NewPlayers, NotAdmitted};
 use kibitz_server::cluster::{Cluster, ClusterSettings};
 use kibitz_server::metrics::Metrics;
 use kibitz_server::rate_limit::Rate;
@@ -140,4 +142,42 @@ async fn the_guard_in_redis_shared_by_two_nodes() {
         a.attempt(&l, ip, "grace").await,
         Err(Throttled::Unavailable)
     );
+}
+
+/// New players per address, whichever count: `a` and `b` are two nodes of one hall (the
+/// same count twice on one node). Past the budget an address waits for what is left of its
+/// window; another address has its own.
+async fn an_address_makes_its_new_players_once_for_the_hall(a: &NewPlayers, b: &NewPlayers) {
+    let rate = Rate::new(3, Duration::from_secs(60));
+    let (ip, other) = (IpAddr::from([10, 0, 3, 1]), IpAddr::from([10, 0, 3, 2]));
+    for count in [a, b, a] {
+        assert_eq!(count.admit(rate, ip).await, Ok(()));
+    }
+    for count in [b, a] {
+        let refused = count.admit(rate, ip).await;
+        assert!(
+            matches!(refused, Err(NotAdmitted::Spent(left)) if (59_000..=60_000).contains(&left.as_millis())),
+            "{refused:?}"
+        );
+    }
+    assert_eq!(b.admit(rate, other).await, Ok(()));
+}
+
+#[tokio::test]
+async fn new_players_counted_in_this_process() {
+    let count = NewPlayers::new(None);
+    an_address_makes_its_new_players_once_for_the_hall(&count, &count).await;
+}
+
+#[tokio::test]
+async fn new_players_counted_in_redis_shared_by_two_nodes() {
+    let redis = RedisServer::start();
+    let (a, b) = (node(&redis, "A").await, node(&redis, "B").await);
+    let (a, b) = (NewPlayers::new(Some(&a)), NewPlayers::new(Some(&b)));
+    an_address_makes_its_new_players_once_for_the_hall(&a, &b).await;
+    // Redis out of reach: no new player is made.
+    redis.stop();
+    let ip = IpAddr::from([10, 0, 3, 3]);
+    let rate = Rate::new(3, Duration::from_secs(60));
+    assert_eq!(a.admit(rate, ip).await, Err(NotAdmitted::Unavailable));
 }

@@ -1,9 +1,12 @@
 //! What the cluster fault tests share: nodes as real `kibitz serve` processes, a client that
 //! records every message it is sent (for the checker), the checker itself (no client ever
 //! sees a room's moves or `seq` go back), a TCP proxy a test can cut between one node and
-//! PostgreSQL, and signals to pause and resume a process.
+//! PostgreSQL, and signals to pause and resume a process; the crash drills' games in
+//! [`games`].
 
 #![allow(dead_code)]
+
+pub mod games;
 
 use std::collections::HashMap;
 use std::path::Path;

@@ -5,6 +5,7 @@
 //! with their one settlement in [`ratings`].
 
 pub mod guard;
+pub mod new_players;
 pub mod players;
 pub mod ratings;
 

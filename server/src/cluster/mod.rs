@@ -4,6 +4,7 @@
 //! ([`bus`]). This module is the transport: which requests and frames travel, and what a node
 //! does with those that arrive, is the relay's (`room::relay`), above the rooms.
 
+mod budgets;
 pub mod bus;
 mod conns;
 pub mod lease;

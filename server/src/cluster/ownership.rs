@@ -142,6 +142,7 @@ impl Cluster {
                 if let Err(e) = self.hold_node_number().await {
                     tracing::warn!(error = %e, "renewing this node's presence failed");
                 }
+                self.drop_taken().await;
                 tokio::select! {
                     () = tokio::time::sleep(every.saturating_sub(self.since(sent))) => {}
                     _ = shutdown.changed() => return,
@@ -184,6 +185,30 @@ impl Cluster {
             tokio::select! {
                 () = tokio::time::sleep(every.saturating_sub(self.since(sent))) => {}
                 _ = shutdown.changed() => return,
+            }
+        }
+    }
+
+    /// Drops the leases another node holds now, renewing none (this node cannot write to the
+    /// store): their rooms stop here at once rather than at their next request. A lease that
+    /// merely expired is kept: nobody took it, and a renewal once the store answers sets it
+    /// again.
+    async fn drop_taken(&self) {
+        let rooms: Vec<(String, u64)> = self
+            .0
+            .owned
+            .iter()
+            .map(|e| (e.key().clone(), e.value().fence))
+            .collect();
+        for chunk in rooms.chunks(500) {
+            let ids: Vec<String> = chunk.iter().map(|(room, _)| room.clone()).collect();
+            let Ok(owners) = self.call(async |r| lease::owners(r, &ids).await).await else {
+                return;
+            };
+            for ((room, fence), owner) in chunk.iter().zip(owners) {
+                if owner.is_some_and(|owner| owner != self.node()) {
+                    self.lose(room, *fence);
+                }
             }
         }
     }

@@ -30,6 +30,8 @@ pub enum SessionError {
     TooManyNewPlayers(u32, u64),
     #[error("could not store the player")]
     PlayerNotStored,
+    #[error("the hall could not count new players just now; try again")]
+    NewPlayersUncounted,
     #[error("that name belongs to an account: sign in, or choose another name")]
     NameTaken,
     #[error("that name looks like an account's name: choose another name")]
@@ -50,7 +52,8 @@ impl Refusal for SessionError {
             | SessionError::BinaryFrame
             | SessionError::BadName(_)
             | SessionError::BadBotHello(_)
-            | SessionError::PlayerNotStored => ErrorCode::BadRequest,
+            | SessionError::PlayerNotStored
+            | SessionError::NewPlayersUncounted => ErrorCode::BadRequest,
         }
     }
 }

@@ -9,6 +9,7 @@ use std::net::IpAddr;
 use game_core::protocol::{BotHello, HouseHello};
 
 use super::error::SessionError;
+use crate::accounts::new_players::NotAdmitted;
 use crate::accounts::players::PlayerRecord;
 use crate::accounts::KnownAccount;
 use crate::hub::Hub;
@@ -166,11 +167,17 @@ pub async fn hello(
             (player, token, hash)
         }
         None => {
-            if bot.is_none() && house.is_none() && !hub.admit_new_player(address) {
-                return Err(SessionError::TooManyNewPlayers(
-                    limits.new_players_per_address,
-                    limits.new_players_window.as_secs(),
-                ));
+            if bot.is_none() && house.is_none() {
+                match hub.admit_new_player(address).await {
+                    Ok(()) => {}
+                    Err(NotAdmitted::Spent(_)) => {
+                        return Err(SessionError::TooManyNewPlayers(
+                            limits.new_players_per_address,
+                            limits.new_players_window.as_secs(),
+                        ))
+                    }
+                    Err(NotAdmitted::Unavailable) => return Err(SessionError::NewPlayersUncounted),
+                }
             }
             let token = token::new_token();
             let hash = token::token_hash(&token);
