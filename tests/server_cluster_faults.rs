@@ -6,7 +6,9 @@
 //! spread over the nodes count once; joins of a tournament made at once over the nodes are all
 //! kept; an analysis worker on one node reviews a game asked for on another; the owner killed
 //! with SIGKILL: its rooms go on elsewhere, and a seat of a connection that died with it is
-//! given up. `KIBITZ_FAULT_ROUNDS` repeats the kill (scripts/cluster_faults.sh, the long
+//! given up; Redis down for 15 s, and PostgreSQL crashed and restarted: nothing taken while
+//! away, the players back within a lease and a second; a tournament's director killed:
+//! another node directs it. `KIBITZ_FAULT_ROUNDS` repeats the kill (scripts/cluster_faults.sh, the long
 //! version, prints each round's times).
 
 mod cluster_support;
@@ -596,4 +598,116 @@ async fn outage_round(
     );
     drop((a, b, maker));
     back
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_whose_director_s_node_died_is_directed_by_another() {
+    let hall = Hall::new();
+    let a = hall.node("A", &[]).await;
+    let b = hall.node("B", &[]).await;
+    // Two players with accounts, connected to B; the tournament is made and started on A,
+    // whose director pairs the first round.
+    let mut players = Vec::new();
+    for name in ["First", "Second"] {
+        let guest = Recorded::connect(&b.url(), &format!("{name}-guest"), None).await;
+        let claim = json!({"token": guest.token, "name": name,
+                           "password": "a-long-enough-password"});
+        assert_eq!(
+            http_json(b.addr, "POST", "/api/accounts", claim).await.0,
+            201
+        );
+        players.push(guest);
+    }
+    let made = json!({"token": players[0].token, "name": "Orphaned", "kind": "swiss",
+                      "rounds": 2, "game": {"kind":"connect4","cols":7,"rows":6},
+                      "clock": {"move_ms": 10000}});
+    let (status, made) = http_json(a.addr, "POST", "/api/tournaments", made).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for p in &players {
+        let join = json!({"token": p.token});
+        let (status, body) =
+            http_json(a.addr, "POST", &format!("/api/tournaments/{id}/join"), join).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let start = json!({"token": players[0].token});
+    let (status, body) = http_json(
+        a.addr,
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        start,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let first = paired(b.addr, &id, 1).await;
+    let game = &first["pairings"][0]["games"][0];
+    let room = game["room"].as_str().unwrap().to_string();
+    let black_first = game["black_player"] == players[0].player.as_str();
+    let (black, white) = players.split_at_mut(1);
+    let (black, white) = if black_first {
+        (&mut black[0], &mut white[0])
+    } else {
+        (&mut white[0], &mut black[0])
+    };
+
+    // A dies with the director. The game goes on at B, and ends (white resigns).
+    let killed = tokio::time::Instant::now();
+    a.kill().await;
+    black.join_retrying(&room, "player").await;
+    let moved = black
+        .move_until_acked(
+            &room,
+            "4",
+            "m1",
+            Duration::from_millis(500),
+            Duration::from_secs(30),
+        )
+        .await
+        .expect("black's move taken at B");
+    assert_eq!(moved["ply"], 1);
+    white.join_retrying(&room, "player").await;
+    white.send(json!({"t":"resign","room":room}));
+    white
+        .wait_for(|v| v["t"] == "over" && v["room"] == room.as_str())
+        .await;
+
+    // B directs the tournament now: the result is recorded and the second round paired,
+    // its room made at B, whose players are told.
+    let second = paired(b.addr, &id, 2).await;
+    let directed = killed.elapsed();
+    assert_eq!(
+        second["pairings"][0]["games"][0]["result"], "black",
+        "{second}"
+    );
+    let next = second["pairings"][1]["games"][0]["room"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    black
+        .wait_for(|v| v["t"] == "created" && v["room"] == next.as_str())
+        .await;
+    println!(
+        "{{\"fault\":\"kill -9 a tournament's director\",\"round_2_paired_ms\":{}}}",
+        directed.as_millis()
+    );
+    drop(b);
+}
+
+/// Tournament `id` read through the node at `addr` once `rounds` rounds are paired (asked
+/// every 100 ms, for at most 30 s).
+async fn paired(addr: std::net::SocketAddr, id: &str, rounds: usize) -> serde_json::Value {
+    let started = tokio::time::Instant::now();
+    loop {
+        let (status, t) = http_get(addr, &format!("/api/tournaments/{id}")).await;
+        assert_eq!(status, 200, "{t}");
+        let t: serde_json::Value = serde_json::from_str(&t).unwrap();
+        if t["pairings"].as_array().is_some_and(|p| p.len() >= rounds) {
+            return t;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "round {rounds} not paired: {t}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
 }

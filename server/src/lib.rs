@@ -164,7 +164,7 @@ impl Server {
             }
         }
         // After the rooms, so that each director finds its games' rooms running. In a
-        // cluster no node resumes them (docs/architecture.md, "Tournaments").
+        // cluster the nodes' sweep takes them over (`director::direct_undirected`).
         let tournaments = tournament::director::resume_all(&hub)
             .await
             .map_err(Error::Store)?;
@@ -199,6 +199,7 @@ impl Server {
             tokio::spawn(room::node_tasks::rejoin_after_absence(hub.clone()));
             tokio::spawn(lobby::pairing::show_cluster_seeks(hub.clone()));
             tokio::spawn(room::node_tasks::claim_orphans(hub.clone()));
+            tokio::spawn(tournament::director::direct_undirected(hub.clone()));
             tokio::spawn(session::reviews::serve_asked(hub.clone(), asked_rx));
             tokio::spawn(cluster.renew_leases(hub.store.clone(), hub.shutdown.clone()));
         }

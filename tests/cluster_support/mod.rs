@@ -256,6 +256,26 @@ impl Recorded {
             .await
     }
 
+    /// Joins `room` as `as_`, asking again while the room's node cannot be reached (a
+    /// refusal, or no answer within a second), for at most 30 s; the room's state.
+    pub async fn join_retrying(&mut self, room: &str, as_: &str) -> Value {
+        let started = tokio::time::Instant::now();
+        while started.elapsed() < Duration::from_secs(30) {
+            self.send(json!({"t":"join","room":room,"as":as_}));
+            let answer = self
+                .wait_up_to(Duration::from_secs(1), |v| {
+                    v["room"] == room && (v["t"] == "state" || v["t"] == "error")
+                })
+                .await;
+            match answer {
+                Some(v) if v["t"] == "state" => return v,
+                Some(_) => tokio::time::sleep(Duration::from_millis(200)).await,
+                None => {}
+            }
+        }
+        panic!("{} could not join {room}", self.name);
+    }
+
     /// Sends `mv` with request id `id` until it is acknowledged (a refusal, or no answer
     /// within `answer_within`, sends it again), for at most `limit`; the `moved`, if any.
     pub async fn move_until_acked(

@@ -25,6 +25,7 @@ use tokio::time::Instant;
 
 pub use bus::{Arrival, Bus, BusInbox, BusMsg};
 pub use lease::{Claim, Lease};
+pub use ownership::director_lease;
 pub use presence::PeerNews;
 pub use seeks::SeekEntry;
 

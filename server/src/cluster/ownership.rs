@@ -11,6 +11,23 @@ use tokio::sync::{watch, Notify, OwnedMutexGuard};
 use super::lease::{self, Claim, Lease};
 use super::{Cluster, ClusterError};
 
+/// What a lease's name starts with when it is a tournament director's rather than a room's
+/// (room ids hold no `:`).
+const DIRECTOR: &str = "director:";
+
+/// The name of the lease of `tournament`'s director: taken, renewed and lost like a room's,
+/// so that one node directs a running tournament and another takes it over when that node
+/// dies.
+#[must_use]
+pub fn director_lease(tournament: &str) -> String {
+    format!("{DIRECTOR}{tournament}")
+}
+
+/// Whether the lease `name` is a room's (counted in `kibitz_cluster_rooms_owned`).
+fn is_room(name: &str) -> bool {
+    !name.starts_with(DIRECTOR)
+}
+
 impl Cluster {
     /// The node that owns `room` now, if any.
     pub async fn owner(&self, room: &str) -> Result<Option<String>, ClusterError> {
@@ -66,6 +83,7 @@ impl Cluster {
                     .owned
                     .insert(room.to_string(), lease.clone())
                     .is_none()
+                    && is_room(room)
                 {
                     self.0.metrics.room_owned(true);
                 }
@@ -85,7 +103,9 @@ impl Cluster {
         if !removed {
             return;
         }
-        self.0.metrics.room_owned(false);
+        if is_room(room) {
+            self.0.metrics.room_owned(false);
+        }
         let cluster = self.clone();
         let room = room.to_string();
         tokio::spawn(async move {
@@ -223,7 +243,9 @@ impl Cluster {
         if let Some((_, lease)) = self.0.owned.remove_if(room, |_, l| l.fence == fence) {
             tracing::warn!(room, fence, "lease lost");
             lease.lost.notify_one();
-            self.0.metrics.room_owned(false);
+            if is_room(room) {
+                self.0.metrics.room_owned(false);
+            }
         }
     }
 }

@@ -304,7 +304,8 @@ pub(super) async fn locate(
     if let Some(handle) = hub.room(id) {
         return Ok(Place::Here(handle));
     }
-    if id.is_empty() || id.len() > MAX_ROOM_ID_BYTES {
+    // Room ids hold no `:`; the leases of other things (a tournament's director) do.
+    if id.is_empty() || id.len() > MAX_ROOM_ID_BYTES || id.contains(':') {
         return Ok(Place::Nowhere);
     }
     match cluster.owner(id).await {

@@ -11,6 +11,12 @@
 //! Each result is stored in the document as it comes; when a round is over the next is
 //! paired, and after the last the tournament is over. The document is stored after every
 //! step; a step whose write failed is written again before anything else is done.
+//!
+//! In a cluster one node directs a tournament: the one holding its director's lease
+//! (`cluster::director_lease`), renewed with the rooms' leases. A director whose lease may be
+//! lost does nothing (it may be behind another node's) and stops once it is lost; every two
+//! lease times each node looks for running tournaments that no node directs — their
+//! director's node died — and takes them over, resuming them as a restart does.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -21,6 +27,7 @@ use game_core::Color;
 use super::document::{Entrant, Next, TableGame, Tournament};
 use super::scoring;
 use crate::accounts::players::PlayerRecord;
+use crate::cluster::{director_lease, Claim, Lease};
 use crate::hub::SharedHub;
 use crate::room::error::RoomError;
 use crate::room::handle::{Actor, RoomCmd, RoomHandle};
@@ -45,14 +52,39 @@ const STUCK_LOOKS: u32 = 300;
 /// Room ids are drawn like every room's.
 const ROOM_ID_LEN: usize = 8;
 
-/// Starts directing `tournament` (running) on this server, unless it is directed here already.
-pub fn direct(hub: &SharedHub, tournament: Tournament) {
+/// Starts directing `tournament` (running) on this server, unless it is directed here
+/// already or, in a cluster, by another node (or the lease cannot be asked for: the sweep
+/// asks again).
+pub async fn direct(hub: &SharedHub, tournament: Tournament) {
     if !hub.tournaments.claim(&tournament.id) {
         return;
+    }
+    let lease = match &hub.cluster {
+        None => None,
+        Some(cluster) => match cluster.claim(&director_lease(&tournament.id), 0).await {
+            Ok(Claim::Ours(lease)) => Some(lease),
+            Ok(Claim::Elsewhere(_)) => {
+                hub.tournaments.released(&tournament.id);
+                return;
+            }
+            Err(e) => {
+                tracing::warn!(tournament = %tournament.id, error = %e, "claiming a tournament's director failed");
+                hub.tournaments.released(&tournament.id);
+                return;
+            }
+        },
+    };
+    // Its games are tournament games from the first request on (no `abort`), before the
+    // director's first look at them.
+    if let Some(round) = tournament.current_round() {
+        for game in round.games.iter().filter(|g| !g.is_over()) {
+            hub.tournaments.game_room(&game.room);
+        }
     }
     let director = Director {
         hub: hub.clone(),
         tournament,
+        lease,
         unsaved: false,
         told: HashSet::new(),
         stuck: HashMap::new(),
@@ -60,21 +92,18 @@ pub fn direct(hub: &SharedHub, tournament: Tournament) {
     tokio::spawn(director.run());
 }
 
-/// Directs every running tournament of the store again (the server's start). Returns how
-/// many; a document that cannot be read is logged and left alone.
+/// Directs every running tournament of the store that is not directed yet (the server's
+/// start; in a cluster, the sweep's). Returns how many were read; a document that cannot be
+/// read is logged and left alone.
 pub async fn resume_all(hub: &SharedHub) -> Result<usize, StoreError> {
     let mut resumed = 0;
     for stored in hub.store.running_tournaments().await? {
+        if hub.tournaments.is_directed(&stored.id) {
+            continue;
+        }
         match Tournament::from_stored(&stored) {
             Ok(tournament) => {
-                // Its games are tournament games from the first request on (no `abort`),
-                // before the director's first look at them.
-                if let Some(round) = tournament.current_round() {
-                    for game in round.games.iter().filter(|g| !g.is_over()) {
-                        hub.tournaments.game_room(&game.room);
-                    }
-                }
-                direct(hub, tournament);
+                direct(hub, tournament).await;
                 resumed += 1;
             }
             Err(e) => {
@@ -83,6 +112,25 @@ pub async fn resume_all(hub: &SharedHub) -> Result<usize, StoreError> {
         }
     }
     Ok(resumed)
+}
+
+/// In a cluster, every two lease times, takes over the running tournaments that no node
+/// directs (their director's node died, or the whole cluster was stopped): two nodes that
+/// look at once race for the lease, and one wins. Until shutdown.
+pub async fn direct_undirected(hub: SharedHub) {
+    let Some(cluster) = hub.cluster.clone() else {
+        return;
+    };
+    let mut shutdown = hub.shutdown.clone();
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep(cluster.lease_time() * 2) => {}
+            _ = shutdown.changed() => return,
+        }
+        if let Err(e) = resume_all(&hub).await {
+            tracing::warn!(error = %e, "listing running tournaments failed");
+        }
+    }
 }
 
 /// How a game's room is found.
@@ -97,6 +145,8 @@ enum Seen {
 struct Director {
     hub: SharedHub,
     tournament: Tournament,
+    /// In a cluster, this node's lease of the director.
+    lease: Option<Lease>,
     /// The document in memory differs from the stored one (a write failed).
     unsaved: bool,
     /// The connections told of their game in a room, by room and connection.
@@ -108,20 +158,46 @@ struct Director {
 impl Director {
     async fn run(mut self) {
         let mut shutdown = self.hub.shutdown.clone();
+        let lost = self.lease.as_ref().map(|l| l.lost.clone());
         tracing::info!(tournament = %self.tournament.id, "directing the tournament");
         loop {
             if *shutdown.borrow() {
                 break;
             }
-            if self.step().await {
+            // A director that may have lost its lease does nothing: another node may direct
+            // the tournament now, from a document this one has not seen.
+            if self.sure_of_lease() && self.step().await {
                 break;
             }
             tokio::select! {
                 () = tokio::time::sleep(POLL) => {}
+                () = async {
+                    match &lost {
+                        Some(lost) => lost.notified().await,
+                        None => std::future::pending().await,
+                    }
+                } => {
+                    tracing::warn!(tournament = %self.tournament.id, "another node directs the tournament now");
+                    break;
+                }
                 _ = shutdown.changed() => break,
             }
         }
+        if let (Some(cluster), Some(lease)) = (&self.hub.cluster, &self.lease) {
+            cluster.release(&director_lease(&self.tournament.id), lease.fence);
+        }
         self.hub.tournaments.released(&self.tournament.id);
+    }
+
+    /// Whether this node surely directs the tournament: always on one node; in a cluster
+    /// while it surely holds the director's lease (`Cluster::holds`).
+    fn sure_of_lease(&self) -> bool {
+        match (&self.hub.cluster, &self.lease) {
+            (Some(cluster), Some(lease)) => {
+                cluster.holds(&director_lease(&self.tournament.id), lease.fence)
+            }
+            _ => true,
+        }
     }
 
     /// One look: results in, rounds paired and started, the end. True when there is nothing

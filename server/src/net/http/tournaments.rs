@@ -348,7 +348,7 @@ async fn start(State(hub): State<SharedHub>, Path(id): Path<String>, body: Bytes
     match started {
         Ok(t) => {
             tracing::info!(tournament = %t.id, players = t.players.len(), "tournament started");
-            director::direct(&hub, t.clone());
+            director::direct(&hub, t.clone()).await;
             Json(view(&t)).into_response()
         }
         Err(r) => r,
