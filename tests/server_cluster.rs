@@ -2,7 +2,8 @@
 //! server of its own with its own sockets. A player on node A plays a whole renju game
 //! against a player on node B, in a room A owns; a spectator on node C sees every move, in
 //! order; chat crosses the nodes; a token made on one node is known on another; the room's
-//! owner is the one node that writes it (its lease's fence is in the store).
+//! owner is the one node that writes it (its lease's fence is in the store); an address's new
+//! players and open rooms are counted for the hall, not once a node.
 
 mod common;
 
@@ -393,6 +394,62 @@ async fn accounts_and_ratings_hold_across_nodes() {
             let answer = again.recv().await;
             if answer["t"] == "error" {
                 assert_eq!(answer["code"], "bad_token");
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_s_new_players_and_open_rooms_count_once_over_the_nodes() {
+    let store = PgServer::shared().database();
+    let redis = RedisServer::start();
+    let capped = |id: &str| {
+        let (store, redis, id) = (store.clone(), redis.url(), id.to_string());
+        TestServer::start_with(move |c| {
+            c.store_url = Some(store);
+            c.cluster = Some(kibitz_server::cluster::ClusterSettings {
+                redis_url: redis,
+                node_id: id,
+                lease: Duration::from_secs(3),
+            });
+            c.limits.new_players_per_address = 4;
+            c.limits.open_rooms_per_address = 3;
+        })
+    };
+    let (a, b) = (capped("A").await, capped("B").await);
+    // Four new players from one address, two on each node; a fifth is refused on either.
+    let mut players = Vec::new();
+    for (i, node) in [&a, &b, &a, &b].into_iter().enumerate() {
+        players.push(node.client(&format!("P{i}")).await);
+    }
+    let mut fifth = Client::connect(&b.url()).await;
+    fifth.send(json!({"t":"hello","name":"P4"})).await;
+    let refused = fifth.expect("error").await;
+    assert_eq!(refused["code"], "rate_limited", "{refused}");
+    // Three open rooms from the address over both nodes; a fourth is refused on either.
+    let game = json!({"t":"create","game":{"kind":"connect4"},"seat":"black"});
+    let mut rooms = Vec::new();
+    for p in &mut players[..3] {
+        rooms.push(p.create(game.clone()).await.0);
+    }
+    let e = players[3].refused(game.clone()).await;
+    assert!(
+        e["message"].as_str().unwrap().contains("from one address"),
+        "{e}"
+    );
+    // A room closed on its node (its creator leaves it waiting) frees one for the address,
+    // once its end is counted (asked again until then).
+    players[0].send(json!({"t":"leave","room":rooms[0]})).await;
+    within("a room made again", async {
+        loop {
+            players[3].send(game.clone()).await;
+            let v = players[3]
+                .expect_where(|v| v["t"] == "created" || v["t"] == "error")
+                .await;
+            if v["t"] == "created" {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;

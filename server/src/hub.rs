@@ -28,6 +28,7 @@ use crate::net::listener::Sockets;
 use crate::player_links::PlayerLinks;
 use crate::review::ReviewQueue;
 use crate::room::handle::RoomHandle;
+use crate::room::open_rooms::OpenRooms;
 use crate::room::parked::ParkedMembers;
 use crate::store::Store;
 use crate::tournament::registry::TournamentRegistry;
@@ -80,6 +81,8 @@ pub struct Hub {
     pub tournaments: TournamentRegistry,
     /// New players made per address, in the current window of each: the hall's count.
     new_players: NewPlayers,
+    /// Open rooms per player and per address: the hall's count.
+    open_rooms: OpenRooms,
     /// Flips to true once when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
     next_conn: AtomicU64,
@@ -110,6 +113,7 @@ impl Hub {
         let first_conn = cluster.as_ref().map_or(1, Cluster::first_conn_id);
         let signin = SignInGuard::new(cluster.as_ref());
         let new_players = NewPlayers::new(cluster.as_ref());
+        let open_rooms = OpenRooms::new(cluster.as_ref());
         Hub {
             config,
             store,
@@ -130,6 +134,7 @@ impl Hub {
             reviews_asked,
             tournaments: TournamentRegistry::default(),
             new_players,
+            open_rooms,
             shutdown,
             next_conn: AtomicU64::new(first_conn),
             live_sessions: AtomicUsize::new(0),
@@ -170,22 +175,10 @@ impl Hub {
         self.rooms.get(id).map(|h| h.clone())
     }
 
-    /// Unfinished rooms in memory that `player` created (the open-room limit).
+    /// The hall's count of open rooms per player and per address.
     #[must_use]
-    pub fn open_rooms_of(&self, player: &str) -> usize {
-        self.rooms
-            .iter()
-            .filter(|r| r.creator.as_deref() == Some(player) && r.is_unfinished())
-            .count()
-    }
-
-    /// Unfinished rooms in memory created from `address` (the open-room limit per address).
-    #[must_use]
-    pub fn open_rooms_from(&self, address: IpAddr) -> usize {
-        self.rooms
-            .iter()
-            .filter(|r| r.origin == Some(address) && r.is_unfinished())
-            .count()
+    pub fn open_rooms(&self) -> &OpenRooms {
+        &self.open_rooms
     }
 
     /// Counts a new player made from `address`, for the hall; refused when the address has

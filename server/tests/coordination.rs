@@ -3,8 +3,8 @@
 //! against SQLite and PostgreSQL. Here: the sign-in guard — an address's attempts per
 //! window (refused with the time left), a name locked after repeated failures (longer at
 //! each further one, the same for names that exist and names that do not), a success that
-//! clears the name, and counts that two nodes share; and the new players an address may make
-//! in a window, counted for the hall.
+//! clears the name, and counts that two nodes share; the new players an address may make in a
+//! window, and the open rooms of a player and of an address, counted for the hall.
 
 #[path = "support/redis.rs"]
 mod redis_support;
@@ -17,6 +17,7 @@ use kibitz_server::accounts::new_players::{NewPlayers, NotAdmitted};
 use kibitz_server::cluster::{Cluster, ClusterSettings};
 use kibitz_server::metrics::Metrics;
 use kibitz_server::rate_limit::Rate;
+use kibitz_server::room::open_rooms::{Makers, NotOpened, OpenLimits, OpenRooms};
 use redis_support::RedisServer;
 
 fn limits() -> SignInLimits {
@@ -180,4 +181,84 @@ async fn new_players_counted_in_redis_shared_by_two_nodes() {
     let ip = IpAddr::from([10, 0, 3, 3]);
     let rate = Rate::new(3, Duration::from_secs(60));
     assert_eq!(a.admit(rate, ip).await, Err(NotAdmitted::Unavailable));
+}
+
+/// Open rooms, whichever count: `a` and `b` are two nodes of one hall (the same count twice
+/// on one node). A player and an address each have their limit over the whole hall; a room
+/// counts once however often it is counted, and stops counting when it closes on any node.
+async fn open_rooms_count_once_for_the_hall(a: &OpenRooms, b: &OpenRooms) {
+    let limits = OpenLimits {
+        per_player: 2,
+        per_address: 3,
+    };
+    let (ip, elsewhere) = (IpAddr::from([10, 0, 4, 1]), IpAddr::from([10, 0, 4, 2]));
+    let maker = |player: &str, address: Option<IpAddr>| Makers {
+        player: Some(player.to_string()),
+        address,
+    };
+    assert_eq!(
+        a.open("r1", &maker("alice", Some(ip)), limits).await,
+        Ok(())
+    );
+    assert_eq!(
+        b.open("r2", &maker("alice", Some(ip)), limits).await,
+        Ok(())
+    );
+    assert_eq!(
+        a.open("r3", &maker("alice", Some(elsewhere)), limits).await,
+        Err(NotOpened::Player(2))
+    );
+    // Counted again (a room taken over by another node), it still counts once.
+    b.opened("r1", &maker("alice", None)).await;
+    assert_eq!(b.open("r4", &maker("bob", Some(ip)), limits).await, Ok(()));
+    assert_eq!(
+        a.open("r5", &maker("carol", Some(ip)), limits).await,
+        Err(NotOpened::Address(3))
+    );
+    // Over on either node, a room frees its player's count and its address's.
+    b.closed("r1").await;
+    a.closed("no-such-room").await;
+    assert_eq!(
+        a.open("r5", &maker("carol", Some(ip)), limits).await,
+        Ok(())
+    );
+    assert_eq!(
+        b.open("r6", &maker("alice", Some(elsewhere)), limits).await,
+        Ok(())
+    );
+    // A rematch counts whatever the limits: alice has three now, and is refused a fourth.
+    a.opened("r7", &maker("alice", None)).await;
+    a.closed("r6").await;
+    assert_eq!(
+        b.open("r8", &maker("alice", Some(elsewhere)), limits).await,
+        Err(NotOpened::Player(2))
+    );
+}
+
+#[tokio::test]
+async fn open_rooms_counted_in_this_process() {
+    let count = OpenRooms::new(None);
+    open_rooms_count_once_for_the_hall(&count, &count).await;
+}
+
+#[tokio::test]
+async fn open_rooms_counted_in_redis_shared_by_two_nodes() {
+    let redis = RedisServer::start();
+    let (a, b) = (node(&redis, "A").await, node(&redis, "B").await);
+    let (a, b) = (OpenRooms::new(Some(&a)), OpenRooms::new(Some(&b)));
+    open_rooms_count_once_for_the_hall(&a, &b).await;
+    // Redis out of reach: no room is opened.
+    redis.stop();
+    let alice = Makers {
+        player: Some("alice2".to_string()),
+        address: None,
+    };
+    let limits = OpenLimits {
+        per_player: 2,
+        per_address: 3,
+    };
+    assert_eq!(
+        a.open("r9", &alice, limits).await,
+        Err(NotOpened::Unavailable)
+    );
 }

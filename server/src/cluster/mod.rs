@@ -8,6 +8,7 @@ mod budgets;
 pub mod bus;
 mod conns;
 pub mod lease;
+mod open_rooms;
 mod ownership;
 mod presence;
 pub mod seeks;

@@ -381,6 +381,7 @@ impl RoomActor {
             RoomStatus::Over => {
                 self.quiet_since = Some(Instant::now());
                 self.handle.unfinished.store(false, Ordering::Relaxed);
+                self.hub.open_rooms().closed_soon(self.game.id());
                 self.members.clear_away();
                 self.invites.withdraw_all(&self.hub, self.game.id());
                 for seat in [Color::Black, Color::White] {

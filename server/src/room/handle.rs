@@ -2,7 +2,6 @@
 //! that queue carries. It sits below the hub, the sessions and the rooms, so that each of them
 //! speaks of rooms without importing the others.
 
-use std::net::IpAddr;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -19,17 +18,13 @@ use crate::room::member::MemberLink;
 #[derive(Clone, Debug)]
 pub struct RoomHandle {
     pub id: String,
-    /// The player who created it (counts against their open-room limit).
-    pub creator: Option<String>,
-    /// The address it was created from (counts against that address's open-room limit).
-    pub origin: Option<IpAddr>,
     pub tx: mpsc::Sender<RoomCmd>,
-    /// True until the game is over (or the room cancelled): what the open-room limit counts.
+    /// True until the game is over (or the room cancelled).
     pub unfinished: Arc<AtomicBool>,
 }
 
 impl RoomHandle {
-    /// Whether the room still counts as open for its creator.
+    /// Whether the game is not over yet.
     #[must_use]
     pub fn is_unfinished(&self) -> bool {
         self.unfinished.load(Ordering::Relaxed)

@@ -34,6 +34,7 @@ pub mod invites;
 pub mod member;
 pub mod members;
 pub mod node_tasks;
+pub mod open_rooms;
 pub mod parked;
 pub mod plan;
 pub mod registry;

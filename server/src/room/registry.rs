@@ -21,6 +21,7 @@ use super::plan::RoomPlan;
 use crate::cluster::{Claim, Lease};
 use crate::hub::SharedHub;
 use crate::room::handle::RoomHandle;
+use crate::room::open_rooms::Makers;
 use crate::store::{StoreError, StoredRematch, Write};
 
 /// Longest room id looked up in the store; room ids are 8 characters.
@@ -136,8 +137,6 @@ pub fn spawn_room(
     let (tx, rx) = mpsc::channel(hub.config.limits.room_queue);
     let handle = RoomHandle {
         id: game.id().to_string(),
-        creator: game.head().creator.clone(),
-        origin,
         tx,
         unfinished: Arc::new(AtomicBool::new(unfinished)),
     };
@@ -146,6 +145,15 @@ pub fn spawn_room(
         Entry::Vacant(slot) => {
             slot.insert(handle.clone());
         }
+    }
+    if unfinished {
+        // Counted already when made by `create`; a rematch, or a room reloaded or taken over,
+        // counts from now on (whatever the limits: it exists).
+        let makers = Makers {
+            player: game.head().creator.clone(),
+            address: origin,
+        };
+        hub.open_rooms().opened_soon(&handle.id, makers);
     }
     let now = Instant::now();
     let mut members = Members::default();

@@ -10,9 +10,13 @@ use game_core::{Color, GameSpec};
 use crate::hub::SharedHub;
 use crate::room::error::RoomError;
 use crate::room::handle::{Actor, RoomCmd};
+use crate::room::open_rooms::{Makers, NotOpened, OpenLimits};
 use crate::room::plan::RoomPlan;
 use crate::room::registry::create_room;
 use crate::store::StoredSeat;
+
+/// Room ids are 8 random characters.
+const ROOM_ID_LEN: usize = 8;
 
 /// A `create` as received.
 #[derive(Debug)]
@@ -68,15 +72,6 @@ pub async fn create(
     if levels.iter().flatten().any(|l| !BOT_LEVELS.contains(l)) {
         return Err(RoomError::BadBotLevel);
     }
-    if hub.open_rooms_of(&me.player.id) >= limits.open_rooms_per_player {
-        return Err(RoomError::TooManyRooms(limits.open_rooms_per_player));
-    }
-    // Per address too: new identities must not buy new rooms.
-    if hub.open_rooms_from(address) >= limits.open_rooms_per_address {
-        return Err(RoomError::TooManyRoomsFromAddress(
-            limits.open_rooms_per_address,
-        ));
-    }
     let my_seat = creator_seat(request.seat, levels)?;
     let mut seats: [Option<StoredSeat>; 2] = [None, None];
     if let Some(c) = my_seat {
@@ -87,11 +82,37 @@ pub async fn create(
             level: None,
         });
     }
+    // Counted for the player and, so that new identities do not buy new rooms, for the
+    // address: both limits are the hall's.
+    let id = crate::token::random_id(ROOM_ID_LEN);
+    let makers = Makers {
+        player: Some(me.player.id.clone()),
+        address: Some(address),
+    };
+    let open_limits = OpenLimits {
+        per_player: limits.open_rooms_per_player,
+        per_address: limits.open_rooms_per_address,
+    };
+    hub.open_rooms()
+        .open(&id, &makers, open_limits)
+        .await
+        .map_err(|refused| match refused {
+            NotOpened::Player(n) => RoomError::TooManyRooms(n),
+            NotOpened::Address(n) => RoomError::TooManyRoomsFromAddress(n),
+            NotOpened::Unavailable => RoomError::Unreachable,
+        })?;
     let plan = plan
+        .with_id(&id)
         .created_by(&me.player.id, request.private)
         .from_address(address)
         .seated(seats);
-    let handle = create_room(hub, plan).await?;
+    let handle = match create_room(hub, plan).await {
+        Ok(handle) => handle,
+        Err(e) => {
+            hub.open_rooms().closed(&id).await;
+            return Err(e);
+        }
+    };
     me.link.send(&ServerMsg::Created {
         room: handle.id.clone(),
     });
