@@ -300,7 +300,7 @@ async fn quick_pairing_pairs_seekers_of_different_nodes() {
 }
 
 /// An account made on node A is one on node B: its owner signs in there and is the same
-/// player, a guest there cannot take its name, a rated game between the nodes is rated once,
+/// player, a guest there cannot take its name nor one that only looks like it, a rated game between the nodes is rated once,
 /// and a token signed out on A is refused on B too.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn accounts_and_ratings_hold_across_nodes() {
@@ -330,6 +330,26 @@ async fn accounts_and_ratings_hold_across_nodes() {
     let mut impostor = Client::connect(&b_node.url()).await;
     impostor.send(json!({"t":"hello","name":"ALICE"})).await;
     assert_eq!(impostor.expect("error").await["code"], "name_taken");
+    // A name that only looks like it (a Cyrillic а) is refused on node B too, once the
+    // account's word has crossed the bus (asked again until then).
+    within("a look-alike name refused on node B", async {
+        loop {
+            let mut lookalike = Client::connect(&b_node.url()).await;
+            lookalike
+                .send(json!({"t":"hello","name":"\u{430}lice"}))
+                .await;
+            let v = lookalike
+                .expect_where(|v| v["t"] == "welcome" || v["t"] == "error")
+                .await;
+            if v["t"] == "error" {
+                assert_eq!(v["code"], "name_taken", "{v}");
+                assert!(v["message"].as_str().unwrap().contains("looks like"), "{v}");
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await;
     let (status, body) = http_json(
         b_node.addr,
         "POST",

@@ -175,6 +175,16 @@ impl Hub {
         self.rooms.get(id).map(|h| h.clone())
     }
 
+    /// An account was made here: known at once on this node and, through the bus, on every
+    /// other (a node that misses the word still finds the account by its exact name in the
+    /// store, and knows it after its next start).
+    pub fn account_made(&self, account: &crate::store::StoredAccount) {
+        self.accounts.insert(account);
+        if let Some(cluster) = &self.cluster {
+            cluster.account_made(account);
+        }
+    }
+
     /// The hall's count of open rooms per player and per address.
     #[must_use]
     pub fn open_rooms(&self) -> &OpenRooms {

@@ -100,6 +100,13 @@ pub enum BusMsg {
     /// (To everyone.) A token was signed out: every node forgets it (a node's memory of
     /// tokens would otherwise still let it say hello there).
     TokenDropped { token_hash: String },
+    /// (To everyone.) An account was made: every node knows its name at once, so that a
+    /// guest name that only looks like it is refused on any node.
+    AccountMade {
+        player: String,
+        name: String,
+        bot: bool,
+    },
 }
 
 /// One publish waiting for the pipeline.

@@ -174,6 +174,15 @@ impl Cluster {
             .collect()
     }
 
+    /// Tells every node that `account` was made.
+    pub fn account_made(&self, account: &crate::store::StoredAccount) {
+        self.0.bus.send_everyone(&BusMsg::AccountMade {
+            player: account.player.clone(),
+            name: account.name.clone(),
+            bot: account.bot,
+        });
+    }
+
     /// Tells every node that a token was signed out.
     pub fn token_dropped(&self, token_hash: &str) {
         self.0.bus.send_everyone(&BusMsg::TokenDropped {

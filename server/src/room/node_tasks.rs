@@ -288,6 +288,16 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                 }
             }
             BusMsg::TokenDropped { token_hash } => hub.players.forget_token(&token_hash),
+            BusMsg::AccountMade { player, name, bot } => {
+                hub.accounts.insert(&crate::store::StoredAccount {
+                    player: player.clone(),
+                    name: name.clone(),
+                    password_hash: None,
+                    bot,
+                    created_ms: 0,
+                });
+                hub.players.claimed(&player, &name);
+            }
             BusMsg::LobbyGone { node, room } => {
                 // A room running here now (taken over) stays listed.
                 if node != cluster.node()

@@ -110,7 +110,7 @@ async fn register_bot(hub: &Hub, player: &PlayerRecord) -> bool {
     };
     match hub.store.write(Write::NewAccount(account.clone())).await {
         Ok(()) => {
-            hub.accounts.insert(&account);
+            hub.account_made(&account);
             true
         }
         Err(e) => {

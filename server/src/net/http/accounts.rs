@@ -236,7 +236,7 @@ async fn register(
         }
         Err(e) => return store_failed(&e),
     }
-    hub.accounts.insert(&account);
+    hub.account_made(&account);
     hub.players.claimed(&player.id, name);
     tracing::info!(player = %player.id, name = %name, "account made");
     (
