@@ -477,3 +477,53 @@ async fn an_address_s_new_players_and_open_rooms_count_once_over_the_nodes() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_another_node_than_the_director_are_seated_in_their_games() {
+    let store = PgServer::shared().database();
+    let redis = RedisServer::start();
+    let a = node(&store, &redis.url(), "A").await;
+    let b = node(&store, &redis.url(), "B").await;
+    // Two accounts, connected to node B only.
+    let mut players = Vec::new();
+    for name in ["Tess", "Tom"] {
+        let c = b.client(&format!("{name}-guest")).await;
+        let claim = json!({"token": c.token, "name": name, "password": "correct horse battery"});
+        let (status, body) = http_json(b.addr, "POST", "/api/accounts", claim).await;
+        assert_eq!(status, 201, "{body}");
+        players.push(c);
+    }
+    // Made, joined and started through node A, whose director pairs the round there.
+    let made = json!({"token": players[0].token, "name": "Across", "kind": "round_robin",
+                      "game": {"kind":"connect4","cols":7,"rows":6},
+                      "clock": {"move_ms": 10000}});
+    let (status, t) = http_json(a.addr, "POST", "/api/tournaments", made).await;
+    assert_eq!(status, 201, "{t}");
+    let id = t["id"].as_str().unwrap().to_string();
+    for p in &players {
+        let path = format!("/api/tournaments/{id}/join");
+        let (status, body) = http_json(a.addr, "POST", &path, json!({"token": p.token})).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let path = format!("/api/tournaments/{id}/start");
+    let start = json!({"token": players[0].token});
+    let (status, body) = http_json(a.addr, "POST", &path, start).await;
+    assert_eq!(status, 200, "{body}");
+    // Each player, on node B, is told where the game is and seated in it; the game is a
+    // tournament game there too (no abort).
+    let mut rooms = Vec::new();
+    for p in &mut players {
+        let created = p.expect("created").await;
+        let room = created["room"].as_str().unwrap().to_string();
+        let st = p
+            .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str())
+            .await;
+        assert_eq!(st["status"], "playing", "{st}");
+        rooms.push(room);
+    }
+    assert_eq!(rooms[0], rooms[1]);
+    let e = players[0]
+        .refused(json!({"t":"abort","room":rooms[0]}))
+        .await;
+    assert!(e["message"].as_str().unwrap().contains("resign"), "{e}");
+}

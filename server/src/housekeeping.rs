@@ -35,6 +35,7 @@ async fn sweep(hub: &SharedHub) {
     hub.signin.expire(&hub.config.limits.signin(), now);
     hub.tournaments
         .expire_making(crate::tournament::registry::MAKING_RATE, now);
+    hub.tournaments.expire_elsewhere(now);
     crate::session::reviews::expire_waiting(hub).await;
     forget_unseen_players(hub, now).await;
     hub.metrics.players(hub.players.len());

@@ -100,6 +100,15 @@ pub enum BusMsg {
     /// (To everyone.) A token was signed out: every node forgets it (a node's memory of
     /// tokens would otherwise still let it say hello there).
     TokenDropped { token_hash: String },
+    /// (To everyone, from a tournament's director, every second while the game goes on.) A
+    /// tournament game is played in `room` between `players` (id and name; the people
+    /// among them): each node marks it a tournament game and seats its own connections of
+    /// those players that are not in it yet, once each.
+    TournamentGame {
+        tournament: String,
+        room: String,
+        players: Vec<(String, String)>,
+    },
     /// (To everyone.) An account was made: every node knows its name at once, so that a
     /// guest name that only looks like it is refused on any node.
     AccountMade {

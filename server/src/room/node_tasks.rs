@@ -288,6 +288,11 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                 }
             }
             BusMsg::TokenDropped { token_hash } => hub.players.forget_token(&token_hash),
+            BusMsg::TournamentGame {
+                tournament,
+                room,
+                players,
+            } => crate::tournament::elsewhere::heard(&hub, &tournament, &room, &players).await,
             BusMsg::AccountMade { player, name, bot } => {
                 hub.accounts.insert(&crate::store::StoredAccount {
                     player: player.clone(),

@@ -287,8 +287,9 @@ impl Director {
                         None if self.hub.cluster.is_none() => {
                             recorded |= self.still_stuck(&game);
                         }
-                        // In a cluster another node may run it.
-                        None => {}
+                        // In a cluster another node may run it; the players may be connected
+                        // anywhere.
+                        None => self.tell_other_nodes(&game),
                     }
                 }
                 Seen::Over(stored) => {
@@ -383,6 +384,7 @@ impl Director {
     /// — back from a lost connection, or after the server's restart — finds their game too.
     /// A connection already in the room is left alone.
     async fn tell(&mut self, game: &TableGame, handle: &RoomHandle) {
+        self.tell_other_nodes(game);
         let t = &self.tournament;
         for (color, player) in [(Color::Black, &game.black), (Color::White, &game.white)] {
             let Some(entrant) = t.entrant(player) else {
@@ -427,6 +429,29 @@ impl Director {
                 let _ = handle.tx.send(join).await;
             }
         }
+    }
+
+    /// In a cluster, tells every other node of `game` (`tournament::elsewhere`): the people
+    /// who play it may be connected there. Sent at each look, so that a connection made later,
+    /// or a node that missed a word, hears it within a second.
+    fn tell_other_nodes(&self, game: &TableGame) {
+        let Some(cluster) = &self.hub.cluster else {
+            return;
+        };
+        let t = &self.tournament;
+        let players = [&game.black, &game.white]
+            .into_iter()
+            .filter_map(|p| t.entrant(p))
+            .filter(|e| !e.bot)
+            .map(|e| (e.player.clone(), e.name.clone()))
+            .collect();
+        cluster
+            .bus()
+            .send_everyone(&crate::cluster::BusMsg::TournamentGame {
+                tournament: t.id.clone(),
+                room: game.room.clone(),
+                players,
+            });
     }
 
     /// Stores the document; false (and it is written again at the next step) when it could

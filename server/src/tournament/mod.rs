@@ -11,9 +11,11 @@
 //! - [`director`]: the task that plays a running tournament through its rounds, and resumes
 //!   the running ones when the server starts.
 //! - [`registry`]: the tournaments directed here, and the lock of edits.
+//! - [`elsewhere`]: in a cluster, the games of tournaments another node directs.
 
 pub mod director;
 pub mod document;
+pub mod elsewhere;
 pub mod pairing;
 pub mod registry;
 pub mod scoring;

@@ -32,7 +32,20 @@ pub struct TournamentRegistry {
     /// (an abort scores as a loss of the side that never moved, which the side that did
     /// could otherwise call for at will).
     game_rooms: dashmap::DashSet<String>,
+    /// In a cluster, games of tournaments another node directs: when the director's word of
+    /// each was last heard, and the connections here told of it.
+    elsewhere: DashMap<String, Elsewhere>,
 }
+
+/// A game of a tournament directed on another node, as this node heard of it.
+struct Elsewhere {
+    heard: Instant,
+    told: HashSet<u64>,
+}
+
+/// A game of a tournament directed elsewhere whose word has not come for this long is
+/// forgotten here (it ended; the director tells every second while it goes on).
+pub const ELSEWHERE_FORGOTTEN: std::time::Duration = std::time::Duration::from_secs(30);
 
 impl TournamentRegistry {
     /// Claims the direction of tournament `id`: false when this server directs it already.
@@ -67,6 +80,39 @@ impl TournamentRegistry {
     #[must_use]
     pub fn is_game_room(&self, room: &str) -> bool {
         self.game_rooms.contains(room)
+    }
+
+    /// The director of a tournament on another node told of the game in `room`, at `now`: it
+    /// is a tournament game here too.
+    pub fn heard_elsewhere(&self, room: &str, now: Instant) {
+        self.game_room(room);
+        self.elsewhere
+            .entry(room.to_string())
+            .or_insert_with(|| Elsewhere {
+                heard: now,
+                told: HashSet::new(),
+            })
+            .heard = now;
+    }
+
+    /// Whether connection `conn` is yet to be told of the game in `room`, directed elsewhere
+    /// (and counts it told).
+    pub fn tell_elsewhere(&self, room: &str, conn: u64) -> bool {
+        self.elsewhere
+            .get_mut(room)
+            .is_some_and(|mut game| game.told.insert(conn))
+    }
+
+    /// Forgets the games directed elsewhere whose word stopped coming, so that memory stays
+    /// bounded.
+    pub fn expire_elsewhere(&self, now: Instant) {
+        self.elsewhere.retain(|room, game| {
+            let kept = now.saturating_duration_since(game.heard) < ELSEWHERE_FORGOTTEN;
+            if !kept {
+                self.game_rooms.remove(room);
+            }
+            kept
+        });
     }
 
     /// Waits for the edit lock; edits of open tournaments happen while it is held.
