@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cluster fault suite, long: runs the fault tests of tests/server_cluster_faults.rs (real
+# The cluster fault suite, long: runs the fault tests of tests/server_cluster_faults/ (real
 # `kibitz serve` nodes on a real PostgreSQL and Redis, each started by the tests: Debian's
 # `postgresql` and `redis-server` packages) RUNS times in a row, with the SIGKILL drill repeated
 # ROUNDS times a run, and prints each drill's times (from the kill of a room's owner to the

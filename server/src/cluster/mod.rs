@@ -3,6 +3,12 @@
 //! every write of the room; nodes reach each other's connections and rooms over Redis pub/sub
 //! ([`bus`]). This module is the transport: which requests and frames travel, and what a node
 //! does with those that arrive, is the relay's (`room::relay`), above the rooms.
+//!
+//! Beside the leases (`ownership`, rooms' and tournament directors') and the bus: each node's
+//! presence and incarnation (`presence`), its connections as the others see them (`conns`),
+//! the seeks of quick pairing ([`seeks`]), and the hall's counts, each the Redis side of an
+//! interface that also runs in one process: the sign-in guard (`signin`), new players per
+//! address (`budgets`), and open rooms per player and per address (`open_rooms`).
 
 mod budgets;
 pub mod bus;

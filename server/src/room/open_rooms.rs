@@ -96,6 +96,10 @@ impl OpenRooms {
     /// [`OpenRooms::opened`] from where nothing may wait (a room being started): at once on
     /// one node, from a task of its own in a cluster.
     pub fn opened_soon(&self, room: &str, makers: Makers) {
+        if makers.player.is_none() && makers.address.is_none() {
+            // Made by nobody the limits count (quick pairing, a tournament): nothing to count.
+            return;
+        }
         match self {
             OpenRooms::Local(local) => {
                 let _ = local.lock().open(room, &makers, None);

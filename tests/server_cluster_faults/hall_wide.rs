@@ -1,0 +1,271 @@
+//! What the nodes share: sign-in failures and attempts counted once, tournament joins made
+//! at once all kept, a tournament directed by another node when its director's node dies,
+//! and an analysis worker on one node reviewing a game asked for on another.
+
+use super::*;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sign_in_failures_and_attempts_over_every_node_count_once() {
+    let hall = Hall::new();
+    let guard = ["--signin-failures", "3", "--signin-attempts", "8"];
+    let a = hall.node("A", &guard).await;
+    let b = hall.node("B", &guard).await;
+    let guest = Recorded::connect(&a.url(), "Guest", None).await;
+    let password = "a-long-enough-password";
+    let claim = json!({"token": guest.token, "name": "Alice", "password": password});
+    assert_eq!(
+        http_json(a.addr, "POST", "/api/accounts", claim).await.0,
+        201
+    );
+    let sign_in = |name: &str, password: &str| json!({"name": name, "password": password});
+
+    // Three wrong passwords round the nodes lock the name on every node, the right one too.
+    for addr in [a.addr, b.addr, a.addr] {
+        let (status, _) = http_json(addr, "POST", "/api/session", sign_in("Alice", "wrong")).await;
+        assert_eq!(status, 401);
+    }
+    for addr in [b.addr, a.addr] {
+        let (status, body) =
+            http_json(addr, "POST", "/api/session", sign_in("alice", password)).await;
+        assert_eq!(status, 429, "{body}");
+    }
+    // The address has made 4 attempts that count (the claim and three failures) of its 8;
+    // four more over both nodes, and the next is refused on either.
+    for (i, addr) in [b.addr, a.addr, b.addr, a.addr].into_iter().enumerate() {
+        let name = format!("nobody{i}");
+        let (status, _) = http_json(addr, "POST", "/api/session", sign_in(&name, "wrong")).await;
+        assert_eq!(status, 401);
+    }
+    for addr in [b.addr, a.addr] {
+        let (status, body) = http_json(addr, "POST", "/api/session", sign_in("Bob", "wrong")).await;
+        assert_eq!(status, 429, "{body}");
+        assert!(
+            body["error"]
+                .as_str()
+                .unwrap()
+                .contains("too many sign-in attempts"),
+            "{body}"
+        );
+    }
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tournament_joins_made_at_once_over_the_nodes_are_all_kept() {
+    const JOINERS: usize = 8;
+    let hall = Hall::new();
+    let a = hall.node("A", &[]).await;
+    let b = hall.node("B", &[]).await;
+    let addrs = [a.addr, b.addr];
+    // Accounts for a host and the joiners, made on either node.
+    let mut tokens = Vec::new();
+    for i in 0..=JOINERS {
+        let addr = addrs[i % 2];
+        let url = format!("ws://{addr}/ws");
+        let guest = Recorded::connect(&url, &format!("guest{i}"), None).await;
+        let claim = json!({"token": guest.token, "name": format!("player{i}"),
+                           "password": "a-long-enough-password"});
+        assert_eq!(http_json(addr, "POST", "/api/accounts", claim).await.0, 201);
+        tokens.push(guest.token.clone());
+    }
+    let made = json!({"token": tokens[0], "name": "All at once", "kind": "swiss", "rounds": 3,
+                      "game": {"kind":"connect4","cols":7,"rows":6},
+                      "clock": {"move_ms": 10000}});
+    let (status, made) = http_json(a.addr, "POST", "/api/tournaments", made).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    // Every joiner at once, half through each node: every one is answered 200 ...
+    let path = format!("/api/tournaments/{id}/join");
+    let joins = tokens[1..].iter().enumerate().map(|(i, token)| {
+        let path = path.clone();
+        let addr = addrs[i % 2];
+        let body = json!({"token": token});
+        async move { http_json(addr, "POST", &path, body).await }
+    });
+    for (status, body) in futures::future::join_all(joins).await {
+        assert_eq!(status, 200, "{body}");
+    }
+    // ... and every one is in the stored tournament, read through either node.
+    for addr in addrs {
+        let (status, t) = http_get(addr, &format!("/api/tournaments/{id}")).await;
+        assert_eq!(status, 200, "{t}");
+        let t: serde_json::Value = serde_json::from_str(&t).unwrap();
+        let mut names: Vec<&str> = t["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["name"].as_str().unwrap())
+            .collect();
+        names.sort_unstable();
+        let expected: Vec<String> = (1..=JOINERS).map(|i| format!("player{i}")).collect();
+        assert_eq!(names, expected, "{t}");
+    }
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
+    const KEY: &str = "fault-suite-bot-key";
+    const C4: [&str; 7] = ["4", "4", "3", "3", "2", "1", "5"];
+    let hall = Hall::new();
+    let key = ["--bot-key", KEY];
+    let a = hall.node("A", &key).await;
+    let b = hall.node("B", &key).await;
+    // The only analysis worker is on node A.
+    let mut worker = Recorded::connect_as(
+        &a.url(),
+        json!({"t":"hello","name":"W1",
+        "bot":{"key":KEY,"games":["connect4"],"capacity":1,"analysis":true}}),
+    )
+    .await;
+    // A game on node B, played to its end there.
+    let mut black = Recorded::connect(&b.url(), "Black", None).await;
+    let mut white = Recorded::connect(&b.url(), "White", None).await;
+    let room = black
+        .create(json!({"t":"create","game":{"kind":"connect4","cols":7,"rows":6},"seat":"black"}))
+        .await;
+    white.join(&room, "player").await;
+    for (i, mv) in C4.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut black } else { &mut white };
+        let id = format!("c4-{i}");
+        mover.send(json!({"t":"move","room":room,"move":mv,"id":id}));
+        mover
+            .wait_for(|v| v["t"] == "moved" && v["id"] == id.as_str())
+            .await;
+    }
+    black.wait_for(|v| v["t"] == "over").await;
+    // Asked on B, the review is pending, and the worker on A gets the job.
+    black.send(json!({"t":"review","room":room}));
+    let pending = black.wait_for(|v| v["t"] == "review").await;
+    assert_eq!(pending["status"], "pending", "{pending}");
+    assert!(
+        pending.get("message").is_none(),
+        "a worker is connected: {pending}"
+    );
+    let job = worker.wait_for(|v| v["t"] == "analyze").await;
+    assert_eq!(job["moves"], json!(C4));
+    for ply in 0..C4.len() {
+        worker.send(json!({"t":"analysis","job":job["job"],"ply":ply,"eval":0,
+                           "best":"4","pv":["4"]}));
+    }
+    // Both players, on B, hear the review done.
+    for client in [&mut black, &mut white] {
+        let done = client
+            .wait_for(|v| v["t"] == "review" && v["status"] == "done")
+            .await;
+        assert_eq!(done["review"]["by"], "W1", "{done}");
+    }
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tournament_whose_director_s_node_died_is_directed_by_another() {
+    let hall = Hall::new();
+    let a = hall.node("A", &[]).await;
+    let b = hall.node("B", &[]).await;
+    // Two players with accounts, connected to B; the tournament is made and started on A,
+    // whose director pairs the first round.
+    let mut players = Vec::new();
+    for name in ["First", "Second"] {
+        let guest = Recorded::connect(&b.url(), &format!("{name}-guest"), None).await;
+        let claim = json!({"token": guest.token, "name": name,
+                           "password": "a-long-enough-password"});
+        assert_eq!(
+            http_json(b.addr, "POST", "/api/accounts", claim).await.0,
+            201
+        );
+        players.push(guest);
+    }
+    let made = json!({"token": players[0].token, "name": "Orphaned", "kind": "swiss",
+                      "rounds": 2, "game": {"kind":"connect4","cols":7,"rows":6},
+                      "clock": {"move_ms": 10000}});
+    let (status, made) = http_json(a.addr, "POST", "/api/tournaments", made).await;
+    assert_eq!(status, 201, "{made}");
+    let id = made["id"].as_str().unwrap().to_string();
+    for p in &players {
+        let join = json!({"token": p.token});
+        let (status, body) =
+            http_json(a.addr, "POST", &format!("/api/tournaments/{id}/join"), join).await;
+        assert_eq!(status, 200, "{body}");
+    }
+    let start = json!({"token": players[0].token});
+    let (status, body) = http_json(
+        a.addr,
+        "POST",
+        &format!("/api/tournaments/{id}/start"),
+        start,
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let first = paired(b.addr, &id, 1).await;
+    let game = &first["pairings"][0]["games"][0];
+    let room = game["room"].as_str().unwrap().to_string();
+    let black_first = game["black_player"] == players[0].player.as_str();
+    let (black, white) = players.split_at_mut(1);
+    let (black, white) = if black_first {
+        (&mut black[0], &mut white[0])
+    } else {
+        (&mut white[0], &mut black[0])
+    };
+
+    // A dies with the director. The game goes on at B, and ends (white resigns).
+    let killed = tokio::time::Instant::now();
+    a.kill().await;
+    black.join_retrying(&room, "player").await;
+    let moved = black
+        .move_until_acked(
+            &room,
+            "4",
+            "m1",
+            Duration::from_millis(500),
+            Duration::from_secs(30),
+        )
+        .await
+        .expect("black's move taken at B");
+    assert_eq!(moved["ply"], 1);
+    white.join_retrying(&room, "player").await;
+    white.send(json!({"t":"resign","room":room}));
+    white
+        .wait_for(|v| v["t"] == "over" && v["room"] == room.as_str())
+        .await;
+
+    // B directs the tournament now: the result is recorded and the second round paired,
+    // its room made at B, whose players are told.
+    let second = paired(b.addr, &id, 2).await;
+    let directed = killed.elapsed();
+    assert_eq!(
+        second["pairings"][0]["games"][0]["result"], "black",
+        "{second}"
+    );
+    let next = second["pairings"][1]["games"][0]["room"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    black
+        .wait_for(|v| v["t"] == "created" && v["room"] == next.as_str())
+        .await;
+    println!(
+        "{{\"fault\":\"kill -9 a tournament's director\",\"round_2_paired_ms\":{}}}",
+        directed.as_millis()
+    );
+    drop(b);
+}
+
+/// Tournament `id` read through the node at `addr` once `rounds` rounds are paired (asked
+/// every 100 ms, for at most 30 s).
+async fn paired(addr: std::net::SocketAddr, id: &str, rounds: usize) -> serde_json::Value {
+    let started = tokio::time::Instant::now();
+    loop {
+        let (status, t) = http_get(addr, &format!("/api/tournaments/{id}")).await;
+        assert_eq!(status, 200, "{t}");
+        let t: serde_json::Value = serde_json::from_str(&t).unwrap();
+        if t["pairings"].as_array().is_some_and(|p| p.len() >= rounds) {
+            return t;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "round {rounds} not paired: {t}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
