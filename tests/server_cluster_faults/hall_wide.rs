@@ -1,6 +1,7 @@
 //! What the nodes share: sign-in failures and attempts counted once, tournament joins made
 //! at once all kept, a tournament directed by another node when its director's node dies,
-//! and an analysis worker on one node reviewing a game asked for on another.
+//! an analysis worker on one node reviewing a game asked for on another, and a review left
+//! without a worker on its node going to a node where one came.
 
 use super::*;
 
@@ -155,6 +156,54 @@ async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
             .await;
         assert_eq!(done["review"]["by"], "W1", "{done}");
     }
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_review_left_without_a_worker_goes_to_a_node_where_one_came() {
+    const KEY: &str = "fault-suite-bot-key";
+    const C4: [&str; 7] = ["4", "4", "3", "3", "2", "1", "5"];
+    let hall = Hall::new();
+    let key = ["--bot-key", KEY];
+    let a = hall.node("A", &key).await;
+    let b = hall.node("B", &key).await;
+    let worker_hello = |name: &str| {
+        json!({"t":"hello","name":name,
+               "bot":{"key":KEY,"games":["connect4"],"capacity":1,"analysis":true}})
+    };
+    let mut first = Recorded::connect_as(&a.url(), worker_hello("W1")).await;
+    let mut black = Recorded::connect(&b.url(), "Black", None).await;
+    let mut white = Recorded::connect(&b.url(), "White", None).await;
+    let room = black
+        .create(json!({"t":"create","game":{"kind":"connect4","cols":7,"rows":6},"seat":"black"}))
+        .await;
+    white.join(&room, "player").await;
+    for (i, mv) in C4.iter().enumerate() {
+        let mover = if i % 2 == 0 { &mut black } else { &mut white };
+        let id = format!("c4-{i}");
+        mover.send(json!({"t":"move","room":room,"move":mv,"id":id}));
+        mover
+            .wait_for(|v| v["t"] == "moved" && v["id"] == id.as_str())
+            .await;
+    }
+    black.wait_for(|v| v["t"] == "over").await;
+    // Asked on B, queued on A, whose worker takes the job and leaves without an answer: the
+    // job waits on A, which has no worker now.
+    black.send(json!({"t":"review","room":room}));
+    first.wait_for(|v| v["t"] == "analyze").await;
+    drop(first);
+    // A worker comes to node B: the job waiting on A goes there, and is done.
+    let mut second = Recorded::connect_as(&b.url(), worker_hello("W2")).await;
+    let job = second.wait_for(|v| v["t"] == "analyze").await;
+    assert_eq!(job["moves"], json!(C4));
+    for ply in 0..C4.len() {
+        second.send(json!({"t":"analysis","job":job["job"],"ply":ply,"eval":0,
+                           "best":"4","pv":["4"]}));
+    }
+    let done = black
+        .wait_for(|v| v["t"] == "review" && v["status"] == "done")
+        .await;
+    assert_eq!(done["review"]["by"], "W2", "{done}");
     drop((a, b));
 }
 

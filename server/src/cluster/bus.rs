@@ -90,6 +90,7 @@ pub enum BusMsg {
     Workers { node: String, count: u32 },
     /// A review of `room` asked on `node` by connection `conn` (player `player`, from
     /// `address`), which has no analysis worker: the receiving node, which has, queues it.
+    /// `conn` 0 is no connection (a review that waited on `node` until its workers left).
     Review {
         room: String,
         node: String,

@@ -204,6 +204,16 @@ impl ReviewQueue {
         Ok(self.hand_out(&mut inner, now))
     }
 
+    /// Takes every job still waiting for a worker out of the queue, oldest first: its room and
+    /// who asked (in a cluster, for a node that has workers when this one has none).
+    pub fn take_waiting(&self) -> Vec<(String, Requester)> {
+        self.lock()
+            .waiting
+            .drain(..)
+            .map(|job| (job.input.room, job.requester))
+            .collect()
+    }
+
     /// Gives up the jobs that have waited for a worker for the wait limit; their rooms.
     pub fn expire_waiting(&self, now: Instant) -> Vec<String> {
         let wait = self.limits.wait;

@@ -264,7 +264,12 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                 }
             }
             BusMsg::SeeksChanged => cluster.seeks_changed(),
-            BusMsg::Workers { node, count } => cluster.workers_at(&node, count),
+            BusMsg::Workers { node, count } => {
+                cluster.workers_at(&node, count);
+                if count > 0 {
+                    crate::session::reviews::hand_over_waiting(&hub).await;
+                }
+            }
             BusMsg::Review {
                 room,
                 node,

@@ -208,6 +208,43 @@ pub async fn worker_left(hub: &SharedHub, conn_id: u64) {
     for room in failed {
         gave_up(hub, &room).await;
     }
+    hand_over_waiting(hub).await;
+}
+
+/// In a cluster, when this node has no worker and another has some, the reviews waiting here
+/// go there, as one asked here now would (its last worker left, or another node's worker
+/// came). Nobody's connection here waits for the answer: the room hears it, wherever it is.
+/// One the bus does not take is given up, with a message to its room.
+pub async fn hand_over_waiting(hub: &SharedHub) {
+    let Some(cluster) = &hub.cluster else {
+        return;
+    };
+    if hub.reviews.workers() > 0 {
+        return;
+    }
+    let Some(node) = cluster.node_with_workers() else {
+        return;
+    };
+    for (room, requester) in hub.reviews.take_waiting() {
+        tracing::info!(
+            room,
+            node,
+            "a waiting review passed to a node with analysis workers"
+        );
+        let sent = cluster.bus().send(
+            &node,
+            &BusMsg::Review {
+                room: room.clone(),
+                node: cluster.node().to_string(),
+                conn: 0,
+                player: requester.player,
+                address: requester.address,
+            },
+        );
+        if !sent {
+            gave_up(hub, &room).await;
+        }
+    }
 }
 
 /// `analysis` from a worker: kept, refused, or the last one, which stores the review and
