@@ -104,24 +104,21 @@ async fn tournament_joins_made_at_once_over_the_nodes_are_all_kept() {
     drop((a, b));
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
-    const KEY: &str = "fault-suite-bot-key";
-    const C4: [&str; 7] = ["4", "4", "3", "3", "2", "1", "5"];
-    let hall = Hall::new();
-    let key = ["--bot-key", KEY];
-    let a = hall.node("A", &key).await;
-    let b = hall.node("B", &key).await;
-    // The only analysis worker is on node A.
-    let mut worker = Recorded::connect_as(
-        &a.url(),
-        json!({"t":"hello","name":"W1",
-        "bot":{"key":KEY,"games":["connect4"],"capacity":1,"analysis":true}}),
-    )
-    .await;
-    // A game on node B, played to its end there.
-    let mut black = Recorded::connect(&b.url(), "Black", None).await;
-    let mut white = Recorded::connect(&b.url(), "White", None).await;
+/// The bot key of the review tests' nodes.
+const KEY: &str = "fault-suite-bot-key";
+/// A Connect Four game black wins in seven plies.
+const C4: [&str; 7] = ["4", "4", "3", "3", "2", "1", "5"];
+
+/// An analysis worker's `hello`, named `name`.
+fn worker_hello(name: &str) -> serde_json::Value {
+    json!({"t":"hello","name":name,
+           "bot":{"key":KEY,"games":["connect4"],"capacity":1,"analysis":true}})
+}
+
+/// A Connect Four game made and played to its end at `url`: its room, black and white.
+async fn finished_game(url: &str) -> (String, Recorded, Recorded) {
+    let mut black = Recorded::connect(url, "Black", None).await;
+    let mut white = Recorded::connect(url, "White", None).await;
     let room = black
         .create(json!({"t":"create","game":{"kind":"connect4","cols":7,"rows":6},"seat":"black"}))
         .await;
@@ -135,6 +132,28 @@ async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
             .await;
     }
     black.wait_for(|v| v["t"] == "over").await;
+    (room, black, white)
+}
+
+/// `worker` takes its next job, checks it is the game of [`C4`], and answers every ply.
+async fn review_the_game(worker: &mut Recorded) {
+    let job = worker.wait_for(|v| v["t"] == "analyze").await;
+    assert_eq!(job["moves"], json!(C4));
+    for ply in 0..C4.len() {
+        worker.send(json!({"t":"analysis","job":job["job"],"ply":ply,"eval":0,
+                           "best":"4","pv":["4"]}));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
+    let hall = Hall::new();
+    let key = ["--bot-key", KEY];
+    let a = hall.node("A", &key).await;
+    let b = hall.node("B", &key).await;
+    // The only analysis worker is on node A; the game is played to its end on node B.
+    let mut worker = Recorded::connect_as(&a.url(), worker_hello("W1")).await;
+    let (room, mut black, mut white) = finished_game(&b.url()).await;
     // Asked on B, the review is pending, and the worker on A gets the job.
     black.send(json!({"t":"review","room":room}));
     let pending = black.wait_for(|v| v["t"] == "review").await;
@@ -143,12 +162,7 @@ async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
         pending.get("message").is_none(),
         "a worker is connected: {pending}"
     );
-    let job = worker.wait_for(|v| v["t"] == "analyze").await;
-    assert_eq!(job["moves"], json!(C4));
-    for ply in 0..C4.len() {
-        worker.send(json!({"t":"analysis","job":job["job"],"ply":ply,"eval":0,
-                           "best":"4","pv":["4"]}));
-    }
+    review_the_game(&mut worker).await;
     // Both players, on B, hear the review done.
     for client in [&mut black, &mut white] {
         let done = client
@@ -161,32 +175,12 @@ async fn a_worker_on_one_node_reviews_a_game_asked_for_on_another() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_review_left_without_a_worker_goes_to_a_node_where_one_came() {
-    const KEY: &str = "fault-suite-bot-key";
-    const C4: [&str; 7] = ["4", "4", "3", "3", "2", "1", "5"];
     let hall = Hall::new();
     let key = ["--bot-key", KEY];
     let a = hall.node("A", &key).await;
     let b = hall.node("B", &key).await;
-    let worker_hello = |name: &str| {
-        json!({"t":"hello","name":name,
-               "bot":{"key":KEY,"games":["connect4"],"capacity":1,"analysis":true}})
-    };
     let mut first = Recorded::connect_as(&a.url(), worker_hello("W1")).await;
-    let mut black = Recorded::connect(&b.url(), "Black", None).await;
-    let mut white = Recorded::connect(&b.url(), "White", None).await;
-    let room = black
-        .create(json!({"t":"create","game":{"kind":"connect4","cols":7,"rows":6},"seat":"black"}))
-        .await;
-    white.join(&room, "player").await;
-    for (i, mv) in C4.iter().enumerate() {
-        let mover = if i % 2 == 0 { &mut black } else { &mut white };
-        let id = format!("c4-{i}");
-        mover.send(json!({"t":"move","room":room,"move":mv,"id":id}));
-        mover
-            .wait_for(|v| v["t"] == "moved" && v["id"] == id.as_str())
-            .await;
-    }
-    black.wait_for(|v| v["t"] == "over").await;
+    let (room, mut black, _white) = finished_game(&b.url()).await;
     // Asked on B, queued on A, whose worker takes the job and leaves without an answer: the
     // job waits on A, which has no worker now.
     black.send(json!({"t":"review","room":room}));
@@ -194,12 +188,7 @@ async fn a_review_left_without_a_worker_goes_to_a_node_where_one_came() {
     drop(first);
     // A worker comes to node B: the job waiting on A goes there, and is done.
     let mut second = Recorded::connect_as(&b.url(), worker_hello("W2")).await;
-    let job = second.wait_for(|v| v["t"] == "analyze").await;
-    assert_eq!(job["moves"], json!(C4));
-    for ply in 0..C4.len() {
-        second.send(json!({"t":"analysis","job":job["job"],"ply":ply,"eval":0,
-                           "best":"4","pv":["4"]}));
-    }
+    review_the_game(&mut second).await;
     let done = black
         .wait_for(|v| v["t"] == "review" && v["status"] == "done")
         .await;
