@@ -18,7 +18,7 @@ use crate::accounts::new_players::{NewPlayers, NotAdmitted};
 use crate::accounts::players::Players;
 use crate::accounts::Accounts;
 use crate::bots::BotRegistry;
-use crate::cluster::Cluster;
+use crate::cluster::Coordination;
 use crate::config::Config;
 use crate::lobby::feed::LobbyFeed;
 use crate::lobby::seeks::SeekBook;
@@ -51,8 +51,8 @@ pub const REVIEWS_ASKED: usize = 1024;
 pub struct Hub {
     pub config: Config,
     pub store: Store,
-    /// This node's part of a cluster; `None` on one machine.
-    pub cluster: Option<Cluster>,
+    /// This node's part of the hall's coordination: alone, or of a cluster.
+    pub coord: Coordination,
     pub metrics: Metrics,
     /// Live rooms by id. DashMap: many readers (every message looks its room up), rare writers.
     pub rooms: DashMap<String, RoomHandle>,
@@ -95,7 +95,7 @@ impl Hub {
     pub fn new(
         config: Config,
         store: Store,
-        cluster: Option<Cluster>,
+        coord: Coordination,
         metrics: Metrics,
         lobby: LobbyFeed,
         reviews_asked: tokio::sync::mpsc::Sender<ReviewAsked>,
@@ -110,14 +110,12 @@ impl Hub {
             wait: config.limits.review_wait,
             ply_time: config.limits.review_ply_time,
         });
-        let first_conn = cluster.as_ref().map_or(1, Cluster::first_conn_id);
-        let signin = SignInGuard::new(cluster.as_ref());
-        let new_players = NewPlayers::new(cluster.as_ref());
-        let open_rooms = OpenRooms::new(cluster.as_ref());
+        let first_conn = coord.first_conn_id();
+        let (signin, new_players, open_rooms) = coord.counts();
         Hub {
             config,
             store,
-            cluster,
+            coord,
             metrics,
             rooms: DashMap::new(),
             players: Players::default(),
@@ -180,9 +178,7 @@ impl Hub {
     /// store, and knows it after its next start).
     pub fn account_made(&self, account: &crate::store::StoredAccount) {
         self.accounts.insert(account);
-        if let Some(cluster) = &self.cluster {
-            cluster.account_made(account);
-        }
+        self.coord.account_made(account);
     }
 
     /// The hall's count of open rooms per player and per address.

@@ -84,8 +84,8 @@ pub struct Server {
     hub: SharedHub,
     shutdown_tx: watch::Sender<bool>,
     lobby_rx: LobbyInbox,
-    /// In a cluster: what arrives from other nodes.
-    bus_rx: Option<cluster::BusInbox>,
+    /// What arrives from other nodes (nothing, alone).
+    bus_rx: cluster::BusInbox,
     /// In a cluster: reviews other nodes ask this node's workers for.
     asked_rx: tokio::sync::mpsc::Receiver<hub::ReviewAsked>,
 }
@@ -107,22 +107,16 @@ impl Server {
             None => Store::open_sqlite(&config.data_dir, metrics.clone()),
         }
         .map_err(Error::Store)?;
-        let (cluster, bus_rx) = match &config.cluster {
-            Some(settings) => {
-                let (cluster, inbox) = cluster::Cluster::open(settings, metrics.clone())
-                    .await
-                    .map_err(Error::Cluster)?;
-                (Some(cluster), Some(inbox))
-            }
-            None => (None, None),
-        };
+        let (coord, bus_rx) = cluster::Coordination::open(config.cluster.as_ref(), metrics.clone())
+            .await
+            .map_err(Error::Cluster)?;
         let (shutdown_tx, shutdown_rx) = watch::channel(false);
         let (lobby, lobby_rx) = LobbyFeed::new();
         let (reviews_asked, asked_rx) = tokio::sync::mpsc::channel(hub::REVIEWS_ASKED);
         let hub = Arc::new(Hub::new(
             config,
             store,
-            cluster,
+            coord,
             metrics,
             lobby,
             reviews_asked,
@@ -141,7 +135,7 @@ impl Server {
             };
             hub.players.insert(record, p.token_hash);
         }
-        if hub.cluster.is_some() {
+        if !hub.coord.resumes_all_at_start() {
             tracing::info!("store opened; rooms are claimed as requests reach them");
             return Ok(Server {
                 hub,
@@ -193,16 +187,17 @@ impl Server {
             asked_rx,
         } = self;
         let lobby = tokio::spawn(lobby::run(hub.clone(), lobby_rx));
-        if let (Some(cluster), Some(inbox)) = (hub.cluster.clone(), bus_rx) {
-            tokio::spawn(room::node_tasks::serve_bus(hub.clone(), inbox));
-            tokio::spawn(room::node_tasks::watch_peers(hub.clone()));
-            tokio::spawn(room::node_tasks::rejoin_after_absence(hub.clone()));
-            tokio::spawn(lobby::pairing::show_cluster_seeks(hub.clone()));
-            tokio::spawn(room::node_tasks::claim_orphans(hub.clone()));
-            tokio::spawn(tournament::director::direct_undirected(hub.clone()));
-            tokio::spawn(session::reviews::serve_asked(hub.clone(), asked_rx));
-            tokio::spawn(cluster.renew_leases(hub.store.clone(), hub.shutdown.clone()));
-        }
+        // The same tasks alone and in a cluster: alone, nothing arrives from another node,
+        // none is ever gone, no room is unowned and no lease needs renewing.
+        tokio::spawn(room::node_tasks::serve_bus(hub.clone(), bus_rx));
+        tokio::spawn(room::node_tasks::watch_peers(hub.clone()));
+        tokio::spawn(room::node_tasks::rejoin_after_absence(hub.clone()));
+        tokio::spawn(lobby::pairing::show_seeks(hub.clone()));
+        tokio::spawn(room::node_tasks::claim_orphans(hub.clone()));
+        tokio::spawn(tournament::director::direct_undirected(hub.clone()));
+        tokio::spawn(session::reviews::serve_asked(hub.clone(), asked_rx));
+        let coord = hub.coord.clone();
+        tokio::spawn(coord.renew_leases(hub.store.clone(), hub.shutdown.clone()));
         let sweep = tokio::spawn(housekeeping::run(hub.clone()));
         let app = net::http::router(hub.clone());
         let mut stopped = hub.shutdown.clone();

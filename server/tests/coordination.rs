@@ -123,7 +123,7 @@ async fn each_further_failure_doubles_the_lock(guard: &SignInGuard) {
 
 #[tokio::test]
 async fn the_guard_in_this_process() {
-    let guard = SignInGuard::new(None);
+    let guard = SignInGuard::local();
     names_lock_and_addresses_are_limited(&guard, &guard).await;
     each_further_failure_doubles_the_lock(&guard).await;
 }
@@ -132,7 +132,7 @@ async fn the_guard_in_this_process() {
 async fn the_guard_in_redis_shared_by_two_nodes() {
     let redis = RedisServer::start();
     let (a, b) = (node(&redis, "A").await, node(&redis, "B").await);
-    let (a, b) = (SignInGuard::new(Some(&a)), SignInGuard::new(Some(&b)));
+    let (a, b) = (SignInGuard::Shared(a), SignInGuard::Shared(b));
     names_lock_and_addresses_are_limited(&a, &b).await;
     each_further_failure_doubles_the_lock(&a).await;
     // Redis out of reach: nothing is tried.
@@ -166,7 +166,7 @@ async fn an_address_makes_its_new_players_once_for_the_hall(a: &NewPlayers, b: &
 
 #[tokio::test]
 async fn new_players_counted_in_this_process() {
-    let count = NewPlayers::new(None);
+    let count = NewPlayers::local();
     an_address_makes_its_new_players_once_for_the_hall(&count, &count).await;
 }
 
@@ -174,7 +174,7 @@ async fn new_players_counted_in_this_process() {
 async fn new_players_counted_in_redis_shared_by_two_nodes() {
     let redis = RedisServer::start();
     let (a, b) = (node(&redis, "A").await, node(&redis, "B").await);
-    let (a, b) = (NewPlayers::new(Some(&a)), NewPlayers::new(Some(&b)));
+    let (a, b) = (NewPlayers::Shared(a), NewPlayers::Shared(b));
     an_address_makes_its_new_players_once_for_the_hall(&a, &b).await;
     // Redis out of reach: no new player is made.
     redis.stop();
@@ -237,7 +237,7 @@ async fn open_rooms_count_once_for_the_hall(a: &OpenRooms, b: &OpenRooms) {
 
 #[tokio::test]
 async fn open_rooms_counted_in_this_process() {
-    let count = OpenRooms::new(None);
+    let count = OpenRooms::local();
     open_rooms_count_once_for_the_hall(&count, &count).await;
 }
 
@@ -245,7 +245,7 @@ async fn open_rooms_counted_in_this_process() {
 async fn open_rooms_counted_in_redis_shared_by_two_nodes() {
     let redis = RedisServer::start();
     let (a, b) = (node(&redis, "A").await, node(&redis, "B").await);
-    let (a, b) = (OpenRooms::new(Some(&a)), OpenRooms::new(Some(&b)));
+    let (a, b) = (OpenRooms::Shared(a), OpenRooms::Shared(b));
     open_rooms_count_once_for_the_hall(&a, &b).await;
     // Redis out of reach: no room is opened.
     redis.stop();

@@ -62,13 +62,11 @@ pub enum SignInGuard {
 }
 
 impl SignInGuard {
-    /// The guard for a hall on one node (`None`) or on the cluster.
+    /// The guard for a hall on one node, in this process (the coordination picks which:
+    /// `Coordination::counts`).
     #[must_use]
-    pub fn new(cluster: Option<&Cluster>) -> SignInGuard {
-        match cluster {
-            Some(cluster) => SignInGuard::Shared(cluster.clone()),
-            None => SignInGuard::Local(LocalGuard::default()),
-        }
+    pub fn local() -> SignInGuard {
+        SignInGuard::Local(LocalGuard::default())
     }
 
     /// Counts a request from `address` that costs a password hash (a claim of a name);

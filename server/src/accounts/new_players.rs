@@ -31,13 +31,11 @@ pub enum NewPlayers {
 }
 
 impl NewPlayers {
-    /// The count for a hall on one node (`None`) or on the cluster.
+    /// The count for a hall on one node, in this process (the coordination picks which:
+    /// `Coordination::counts`).
     #[must_use]
-    pub fn new(cluster: Option<&Cluster>) -> NewPlayers {
-        match cluster {
-            Some(cluster) => NewPlayers::Shared(cluster.clone()),
-            None => NewPlayers::Local(DashMap::new()),
-        }
+    pub fn local() -> NewPlayers {
+        NewPlayers::Local(DashMap::new())
     }
 
     /// Counts a new player made from `address`; refused past `rate` in the address's window

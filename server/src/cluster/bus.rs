@@ -340,6 +340,13 @@ pub struct BusInbox {
 }
 
 impl BusInbox {
+    /// The inbox of a node alone: nothing ever arrives.
+    #[must_use]
+    pub fn silent() -> BusInbox {
+        let (_, rx) = mpsc::channel(1);
+        BusInbox { rx, deaf: false }
+    }
+
     /// The next arrival; `None` once the cluster is gone. Pushes that are neither a message
     /// nor the last subscription restored after a reconnection, and unreadable payloads, are
     /// skipped.

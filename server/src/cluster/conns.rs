@@ -1,9 +1,12 @@
-//! This node's connections as the cluster sees them: who each is, the bots among them
-//! (announced to every node), the rooms of other nodes they are in, and the rooms of other
-//! nodes this node's lobby lists.
+//! This node's connections as the hall's coordination sees them ([`ConnTable`], kept the
+//! same way alone and in a cluster): who each is, the bots among them (in a cluster announced
+//! to every node), the rooms they are in; and in a cluster the analysis workers of each node
+//! and the rooms of other nodes this node's lobby lists.
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
+
+use dashmap::DashMap;
 
 use game_core::GameKind;
 
@@ -17,6 +20,68 @@ pub(super) struct LocalConn {
     pub(super) player: Option<PlayerRecord>,
     /// A bot's games and capacity, announced to the other nodes.
     pub(super) bot: Option<(Vec<GameKind>, u32)>,
+}
+
+/// This node's connections by id: for frames and requests that name one (from the bus, or
+/// a seeker taken from the pairing book), with the player each said it is.
+#[derive(Default)]
+pub(super) struct ConnTable(DashMap<u64, LocalConn>);
+
+impl ConnTable {
+    pub(super) fn opened(&self, conn: &Conn) {
+        let local = LocalConn {
+            conn: conn.clone(),
+            player: None,
+            bot: None,
+        };
+        self.0.insert(conn.id, local);
+    }
+
+    pub(super) fn is(&self, id: u64, player: &PlayerRecord) {
+        if let Some(mut local) = self.0.get_mut(&id) {
+            local.player = Some(player.clone());
+        }
+    }
+
+    pub(super) fn bot(&self, id: u64, games: &[GameKind], capacity: u32) {
+        if let Some(mut local) = self.0.get_mut(&id) {
+            local.bot = Some((games.to_vec(), capacity));
+        }
+    }
+
+    /// Forgets connection `id`: what it was, if it was here.
+    pub(super) fn closed(&self, id: u64) -> Option<LocalConn> {
+        self.0.remove(&id).map(|(_, local)| local)
+    }
+
+    pub(super) fn get(&self, id: u64) -> Option<Conn> {
+        self.0.get(&id).map(|c| c.conn.clone())
+    }
+
+    /// Every room some connection is a member of.
+    pub(super) fn rooms(&self) -> BTreeSet<String> {
+        self.0.iter().flat_map(|c| c.conn.rooms()).collect()
+    }
+
+    /// The connections that count `room` as theirs, with their players.
+    pub(super) fn in_room(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
+        self.0
+            .iter()
+            .filter(|c| c.conn.is_in(room))
+            .filter_map(|c| Some((c.conn.clone(), c.player.clone()?)))
+            .collect()
+    }
+
+    /// The bots among the connections: id, player, games and capacity.
+    pub(super) fn bots(&self) -> Vec<(u64, PlayerRecord, Vec<GameKind>, u32)> {
+        self.0
+            .iter()
+            .filter_map(|c| {
+                let (games, capacity) = c.bot.clone()?;
+                Some((c.conn.id, c.player.clone()?, games, capacity))
+            })
+            .collect()
+    }
 }
 
 impl Cluster {
@@ -86,26 +151,17 @@ impl Cluster {
 
     /// A connection of this node opened.
     pub fn conn_opened(&self, conn: &Conn) {
-        let local = LocalConn {
-            conn: conn.clone(),
-            player: None,
-            bot: None,
-        };
-        self.0.conns.insert(conn.id, local);
+        self.0.conns.opened(conn);
     }
 
     /// A connection of this node said who it is.
     pub fn conn_is(&self, id: u64, player: &PlayerRecord) {
-        if let Some(mut local) = self.0.conns.get_mut(&id) {
-            local.player = Some(player.clone());
-        }
+        self.0.conns.is(id, player);
     }
 
     /// A bot said `hello` on connection `id` of this node: every node hears of it.
     pub fn bot_here(&self, id: u64, player: &PlayerRecord, games: &[GameKind], capacity: u32) {
-        if let Some(mut local) = self.0.conns.get_mut(&id) {
-            local.bot = Some((games.to_vec(), capacity));
-        }
+        self.0.conns.bot(id, games, capacity);
         self.0.bus.send_everyone(&BusMsg::BotHere {
             node: self.node().to_string(),
             conn: id,
@@ -117,29 +173,20 @@ impl Cluster {
 
     /// Tells every node again of this node's bots (a node has just joined).
     pub fn announce_bots(&self) {
-        let bots: Vec<BusMsg> = self
-            .0
-            .conns
-            .iter()
-            .filter_map(|c| {
-                let (games, capacity) = c.bot.clone()?;
-                Some(BusMsg::BotHere {
-                    node: self.node().to_string(),
-                    conn: c.conn.id,
-                    player: c.player.clone()?,
-                    games,
-                    capacity,
-                })
-            })
-            .collect();
-        for bot in &bots {
-            self.0.bus.send_everyone(bot);
+        for (conn, player, games, capacity) in self.0.conns.bots() {
+            self.0.bus.send_everyone(&BusMsg::BotHere {
+                node: self.node().to_string(),
+                conn,
+                player,
+                games,
+                capacity,
+            });
         }
     }
 
     /// A connection of this node closed (a bot's: every node hears of it).
     pub fn conn_closed(&self, id: u64) {
-        let Some((_, local)) = self.0.conns.remove(&id) else {
+        let Some(local) = self.0.conns.closed(id) else {
             return;
         };
         if let (Some(player), Some(_)) = (local.player, local.bot) {
@@ -154,24 +201,19 @@ impl Cluster {
     /// A connection of this node, by id.
     #[must_use]
     pub fn conn(&self, id: u64) -> Option<Conn> {
-        self.0.conns.get(&id).map(|c| c.conn.clone())
+        self.0.conns.get(id)
     }
 
     /// Every room some connection of this node is a member of.
     #[must_use]
     pub fn member_rooms(&self) -> BTreeSet<String> {
-        self.0.conns.iter().flat_map(|c| c.conn.rooms()).collect()
+        self.0.conns.rooms()
     }
 
     /// This node's connections that count `room` as theirs, with their players.
     #[must_use]
     pub fn conns_in(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
-        self.0
-            .conns
-            .iter()
-            .filter(|c| c.conn.is_in(room))
-            .filter_map(|c| Some((c.conn.clone(), c.player.clone()?)))
-            .collect()
+        self.0.conns.in_room(room)
     }
 
     /// Tells every node that `account` was made.

@@ -10,9 +10,11 @@
 //! interface that also runs in one process: the sign-in guard (`signin`), new players per
 //! address (`budgets`), and open rooms per player and per address (`open_rooms`).
 
+mod alone;
 mod budgets;
 pub mod bus;
 mod conns;
+mod coordination;
 pub mod lease;
 mod open_rooms;
 mod ownership;
@@ -30,7 +32,9 @@ use redis::{IntoConnectionInfo, ProtocolVersion, PushInfo, RedisResult};
 use tokio::sync::{mpsc, Notify};
 use tokio::time::Instant;
 
+pub use alone::{Alone, ALONE};
 pub use bus::{Arrival, Bus, BusInbox, BusMsg};
+pub use coordination::Coordination;
 pub use lease::{Claim, Lease};
 pub use ownership::director_lease;
 pub use presence::PeerNews;
@@ -82,8 +86,7 @@ struct Inner {
     bus: Bus,
     /// Rooms this node owns, with their leases.
     owned: DashMap<String, Lease>,
-    /// One claim at a time per room on this node.
-    claims: DashMap<String, Arc<tokio::sync::Mutex<()>>>,
+    claims: ownership::ClaimLocks,
     /// When the last renewal round that Redis answered was sent, in ms since `epoch`.
     renewed_ms: AtomicU64,
     /// Before this (ms since `epoch`) no other node is taken for gone: this node found its
@@ -97,7 +100,7 @@ struct Inner {
     listed: DashMap<String, Arc<str>>,
     /// This node's connections by id, for frames that arrive over the bus, with the player
     /// each said it is.
-    conns: DashMap<u64, conns::LocalConn>,
+    conns: conns::ConnTable,
     /// The seek each connection of this node left waiting in Redis (game-and-clock key,
     /// entry, player), to withdraw when it closes. One that was paired meanwhile is stale:
     /// withdrawing it finds nothing.
@@ -188,12 +191,12 @@ impl Cluster {
             lease_time: settings.lease,
             bus,
             owned: DashMap::new(),
-            claims: DashMap::new(),
+            claims: ownership::ClaimLocks::default(),
             renewed_ms: AtomicU64::new(0),
             judge_peers_from_ms: AtomicU64::new(0),
             presence_lost: Notify::new(),
             epoch,
-            conns: DashMap::new(),
+            conns: conns::ConnTable::default(),
             listed: DashMap::new(),
             seeking: DashMap::new(),
             seeks_changed: Notify::new(),

@@ -6,7 +6,8 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::{watch, Notify, OwnedMutexGuard};
+use dashmap::DashMap;
+use tokio::sync::{watch, Mutex, Notify, OwnedMutexGuard};
 
 use super::lease::{self, Claim, Lease};
 use super::{Cluster, ClusterError};
@@ -21,6 +22,26 @@ const DIRECTOR: &str = "director:";
 #[must_use]
 pub fn director_lease(tournament: &str) -> String {
     format!("{DIRECTOR}{tournament}")
+}
+
+/// One claim at a time per room on this node: a second request that would load the room
+/// waits for the first, then finds it in memory.
+#[derive(Default)]
+pub(super) struct ClaimLocks(DashMap<String, Arc<Mutex<()>>>);
+
+impl ClaimLocks {
+    /// Holds this node's claims of `room` to one at a time.
+    pub(super) async fn lock(&self, room: &str) -> OwnedMutexGuard<()> {
+        let lock = self.0.entry(room.to_string()).or_default().clone();
+        lock.lock_owned().await
+    }
+
+    /// Forgets the claim lock of `room` once nobody waits on it.
+    pub(super) fn done(&self, room: &str, guard: OwnedMutexGuard<()>) {
+        drop(guard);
+        self.0
+            .remove_if(room, |_, lock| Arc::strong_count(lock) == 1);
+    }
 }
 
 /// Whether the lease `name` is a room's (counted in `kibitz_cluster_rooms_owned`).
@@ -48,20 +69,6 @@ impl Cluster {
             );
         }
         Ok(free)
-    }
-
-    /// Holds this node's claims of `room` to one at a time.
-    pub async fn claim_lock(&self, room: &str) -> OwnedMutexGuard<()> {
-        let lock = self.0.claims.entry(room.to_string()).or_default().clone();
-        lock.lock_owned().await
-    }
-
-    /// Forgets the claim lock of `room` once nobody waits on it.
-    pub fn claim_done(&self, room: &str, guard: OwnedMutexGuard<()>) {
-        drop(guard);
-        self.0
-            .claims
-            .remove_if(room, |_, lock| Arc::strong_count(lock) == 1);
     }
 
     /// Claims the lease of `room` with a fence above `floor` (the store's). A lease taken is

@@ -1,7 +1,7 @@
 //! `seek`, quick pairing: two players who seek the same game and clock get a new room with
-//! both seats taken (colours drawn), which starts at once. In a cluster the two may be on
-//! different nodes: the seeks wait in Redis, and the node of the second seeker makes the room
-//! and seats the first as a member on its own node.
+//! both seats taken (colours drawn), which starts at once. The seeks wait in the hall's book
+//! (the coordination's); in a cluster the two may be on different nodes, and the node of the
+//! second seeker makes the room and seats the first as a member on its own node.
 
 use std::time::Duration;
 
@@ -9,7 +9,7 @@ use game_core::protocol::{ClockSpec, ServerMsg};
 use game_core::GameSpec;
 
 use crate::accounts::players::PlayerRecord;
-use crate::cluster::{Cluster, SeekEntry};
+use crate::cluster::SeekEntry;
 use crate::hub::SharedHub;
 use crate::lobby::seeks::{spec_key, Pairing};
 use crate::room::error::RoomError;
@@ -36,10 +36,7 @@ pub async fn seek(
     clock: Option<ClockSpec>,
 ) -> Result<(), RoomError> {
     check_game(&game, clock.as_ref())?;
-    let pairing = match &hub.cluster {
-        None => hub.seeks.seek(&game, clock, &me.player, &me.link),
-        Some(cluster) => cluster_seek(cluster, &game, clock, me).await?,
-    };
+    let pairing = take_or_wait(hub, &game, clock, me).await?;
     let (opponent, taken) = match pairing {
         Pairing::Waiting(seek) => {
             me.link.send(&ServerMsg::Seeking { seek });
@@ -67,9 +64,7 @@ pub async fn seek(
         Ok(handle) => handle,
         Err(e) => {
             // The opponent still waits: its seek goes back where it was.
-            if let (Some(cluster), Some(entry)) = (&hub.cluster, taken) {
-                cluster.put_back(&spec_key(&game, clock), &entry).await;
-            }
+            hub.coord.put_back(&spec_key(&game, clock), &taken).await;
             return Err(e);
         }
     };
@@ -88,33 +83,34 @@ pub async fn seek(
     Ok(())
 }
 
-/// Seeks through the cluster's book. A seeker taken from this node whose connection closed
+/// Seeks through the hall's book. A seeker taken from this node whose connection closed
 /// meanwhile is passed over (its seek is gone now): the next one is taken.
-async fn cluster_seek(
-    cluster: &Cluster,
+async fn take_or_wait(
+    hub: &SharedHub,
     game: &GameSpec,
     clock: Option<ClockSpec>,
     me: &Actor,
 ) -> Result<Pairing, RoomError> {
+    let coord = &hub.coord;
     let spec = spec_key(game, clock);
     let entry = SeekEntry {
         seek: crate::token::random_id(8),
-        node: cluster.node().to_string(),
+        node: coord.node().to_string(),
         conn: me.link.id(),
         house: me.link.is_house(),
         player: me.player.clone(),
     };
     // Each pass takes one seeker out of Redis, so this ends once the list is empty.
     loop {
-        let taken = cluster.seek(&spec, &entry).await.map_err(|e| {
-            tracing::warn!(error = %e, "seeking in the cluster failed");
+        let taken = coord.seek(&spec, &entry).await.map_err(|e| {
+            tracing::warn!(error = %e, "seeking in the hall's book failed");
             RoomError::Unreachable
         })?;
         let Some(them) = taken else {
             return Ok(Pairing::Waiting(entry.seek));
         };
-        let link = if them.node == cluster.node() {
-            match cluster.conn(them.conn).filter(|c| !c.is_closed()) {
+        let link = if them.node == coord.node() {
+            match coord.conn(them.conn).filter(|c| !c.is_closed()) {
                 Some(conn) => MemberLink::Local(conn),
                 None => continue,
             }
@@ -123,42 +119,37 @@ async fn cluster_seek(
                 node: them.node.as_str().into(),
                 id: them.conn,
                 house: them.house,
-                bus: cluster.bus().clone(),
+                coord: coord.clone(),
             })
         };
         return Ok(Pairing::With(crate::lobby::seeks::Seeker {
             seek: them.seek.clone(),
             player: them.player.clone(),
             link,
-            entry: Some(Box::new(them)),
+            entry: Box::new(them),
         }));
     }
 }
 
 /// Withdraws connection `conn`'s seek (`unseek`, or the connection closed).
 pub async fn unseek(hub: &SharedHub, conn: u64) {
-    match &hub.cluster {
-        None => hub.seeks.drop_conn(conn),
-        Some(cluster) => cluster.unseek(conn).await,
-    }
+    hub.coord.unseek(conn).await;
 }
 
-/// In a cluster, keeps this node's lobby showing every node's seeks: counted in Redis when a
-/// node says they changed (at most every 100 ms) and every lease time (seeks of nodes that
-/// are gone drop out), until shutdown.
-pub async fn show_cluster_seeks(hub: SharedHub) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
+/// Keeps this node's lobby showing the hall's seeks: counted when they changed (at most every
+/// 100 ms: changes in a burst are counted once) and every lease time (seeks of nodes that are
+/// gone, or whose connections closed, drop out), until shutdown.
+pub async fn show_seeks(hub: SharedHub) {
+    let coord = hub.coord.clone();
     let mut shutdown = hub.shutdown.clone();
     loop {
-        match cluster.seek_counts().await {
-            Ok(counts) => hub.seeks.show_cluster_counts(counts),
-            Err(e) => tracing::warn!(error = %e, "counting the cluster's seeks failed"),
+        match coord.seek_counts().await {
+            Ok(counts) => hub.seeks.show_counts(counts),
+            Err(e) => tracing::warn!(error = %e, "counting the hall's seeks failed"),
         }
         tokio::select! {
-            () = cluster.next_seeks_change() => {}
-            () = tokio::time::sleep(cluster.lease_time()) => {}
+            () = coord.next_seeks_change() => {}
+            () = tokio::time::sleep(coord.lease_time()) => {}
             _ = shutdown.changed() => return,
         }
         // Changes in a burst are counted once.

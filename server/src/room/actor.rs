@@ -147,14 +147,12 @@ impl RoomActor {
         self.handle.unfinished.store(false, Ordering::Relaxed);
         self.hub.metrics.room_status(Some(self.game.status()), None);
         self.hub.lobby.gone(self.game.id());
-        if let Some(cluster) = &self.hub.cluster {
-            cluster
-                .bus()
-                .send_everyone(&crate::cluster::BusMsg::LobbyGone {
-                    node: cluster.node().to_string(),
-                    room: self.game.id().to_string(),
-                });
-        }
+        self.hub
+            .coord
+            .send_everyone(&crate::cluster::BusMsg::LobbyGone {
+                node: self.hub.coord.node().to_string(),
+                room: self.game.id().to_string(),
+            });
     }
 
     /// Whether the game is over and nobody watches, or nothing has happened for a while.
@@ -236,10 +234,10 @@ impl RoomActor {
         self.lease.as_ref().map_or(0, |l| l.fence)
     }
 
-    /// Whether this node may still write for the room: on one node always; in a cluster
-    /// while its leases are surely its own (Redis answered lately).
+    /// Whether this node may still write for the room: while its leases are surely its own
+    /// (alone always; in a cluster, Redis answered lately).
     pub(super) fn may_write(&self) -> bool {
-        self.hub.cluster.as_ref().is_none_or(|c| c.leases_fresh())
+        self.hub.coord.leases_fresh()
     }
 
     /// Stores a change's record; false (logged) when the write failed.
@@ -426,30 +424,28 @@ impl RoomActor {
 
     pub(super) fn publish(&self) {
         let summary = self.summary();
-        if let Some(cluster) = &self.hub.cluster {
-            // Every node's lobby lists the room. A change that is only a move is shared at
-            // most once a lobby board interval: the lobbies redraw small boards no faster.
-            let now = Instant::now();
-            let due = self
-                .shared_at
-                .get()
-                .is_none_or(|t| now >= t + self.hub.config.lobby_board_interval);
-            if due
-                || !self
-                    .shared
-                    .borrow()
-                    .as_ref()
-                    .is_some_and(|s| s.only_moved(&summary))
-            {
-                self.shared_at.set(Some(now));
-                *self.shared.borrow_mut() = Some(summary.clone());
-                cluster
-                    .bus()
-                    .send_everyone(&crate::cluster::BusMsg::LobbyRoom {
-                        node: cluster.node().to_string(),
-                        summary: Box::new(summary.clone()),
-                    });
-            }
+        // Every node's lobby lists the room. A change that is only a move is shared at most
+        // once a lobby board interval: the lobbies redraw small boards no faster.
+        let now = Instant::now();
+        let due = self
+            .shared_at
+            .get()
+            .is_none_or(|t| now >= t + self.hub.config.lobby_board_interval);
+        if due
+            || !self
+                .shared
+                .borrow()
+                .as_ref()
+                .is_some_and(|s| s.only_moved(&summary))
+        {
+            self.shared_at.set(Some(now));
+            *self.shared.borrow_mut() = Some(summary.clone());
+            self.hub
+                .coord
+                .send_everyone(&crate::cluster::BusMsg::LobbyRoom {
+                    node: self.hub.coord.node().to_string(),
+                    summary: Box::new(summary.clone()),
+                });
         }
         self.hub.lobby.room(summary);
     }

@@ -10,13 +10,13 @@ use super::actor::RoomActor;
 use crate::room::handle::RoomCmd;
 
 impl RoomActor {
-    /// Whether this copy may answer: on one node always; in a cluster while this node surely
-    /// holds the room's lease under its fence (`Cluster::holds`).
+    /// Whether this copy may answer: while this node surely holds the room's lease under its
+    /// fence (`Coordination::holds`; alone, always). A room reloaded at a lone node's start
+    /// holds none, and nobody else may take it.
     pub(super) fn sure_of_lease(&self) -> bool {
-        match (&self.hub.cluster, &self.lease) {
-            (Some(cluster), Some(lease)) => cluster.holds(self.game.id(), lease.fence),
-            _ => true,
-        }
+        self.lease
+            .as_ref()
+            .is_none_or(|lease| self.hub.coord.holds(self.game.id(), lease.fence))
     }
 
     /// Stops this copy of the room: it leaves the hub, what is queued for it (and `first`,
@@ -38,9 +38,7 @@ impl RoomActor {
         // "moved" word does not do it when it arrives before the loss is found (Redis lost
         // its data, say): it re-joins them to this copy, which is in memory still, and they
         // would hear no more moves.
-        if let Some(cluster) = &self.hub.cluster {
-            super::relay::rejoin(&self.hub, cluster, self.game.id().to_string());
-        }
+        super::relay::rejoin(&self.hub, self.game.id().to_string());
         rx.close();
         let mut queued = Vec::new();
         let mut next = first;

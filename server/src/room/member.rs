@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use game_core::protocol::ServerMsg;
 
-use crate::cluster::{Bus, BusMsg};
+use crate::cluster::{BusMsg, Coordination};
 use crate::net::connection::{Conn, SharedText};
 
 /// Cheap-clone link to a member's connection.
@@ -27,12 +27,13 @@ pub struct RemoteMember {
     pub id: u64,
     /// The server's own client (its node checked the key).
     pub house: bool,
-    pub bus: Bus,
+    /// The hall's coordination, whose bus reaches that node.
+    pub coord: Coordination,
 }
 
 impl RemoteMember {
     fn send(&self, msg: &BusMsg) {
-        self.bus.send(&self.node, msg);
+        self.coord.send(&self.node, msg);
     }
 }
 
@@ -74,7 +75,7 @@ impl MemberLink {
     pub fn is_closed(&self) -> bool {
         match self {
             MemberLink::Local(conn) => conn.is_closed(),
-            MemberLink::Remote(r) => r.bus.is_closed(&r.node, r.id),
+            MemberLink::Remote(r) => r.coord.is_closed(&r.node, r.id),
         }
     }
 
@@ -112,7 +113,7 @@ impl MemberLink {
     pub fn left(&self, room: &str) {
         match self {
             MemberLink::Local(conn) => conn.left(room),
-            MemberLink::Remote(r) if r.bus.is_closed(&r.node, r.id) => {}
+            MemberLink::Remote(r) if r.coord.is_closed(&r.node, r.id) => {}
             MemberLink::Remote(r) => r.send(&BusMsg::Left {
                 conn: r.id,
                 room: room.to_string(),

@@ -1,5 +1,6 @@
-//! What a node of a cluster does beside routing requests: it serves what arrives on its
-//! channels of the bus (frames for its connections, requests for its rooms, takeovers, bots,
+//! What a node does beside routing requests, alone or in a cluster (alone, nothing arrives,
+//! no node is ever gone and no room is unowned, so these tasks find nothing to do): it
+//! serves what arrives on its channels of the bus (frames for its connections, requests for its rooms, takeovers, bots,
 //! lobby summaries), watches the nodes it sends to (a node gone or restarted: the rooms here
 //! drop its connections), puts its connections back in their rooms after an absence, and
 //! claims the unfinished rooms no node owns.
@@ -13,7 +14,7 @@ use game_core::protocol::RoomStatus;
 
 use super::error::RoomError;
 use super::relay::{arrived, locate, rejoin, to_room, Place};
-use crate::cluster::{Arrival, BusInbox, BusMsg, Cluster};
+use crate::cluster::{Arrival, BusInbox, BusMsg};
 use crate::hub::SharedHub;
 use crate::room::handle::{RoomCmd, RoomHandle};
 use crate::room::member::{MemberLink, RemoteMember};
@@ -22,16 +23,14 @@ use crate::room::member::{MemberLink, RemoteMember};
 /// when one is, every room here drops the members connected to it (a seated player's grace
 /// period starts), and its bots are no longer invited. Until shutdown.
 pub async fn watch_peers(hub: SharedHub) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
+    let coord = hub.coord.clone();
     let mut shutdown = hub.shutdown.clone();
     loop {
         tokio::select! {
-            () = tokio::time::sleep(cluster.lease_time() / 3) => {}
+            () = tokio::time::sleep(coord.lease_time() / 3) => {}
             _ = shutdown.changed() => return,
         }
-        let news = cluster.check_peers().await;
+        let news = coord.check_peers().await;
         if news.gone.is_empty() && news.renumbered.is_empty() {
             continue;
         }
@@ -41,21 +40,21 @@ pub async fn watch_peers(hub: SharedHub) {
         // that the clocks and the grace periods of the dead node's players run again. A lease
         // taken after the node's last presence renewal outlives its presence by up to a third
         // of a lease time: a room still held then is joined again once that has passed.
-        let orphaned: Vec<String> = cluster
+        let orphaned: Vec<String> = coord
             .unlist_nodes(&news.gone)
             .into_iter()
             .filter(|room| hub.room(room).is_none())
             .collect();
         for room in &orphaned {
             hub.lobby.gone(room);
-            rejoin(&hub, &cluster, room.clone());
+            rejoin(&hub, room.to_string());
         }
         if !orphaned.is_empty() {
-            let (hub, cluster) = (hub.clone(), cluster.clone());
+            let hub = hub.clone();
             tokio::spawn(async move {
-                tokio::time::sleep(cluster.lease_time() / 3).await;
+                tokio::time::sleep(hub.coord.lease_time() / 3).await;
                 for room in orphaned.into_iter().filter(|r| hub.room(r).is_none()) {
-                    rejoin(&hub, &cluster, room);
+                    rejoin(&hub, room);
                 }
             });
         }
@@ -80,21 +79,19 @@ fn prune_rooms(hub: &SharedHub) {
 /// connections join their rooms of other nodes again, as when it hears the bus again. Until
 /// shutdown.
 pub async fn rejoin_after_absence(hub: SharedHub) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
+    let coord = hub.coord.clone();
     let mut shutdown = hub.shutdown.clone();
-    let settle = cluster.lease_time() * 3 / 2;
+    let settle = coord.lease_time() * 3 / 2;
     loop {
         tokio::select! {
-            () = cluster.presence_lost() => {}
+            () = coord.presence_lost() => {}
             _ = shutdown.changed() => return,
         }
         tokio::select! {
             () = tokio::time::sleep(settle) => {}
             _ = shutdown.changed() => return,
         }
-        heard_again(&hub, &cluster);
+        heard_again(&hub);
     }
 }
 
@@ -111,14 +108,12 @@ const ORPHAN_RETRY_ROUNDS: u32 = 10;
 /// rest), a room that could not be claimed is left alone for ten rounds, and a round stops
 /// at shutdown or when the store or Redis cannot be reached. Until shutdown.
 pub async fn claim_orphans(hub: SharedHub) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
+    let coord = hub.coord.clone();
     let mut shutdown = hub.shutdown.clone();
     let mut failed: HashMap<String, u32> = HashMap::new();
     loop {
         tokio::select! {
-            () = tokio::time::sleep(cluster.lease_time() * 2) => {}
+            () = tokio::time::sleep(coord.lease_time() * 2) => {}
             _ = shutdown.changed() => return,
         }
         failed.retain(|_, rounds| {
@@ -136,7 +131,7 @@ pub async fn claim_orphans(hub: SharedHub) {
             .into_iter()
             .filter(|id| hub.room(id).is_none() && !failed.contains_key(id))
             .collect();
-        let mut orphans = match cluster.unowned(elsewhere).await {
+        let mut orphans = match coord.unowned(elsewhere).await {
             Ok(orphans) => orphans,
             Err(e) => {
                 tracing::warn!(error = %e, "looking up room owners failed");
@@ -148,7 +143,7 @@ pub async fn claim_orphans(hub: SharedHub) {
             if *hub.shutdown.borrow() {
                 return;
             }
-            match claim_orphan(&hub, &cluster, &id).await {
+            match claim_orphan(&hub, &id).await {
                 Ok(true) => tracing::info!(room = id, "claimed a room no node owned"),
                 Ok(false) => {}
                 Err(e) => {
@@ -166,7 +161,7 @@ pub async fn claim_orphans(hub: SharedHub) {
 
 /// Claims room `id` if it is still unfinished in the store (one that has just finished is
 /// left to retire where it was); true when it runs here now.
-async fn claim_orphan(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<bool, RoomError> {
+async fn claim_orphan(hub: &SharedHub, id: &str) -> Result<bool, RoomError> {
     match hub.store.read_room(id).await {
         Ok(Some(room)) if room.status != RoomStatus::Over => {}
         Ok(_) => return Ok(false),
@@ -175,32 +170,27 @@ async fn claim_orphan(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<bo
             return Err(RoomError::Unreachable);
         }
     }
-    Ok(matches!(
-        locate(hub, cluster, id, true).await?,
-        Place::Here(_)
-    ))
+    Ok(matches!(locate(hub, id, true).await?, Place::Here(_)))
 }
 
 /// Serves what arrives on this node's channels until the cluster is gone.
 pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
+    let coord = hub.coord.clone();
     while let Some(arrival) = inbox.next().await {
         let msg = match arrival {
             Arrival::Msg(msg) => msg,
             Arrival::Resubscribed => {
-                heard_again(&hub, &cluster);
+                heard_again(&hub);
                 continue;
             }
         };
         match msg {
             BusMsg::Frame { conn, text } => {
-                if let Some(conn) = cluster.conn(conn) {
+                if let Some(conn) = coord.conn(conn) {
                     conn.send_text(Utf8Bytes::from(text));
                 }
             }
-            BusMsg::Entered { conn, room } => match cluster.conn(conn) {
+            BusMsg::Entered { conn, room } => match coord.conn(conn) {
                 Some(conn) => conn.entered(&room),
                 None => {
                     // Closed before the room's word arrived: the room must not keep it.
@@ -211,14 +201,14 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                 }
             },
             BusMsg::Left { conn, room } => {
-                if let Some(conn) = cluster.conn(conn) {
+                if let Some(conn) = coord.conn(conn) {
                     conn.left(&room);
                 }
             }
-            BusMsg::Room { room, cmd, hops } => arrived(&hub, &cluster, room, &cmd, hops),
+            BusMsg::Room { room, cmd, hops } => arrived(&hub, room, &cmd, hops),
             BusMsg::Moved { room, node } => {
-                if node != cluster.node() {
-                    rejoin(&hub, &cluster, room);
+                if node != coord.node() {
+                    rejoin(&hub, room);
                 }
             }
             BusMsg::BotHere {
@@ -228,44 +218,43 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                 games,
                 capacity,
             } => {
-                if node != cluster.node() {
+                if node != coord.node() {
                     let link = MemberLink::Remote(RemoteMember {
                         node: node.into(),
                         id: conn,
                         house: false,
-                        bus: cluster.bus().clone(),
+                        coord: coord.clone(),
                     });
                     hub.bots.connected(&player, games, capacity, link);
                 }
             }
             BusMsg::BotGone { node, conn, player } => {
-                if node != cluster.node() {
+                if node != coord.node() {
                     bot_gone(&hub, &player, conn);
                 }
             }
             BusMsg::NodeStarted { node, number } => {
-                if node != cluster.node() {
-                    cluster.announce_bots();
-                    cluster.announce_workers();
+                if node != coord.node() {
+                    coord.announce_here();
                     // Its workers (of an earlier run) are gone until it says otherwise.
-                    cluster.workers_at(&node, 0);
+                    coord.workers_at(&node, 0);
                     // A new run of a node: the connections of its earlier run are gone, at
                     // once (its presence key, renewed by the new run, would not say so).
-                    if cluster.bus().set_number(&node, number) {
+                    if coord.set_number(&node, number) {
                         tracing::info!(node, number, "a node started again");
                         prune_rooms(&hub);
                     }
                 }
             }
             BusMsg::LobbyRoom { node, summary } => {
-                if node != cluster.node() && hub.room(&summary.room).is_none() {
-                    cluster.listed_elsewhere(&summary.room, &node);
+                if node != coord.node() && hub.room(&summary.room).is_none() {
+                    coord.listed_elsewhere(&summary.room, &node);
                     hub.lobby.room(*summary);
                 }
             }
-            BusMsg::SeeksChanged => cluster.seeks_changed(),
+            BusMsg::SeeksChanged => coord.seeks_changed(),
             BusMsg::Workers { node, count } => {
-                cluster.workers_at(&node, count);
+                coord.workers_at(&node, count);
                 if count > 0 {
                     crate::session::reviews::hand_over_waiting(&hub).await;
                 }
@@ -283,7 +272,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                         node: node.into(),
                         id: conn,
                         house: false,
-                        bus: cluster.bus().clone(),
+                        coord: coord.clone(),
                     }),
                     player,
                     address,
@@ -310,9 +299,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
             }
             BusMsg::LobbyGone { node, room } => {
                 // A room running here now (taken over) stays listed.
-                if node != cluster.node()
-                    && cluster.unlisted(&room, &node)
-                    && hub.room(&room).is_none()
+                if node != coord.node() && coord.unlisted(&room, &node) && hub.room(&room).is_none()
                 {
                     hub.lobby.gone(&room);
                 }
@@ -325,17 +312,18 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
 /// meanwhile is lost), or is back after the others may have taken it for gone: its
 /// connections in rooms of other nodes join them again (wherever they are now) and hear
 /// their state afresh, and the other nodes announce their bots again.
-fn heard_again(hub: &SharedHub, cluster: &Cluster) {
-    let remote: Vec<String> = cluster
+fn heard_again(hub: &SharedHub) {
+    let remote: Vec<String> = hub
+        .coord
         .member_rooms()
         .into_iter()
         .filter(|room| hub.room(room).is_none())
         .collect();
     tracing::info!(rooms = remote.len(), "joining rooms of other nodes again");
     for room in remote {
-        rejoin(hub, cluster, room);
+        rejoin(hub, room);
     }
-    cluster.bus().send_everyone(&cluster.started_msg());
+    hub.coord.send_everyone(&hub.coord.started_msg());
 }
 
 /// A bot's connection on another node closed: the rooms here that wait for its answer ask

@@ -48,13 +48,11 @@ pub enum OpenRooms {
 }
 
 impl OpenRooms {
-    /// The count for a hall on one node (`None`) or on the cluster.
+    /// The count for a hall on one node, in this process (the coordination picks which:
+    /// `Coordination::counts`).
     #[must_use]
-    pub fn new(cluster: Option<&Cluster>) -> OpenRooms {
-        match cluster {
-            Some(cluster) => OpenRooms::Shared(cluster.clone()),
-            None => OpenRooms::Local(Mutex::default()),
-        }
+    pub fn local() -> OpenRooms {
+        OpenRooms::Local(Mutex::default())
     }
 
     /// Counts `room`, about to be made by `makers`, unless the player or the address has its

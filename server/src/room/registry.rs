@@ -1,6 +1,6 @@
-//! Where rooms come from: made from a checked plan (stored first, then started), reloaded
-//! from the store when a request names a finished room that left memory, and started under
-//! exactly one task per room. In a cluster a room is made under a fresh lease.
+//! Where rooms come from: made from a checked plan (stored first, then started) under a
+//! fresh lease, and started under exactly one task per room. A room that left memory is
+//! claimed and reloaded by the relay (`relay::locate`).
 
 use std::net::IpAddr;
 use std::sync::atomic::AtomicBool;
@@ -22,10 +22,7 @@ use crate::cluster::{Claim, Lease};
 use crate::hub::SharedHub;
 use crate::room::handle::RoomHandle;
 use crate::room::open_rooms::Makers;
-use crate::store::{StoreError, StoredRematch, Write};
-
-/// Longest room id looked up in the store; room ids are 8 characters.
-const MAX_ROOM_ID_BYTES: usize = 64;
+use crate::store::Write;
 
 /// A room made from a checked plan, not stored yet: its id drawn, its game set up, and the
 /// address it was asked for from.
@@ -45,22 +42,19 @@ pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, 
     let (game, origin) = plan_room(hub, plan);
     let lease = new_room_lease(hub, game.id()).await?;
     let mut stored = game.stored();
-    stored.fence = lease.as_ref().map_or(0, |l| l.fence);
+    stored.fence = lease.fence;
     if let Err(e) = hub.store.write(Write::NewRoom(Box::new(stored))).await {
         tracing::error!(error = %e, "storing a new room failed");
-        release(hub, game.id(), lease.as_ref());
+        hub.coord.release(game.id(), lease.fence);
         return Err(RoomError::NotStored("the room"));
     }
-    Ok(spawn_room(hub, game, false, origin, lease))
+    Ok(spawn_room(hub, game, false, origin, Some(lease)))
 }
 
-/// In a cluster, the lease of a room about to be made here (`None` on one node).
-pub(super) async fn new_room_lease(hub: &SharedHub, id: &str) -> Result<Option<Lease>, RoomError> {
-    let Some(cluster) = &hub.cluster else {
-        return Ok(None);
-    };
-    match cluster.claim(id, 0).await {
-        Ok(Claim::Ours(lease)) => Ok(Some(lease)),
+/// The lease of a room about to be made here.
+pub(super) async fn new_room_lease(hub: &SharedHub, id: &str) -> Result<Lease, RoomError> {
+    match hub.coord.claim(id, 0).await {
+        Ok(Claim::Ours(lease)) => Ok(lease),
         // A fresh id held elsewhere: drawn twice, which 8 random characters make unlikely.
         Ok(Claim::Elsewhere(_)) => Err(RoomError::NotStored("the room")),
         Err(e) => {
@@ -72,53 +66,8 @@ pub(super) async fn new_room_lease(hub: &SharedHub, id: &str) -> Result<Option<L
 
 /// Gives a room's lease back, if it has one.
 pub(super) fn release(hub: &SharedHub, id: &str, lease: Option<&Lease>) {
-    if let (Some(cluster), Some(lease)) = (&hub.cluster, lease) {
-        cluster.release(id, lease.fence);
-    }
-}
-
-/// The handle of room `id`, reloading it from the store when it is not in memory (a finished
-/// game whose task retired). `Ok(None)` for a room the store does not know. A store that
-/// cannot be read is `NotRead` and a stored game that no longer replays `Replay`: the room
-/// may well exist, so neither is "no such room".
-pub async fn find_room(hub: &SharedHub, id: &str) -> Result<Option<RoomHandle>, RoomError> {
-    if let Some(handle) = hub.room(id) {
-        return Ok(Some(handle));
-    }
-    if id.is_empty() || id.len() > MAX_ROOM_ID_BYTES {
-        return Ok(None);
-    }
-    let unread = |e: StoreError| {
-        tracing::error!(room = %id, error = %e, "reading a room from the store failed");
-        RoomError::NotRead
-    };
-    let Some(stored) = hub.store.read_room(id).await.map_err(unread)? else {
-        return Ok(None);
-    };
-    let rematch = if stored.status == RoomStatus::Over {
-        hub.store
-            .read_rematch(id)
-            .await
-            .map_err(unread)?
-            .unwrap_or_default()
-    } else {
-        StoredRematch::default()
-    };
-    if let Some(handle) = hub.room(id) {
-        return Ok(Some(handle));
-    }
-    match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
-        Ok(game) => Ok(Some(spawn_room(
-            hub,
-            game.with_rematch(rematch),
-            false,
-            None,
-            None,
-        ))),
-        Err(e) => {
-            tracing::error!(room = %id, error = %e, "could not reload room");
-            Err(e)
-        }
+    if let Some(lease) = lease {
+        hub.coord.release(id, lease.fence);
     }
 }
 

@@ -1,9 +1,9 @@
-//! Where a room request goes. On one node a request goes to the room's task, reloading a
-//! finished room from the store. In a cluster the room may live on another node: the request
-//! then travels to its owner over the bus, written as a [`WireCmd`]; a room nobody owns is
-//! claimed (a lease with a fresh fence), read back from the store and started here — a
-//! takeover, when the game is unfinished, after which the members on other nodes join it
-//! again. What else the bus brings, and the node's watches, are in `node_tasks.rs`.
+//! Where a room request goes: to the room's task when the room is in memory here; to the
+//! node that owns it, over the bus, written as a [`WireCmd`], when another node does (only
+//! in a cluster); else the room is claimed (a lease with a fresh fence; alone, always this
+//! node's), read back from the store and started here — a takeover, when the game is
+//! unfinished, after which the members on other nodes join it again. What else the bus
+//! brings, and the node's watches, are in `node_tasks.rs`.
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
@@ -15,9 +15,9 @@ use game_core::Color;
 use super::change::Moment;
 use super::error::RoomError;
 use super::game::RoomGame;
-use super::registry::{find_room, spawn_room};
+use super::registry::spawn_room;
 use crate::accounts::players::PlayerRecord;
-use crate::cluster::{BusMsg, Claim, Cluster};
+use crate::cluster::{BusMsg, Claim, Coordination};
 use crate::hub::SharedHub;
 use crate::room::handle::{Action, Actor, RoomCmd, RoomHandle};
 use crate::room::member::{MemberLink, RemoteMember};
@@ -75,10 +75,10 @@ enum WireCmd {
     Prune,
 }
 
-fn wire_link(cluster: &Cluster, link: &MemberLink) -> WireLink {
+fn wire_link(coord: &Coordination, link: &MemberLink) -> WireLink {
     match link {
         MemberLink::Local(conn) => WireLink {
-            node: cluster.node().to_string(),
+            node: coord.node().to_string(),
             conn: conn.id,
             house: conn.is_house(),
         },
@@ -90,22 +90,22 @@ fn wire_link(cluster: &Cluster, link: &MemberLink) -> WireLink {
     }
 }
 
-fn wire_actor(cluster: &Cluster, who: &Actor) -> WireActor {
+fn wire_actor(coord: &Coordination, who: &Actor) -> WireActor {
     WireActor {
-        link: wire_link(cluster, &who.link),
+        link: wire_link(coord, &who.link),
         player: who.player.clone(),
     }
 }
 
 impl WireCmd {
-    fn from_cmd(cluster: &Cluster, cmd: &RoomCmd) -> WireCmd {
+    fn from_cmd(coord: &Coordination, cmd: &RoomCmd) -> WireCmd {
         match cmd {
             RoomCmd::Join { who, as_player } => WireCmd::Join {
-                who: wire_actor(cluster, who),
+                who: wire_actor(coord, who),
                 as_player: *as_player,
             },
             RoomCmd::Leave { who } => WireCmd::Leave {
-                who: wire_actor(cluster, who),
+                who: wire_actor(coord, who),
             },
             RoomCmd::Gone { conn_id } => WireCmd::Gone { conn: *conn_id },
             RoomCmd::Act {
@@ -114,7 +114,7 @@ impl WireCmd {
                 reference,
                 ..
             } => WireCmd::Act {
-                who: wire_actor(cluster, who),
+                who: wire_actor(coord, who),
                 action: action.clone(),
                 reference: (*reference).to_string(),
             },
@@ -128,7 +128,7 @@ impl WireCmd {
                 level: *level,
                 requester: requester
                     .as_ref()
-                    .map(|(link, r)| (wire_link(cluster, link), (*r).to_string())),
+                    .map(|(link, r)| (wire_link(coord, link), (*r).to_string())),
             },
             RoomCmd::Notify(msg) => WireCmd::Notify { msg: msg.clone() },
             RoomCmd::Prune => WireCmd::Prune,
@@ -137,16 +137,16 @@ impl WireCmd {
 
     /// The request as this node's room takes it; `None` when it names a connection of this
     /// node that has closed meanwhile.
-    fn into_cmd(self, cluster: &Cluster) -> Option<RoomCmd> {
+    fn into_cmd(self, coord: &Coordination) -> Option<RoomCmd> {
         let link = |w: WireLink| -> Option<MemberLink> {
-            if w.node == cluster.node() {
-                return cluster.conn(w.conn).map(MemberLink::Local);
+            if w.node == coord.node() {
+                return coord.conn(w.conn).map(MemberLink::Local);
             }
             Some(MemberLink::Remote(RemoteMember {
                 node: w.node.into(),
                 id: w.conn,
                 house: w.house,
-                bus: cluster.bus().clone(),
+                coord: coord.clone(),
             }))
         };
         let actor = |w: WireActor| -> Option<Actor> {
@@ -201,7 +201,7 @@ fn static_reference(name: &str) -> &'static str {
 }
 
 /// Where a room is.
-pub(super) enum Place {
+pub enum Place {
     Here(RoomHandle),
     There(String),
     Nowhere,
@@ -232,29 +232,13 @@ pub(super) async fn send(
     // A finished room may retire between the lookup and the send; the next lookup then
     // reloads it from the store.
     for _ in 0..3 {
-        let place = match &hub.cluster {
-            // A closed connection or a bot's refusal concerns only a room in memory.
-            None if !may_load(&cmd) => match hub.room(id) {
-                Some(handle) => Place::Here(handle),
-                None => Place::Nowhere,
-            },
-            None => match find_room(hub, id).await? {
-                Some(handle) => Place::Here(handle),
-                None => Place::Nowhere,
-            },
-            Some(cluster) => locate(hub, cluster, id, may_load(&cmd)).await?,
-        };
+        let place = locate(hub, id, may_load(&cmd)).await?;
         match place {
             Place::Here(handle) => match handle.tx.send(cmd).await {
                 Ok(()) => return Ok(()),
                 Err(mpsc::error::SendError(back)) => cmd = back,
             },
-            Place::There(node) => {
-                let Some(cluster) = &hub.cluster else {
-                    break;
-                };
-                return forward(hub, cluster, &node, id, &cmd, hops).await;
-            }
+            Place::There(node) => return forward(hub, &node, id, &cmd, hops).await,
             Place::Nowhere if !may_load(&cmd) => return Ok(()),
             Place::Nowhere => break,
         }
@@ -265,7 +249,6 @@ pub(super) async fn send(
 /// Passes `cmd` to the node that owns room `id`.
 async fn forward(
     hub: &SharedHub,
-    cluster: &Cluster,
     node: &str,
     id: &str,
     cmd: &RoomCmd,
@@ -274,7 +257,8 @@ async fn forward(
     if hops >= MAX_HOPS {
         return Err(RoomError::Unreachable);
     }
-    let wire = WireCmd::from_cmd(cluster, cmd);
+    let coord = &hub.coord;
+    let wire = WireCmd::from_cmd(coord, cmd);
     let Ok(text) = serde_json::to_string(&wire) else {
         return Err(RoomError::Unreachable);
     };
@@ -285,7 +269,7 @@ async fn forward(
         cmd: text,
         hops: hops + 1,
     };
-    if cluster.bus().send_confirmed(node, &msg).await {
+    if coord.send_confirmed(node, &msg).await {
         Ok(())
     } else {
         // Redis is out of reach, or the owner is gone and its lease has not expired yet.
@@ -293,14 +277,11 @@ async fn forward(
     }
 }
 
-/// Finds room `id` in the cluster: in memory here, owned by another node, or — when `load`
-/// and nobody owns it — claimed and reloaded here.
-pub(super) async fn locate(
-    hub: &SharedHub,
-    cluster: &Cluster,
-    id: &str,
-    load: bool,
-) -> Result<Place, RoomError> {
+/// Finds room `id` in the hall: in memory here, owned by another node, or — when `load` and
+/// nobody owns it — claimed and reloaded here. `NotRead` when the store cannot be read,
+/// `Unreachable` when the coordination cannot be asked.
+pub async fn locate(hub: &SharedHub, id: &str, load: bool) -> Result<Place, RoomError> {
+    let coord = &hub.coord;
     if let Some(handle) = hub.room(id) {
         return Ok(Place::Here(handle));
     }
@@ -308,36 +289,37 @@ pub(super) async fn locate(
     if id.is_empty() || id.len() > MAX_ROOM_ID_BYTES || id.contains(':') {
         return Ok(Place::Nowhere);
     }
-    match cluster.owner(id).await {
+    match coord.owner(id).await {
         Err(e) => {
             tracing::warn!(room = id, error = %e, "looking up a room's owner failed");
             return Err(RoomError::Unreachable);
         }
-        Ok(Some(node)) if node != cluster.node() => return Ok(Place::There(node)),
+        Ok(Some(node)) if node != coord.node() => return Ok(Place::There(node)),
         Ok(_) => {}
     }
     if !load {
         return Ok(Place::Nowhere);
     }
-    let guard = cluster.claim_lock(id).await;
-    let place = claim(hub, cluster, id).await;
-    cluster.claim_done(id, guard);
+    let guard = coord.claim_lock(id).await;
+    let place = claim(hub, id).await;
+    coord.claim_done(id, guard);
     place
 }
 
 /// Claims room `id` and starts it here from the store.
-async fn claim(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<Place, RoomError> {
+async fn claim(hub: &SharedHub, id: &str) -> Result<Place, RoomError> {
+    let coord = &hub.coord;
     if let Some(handle) = hub.room(id) {
         return Ok(Place::Here(handle));
     }
     let unavailable = |e: crate::store::StoreError| {
         tracing::warn!(room = id, error = %e, "reading a room to claim it failed");
-        RoomError::Unreachable
+        RoomError::NotRead
     };
     let Some(before) = hub.store.read_room(id).await.map_err(unavailable)? else {
         return Ok(Place::Nowhere);
     };
-    let lease = match cluster.claim(id, before.fence).await {
+    let lease = match coord.claim(id, before.fence).await {
         Ok(Claim::Ours(lease)) => lease,
         Ok(Claim::Elsewhere(node)) => return Ok(Place::There(node)),
         Err(e) => {
@@ -352,7 +334,7 @@ async fn claim(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<Place, Ro
     };
     if let Err(e) = hub.store.write(claimed).await {
         tracing::warn!(room = id, error = %e, "storing a claim failed");
-        cluster.release(id, fence);
+        coord.release(id, fence);
         return Err(RoomError::Unreachable);
     }
     // Read again after the claim: whatever the last owner stored is in it, and nothing it
@@ -360,11 +342,11 @@ async fn claim(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<Place, Ro
     let stored = match hub.store.read_room(id).await {
         Ok(Some(stored)) => stored,
         Ok(None) => {
-            cluster.release(id, fence);
+            coord.release(id, fence);
             return Ok(Place::Nowhere);
         }
         Err(e) => {
-            cluster.release(id, fence);
+            coord.release(id, fence);
             return Err(unavailable(e));
         }
     };
@@ -375,36 +357,37 @@ async fn claim(hub: &SharedHub, cluster: &Cluster, id: &str) -> Result<Place, Ro
         match hub.store.read_rematch(id).await {
             Ok(rematch) => rematch.unwrap_or_default(),
             Err(e) => {
-                cluster.release(id, fence);
+                coord.release(id, fence);
                 return Err(unavailable(e));
             }
         }
     };
     let game = match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
         Ok(game) => game.with_rematch(rematch),
+        // The room exists, but cannot be played: not "no such room".
         Err(e) => {
             tracing::error!(room = %id, error = %e, "could not reload room");
-            cluster.release(id, fence);
-            return Ok(Place::Nowhere);
+            coord.release(id, fence);
+            return Err(e);
         }
     };
     let handle = spawn_room(hub, game, unfinished, None, Some(lease));
     if unfinished {
         hub.metrics.takeover();
         tracing::info!(room = id, fence, "took the room over from the store");
-        cluster.bus().send_everyone(&BusMsg::Moved {
+        coord.send_everyone(&BusMsg::Moved {
             room: id.to_string(),
-            node: cluster.node().to_string(),
+            node: coord.node().to_string(),
         });
         // This node's own connections in the room (members of it on the old owner) join
         // it again here too.
-        rejoin(hub, cluster, id.to_string());
+        rejoin(hub, id.to_string());
     }
     Ok(Place::Here(handle))
 }
 
 /// A request from another node for a room this node owned when it was sent.
-pub(super) fn arrived(hub: &SharedHub, cluster: &Cluster, room: String, cmd: &str, hops: u8) {
+pub(super) fn arrived(hub: &SharedHub, room: String, cmd: &str, hops: u8) {
     let wire: WireCmd = match serde_json::from_str(cmd) {
         Ok(wire) => wire,
         Err(e) => {
@@ -413,7 +396,7 @@ pub(super) fn arrived(hub: &SharedHub, cluster: &Cluster, room: String, cmd: &st
         }
     };
     tracing::debug!(room, ?wire, "request from another node");
-    let Some(cmd) = wire.into_cmd(cluster) else {
+    let Some(cmd) = wire.into_cmd(&hub.coord) else {
         return;
     };
     // In memory: queued at once, in the order the bus brought it.
@@ -482,8 +465,8 @@ pub(super) fn try_again(
 
 /// Room `room` moved to another node: this node's connections in it join it again there,
 /// and hear its state afresh.
-pub(super) fn rejoin(hub: &SharedHub, cluster: &Cluster, room: String) {
-    let members = cluster.conns_in(&room);
+pub(super) fn rejoin(hub: &SharedHub, room: String) {
+    let members = hub.coord.conns_in(&room);
     if members.is_empty() {
         return;
     }

@@ -12,7 +12,7 @@ use super::chat::checked_line;
 use super::error::RoomError;
 use super::game::{Played, RematchStep};
 use super::invites::send_seated_bot;
-use super::registry::{new_room_lease, plan_room, release, spawn_room};
+use super::registry::{new_room_lease, plan_room, spawn_room};
 use crate::room::handle::{Action, Actor};
 use crate::store::{StoreError, StoredSeat, Write};
 
@@ -206,7 +206,7 @@ impl RoomActor {
                 let lease = new_room_lease(&self.hub, next.id()).await?;
                 let change = self.game.rematch_made(next.id());
                 let mut stored = next.stored();
-                stored.fence = lease.as_ref().map_or(0, |l| l.fence);
+                stored.fence = lease.fence;
                 let mut record = change.record().clone();
                 record.fence = self.fence();
                 let write = Write::Rematch {
@@ -215,13 +215,13 @@ impl RoomActor {
                 };
                 if let Err(e) = self.hub.store.write(write).await {
                     tracing::error!(room = %self.game.id(), error = %e, "storing a rematch failed");
-                    release(&self.hub, next.id(), lease.as_ref());
+                    self.hub.coord.release(next.id(), lease.fence);
                     if matches!(e, StoreError::Fenced { .. }) {
                         self.fenced();
                     }
                     return Err(RoomError::NotStored("the rematch"));
                 }
-                let next = spawn_room(&self.hub, next, false, origin, lease);
+                let next = spawn_room(&self.hub, next, false, origin, Some(lease));
                 for (seat, bot) in &bots {
                     // The bot already sits there; the invitation tells it where to go.
                     let head = self.game.head();

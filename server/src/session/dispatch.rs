@@ -45,9 +45,7 @@ pub struct Session {
 impl Session {
     #[must_use]
     pub fn new(hub: SharedHub, conn: Conn, address: IpAddr) -> Session {
-        if let Some(cluster) = &hub.cluster {
-            cluster.conn_opened(&conn);
-        }
+        hub.coord.conn_opened(&conn);
         Session {
             hub,
             link: MemberLink::Local(conn.clone()),
@@ -113,9 +111,7 @@ impl Session {
                         if analysis {
                             reviews::worker_joined(&self.hub, &self.conn, &welcome.player.name);
                         }
-                        if let Some(cluster) = &self.hub.cluster {
-                            cluster.conn_is(self.conn.id, &welcome.player);
-                        }
+                        self.hub.coord.conn_is(self.conn.id, &welcome.player);
                         self.player = Some(welcome.player);
                     }
                     Err(e) => self.refuse(&e, about),
@@ -286,9 +282,7 @@ impl Session {
     /// seeks and lobby subscription end, its player was last seen now, and a bot's unanswered
     /// invitations go to the next bot.
     pub async fn finish(&mut self) {
-        if let Some(cluster) = &self.hub.cluster {
-            cluster.conn_closed(self.conn.id);
-        }
+        self.hub.coord.conn_closed(self.conn.id);
         // First, so that no other node pairs a seeker with this closed connection meanwhile.
         unseek(&self.hub, self.conn.id).await;
         for room in self.conn.take_rooms() {

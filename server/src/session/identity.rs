@@ -58,7 +58,7 @@ async fn account_of(hub: &Hub, player: &str) -> Result<Option<KnownAccount>, Ses
     if let Some(known) = hub.accounts.of_player(player) {
         return Ok(Some(known));
     }
-    if hub.cluster.is_none() {
+    if !hub.coord.accounts_made_elsewhere() {
         return Ok(None);
     }
     match hub.store.account_of(player).await {
@@ -78,7 +78,7 @@ async fn account_named(hub: &Hub, name: &str) -> Result<Option<KnownAccount>, Se
     if let Some(known) = hub.accounts.by_name(name) {
         return Ok(Some(known));
     }
-    if hub.cluster.is_none() {
+    if !hub.coord.accounts_made_elsewhere() {
         return Ok(None);
     }
     match hub.store.account_by_name(name).await {
@@ -239,8 +239,8 @@ pub async fn hello(
         link.mark_house();
     }
     if let Some(b) = bot {
-        if let (Some(cluster), MemberLink::Local(conn)) = (&hub.cluster, link) {
-            cluster.bot_here(conn.id, &player, &b.games, b.capacity);
+        if let MemberLink::Local(conn) = link {
+            hub.coord.bot_here(conn.id, &player, &b.games, b.capacity);
         }
         hub.bots
             .connected(&player, b.games, b.capacity, link.clone());

@@ -153,21 +153,23 @@ pub async fn request(
     .await;
 }
 
-/// In a cluster, passes a review this node has no worker for to a node that has one; false
-/// when there is none (or the bus does not take it): it waits here for a worker.
+/// Passes a review this node has no worker for to another node that has one (only in a
+/// cluster); false when there is none (or the bus does not take it): it waits here for a
+/// worker.
 fn ask_elsewhere(hub: &SharedHub, conn: &MemberLink, requester: &Requester, room: &str) -> bool {
-    let (Some(cluster), MemberLink::Local(local)) = (&hub.cluster, conn) else {
+    let MemberLink::Local(local) = conn else {
         return false;
     };
-    let Some(node) = cluster.node_with_workers() else {
+    let coord = &hub.coord;
+    let Some(node) = coord.node_with_workers() else {
         return false;
     };
     tracing::debug!(room, node, "review passed to a node with analysis workers");
-    cluster.bus().send(
+    coord.send(
         &node,
         &BusMsg::Review {
             room: room.to_string(),
-            node: cluster.node().to_string(),
+            node: coord.node().to_string(),
             conn: local.id,
             player: requester.player.clone(),
             address: requester.address,
@@ -188,9 +190,8 @@ pub async fn serve_asked(hub: SharedHub, mut asked: tokio::sync::mpsc::Receiver<
 
 /// Tells the other nodes how many workers this node has now.
 fn workers_changed(hub: &SharedHub) {
-    if let Some(cluster) = &hub.cluster {
-        cluster.workers_here(u32::try_from(hub.reviews.workers()).unwrap_or(u32::MAX));
-    }
+    let count = u32::try_from(hub.reviews.workers()).unwrap_or(u32::MAX);
+    hub.coord.workers_here(count);
 }
 
 /// A worker connected (after its `welcome`).
@@ -211,18 +212,16 @@ pub async fn worker_left(hub: &SharedHub, conn_id: u64) {
     hand_over_waiting(hub).await;
 }
 
-/// In a cluster, when this node has no worker and another has some, the reviews waiting here
+/// When this node has no worker and another has some (only in a cluster), the reviews waiting here
 /// go there, as one asked here now would (its last worker left, or another node's worker
 /// came). Nobody's connection here waits for the answer: the room hears it, wherever it is.
 /// One the bus does not take is given up, with a message to its room.
 pub async fn hand_over_waiting(hub: &SharedHub) {
-    let Some(cluster) = &hub.cluster else {
-        return;
-    };
+    let coord = &hub.coord;
     if hub.reviews.workers() > 0 {
         return;
     }
-    let Some(node) = cluster.node_with_workers() else {
+    let Some(node) = coord.node_with_workers() else {
         return;
     };
     for (room, requester) in hub.reviews.take_waiting() {
@@ -231,11 +230,11 @@ pub async fn hand_over_waiting(hub: &SharedHub) {
             node,
             "a waiting review passed to a node with analysis workers"
         );
-        let sent = cluster.bus().send(
+        let sent = coord.send(
             &node,
             &BusMsg::Review {
                 room: room.clone(),
-                node: cluster.node().to_string(),
+                node: coord.node().to_string(),
                 conn: 0,
                 player: requester.player,
                 address: requester.address,

@@ -35,6 +35,7 @@ use crate::room::invites::{seated_invite, send_seated_bot};
 use crate::room::member::MemberLink;
 use crate::room::plan::RoomPlan;
 use crate::room::registry::create_room;
+use crate::room::relay::{locate, Place};
 use crate::store::{StoreError, StoredRoom, StoredSeat, Write};
 
 /// How often the rooms of the current round are looked at.
@@ -59,20 +60,17 @@ pub async fn direct(hub: &SharedHub, tournament: Tournament) {
     if !hub.tournaments.claim(&tournament.id) {
         return;
     }
-    let lease = match &hub.cluster {
-        None => None,
-        Some(cluster) => match cluster.claim(&director_lease(&tournament.id), 0).await {
-            Ok(Claim::Ours(lease)) => Some(lease),
-            Ok(Claim::Elsewhere(_)) => {
-                hub.tournaments.released(&tournament.id);
-                return;
-            }
-            Err(e) => {
-                tracing::warn!(tournament = %tournament.id, error = %e, "claiming a tournament's director failed");
-                hub.tournaments.released(&tournament.id);
-                return;
-            }
-        },
+    let lease = match hub.coord.claim(&director_lease(&tournament.id), 0).await {
+        Ok(Claim::Ours(lease)) => lease,
+        Ok(Claim::Elsewhere(_)) => {
+            hub.tournaments.released(&tournament.id);
+            return;
+        }
+        Err(e) => {
+            tracing::warn!(tournament = %tournament.id, error = %e, "claiming a tournament's director failed");
+            hub.tournaments.released(&tournament.id);
+            return;
+        }
     };
     // Its games are tournament games from the first request on (no `abort`), before the
     // director's first look at them.
@@ -118,13 +116,10 @@ pub async fn resume_all(hub: &SharedHub) -> Result<usize, StoreError> {
 /// directs (their director's node died, or the whole cluster was stopped): two nodes that
 /// look at once race for the lease, and one wins. Until shutdown.
 pub async fn direct_undirected(hub: SharedHub) {
-    let Some(cluster) = hub.cluster.clone() else {
-        return;
-    };
     let mut shutdown = hub.shutdown.clone();
     loop {
         tokio::select! {
-            () = tokio::time::sleep(cluster.lease_time() * 2) => {}
+            () = tokio::time::sleep(hub.coord.lease_time() * 2) => {}
             _ = shutdown.changed() => return,
         }
         if let Err(e) = resume_all(&hub).await {
@@ -145,8 +140,8 @@ enum Seen {
 struct Director {
     hub: SharedHub,
     tournament: Tournament,
-    /// In a cluster, this node's lease of the director.
-    lease: Option<Lease>,
+    /// This node's lease of the director (alone, always its own).
+    lease: Lease,
     /// The document in memory differs from the stored one (a write failed).
     unsaved: bool,
     /// The connections told of their game in a room, by room and connection.
@@ -158,7 +153,7 @@ struct Director {
 impl Director {
     async fn run(mut self) {
         let mut shutdown = self.hub.shutdown.clone();
-        let lost = self.lease.as_ref().map(|l| l.lost.clone());
+        let lost = self.lease.lost.clone();
         tracing::info!(tournament = %self.tournament.id, "directing the tournament");
         loop {
             if *shutdown.borrow() {
@@ -171,33 +166,23 @@ impl Director {
             }
             tokio::select! {
                 () = tokio::time::sleep(POLL) => {}
-                () = async {
-                    match &lost {
-                        Some(lost) => lost.notified().await,
-                        None => std::future::pending().await,
-                    }
-                } => {
+                () = lost.notified() => {
                     tracing::warn!(tournament = %self.tournament.id, "another node directs the tournament now");
                     break;
                 }
                 _ = shutdown.changed() => break,
             }
         }
-        if let (Some(cluster), Some(lease)) = (&self.hub.cluster, &self.lease) {
-            cluster.release(&director_lease(&self.tournament.id), lease.fence);
-        }
+        let name = director_lease(&self.tournament.id);
+        self.hub.coord.release(&name, self.lease.fence);
         self.hub.tournaments.released(&self.tournament.id);
     }
 
-    /// Whether this node surely directs the tournament: always on one node; in a cluster
-    /// while it surely holds the director's lease (`Cluster::holds`).
+    /// Whether this node surely directs the tournament: it surely holds the director's
+    /// lease (`Coordination::holds`; alone, always).
     fn sure_of_lease(&self) -> bool {
-        match (&self.hub.cluster, &self.lease) {
-            (Some(cluster), Some(lease)) => {
-                cluster.holds(&director_lease(&self.tournament.id), lease.fence)
-            }
-            _ => true,
-        }
+        let name = director_lease(&self.tournament.id);
+        self.hub.coord.holds(&name, self.lease.fence)
     }
 
     /// One look: results in, rounds paired and started, the end. True when there is nothing
@@ -273,25 +258,19 @@ impl Director {
                         recorded |= self.still_stuck(&game);
                     }
                 },
-                Seen::Unfinished => {
-                    // A room stored but not in memory (its reload at start failed, say) is
-                    // loaded again: on one server nothing else would run its clocks.
-                    if self.hub.room(&game.room).is_none() && self.hub.cluster.is_none() {
-                        let _ = crate::room::registry::find_room(&self.hub, &game.room).await;
+                // A room stored but not in memory (its reload at start failed, say, or its
+                // node died) is claimed and loaded here, unless another node runs it: then
+                // the players, who may be connected anywhere, hear of it from that node.
+                Seen::Unfinished => match locate(&self.hub, &game.room, true).await {
+                    Ok(Place::Here(handle)) => {
+                        self.stuck.remove(&game.room);
+                        self.tell(&game, &handle).await;
                     }
-                    match self.hub.room(&game.room) {
-                        Some(handle) => {
-                            self.stuck.remove(&game.room);
-                            self.tell(&game, &handle).await;
-                        }
-                        None if self.hub.cluster.is_none() => {
-                            recorded |= self.still_stuck(&game);
-                        }
-                        // In a cluster another node may run it; the players may be connected
-                        // anywhere.
-                        None => self.tell_other_nodes(&game),
-                    }
-                }
+                    Ok(Place::There(_)) => self.tell_other_nodes(&game),
+                    // The coordination is out of reach: nothing says the room is broken.
+                    Err(RoomError::Unreachable) => self.tell_other_nodes(&game),
+                    Ok(Place::Nowhere) | Err(_) => recorded |= self.still_stuck(&game),
+                },
                 Seen::Over(stored) => {
                     self.hub.tournaments.game_over(&game.room);
                     if let Some((result, points)) = scoring::score(&game, &stored) {
@@ -435,9 +414,6 @@ impl Director {
     /// who play it may be connected there. Sent at each look, so that a connection made later,
     /// or a node that missed a word, hears it within a second.
     fn tell_other_nodes(&self, game: &TableGame) {
-        let Some(cluster) = &self.hub.cluster else {
-            return;
-        };
         let t = &self.tournament;
         let players = [&game.black, &game.white]
             .into_iter()
@@ -445,8 +421,8 @@ impl Director {
             .filter(|e| !e.bot)
             .map(|e| (e.player.clone(), e.name.clone()))
             .collect();
-        cluster
-            .bus()
+        self.hub
+            .coord
             .send_everyone(&crate::cluster::BusMsg::TournamentGame {
                 tournament: t.id.clone(),
                 room: game.room.clone(),

@@ -321,9 +321,7 @@ async fn sign_out(State(hub): State<SharedHub>, headers: HeaderMap) -> Response 
         return store_failed(&e);
     }
     hub.players.forget_token(&hash);
-    if let Some(cluster) = &hub.cluster {
-        cluster.token_dropped(&hash);
-    }
+    hub.coord.token_dropped(&hash);
     StatusCode::NO_CONTENT.into_response()
 }
 

@@ -81,7 +81,7 @@ fn now_ms() -> u64 {
 async fn entrant_of(hub: &SharedHub, token: &str) -> Result<Entrant, Response> {
     let player = player_of_token(hub, token).await?;
     let mut account = hub.accounts.of_player(&player.id);
-    if account.is_none() && hub.cluster.is_some() {
+    if account.is_none() && hub.coord.accounts_made_elsewhere() {
         // Another node may have made it.
         match hub.store.account_of(&player.id).await {
             Ok(Some(stored)) => {
