@@ -9,6 +9,7 @@ use std::net::IpAddr;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
+use dashmap::mapref::entry::Entry;
 use dashmap::DashMap;
 use tokio::sync::{watch, Notify};
 use tokio::time::Instant;
@@ -54,8 +55,10 @@ pub struct Hub {
     /// This node's part of the hall's coordination: alone, or of a cluster.
     pub coord: Coordination,
     pub metrics: Metrics,
-    /// Live rooms by id. DashMap: many readers (every message looks its room up), rare writers.
-    pub rooms: DashMap<String, RoomHandle>,
+    /// Live rooms by id. DashMap: many readers (every message looks its room up), rare writers:
+    /// a room registers once its task starts and leaves as it stops (`register_room`,
+    /// `unregister_room`).
+    rooms: DashMap<String, RoomHandle>,
     pub players: Players,
     /// Every open connection of each player (to tell a player of a game made for them).
     pub links: PlayerLinks,
@@ -76,7 +79,7 @@ pub struct Hub {
     pub reviews: ReviewQueue,
     /// Reviews asked on other nodes for this node's workers (served by
     /// `session::reviews::serve_asked`).
-    pub reviews_asked: tokio::sync::mpsc::Sender<ReviewAsked>,
+    reviews_asked: tokio::sync::mpsc::Sender<ReviewAsked>,
     /// The tournaments this server directs, and the lock of edits of open ones.
     pub tournaments: TournamentRegistry,
     /// New players made per address, in the current window of each: the hall's count.
@@ -171,6 +174,40 @@ impl Hub {
     #[must_use]
     pub fn room(&self, id: &str) -> Option<RoomHandle> {
         self.rooms.get(id).map(|h| h.clone())
+    }
+
+    /// Every live room.
+    #[must_use]
+    pub fn live_rooms(&self) -> Vec<RoomHandle> {
+        self.rooms.iter().map(|r| r.clone()).collect()
+    }
+
+    /// Registers the task of a room unless one of that id runs already: then that one's
+    /// handle, and nothing is registered (a room has exactly one writer).
+    pub fn register_room(&self, handle: &RoomHandle) -> Option<RoomHandle> {
+        match self.rooms.entry(handle.id.clone()) {
+            Entry::Occupied(running) => Some(running.get().clone()),
+            Entry::Vacant(slot) => {
+                slot.insert(handle.clone());
+                None
+            }
+        }
+    }
+
+    /// A room's task leaves: its registration goes, unless another task of that id has taken
+    /// its place meanwhile (whose queue is not `tx`).
+    pub fn unregister_room(
+        &self,
+        id: &str,
+        tx: &tokio::sync::mpsc::Sender<crate::room::handle::RoomCmd>,
+    ) {
+        self.rooms.remove_if(id, |_, h| h.tx.same_channel(tx));
+    }
+
+    /// A review another node asks this node's workers for; false (dropped: its asker asks
+    /// again) when too many wait already.
+    pub fn review_asked(&self, asked: ReviewAsked) -> bool {
+        self.reviews_asked.try_send(asked).is_ok()
     }
 
     /// An account was made here: known at once on this node and, through the bus, on every

@@ -7,7 +7,6 @@
 
 use std::sync::atomic::Ordering;
 
-use dashmap::mapref::entry::Entry;
 use game_core::protocol::{RoomStatus, SeatsOnline, ServerMsg};
 use game_core::Color;
 use tokio::sync::mpsc;
@@ -166,10 +165,7 @@ impl RoomActor {
 
     /// Unregisters this task, unless another has taken the room's place.
     pub(super) fn leave_hub(&self) {
-        let tx = &self.handle.tx;
-        self.hub
-            .rooms
-            .remove_if(self.game.id(), |_, h| h.tx.same_channel(tx));
+        self.hub.unregister_room(self.game.id(), &self.handle.tx);
     }
 
     /// Leaves the hub without dropping a request that is already queued: the queue is closed
@@ -201,13 +197,7 @@ impl RoomActor {
             tx,
             ..self.handle.clone()
         };
-        let successor = match self.hub.rooms.entry(handle.id.clone()) {
-            Entry::Vacant(slot) => {
-                slot.insert(handle.clone());
-                None
-            }
-            Entry::Occupied(running) => Some(running.get().clone()),
-        };
+        let successor = self.hub.register_room(&handle);
         match successor {
             None => {
                 // Still here with the same members: nobody is parked.

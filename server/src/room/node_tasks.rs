@@ -65,7 +65,7 @@ pub async fn watch_peers(hub: SharedHub) {
 /// Every room here drops the members whose connections count as closed now (their node is
 /// gone, or runs again: a seated player's grace period starts), and the lobby counts again.
 fn prune_rooms(hub: &SharedHub) {
-    let rooms: Vec<RoomHandle> = hub.rooms.iter().map(|r| r.clone()).collect();
+    let rooms: Vec<RoomHandle> = hub.live_rooms();
     for room in rooms {
         let _ = room.tx.try_send(RoomCmd::Prune);
     }
@@ -277,7 +277,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                     player,
                     address,
                 };
-                if hub.reviews_asked.try_send(asked).is_err() {
+                if !hub.review_asked(asked) {
                     tracing::warn!("too many reviews from other nodes waiting; one dropped");
                 }
             }

@@ -6,7 +6,6 @@ use std::net::IpAddr;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
-use dashmap::mapref::entry::Entry;
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 use tokio::sync::mpsc;
@@ -89,11 +88,8 @@ pub fn spawn_room(
         tx,
         unfinished: Arc::new(AtomicBool::new(unfinished)),
     };
-    match hub.rooms.entry(handle.id.clone()) {
-        Entry::Occupied(running) => return running.get().clone(),
-        Entry::Vacant(slot) => {
-            slot.insert(handle.clone());
-        }
+    if let Some(running) = hub.register_room(&handle) {
+        return running;
     }
     if unfinished {
         // Counted already when made by `create`; a rematch, or a room reloaded or taken over,
