@@ -190,9 +190,11 @@ async fn too_many_connections_from_one_address_are_reported_as_http_429() {
 
 #[tokio::test]
 async fn without_a_url_it_runs_its_own_server_and_keeps_the_old_flags() {
+    // More clients than one address may make new players, open handshakes or rooms by
+    // default: the server in the process raises those limits, as an operator would.
     let (ok, report, generator) = loadtest(&[
         "--pairs",
-        "1",
+        "40",
         "--spectators",
         "1",
         "--think-ms",
@@ -202,6 +204,8 @@ async fn without_a_url_it_runs_its_own_server_and_keeps_the_old_flags() {
     ])
     .await;
     assert!(ok, "{report:#}");
+    assert_eq!(report["errors"], serde_json::json!({}), "{report:#}");
+    assert_eq!(report["rooms_playing"], 40, "{report:#}");
     assert_eq!(report["in_process"], true);
     assert_eq!(
         report["server_pid"], generator,
