@@ -86,6 +86,8 @@ pub struct Hub {
     new_players: NewPlayers,
     /// Open rooms per player and per address: the hall's count.
     open_rooms: OpenRooms,
+    /// Reviews asked and not done yet, per player and per address: the hall's count.
+    review_counts: OpenRooms,
     /// Flips to true once when the server shuts down.
     pub shutdown: watch::Receiver<bool>,
     next_conn: AtomicU64,
@@ -108,13 +110,11 @@ impl Hub {
         let sockets = Arc::new(Sockets::new(&config.limits, metrics.clone()));
         let reviews = ReviewQueue::new(crate::review::QueueLimits {
             max_waiting: config.limits.review_queue,
-            per_player: config.limits.review_per_player,
-            per_address: config.limits.review_per_address,
             wait: config.limits.review_wait,
             ply_time: config.limits.review_ply_time,
         });
         let first_conn = coord.first_conn_id();
-        let (signin, new_players, open_rooms) = coord.counts();
+        let counts = coord.counts(crate::review::longest_life(&reviews.limits()));
         Hub {
             config,
             store,
@@ -124,7 +124,7 @@ impl Hub {
             players: Players::default(),
             links: PlayerLinks::default(),
             accounts: Accounts::default(),
-            signin,
+            signin: counts.signin,
             bots: BotRegistry::new(lobby.clone()),
             seeks: SeekBook::new(lobby.clone()),
             lobby,
@@ -134,8 +134,9 @@ impl Hub {
             reviews,
             reviews_asked,
             tournaments: TournamentRegistry::default(),
-            new_players,
-            open_rooms,
+            new_players: counts.new_players,
+            open_rooms: counts.open_rooms,
+            review_counts: counts.reviews,
             shutdown,
             next_conn: AtomicU64::new(first_conn),
             live_sessions: AtomicUsize::new(0),
@@ -222,6 +223,12 @@ impl Hub {
     #[must_use]
     pub fn open_rooms(&self) -> &OpenRooms {
         &self.open_rooms
+    }
+
+    /// The hall's count of reviews asked per player and per address.
+    #[must_use]
+    pub fn review_counts(&self) -> &OpenRooms {
+        &self.review_counts
     }
 
     /// Counts a new player made from `address`, for the hall; refused when the address has

@@ -4,7 +4,8 @@
 //! window (refused with the time left), a name locked after repeated failures (longer at
 //! each further one, the same for names that exist and names that do not), a success that
 //! clears the name, and counts that two nodes share; the new players an address may make in a
-//! window, and the open rooms of a player and of an address, counted for the hall.
+//! window, and the open rooms and the reviews asked of a player and of an address, counted
+//! for the hall.
 
 #[path = "support/redis.rs"]
 mod redis_support;
@@ -14,7 +15,7 @@ use std::time::Duration;
 
 use kibitz_server::accounts::guard::{SignInGuard, SignInLimits, Throttled};
 use kibitz_server::accounts::new_players::{NewPlayers, NotAdmitted};
-use kibitz_server::cluster::{Cluster, ClusterSettings};
+use kibitz_server::cluster::{review_tally, Cluster, ClusterSettings, OPEN_ROOMS};
 use kibitz_server::metrics::Metrics;
 use kibitz_server::rate_limit::Rate;
 use kibitz_server::room::open_rooms::{Makers, NotOpened, OpenLimits, OpenRooms};
@@ -239,14 +240,26 @@ async fn open_rooms_count_once_for_the_hall(a: &OpenRooms, b: &OpenRooms) {
 async fn open_rooms_counted_in_this_process() {
     let count = OpenRooms::local();
     open_rooms_count_once_for_the_hall(&count, &count).await;
+    let reviews = OpenRooms::local();
+    open_rooms_count_once_for_the_hall(&reviews, &reviews).await;
 }
 
 #[tokio::test]
 async fn open_rooms_counted_in_redis_shared_by_two_nodes() {
     let redis = RedisServer::start();
     let (a, b) = (node(&redis, "A").await, node(&redis, "B").await);
-    let (a, b) = (OpenRooms::Shared(a), OpenRooms::Shared(b));
+    let reviews = review_tally(Duration::from_secs(600));
+    let (ra, rb) = (
+        OpenRooms::Shared(a.clone(), reviews),
+        OpenRooms::Shared(b.clone(), reviews),
+    );
+    let (a, b) = (
+        OpenRooms::Shared(a, OPEN_ROOMS),
+        OpenRooms::Shared(b, OPEN_ROOMS),
+    );
     open_rooms_count_once_for_the_hall(&a, &b).await;
+    // The reviews asked are counted by the same rules, apart from the open rooms.
+    open_rooms_count_once_for_the_hall(&ra, &rb).await;
     // Redis out of reach: no room is opened.
     redis.stop();
     let alice = Makers {

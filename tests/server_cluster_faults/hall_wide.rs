@@ -197,6 +197,35 @@ async fn a_review_left_without_a_worker_goes_to_a_node_where_one_came() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_s_reviews_count_once_over_the_nodes() {
+    let hall = Hall::new();
+    let flags = ["--review-per-player", "1"];
+    let a = hall.node("A", &flags).await;
+    let b = hall.node("B", &flags).await;
+    let (first, mut black, _white) = finished_game(&a.url()).await;
+    let (second, mut other, _) = finished_game(&b.url()).await;
+    // No worker anywhere: the review black asks on A waits there.
+    black.send(json!({"t":"review","room":first}));
+    let pending = black
+        .wait_for(|v| v["t"] == "review" && v["room"] == first.as_str())
+        .await;
+    assert_eq!(pending["status"], "pending", "{pending}");
+    // The same player on B is at the hall's limit of one.
+    let mut again = Recorded::connect(&b.url(), "Black", Some(&black.token)).await;
+    again.send(json!({"t":"review","room":second}));
+    let e = again.wait_for(|v| v["t"] == "error").await;
+    assert_eq!(e["code"], "rate_limited", "{e}");
+    assert!(e["message"].as_str().unwrap().contains("1 reviews"), "{e}");
+    // Another player on B is not.
+    other.send(json!({"t":"review","room":second}));
+    let pending = other
+        .wait_for(|v| v["t"] == "review" && v["room"] == second.as_str())
+        .await;
+    assert_eq!(pending["status"], "pending", "{pending}");
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_tournament_whose_director_s_node_died_is_directed_by_another() {
     let hall = Hall::new();
     let a = hall.node("A", &[]).await;

@@ -13,13 +13,28 @@ use game_core::GameKind;
 use tokio::sync::{watch, OwnedMutexGuard};
 
 use super::alone::{Alone, ALONE};
-use super::{BusInbox, BusMsg, Claim, Cluster, ClusterError, ClusterSettings, PeerNews, SeekEntry};
+use super::{
+    review_tally, BusInbox, BusMsg, Claim, Cluster, ClusterError, ClusterSettings, PeerNews,
+    SeekEntry, OPEN_ROOMS,
+};
 use crate::accounts::guard::SignInGuard;
 use crate::accounts::new_players::NewPlayers;
 use crate::accounts::players::PlayerRecord;
 use crate::metrics::Metrics;
 use crate::net::connection::Conn;
 use crate::room::open_rooms::OpenRooms;
+
+/// The counts of the hall, which a player or an address spread over several nodes has once.
+pub struct HallCounts {
+    /// Sign-in attempts per address, and failures and lock-outs per name.
+    pub signin: SignInGuard,
+    /// New players made per address in a window.
+    pub new_players: NewPlayers,
+    /// Open rooms per player and per address.
+    pub open_rooms: OpenRooms,
+    /// Reviews asked and not yet done, per player and per address (a unit `review:{room}`).
+    pub reviews: OpenRooms,
+}
 
 /// Cheap-clone handle to this node's part of the hall's coordination.
 #[derive(Clone)]
@@ -73,21 +88,23 @@ impl Coordination {
         matches!(self, Coordination::Shared(_))
     }
 
-    /// The sign-in guard of the hall, the new players per address and the open rooms, each
-    /// counted where this coordination keeps the hall's counts.
+    /// The hall's counts, each kept where this coordination keeps them (in this process
+    /// alone, in Redis in a cluster); a review counts at most `review_life`.
     #[must_use]
-    pub fn counts(&self) -> (SignInGuard, NewPlayers, OpenRooms) {
+    pub fn counts(&self, review_life: Duration) -> HallCounts {
         match self {
-            Coordination::Alone(_) => (
-                SignInGuard::local(),
-                NewPlayers::local(),
-                OpenRooms::local(),
-            ),
-            Coordination::Shared(c) => (
-                SignInGuard::Shared(c.clone()),
-                NewPlayers::Shared(c.clone()),
-                OpenRooms::Shared(c.clone()),
-            ),
+            Coordination::Alone(_) => HallCounts {
+                signin: SignInGuard::local(),
+                new_players: NewPlayers::local(),
+                open_rooms: OpenRooms::local(),
+                reviews: OpenRooms::local(),
+            },
+            Coordination::Shared(c) => HallCounts {
+                signin: SignInGuard::Shared(c.clone()),
+                new_players: NewPlayers::Shared(c.clone()),
+                open_rooms: OpenRooms::Shared(c.clone(), OPEN_ROOMS),
+                reviews: OpenRooms::Shared(c.clone(), review_tally(review_life)),
+            },
         }
     }
 

@@ -34,8 +34,9 @@ use tokio::time::Instant;
 
 pub use alone::{Alone, ALONE};
 pub use bus::{Arrival, Bus, BusInbox, BusMsg};
-pub use coordination::Coordination;
+pub use coordination::{Coordination, HallCounts};
 pub use lease::{Claim, Lease};
+pub use open_rooms::{reviews as review_tally, Tally, OPEN_ROOMS};
 pub use ownership::director_lease;
 pub use presence::PeerNews;
 pub use seeks::SeekEntry;

@@ -1,12 +1,15 @@
-//! The open rooms per player and per address in Redis, shared by every node (the rules are
-//! `room::open_rooms`'s): `kibitz:open:player:{id}` and `kibitz:open:address:{address}` are
-//! sorted sets of room ids (scored by when each was counted), and `kibitz:open:room:{room}`
-//! names the sets its room is in, so that the node where the game ends, whichever it is, takes
-//! it out of them. Opening is one script (both limits checked, then the room counted), so that
-//! a burst over several nodes counts whole; closing is one too. A room not closed (its end
-//! was not told: Redis out of reach then) stops counting after [`COUNTED_AT_MOST`], and every
-//! key expires with it. The closing script reaches the sets named in the room's key, which a
-//! single Redis server allows (not a Redis Cluster, which Kibitz does not use).
+//! The hall's counts per player and per address in Redis, shared by every node (the rules are
+//! `room::open_rooms`'s): the open rooms ([`OPEN_ROOMS`]) and the reviews asked
+//! ([`reviews`]), each a [`Tally`]. For the open rooms, `kibitz:open:player:{id}` and
+//! `kibitz:open:address:{address}` are sorted sets of room ids (scored by when each was
+//! counted), and `kibitz:open:room:{room}` names the sets its room is in, so that the node
+//! where the game ends, whichever it is, takes it out of them; a review's keys start
+//! `kibitz:reviews:`. Opening is one script (both limits checked, then the unit counted), so
+//! that a burst over several nodes counts whole; closing is one too. A unit not closed (its
+//! end was not told: Redis out of reach then, or its node died) stops counting after its
+//! tally's longest life, and every key expires with it. The closing script reaches the sets
+//! named in the unit's key, which a single Redis server allows (not a Redis Cluster, which
+//! Kibitz does not use).
 
 use std::time::Duration;
 
@@ -17,6 +20,29 @@ use crate::room::open_rooms::{Makers, NotOpened, OpenLimits};
 
 /// How long a room counts at most without being closed.
 pub const COUNTED_AT_MOST: Duration = Duration::from_secs(24 * 3600);
+
+/// What a count of the hall counts in Redis: the word its keys start with
+/// (`kibitz:{name}:...`), and how long one unit counts at most without being closed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tally {
+    pub name: &'static str,
+    pub longest: Duration,
+}
+
+/// The open rooms.
+pub const OPEN_ROOMS: Tally = Tally {
+    name: "open",
+    longest: COUNTED_AT_MOST,
+};
+
+/// The reviews asked, each counting at most `longest` (the longest a job can live).
+#[must_use]
+pub fn reviews(longest: Duration) -> Tally {
+    Tally {
+        name: "reviews",
+        longest,
+    }
+}
 
 /// `KEYS`: the room's key, the player's set, the address's set. `ARGV`: the room, the limit of
 /// the player's and of the address's (-1: none), the longest count in ms, and 1/0 for
@@ -58,22 +84,25 @@ fn limit(limits: Option<OpenLimits>, of: impl Fn(OpenLimits) -> usize) -> i64 {
 }
 
 impl Cluster {
-    /// Counts `room` for its makers (see `OpenRooms::open` and `OpenRooms::opened`).
+    /// Counts unit `room` of `tally` for its makers (see `OpenRooms::open` and
+    /// `OpenRooms::opened`).
     pub async fn open_room(
         &self,
+        tally: Tally,
         room: &str,
         makers: &Makers,
         limits: Option<OpenLimits>,
     ) -> Result<(), NotOpened> {
         let player = makers.player.as_deref().unwrap_or_default();
         let address = makers.address.map(|a| a.to_string()).unwrap_or_default();
-        let age = u64::try_from(COUNTED_AT_MOST.as_millis()).unwrap_or(u64::MAX);
+        let age = u64::try_from(tally.longest.as_millis()).unwrap_or(u64::MAX);
+        let name = tally.name;
         let answer = self
             .call(async |r| {
                 Script::new(OPEN)
-                    .key(format!("kibitz:open:room:{room}"))
-                    .key(format!("kibitz:open:player:{player}"))
-                    .key(format!("kibitz:open:address:{address}"))
+                    .key(format!("kibitz:{name}:room:{room}"))
+                    .key(format!("kibitz:{name}:player:{player}"))
+                    .key(format!("kibitz:{name}:address:{address}"))
                     .arg(room)
                     .arg(limit(limits, |l| l.per_player))
                     .arg(limit(limits, |l| l.per_address))
@@ -95,12 +124,13 @@ impl Cluster {
         }
     }
 
-    /// `room` no longer counts (see `OpenRooms::closed`).
-    pub async fn close_room(&self, room: &str) {
+    /// Unit `room` of `tally` no longer counts (see `OpenRooms::closed`).
+    pub async fn close_room(&self, tally: Tally, room: &str) {
+        let name = tally.name;
         let closed = self
             .call(async |r| {
                 Script::new(CLOSE)
-                    .key(format!("kibitz:open:room:{room}"))
+                    .key(format!("kibitz:{name}:room:{room}"))
                     .arg(room)
                     .invoke_async::<u8>(r)
                     .await

@@ -20,6 +20,8 @@ pub enum ReviewError {
     TooManyOfYours(usize),
     #[error("{0} reviews asked from your address are waiting already; ask again when one is done")]
     TooManyFromAddress(usize),
+    #[error("the hall could not count reviews just now; try again")]
+    Uncounted,
     #[error("only an analysis worker sends analysis")]
     NotAWorker,
     #[error("no job {0} of yours")]
@@ -44,7 +46,8 @@ impl Refusal for ReviewError {
             ReviewError::NotAWorker => ErrorCode::NotAPlayer,
             ReviewError::NotYourJob(_)
             | ReviewError::OutOfOrder { .. }
-            | ReviewError::NotStored => ErrorCode::BadRequest,
+            | ReviewError::NotStored
+            | ReviewError::Uncounted => ErrorCode::BadRequest,
             ReviewError::BadAnalysis { .. } => ErrorCode::IllegalMove,
         }
     }

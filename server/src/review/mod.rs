@@ -16,4 +16,4 @@ pub mod queue;
 
 pub use error::ReviewError;
 pub use input::ReviewInput;
-pub use queue::{Assignment, PlyOutcome, QueueLimits, Requester, ReviewQueue};
+pub use queue::{longest_life, Assignment, PlyOutcome, QueueLimits, Requester, ReviewQueue};

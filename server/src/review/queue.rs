@@ -2,9 +2,10 @@
 //! offered to analyse, one job each at a time), and the answers of each job in progress.
 //! A worker that goes away or runs past its deadline gives its job back to the front of the
 //! queue; a job that failed [`MAX_ATTEMPTS`] times is given up, and so is one that waited for a
-//! worker longer than the limit. One requester (a player, or an address) has at most so many
-//! jobs in it, so that nobody fills it for everyone. All of it under one short lock, never held
-//! across an `.await`.
+//! worker longer than the limit. How many jobs one requester (a player, or an address) may
+//! have is the hall's count, not the queue's (`Hub::review_counts`): a player whose reviews
+//! wait on several nodes has its limit once. All of it under one short lock, never held across
+//! an `.await`.
 
 use std::collections::VecDeque;
 use std::net::IpAddr;
@@ -28,6 +29,20 @@ const JOB_BASE_TIME: Duration = Duration::from_secs(10);
 
 /// The longest a worker may take over one job, however slow it is allowed to be a position.
 const LONGEST_JOB: Duration = Duration::from_secs(24 * 3600);
+
+/// Most positions a review has (a full 26x26 Gomoku board).
+const MOST_PLIES: u32 = 26 * 26;
+
+/// The longest a job can live under `limits`: each of its tries waits for a worker, then runs
+/// to its deadline. What the hall's count of a requester's reviews holds one for at most,
+/// should its end never be told (its node died).
+#[must_use]
+pub fn longest_life(limits: &QueueLimits) -> Duration {
+    let job = JOB_BASE_TIME
+        .saturating_add(limits.ply_time.saturating_mul(MOST_PLIES))
+        .min(LONGEST_JOB);
+    limits.wait.saturating_add(job).saturating_mul(MAX_ATTEMPTS)
+}
 
 /// A job sent to a worker: when to look whether it is done.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -67,16 +82,11 @@ pub struct Requester {
     pub address: Option<IpAddr>,
 }
 
-/// The queue's limits (`--review-queue`, `--review-per-player`, `--review-wait-secs`,
-/// `--review-ply-ms`).
+/// The queue's limits (`--review-queue`, `--review-wait-secs`, `--review-ply-ms`).
 #[derive(Clone, Copy, Debug)]
 pub struct QueueLimits {
     /// Jobs waiting for a worker.
     pub max_waiting: usize,
-    /// Jobs of one player, waiting or in progress.
-    pub per_player: usize,
-    /// Jobs asked from one address, waiting or in progress.
-    pub per_address: usize,
     /// How long a job may wait for a worker.
     pub wait: Duration,
     /// Time a worker is given per position.
@@ -131,6 +141,11 @@ impl ReviewQueue {
         self.limits.wait
     }
 
+    #[must_use]
+    pub fn limits(&self) -> QueueLimits {
+        self.limits
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         // A panic under the lock leaves plain data behind; go on with it.
         self.inner
@@ -170,24 +185,6 @@ impl ReviewQueue {
         let mut inner = self.lock();
         if Self::pending_in(&inner, &input.room) {
             return Ok(Vec::new());
-        }
-        let busy = inner.workers.iter().filter_map(|w| w.busy.as_ref());
-        let jobs: Vec<&Requester> = inner
-            .waiting
-            .iter()
-            .chain(busy.map(|b| &b.job))
-            .map(|j| &j.requester)
-            .collect();
-        let of_player = jobs.iter().filter(|r| r.player == requester.player).count();
-        if of_player >= self.limits.per_player {
-            return Err(ReviewError::TooManyOfYours(self.limits.per_player));
-        }
-        let of_address = jobs
-            .iter()
-            .filter(|r| requester.address.is_some() && r.address == requester.address)
-            .count();
-        if of_address >= self.limits.per_address {
-            return Err(ReviewError::TooManyFromAddress(self.limits.per_address));
         }
         if inner.waiting.len() >= self.limits.max_waiting {
             return Err(ReviewError::QueueFull(self.limits.max_waiting));
@@ -484,11 +481,9 @@ mod tests {
         (Conn::new(id, tx, Arc::new(Notify::new())), rx)
     }
 
-    fn limits(max_waiting: usize, per_player: usize) -> QueueLimits {
+    fn limits(max_waiting: usize) -> QueueLimits {
         QueueLimits {
             max_waiting,
-            per_player,
-            per_address: 3,
             wait: Duration::from_secs(60),
             ply_time: Duration::from_secs(1),
         }
@@ -502,32 +497,19 @@ mod tests {
     }
 
     #[test]
-    fn one_requester_holds_so_many_jobs_and_jobs_left_waiting_expire() {
-        let queue = ReviewQueue::new(limits(10, 2));
+    fn jobs_left_waiting_expire() {
+        let queue = ReviewQueue::new(limits(10));
         let now = Instant::now();
         let home = Some(IpAddr::from([10, 0, 0, 1]));
         let guest = |player: &str| Requester {
             player: player.to_string(),
             address: home,
         };
-        queue
-            .request(finished("r1", &["4"]), guest("p1"), now)
-            .unwrap();
-        queue
-            .request(finished("r2", &["4"]), guest("p1"), now)
-            .unwrap();
-        // A player's third: refused.
-        let refused = queue.request(finished("r3", &["4"]), guest("p1"), now);
-        assert_eq!(refused.unwrap_err(), ReviewError::TooManyOfYours(2));
-        // The address's fourth, under any name: refused; another address is not.
-        queue
-            .request(finished("r3", &["4"]), guest("p2"), now)
-            .unwrap();
-        let refused = queue.request(finished("r5", &["4"]), guest("p3"), now);
-        assert_eq!(refused.unwrap_err(), ReviewError::TooManyFromAddress(3));
-        queue
-            .request(finished("r5", &["4"]), by("p4"), now)
-            .unwrap();
+        for (room, who) in [("r1", "p1"), ("r2", "p1"), ("r3", "p2"), ("r5", "p3")] {
+            queue
+                .request(finished(room, &["4"]), guest(who), now)
+                .unwrap();
+        }
         // Past the wait limit, the jobs nobody took are given up, the room told.
         let later = now + Duration::from_secs(59);
         queue
@@ -556,7 +538,7 @@ mod tests {
 
     #[test]
     fn jobs_wait_for_workers_and_come_back_when_they_fail() {
-        let queue = ReviewQueue::new(limits(2, 8));
+        let queue = ReviewQueue::new(limits(2));
         let now = Instant::now();
         assert!(queue
             .request(finished("r1", &["4", "3"]), by("p1"), now)

@@ -5,13 +5,15 @@
 //! ([`OpenRooms::Local`]); in a cluster in Redis (`cluster::open_rooms`), where one script
 //! checks both limits and counts the room, so that a burst over several nodes counts whole.
 //! Both keep the same rules, held by one contract suite (`server/tests/coordination.rs`).
+//! The reviews each player and address has asked are counted the same way, each review a unit
+//! (`review:{room}`) from its request until it is done, given up or expired.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 
 use parking_lot::Mutex;
 
-use crate::cluster::Cluster;
+use crate::cluster::{Cluster, Tally};
 
 /// The open rooms one player, and one address, may have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -43,8 +45,8 @@ pub struct Makers {
 pub enum OpenRooms {
     /// One node: the counts in this process.
     Local(Mutex<LocalOpenRooms>),
-    /// A cluster: the counts in Redis, shared by every node.
-    Shared(Cluster),
+    /// A cluster: the counts in Redis under this tally, shared by every node.
+    Shared(Cluster, Tally),
 }
 
 impl OpenRooms {
@@ -65,7 +67,9 @@ impl OpenRooms {
     ) -> Result<(), NotOpened> {
         match self {
             OpenRooms::Local(local) => local.lock().open(room, makers, Some(limits)),
-            OpenRooms::Shared(cluster) => cluster.open_room(room, makers, Some(limits)).await,
+            OpenRooms::Shared(cluster, tally) => {
+                cluster.open_room(*tally, room, makers, Some(limits)).await
+            }
         }
     }
 
@@ -74,7 +78,9 @@ impl OpenRooms {
     pub async fn opened(&self, room: &str, makers: &Makers) {
         let counted = match self {
             OpenRooms::Local(local) => local.lock().open(room, makers, None),
-            OpenRooms::Shared(cluster) => cluster.open_room(room, makers, None).await,
+            OpenRooms::Shared(cluster, tally) => {
+                cluster.open_room(*tally, room, makers, None).await
+            }
         };
         if let Err(e) = counted {
             tracing::warn!(room, error = ?e, "counting an open room failed");
@@ -85,7 +91,7 @@ impl OpenRooms {
     pub async fn closed(&self, room: &str) {
         match self {
             OpenRooms::Local(local) => local.lock().close(room),
-            OpenRooms::Shared(cluster) => cluster.close_room(room).await,
+            OpenRooms::Shared(cluster, tally) => cluster.close_room(*tally, room).await,
         }
     }
 }
@@ -102,10 +108,10 @@ impl OpenRooms {
             OpenRooms::Local(local) => {
                 let _ = local.lock().open(room, &makers, None);
             }
-            OpenRooms::Shared(cluster) => {
-                let (cluster, room) = (cluster.clone(), room.to_string());
+            OpenRooms::Shared(cluster, tally) => {
+                let (cluster, room, tally) = (cluster.clone(), room.to_string(), *tally);
                 tokio::spawn(async move {
-                    if let Err(e) = cluster.open_room(&room, &makers, None).await {
+                    if let Err(e) = cluster.open_room(tally, &room, &makers, None).await {
                         tracing::warn!(room, error = ?e, "counting an open room failed");
                     }
                 });
@@ -118,9 +124,9 @@ impl OpenRooms {
     pub fn closed_soon(&self, room: &str) {
         match self {
             OpenRooms::Local(local) => local.lock().close(room),
-            OpenRooms::Shared(cluster) => {
-                let (cluster, room) = (cluster.clone(), room.to_string());
-                tokio::spawn(async move { cluster.close_room(&room).await });
+            OpenRooms::Shared(cluster, tally) => {
+                let (cluster, room, tally) = (cluster.clone(), room.to_string(), *tally);
+                tokio::spawn(async move { cluster.close_room(tally, &room).await });
             }
         }
     }

@@ -18,6 +18,7 @@ use crate::review::{Assignment, PlyOutcome, Requester, ReviewError, ReviewInput}
 use crate::room::error::RoomError;
 use crate::room::handle::RoomCmd;
 use crate::room::member::MemberLink;
+use crate::room::open_rooms::{Makers, NotOpened, OpenLimits};
 use crate::room::relay;
 use crate::store::Write;
 
@@ -56,7 +57,18 @@ pub fn watch(hub: &SharedHub, sent: Vec<Assignment>) {
     }
 }
 
+/// The unit under which the hall counts the review of `room` for its requester.
+fn review_unit(room: &str) -> String {
+    format!("review:{room}")
+}
+
+/// The review of `room` is done, given up or expired: it no longer counts for its requester.
+async fn ended(hub: &SharedHub, room: &str) {
+    hub.review_counts().closed(&review_unit(room)).await;
+}
+
 async fn gave_up(hub: &SharedHub, room: &str) {
+    ended(hub, room).await;
     let why = "the analysis workers could not review this game; ask again to retry";
     let msg = review_msg(room, ReviewStatus::Failed, Some(why.to_string()));
     tell_room(hub, room, msg, None).await;
@@ -65,6 +77,7 @@ async fn gave_up(hub: &SharedHub, room: &str) {
 /// Gives up the jobs that waited for a worker past the limit, telling their rooms.
 pub async fn expire_waiting(hub: &SharedHub) {
     for room in hub.reviews.expire_waiting(Instant::now()) {
+        ended(hub, &room).await;
         let why = format!(
             "no analysis worker took this review within {} s; ask again later",
             hub.reviews.wait_limit().as_secs()
@@ -135,12 +148,34 @@ pub async fn request(
         Ok(input) => input,
         Err(why) => return refuse(&why),
     };
+    // The hall's count first: a requester whose reviews wait on several nodes has its limit
+    // once. A review of this room counted already (handed over from a node without workers)
+    // counts once.
+    let unit = review_unit(room);
+    let makers = Makers {
+        player: Some(requester.player.clone()),
+        address: requester.address,
+    };
+    let limits = OpenLimits {
+        per_player: hub.config.limits.review_per_player,
+        per_address: hub.config.limits.review_per_address,
+    };
+    if let Err(e) = hub.review_counts().open(&unit, &makers, limits).await {
+        return refuse(&match e {
+            NotOpened::Player(n) => ReviewError::TooManyOfYours(n),
+            NotOpened::Address(n) => ReviewError::TooManyFromAddress(n),
+            NotOpened::Unavailable => ReviewError::Uncounted,
+        });
+    }
     match hub.reviews.request(input, requester, Instant::now()) {
         Ok(sent) => {
             watch(hub, sent);
             expire_later(hub);
         }
-        Err(why) => return refuse(&why),
+        Err(why) => {
+            hub.review_counts().closed(&unit).await;
+            return refuse(&why);
+        }
     }
     let message = (hub.reviews.workers() == 0)
         .then(|| "no analysis worker is connected; the review starts when one is".to_string());
@@ -297,6 +332,7 @@ async fn finish(
         room: room.to_string(),
         review: Box::new(review.clone()),
     };
+    ended(hub, room).await;
     let msg = match hub.store.write(write).await {
         Ok(()) => ServerMsg::Review {
             room: room.to_string(),
