@@ -29,8 +29,9 @@
 //! - [`player_links`]: each player's open connections.
 //! - [`accounts`]: accounts, the sign-in guard, known players, and ratings with their one
 //!   settlement.
-//! - [`cluster`]: the coordination of several nodes: room leases with fences in Redis,
-//!   presence, the bus between nodes, the hall's counts and queues.
+//! - [`cluster`]: the hall's coordination, one interface (`Coordination`) for one node alone
+//!   (in this process) or a node of a cluster: room leases with fences in Redis, presence,
+//!   the bus between nodes, the pairing book, the hall's counts.
 //! - [`store`]: the durable store's interface, its records, and its backends: SQLite and
 //!   PostgreSQL.
 //! - [`refusal`]: how a refused request is answered (`error`).

@@ -1,14 +1,17 @@
-//! Cluster mode: several nodes on one PostgreSQL store and one Redis. Each room is owned by
-//! one node at a time through a lease in Redis ([`lease`]) whose fence the store checks on
-//! every write of the room; nodes reach each other's connections and rooms over Redis pub/sub
-//! ([`bus`]). This module is the transport: which requests and frames travel, and what a node
-//! does with those that arrive, is the relay's (`room::relay`), above the rooms.
+//! The hall's coordination ([`Coordination`]): one interface, two implementations. Alone
+//! ([`Alone`]), everything is in this process. In cluster mode several nodes share one
+//! PostgreSQL store and one Redis ([`Cluster`]): each room is owned by one node at a time
+//! through a lease in Redis ([`lease`]) whose fence the store checks on every write of the
+//! room; nodes reach each other's connections and rooms over Redis pub/sub ([`bus`]). This
+//! module is the transport: which requests and frames travel, and what a node does with those
+//! that arrive, is the relay's (`room::relay`), above the rooms.
 //!
 //! Beside the leases (`ownership`, rooms' and tournament directors') and the bus: each node's
 //! presence and incarnation (`presence`), its connections as the others see them (`conns`),
 //! the seeks of quick pairing ([`seeks`]), and the hall's counts, each the Redis side of an
 //! interface that also runs in one process: the sign-in guard (`signin`), new players per
-//! address (`budgets`), and open rooms per player and per address (`open_rooms`).
+//! address (`budgets`), and open rooms and reviews asked per player and per address
+//! (`open_rooms`).
 
 mod alone;
 mod budgets;
