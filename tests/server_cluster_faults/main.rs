@@ -176,8 +176,13 @@ async fn a_paused_owner_resumed_with_requests_queued_shows_nobody_the_past() {
     // Another lease, for anything node B would still send.
     tokio::time::sleep(LEASE).await;
     for client in [&spectator, &black, &white, &maker] {
-        let back = steps_back(&client.all(), &room);
-        assert!(back.is_empty(), "{} saw the past: {back:#?}", client.name);
+        let all = client.all();
+        let back = steps_back(&all, &room);
+        assert!(
+            back.is_empty(),
+            "{} saw the past: {back:#?}\nall it saw: {all:#?}",
+            client.name
+        );
     }
     let stored = hall.pg.psql(
         &hall.store,
