@@ -130,6 +130,30 @@ pub fn signal(pid: u32, signal: &str) {
     assert!(status.success(), "kill -{signal} {pid}");
 }
 
+/// Waits until every thread of process `pid` is stopped (`kill -STOP` has taken effect).
+/// The signal stops a process's threads one after the other, the first when it is next
+/// scheduled: on a busy machine another thread may serve a request meanwhile. A test that
+/// queues requests to a frozen node waits for this first.
+pub async fn stopped(pid: u32) {
+    within("the process to stop", async {
+        loop {
+            let tasks =
+                std::fs::read_dir(format!("/proc/{pid}/task")).expect("the process's threads");
+            let all_stopped = tasks.flatten().all(|task| {
+                let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+                // The state follows the name in parentheses, which may hold spaces.
+                let state = stat.rsplit_once(") ").map(|(_, rest)| rest.chars().next());
+                matches!(state, Some(Some('T' | 't')))
+            });
+            if all_stopped {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+    })
+    .await;
+}
+
 /// A client whose every received message is recorded, in order, by a task of its own.
 pub struct Recorded {
     pub name: String,

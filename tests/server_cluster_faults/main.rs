@@ -21,7 +21,9 @@ mod outages;
 
 use std::time::Duration;
 
-use cluster_support::{one_history_stored, signal, steps_back, Hall, Proxy, Recorded, LEASE_MS};
+use cluster_support::{
+    one_history_stored, signal, steps_back, stopped, Hall, Proxy, Recorded, LEASE_MS,
+};
 use common::{http_get, http_json, metric_in, within};
 use serde_json::json;
 
@@ -143,6 +145,7 @@ async fn a_paused_owner_resumed_with_requests_queued_shows_nobody_the_past() {
 
     // B stops; the spectator asks for the room afresh, which A passes to the frozen owner.
     signal(b.pid, "STOP");
+    stopped(b.pid).await;
     spectator.send(json!({"t":"join","room":room,"as":"spectator"}));
     // Past the lease, A takes the room over and black's move is made there.
     let moved = black

@@ -88,6 +88,13 @@ impl Coordination {
         matches!(self, Coordination::Shared(_))
     }
 
+    /// Whether other nodes' lobbies list this node's rooms (a room then shares its summary
+    /// on the bus; alone it keeps no copy of what it would share).
+    #[must_use]
+    pub fn shares_lobby(&self) -> bool {
+        matches!(self, Coordination::Shared(_))
+    }
+
     /// The hall's counts, each kept where this coordination keeps them (in this process
     /// alone, in Redis in a cluster); a review counts at most `review_life`.
     #[must_use]

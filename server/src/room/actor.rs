@@ -416,6 +416,10 @@ impl RoomActor {
         let summary = self.summary();
         // Every node's lobby lists the room. A change that is only a move is shared at most
         // once a lobby board interval: the lobbies redraw small boards no faster.
+        if !self.hub.coord.shares_lobby() {
+            self.hub.lobby.room(summary);
+            return;
+        }
         let now = Instant::now();
         let due = self
             .shared_at
