@@ -39,6 +39,7 @@ struct Inner {
     cluster_takeovers: Counter,
     cluster_nodes_gone: Counter,
     cluster_bus_dropped: Counter,
+    cluster_stale_frames: Counter,
     redis_call: Histogram,
 }
 
@@ -168,6 +169,12 @@ impl Metrics {
             "Messages between nodes dropped: a full queue, or Redis out of reach",
             cluster_bus_dropped.clone(),
         );
+        let cluster_stale_frames = Counter::default();
+        registry.register(
+            "cluster_stale_frames",
+            "Frames from another node's copy of a room that was taken over since, dropped",
+            cluster_stale_frames.clone(),
+        );
         let redis_call = Histogram::new(exponential_buckets(0.000_05, 2.0, 16));
         registry.register(
             "redis_call_seconds",
@@ -197,6 +204,7 @@ impl Metrics {
             cluster_takeovers,
             cluster_nodes_gone,
             cluster_bus_dropped,
+            cluster_stale_frames,
             redis_call,
         }))
     }
@@ -297,6 +305,9 @@ impl Metrics {
     }
     pub fn bus_dropped_many(&self, n: usize) {
         self.0.cluster_bus_dropped.inc_by(n as u64);
+    }
+    pub fn stale_frame_dropped(&self) {
+        self.0.cluster_stale_frames.inc();
     }
     pub fn redis_call(&self, took: Duration) {
         self.0.redis_call.observe(took.as_secs_f64());

@@ -42,10 +42,25 @@ pub fn node_channel(node: &str) -> String {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "k", rename_all = "snake_case")]
 pub enum BusMsg {
-    /// A frame for connection `conn` of the receiving node.
-    Frame { conn: u64, text: String },
-    /// A room counts connection `conn` of the receiving node as a member now.
-    Entered { conn: u64, room: String },
+    /// A frame for connection `conn` of the receiving node; from room `room` under `fence`
+    /// when a room sent it (the receiving node drops it if the connection has heard the room
+    /// under a higher fence: it comes from a copy of the room deposed since).
+    Frame {
+        conn: u64,
+        text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        room: Option<String>,
+        #[serde(default)]
+        fence: u64,
+    },
+    /// Room `room`, under `fence`, counts connection `conn` of the receiving node as a member
+    /// now.
+    Entered {
+        conn: u64,
+        room: String,
+        #[serde(default)]
+        fence: u64,
+    },
     /// A room no longer counts connection `conn` as a member.
     Left { conn: u64, room: String },
     /// A request for room `room`, which the receiving node owned when it was sent (`cmd` is
@@ -385,3 +400,45 @@ impl BusInbox {
 
 /// How long a Redis request may take before it counts as failed.
 pub(super) const REDIS_TIMEOUT: Duration = Duration::from_secs(2);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_frame_says_which_room_sent_it_and_a_frame_without_it_still_reads() {
+        let from_room = BusMsg::Frame {
+            conn: 7,
+            text: "{}".into(),
+            room: Some("r".into()),
+            fence: 4,
+        };
+        let wire = serde_json::to_string(&from_room).unwrap();
+        assert_eq!(
+            wire,
+            r#"{"k":"frame","conn":7,"text":"{}","room":"r","fence":4}"#
+        );
+        assert_eq!(serde_json::from_str::<BusMsg>(&wire).unwrap(), from_room);
+        // As a node sends a frame no room sent, and as nodes of earlier releases send any.
+        let plain: BusMsg = serde_json::from_str(r#"{"k":"frame","conn":7,"text":"{}"}"#).unwrap();
+        assert_eq!(
+            plain,
+            BusMsg::Frame {
+                conn: 7,
+                text: "{}".into(),
+                room: None,
+                fence: 0
+            }
+        );
+        let entered: BusMsg =
+            serde_json::from_str(r#"{"k":"entered","conn":7,"room":"r"}"#).unwrap();
+        assert_eq!(
+            entered,
+            BusMsg::Entered {
+                conn: 7,
+                room: "r".into(),
+                fence: 0
+            }
+        );
+    }
+}

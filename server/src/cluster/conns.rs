@@ -60,7 +60,7 @@ impl ConnTable {
 
     /// Every room some connection is a member of.
     pub(super) fn rooms(&self) -> BTreeSet<String> {
-        self.0.iter().flat_map(|c| c.conn.rooms()).collect()
+        self.0.iter().flat_map(|c| c.conn.room_ids()).collect()
     }
 
     /// The connections that count `room` as theirs, with their players.

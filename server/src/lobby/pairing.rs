@@ -120,6 +120,7 @@ async fn take_or_wait(
                 id: them.conn,
                 house: them.house,
                 coord: coord.clone(),
+                mark: None,
             })
         };
         return Ok(Pairing::With(crate::lobby::seeks::Seeker {

@@ -2,7 +2,7 @@
 //! of frames, and a way to drop a client that cannot keep up instead of slowing anyone else.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -41,8 +41,10 @@ pub struct Conn {
     overflow: Arc<Notify>,
     /// Rooms that count this connection as a member. Rooms write it (a connection can be
     /// seated by someone else's request: quick pairing, rematch), the session reads it when
-    /// the connection closes so that every such room learns it. Held only for a set update.
-    rooms: Arc<Mutex<HashSet<String>>>,
+    /// the connection closes so that every such room learns it. Each with the highest fence
+    /// of the room heard: a frame of the room under a lower one comes from a copy of it that
+    /// another node has taken over since, and is dropped. Held only for a map update.
+    rooms: Arc<Mutex<HashMap<String, u64>>>,
     /// A lobby frame is queued and not yet taken by the writer.
     lobby_queued: Arc<AtomicBool>,
     /// The server's own client (set once, at `hello`, before it can join a room).
@@ -94,50 +96,52 @@ impl Conn {
         }
     }
 
-    /// A room counts this connection as a member now.
-    pub fn entered(&self, room: &str) {
-        self.rooms
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(room.to_string());
+    /// A room, under `fence`, counts this connection as a member now.
+    pub fn entered(&self, room: &str, fence: u64) {
+        let mut rooms = self.rooms();
+        let heard = rooms.entry(room.to_string()).or_default();
+        *heard = (*heard).max(fence);
+    }
+
+    /// Queues a frame that room `room`, under `fence`, sent from another node — unless a copy
+    /// of the room under a higher fence has counted this connection as a member since: then
+    /// the frame comes from an owner deposed since (sent as its pause ended, it may arrive
+    /// after the next owner's) and is dropped. False if dropped.
+    pub fn send_room_text(&self, room: &str, fence: u64, text: SharedText) -> bool {
+        let current = self.rooms().get(room).is_none_or(|&heard| fence >= heard);
+        if current {
+            self.send_text(text);
+        }
+        current
     }
 
     /// A room no longer counts this connection as a member.
     pub fn left(&self, room: &str) {
-        self.rooms
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .remove(room);
+        self.rooms().remove(room);
     }
 
     /// The rooms this connection is a member of, emptied (the connection is closing).
     #[must_use]
     pub fn take_rooms(&self) -> Vec<String> {
-        self.rooms
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .drain()
-            .collect()
+        self.rooms().drain().map(|(room, _)| room).collect()
     }
 
     /// The rooms this connection is a member of.
     #[must_use]
-    pub fn rooms(&self) -> Vec<String> {
-        self.rooms
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .iter()
-            .cloned()
-            .collect()
+    pub fn room_ids(&self) -> Vec<String> {
+        self.rooms().keys().cloned().collect()
     }
 
     /// Whether a room counts this connection as a member.
     #[must_use]
     pub fn is_in(&self, room: &str) -> bool {
+        self.rooms().contains_key(room)
+    }
+
+    fn rooms(&self) -> std::sync::MutexGuard<'_, HashMap<String, u64>> {
         self.rooms
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .contains(room)
     }
 
     /// Queues a frame; a full queue marks the client as too slow (it will be disconnected).
@@ -163,5 +167,48 @@ impl Conn {
     #[must_use]
     pub fn is_closed(&self) -> bool {
         self.tx.is_closed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn conn() -> (Conn, mpsc::Receiver<Out>) {
+        let (tx, rx) = mpsc::channel(8);
+        (Conn::new(1, tx, Arc::default()), rx)
+    }
+
+    fn queued(rx: &mut mpsc::Receiver<Out>) -> Vec<String> {
+        std::iter::from_fn(|| match rx.try_recv() {
+            Ok(Out::Text(text)) => Some(text.to_string()),
+            _ => None,
+        })
+        .collect()
+    }
+
+    #[test]
+    fn a_frame_from_a_copy_of_a_room_deposed_since_is_dropped() {
+        let (conn, mut rx) = conn();
+        // Not a member yet: nothing to compare with, the frame goes out.
+        assert!(conn.send_room_text("r", 3, "joined".into()));
+        conn.entered("r", 3);
+        assert!(conn.send_room_text("r", 3, "old owner".into()));
+        // Another node takes the room over under fence 4 and counts the connection.
+        conn.entered("r", 4);
+        assert!(!conn.send_room_text("r", 3, "old owner, late".into()));
+        assert!(conn.send_room_text("r", 4, "new owner".into()));
+        // The old owner's word that it counts the connection, arriving late, lowers nothing.
+        conn.entered("r", 3);
+        assert!(!conn.send_room_text("r", 3, "old owner, later".into()));
+        // Other rooms are not affected.
+        assert!(conn.send_room_text("q", 1, "another room".into()));
+        assert_eq!(
+            queued(&mut rx),
+            ["joined", "old owner", "new owner", "another room"]
+        );
+        assert_eq!(conn.room_ids(), ["r"]);
+        conn.left("r");
+        assert!(!conn.is_in("r"));
     }
 }

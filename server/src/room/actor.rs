@@ -542,7 +542,9 @@ impl RoomActor {
         if self.quiet_since.is_some() {
             self.quiet_since = Some(Instant::now());
         }
-        match cmd {
+        // Every frame this copy of the room sends says so: should another node take the room
+        // over, the members' nodes drop what this copy still sends.
+        match cmd.of_room(self.game.id(), self.fence()) {
             RoomCmd::Join { who, as_player } => self.join(who, as_player).await,
             RoomCmd::Leave { who } => self.leave(who).await,
             RoomCmd::Gone { conn_id } => self.gone(conn_id),

@@ -92,3 +92,42 @@ pub enum RoomCmd {
     /// A node of the cluster is gone: members connected to it leave, as if each had closed.
     Prune,
 }
+
+impl RoomCmd {
+    /// The command, its links marked as those of room `room` under `fence`.
+    #[must_use]
+    pub fn of_room(self, room: &str, fence: u64) -> RoomCmd {
+        let mark = |who: Actor| Actor {
+            link: who.link.of_room(room, fence),
+            ..who
+        };
+        match self {
+            RoomCmd::Join { who, as_player } => RoomCmd::Join {
+                who: mark(who),
+                as_player,
+            },
+            RoomCmd::Leave { who } => RoomCmd::Leave { who: mark(who) },
+            RoomCmd::Act {
+                who,
+                action,
+                reference,
+                received,
+            } => RoomCmd::Act {
+                who: mark(who),
+                action,
+                reference,
+                received,
+            },
+            RoomCmd::InviteSeat {
+                seat,
+                level,
+                requester,
+            } => RoomCmd::InviteSeat {
+                seat,
+                level,
+                requester: requester.map(|(link, r)| (link.of_room(room, fence), r)),
+            },
+            other => other,
+        }
+    }
+}

@@ -29,15 +29,49 @@ pub struct RemoteMember {
     pub house: bool,
     /// The hall's coordination, whose bus reaches that node.
     pub coord: Coordination,
+    /// Set once a room holds the link: the room and its fence, which every frame carries so
+    /// that the receiving node can drop a frame from a copy of the room deposed since.
+    pub mark: Option<RoomMark>,
+}
+
+/// Which room, under which fence, a frame comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RoomMark {
+    pub room: Arc<str>,
+    pub fence: u64,
 }
 
 impl RemoteMember {
     fn send(&self, msg: &BusMsg) {
         self.coord.send(&self.node, msg);
     }
+
+    fn frame(&self, text: String) -> BusMsg {
+        BusMsg::Frame {
+            conn: self.id,
+            text,
+            room: self.mark.as_ref().map(|m| m.room.to_string()),
+            fence: self.mark.as_ref().map_or(0, |m| m.fence),
+        }
+    }
 }
 
 impl MemberLink {
+    /// This link as room `room`, under `fence`, holds it: its frames say so.
+    #[must_use]
+    pub fn of_room(self, room: &str, fence: u64) -> MemberLink {
+        match self {
+            MemberLink::Local(_) => self,
+            MemberLink::Remote(r) => MemberLink::Remote(RemoteMember {
+                mark: Some(RoomMark {
+                    room: Arc::from(room),
+                    fence,
+                }),
+                ..r
+            }),
+        }
+    }
+
     /// The connection's id, unique on this server.
     #[must_use]
     pub fn id(&self) -> u64 {
@@ -51,10 +85,7 @@ impl MemberLink {
     pub fn send_text(&self, text: &SharedText) {
         match self {
             MemberLink::Local(conn) => conn.send_text(text.clone()),
-            MemberLink::Remote(r) => r.send(&BusMsg::Frame {
-                conn: r.id,
-                text: text.to_string(),
-            }),
+            MemberLink::Remote(r) => r.send(&r.frame(text.to_string())),
         }
     }
 
@@ -62,10 +93,7 @@ impl MemberLink {
     pub fn send(&self, msg: &ServerMsg) {
         match self {
             MemberLink::Local(conn) => conn.send(msg),
-            MemberLink::Remote(r) => r.send(&BusMsg::Frame {
-                conn: r.id,
-                text: msg.to_json(),
-            }),
+            MemberLink::Remote(r) => r.send(&r.frame(msg.to_json())),
         }
     }
 
@@ -96,13 +124,15 @@ impl MemberLink {
         }
     }
 
-    /// The room counts this connection as a member now (told again when it closes).
-    pub fn entered(&self, room: &str) {
+    /// The room, under `fence`, counts this connection as a member now (told again when it
+    /// closes).
+    pub fn entered(&self, room: &str, fence: u64) {
         match self {
-            MemberLink::Local(conn) => conn.entered(room),
+            MemberLink::Local(conn) => conn.entered(room, fence),
             MemberLink::Remote(r) => r.send(&BusMsg::Entered {
                 conn: r.id,
                 room: room.to_string(),
+                fence,
             }),
         }
     }

@@ -26,16 +26,28 @@ pub struct Members {
     by_conn: HashMap<u64, Member>,
     /// Since when each seat's player has had no connection in the room.
     away_since: [Option<Instant>; 2],
+    /// The fence of this copy of the room, which its members' nodes hear it under.
+    fence: u64,
 }
 
 impl Members {
+    /// No members yet, of a copy of the room under `fence`.
+    #[must_use]
+    pub fn under(fence: u64) -> Members {
+        Members {
+            fence,
+            ..Members::default()
+        }
+    }
+
     /// Counts a connection of `player` as a member of `room` (it hears the room from now on).
     /// A closed connection is not added.
     pub fn add(&mut self, room: &str, link: MemberLink, player: &str) {
         if link.is_closed() {
             return;
         }
-        link.entered(room);
+        let link = link.of_room(room, self.fence);
+        link.entered(room, self.fence);
         self.by_conn.insert(
             link.id(),
             Member {

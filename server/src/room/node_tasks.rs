@@ -185,13 +185,27 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
             }
         };
         match msg {
-            BusMsg::Frame { conn, text } => {
-                if let Some(conn) = coord.conn(conn) {
-                    conn.send_text(Utf8Bytes::from(text));
+            BusMsg::Frame {
+                conn,
+                text,
+                room,
+                fence,
+            } => {
+                let Some(conn) = coord.conn(conn) else {
+                    continue;
+                };
+                let text = Utf8Bytes::from(text);
+                let Some(room) = room else {
+                    conn.send_text(text);
+                    continue;
+                };
+                if !conn.send_room_text(&room, fence, text) {
+                    tracing::info!(room, fence, "a frame from a deposed copy of a room dropped");
+                    hub.metrics.stale_frame_dropped();
                 }
             }
-            BusMsg::Entered { conn, room } => match coord.conn(conn) {
-                Some(conn) => conn.entered(&room),
+            BusMsg::Entered { conn, room, fence } => match coord.conn(conn) {
+                Some(conn) => conn.entered(&room, fence),
                 None => {
                     // Closed before the room's word arrived: the room must not keep it.
                     let hub = hub.clone();
@@ -224,6 +238,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                         id: conn,
                         house: false,
                         coord: coord.clone(),
+                        mark: None,
                     });
                     hub.bots.connected(&player, games, capacity, link);
                 }
@@ -273,6 +288,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                         id: conn,
                         house: false,
                         coord: coord.clone(),
+                        mark: None,
                     }),
                     player,
                     address,

@@ -147,6 +147,7 @@ impl WireCmd {
                 id: w.conn,
                 house: w.house,
                 coord: coord.clone(),
+                mark: None,
             }))
         };
         let actor = |w: WireActor| -> Option<Actor> {
