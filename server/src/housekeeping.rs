@@ -16,10 +16,10 @@ const SWEEP_MIN: Duration = Duration::from_millis(250);
 
 /// Runs the sweep until the server shuts down.
 pub async fn run(hub: SharedHub) {
-    let every = (hub.config.limits.player_idle / 4).clamp(SWEEP_MIN, SWEEP_MAX);
+    let every = (hub.config().limits.player_idle / 4).clamp(SWEEP_MIN, SWEEP_MAX);
     let mut tick = interval_at(Instant::now() + every, every);
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
-    let mut shutdown = hub.shutdown.clone();
+    let mut shutdown = hub.shutdown().clone();
     loop {
         tokio::select! {
             _ = tick.tick() => sweep(&hub).await,
@@ -30,26 +30,26 @@ pub async fn run(hub: SharedHub) {
 
 async fn sweep(hub: &SharedHub) {
     let now = Instant::now();
-    hub.parked.expire(now);
+    hub.parked().expire(now);
     hub.expire_new_player_windows(now);
-    hub.signin.expire(&hub.config.limits.signin(), now);
-    hub.tournaments
+    hub.signin().expire(&hub.config().limits.signin(), now);
+    hub.tournaments()
         .expire_making(crate::tournament::registry::MAKING_RATE, now);
-    hub.tournaments.expire_elsewhere(now);
+    hub.tournaments().expire_elsewhere(now);
     crate::session::reviews::expire_waiting(hub).await;
     forget_unseen_players(hub, now).await;
-    hub.metrics.players(hub.players.len());
+    hub.metrics().players(hub.players().len());
 }
 
 /// Forgets the people not seen for the player idle time. The store checks again, in the same
 /// write, that each is still unseen and seated in no unfinished room; memory forgets only
 /// those the store no longer has, and only if they have not come back meanwhile.
 async fn forget_unseen_players(hub: &SharedHub, now: Instant) {
-    let idle = hub.config.limits.player_idle;
+    let idle = hub.config().limits.player_idle;
     let Some(cutoff) = now.checked_sub(idle) else {
         return;
     };
-    let ids = hub.players.unseen_since(cutoff);
+    let ids = hub.players().unseen_since(cutoff);
     if ids.is_empty() {
         return;
     }
@@ -59,11 +59,11 @@ async fn forget_unseen_players(hub: &SharedHub, now: Instant) {
         ids: ids.clone(),
         seen_before_ms,
     };
-    if let Err(e) = hub.store.write(forget).await {
+    if let Err(e) = hub.store().write(forget).await {
         tracing::warn!(error = %e, "forgetting unseen players failed; trying again later");
         return;
     }
-    let kept = match hub.store.stored_players(ids.clone()).await {
+    let kept = match hub.store().stored_players(ids.clone()).await {
         Ok(kept) => kept,
         Err(e) => {
             tracing::warn!(error = %e, "reading players failed");
@@ -72,7 +72,7 @@ async fn forget_unseen_players(hub: &SharedHub, now: Instant) {
     };
     let mut forgotten = 0usize;
     for id in ids.iter().filter(|id| !kept.contains(id)) {
-        hub.players.forget(id, cutoff);
+        hub.players().forget(id, cutoff);
         forgotten += 1;
     }
     if forgotten > 0 {

@@ -48,40 +48,43 @@ pub struct ReviewAsked {
 /// askers ask again).
 pub const REVIEWS_ASKED: usize = 1024;
 
-/// Shared by every connection and room through an `Arc`.
+/// Shared by every connection and room through an `Arc`. Its parts are private: each layer
+/// reaches the ones it uses through a method (grouped below by who uses them), and the
+/// hub's own bookkeeping — live rooms, sessions, the hall's counts — only through what it
+/// does with them.
 pub struct Hub {
-    pub config: Config,
-    pub store: Store,
+    config: Config,
+    store: Store,
     /// This node's part of the hall's coordination: alone, or of a cluster.
-    pub coord: Coordination,
-    pub metrics: Metrics,
+    coord: Coordination,
+    metrics: Metrics,
     /// Live rooms by id. DashMap: many readers (every message looks its room up), rare writers:
     /// a room registers once its task starts and leaves as it stops (`register_room`,
     /// `unregister_room`).
     rooms: DashMap<String, RoomHandle>,
-    pub players: Players,
+    players: Players,
     /// Every open connection of each player (to tell a player of a game made for them).
-    pub links: PlayerLinks,
+    links: PlayerLinks,
     /// Accounts by name and player.
-    pub accounts: Accounts,
+    accounts: Accounts,
     /// Sign-in attempts and lock-outs, the hall's (shared by the nodes of a cluster).
-    pub signin: SignInGuard,
-    pub bots: BotRegistry,
-    pub seeks: SeekBook,
-    pub lobby: LobbyFeed,
+    signin: SignInGuard,
+    bots: BotRegistry,
+    seeks: SeekBook,
+    lobby: LobbyFeed,
     /// Open connections per address.
-    pub gate: ConnectionGate,
+    gate: ConnectionGate,
     /// Every open socket, before and after its handshake.
-    pub sockets: Arc<Sockets>,
+    sockets: Arc<Sockets>,
     /// Members of finished rooms that left memory, for the room's reload.
-    pub parked: ParkedMembers,
+    parked: ParkedMembers,
     /// Reviews waiting for an analysis worker, and the workers.
-    pub reviews: ReviewQueue,
+    reviews: ReviewQueue,
     /// Reviews asked on other nodes for this node's workers (served by
     /// `session::reviews::serve_asked`).
     reviews_asked: tokio::sync::mpsc::Sender<ReviewAsked>,
     /// The tournaments this server directs, and the lock of edits of open ones.
-    pub tournaments: TournamentRegistry,
+    tournaments: TournamentRegistry,
     /// New players made per address, in the current window of each: the hall's count.
     new_players: NewPlayers,
     /// Open rooms per player and per address: the hall's count.
@@ -89,7 +92,7 @@ pub struct Hub {
     /// Reviews asked and not done yet, per player and per address: the hall's count.
     review_counts: OpenRooms,
     /// Flips to true once when the server shuts down.
-    pub shutdown: watch::Receiver<bool>,
+    shutdown: watch::Receiver<bool>,
     next_conn: AtomicU64,
     /// Sessions still running; shutdown waits for them to send their close frames.
     live_sessions: AtomicUsize,
@@ -143,6 +146,113 @@ impl Hub {
             sessions_ended: Notify::new(),
         }
     }
+
+    // ---- what every layer reaches ------------------------------------------------------------
+
+    #[must_use]
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    #[must_use]
+    pub fn store(&self) -> &Store {
+        &self.store
+    }
+
+    /// This node's part of the hall's coordination: alone, or of a cluster.
+    #[must_use]
+    pub fn coord(&self) -> &Coordination {
+        &self.coord
+    }
+
+    #[must_use]
+    pub fn metrics(&self) -> &Metrics {
+        &self.metrics
+    }
+
+    /// Flips to true once when the server shuts down (clone it to wait on it).
+    #[must_use]
+    pub fn shutdown(&self) -> &watch::Receiver<bool> {
+        &self.shutdown
+    }
+
+    // ---- who is here: sessions, the HTTP routes, housekeeping -------------------------------
+
+    /// Players known in memory.
+    #[must_use]
+    pub fn players(&self) -> &Players {
+        &self.players
+    }
+
+    /// Every open connection of each player.
+    #[must_use]
+    pub fn links(&self) -> &PlayerLinks {
+        &self.links
+    }
+
+    /// Accounts by name and player.
+    #[must_use]
+    pub fn accounts(&self) -> &Accounts {
+        &self.accounts
+    }
+
+    /// Sign-in attempts and lock-outs, the hall's.
+    #[must_use]
+    pub fn signin(&self) -> &SignInGuard {
+        &self.signin
+    }
+
+    /// Open connections per address.
+    #[must_use]
+    pub fn gate(&self) -> &ConnectionGate {
+        &self.gate
+    }
+
+    /// Every open socket, before and after its handshake.
+    #[must_use]
+    pub fn sockets(&self) -> &Arc<Sockets> {
+        &self.sockets
+    }
+
+    // ---- what is played: rooms, the lobby, reviews, tournaments -----------------------------
+
+    /// Bots connected to the hall, and their games.
+    #[must_use]
+    pub fn bots(&self) -> &BotRegistry {
+        &self.bots
+    }
+
+    /// The counts of quick-pairing seeks the lobby shows.
+    #[must_use]
+    pub fn seeks(&self) -> &SeekBook {
+        &self.seeks
+    }
+
+    /// The lobby's feed.
+    #[must_use]
+    pub fn lobby(&self) -> &LobbyFeed {
+        &self.lobby
+    }
+
+    /// Members of finished rooms that left memory, for the room's reload.
+    #[must_use]
+    pub fn parked(&self) -> &ParkedMembers {
+        &self.parked
+    }
+
+    /// Reviews waiting for an analysis worker, and the workers.
+    #[must_use]
+    pub fn reviews(&self) -> &ReviewQueue {
+        &self.reviews
+    }
+
+    /// The tournaments this server directs, and the lock of edits of open ones.
+    #[must_use]
+    pub fn tournaments(&self) -> &TournamentRegistry {
+        &self.tournaments
+    }
+
+    // ---- sessions -----------------------------------------------------------------------------
 
     /// A session started.
     pub fn session_started(&self) {

@@ -123,20 +123,20 @@ impl Server {
             reviews_asked,
             shutdown_rx,
         ));
-        for account in hub.store.load_accounts().await.map_err(Error::Store)? {
-            hub.accounts.insert(&account);
+        for account in hub.store().load_accounts().await.map_err(Error::Store)? {
+            hub.accounts().insert(&account);
         }
-        let players = hub.store.load_players().await.map_err(Error::Store)?;
+        let players = hub.store().load_players().await.map_err(Error::Store)?;
         for p in players {
             let record = PlayerRecord {
-                account: hub.accounts.of_player(&p.id).is_some(),
+                account: hub.accounts().of_player(&p.id).is_some(),
                 id: p.id,
                 name: p.name,
                 bot: p.bot,
             };
-            hub.players.insert(record, p.token_hash);
+            hub.players().insert(record, p.token_hash);
         }
-        if !hub.coord.resumes_all_at_start() {
+        if !hub.coord().resumes_all_at_start() {
             tracing::info!("store opened; rooms are claimed as requests reach them");
             return Ok(Server {
                 hub,
@@ -146,12 +146,12 @@ impl Server {
                 asked_rx,
             });
         }
-        let rooms = hub.store.load_unfinished().await.map_err(Error::Store)?;
+        let rooms = hub.store().load_unfinished().await.map_err(Error::Store)?;
         let reloaded = rooms.len();
         let now = Moment::now();
         for stored in rooms {
             let id = stored.head.id.clone();
-            match RoomGame::restore(stored, hub.config.limits.answers_kept, now) {
+            match RoomGame::restore(stored, hub.config().limits.answers_kept, now) {
                 Ok(game) => {
                     room::registry::spawn_room(&hub, game, true, None, None);
                 }
@@ -197,14 +197,14 @@ impl Server {
         tokio::spawn(room::node_tasks::claim_orphans(hub.clone()));
         tokio::spawn(tournament::director::direct_undirected(hub.clone()));
         tokio::spawn(session::reviews::serve_asked(hub.clone(), asked_rx));
-        let coord = hub.coord.clone();
-        tokio::spawn(coord.renew_leases(hub.store.clone(), hub.shutdown.clone()));
+        let coord = hub.coord().clone();
+        tokio::spawn(coord.renew_leases(hub.store().clone(), hub.shutdown().clone()));
         let sweep = tokio::spawn(housekeeping::run(hub.clone()));
         let app = net::http::router(hub.clone());
-        let mut stopped = hub.shutdown.clone();
+        let mut stopped = hub.shutdown().clone();
         // The accept loop's rules; moves are small frames that must go out at once, so it
         // also turns the Nagle delay off.
-        let listener = crate::net::listener::GuardedListener::new(listener, hub.sockets.clone());
+        let listener = crate::net::listener::GuardedListener::new(listener, hub.sockets().clone());
         let serve = axum::serve(
             listener,
             app.into_make_service_with_connect_info::<crate::net::listener::Peer>(),
@@ -220,7 +220,7 @@ impl Server {
         let _ = tokio::time::timeout(SESSIONS_GRACE, hub.sessions_done()).await;
         let _ = lobby.await;
         let _ = sweep.await;
-        hub.store.flush().await;
+        hub.store().flush().await;
         tracing::info!("server stopped");
         result
     }

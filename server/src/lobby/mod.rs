@@ -61,7 +61,7 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
             RoomStatus::Over => {}
         }
     }
-    let max = hub.config.limits.lobby_list_max;
+    let max = hub.config().limits.lobby_list_max;
     let open_total = open.len() as u32;
     let live_total = live.len() as u32;
     open.sort_by(|a, b| b.created.cmp(&a.created).then(a.room.cmp(&b.room)));
@@ -78,7 +78,7 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
             game.board = Some(board.clone());
         }
     }
-    let mut seeks = hub.seeks.list();
+    let mut seeks = hub.seeks().list();
     if seeks.len() > max {
         seeks.sort_by_key(|s| std::cmp::Reverse(s.waiting));
         seeks.truncate(max);
@@ -86,7 +86,7 @@ fn lists(rooms: &HashMap<String, RoomSummary>, hub: &SharedHub) -> LobbyLists {
     LobbyLists {
         open,
         live,
-        bots: hub.bots.list(),
+        bots: hub.bots().list(),
         seeks,
         open_total: Some(open_total),
         live_total: Some(live_total),
@@ -105,7 +105,7 @@ pub async fn run(hub: SharedHub, mut inbox: LobbyInbox) {
     let mut subscribers: HashMap<u64, Conn> = HashMap::new();
     let mut due: Option<Instant> = None;
     let mut last_sent = Instant::now();
-    let mut shutdown = hub.shutdown.clone();
+    let mut shutdown = hub.shutdown().clone();
     // One timer, moved when the due time changes, rather than a new one for every event: moves
     // arrive here by the thousand a second under load.
     let timer = sleep_until(Instant::now());
@@ -143,9 +143,9 @@ pub async fn run(hub: SharedHub, mut inbox: LobbyInbox) {
                 };
                 if changed {
                     let wait = if only_moves {
-                        hub.config.lobby_board_interval
+                        hub.config().lobby_board_interval
                     } else {
-                        hub.config.lobby_interval
+                        hub.config().lobby_interval
                     };
                     let at = (last_sent + wait).max(Instant::now());
                     let sooner = due.map_or(at, |d| d.min(at));

@@ -64,7 +64,7 @@ pub async fn seek(
         Ok(handle) => handle,
         Err(e) => {
             // The opponent still waits: its seek goes back where it was.
-            hub.coord.put_back(&spec_key(&game, clock), &taken).await;
+            hub.coord().put_back(&spec_key(&game, clock), &taken).await;
             return Err(e);
         }
     };
@@ -91,7 +91,7 @@ async fn take_or_wait(
     clock: Option<ClockSpec>,
     me: &Actor,
 ) -> Result<Pairing, RoomError> {
-    let coord = &hub.coord;
+    let coord = hub.coord();
     let spec = spec_key(game, clock);
     let entry = SeekEntry {
         seek: crate::token::random_id(8),
@@ -134,18 +134,18 @@ async fn take_or_wait(
 
 /// Withdraws connection `conn`'s seek (`unseek`, or the connection closed).
 pub async fn unseek(hub: &SharedHub, conn: u64) {
-    hub.coord.unseek(conn).await;
+    hub.coord().unseek(conn).await;
 }
 
 /// Keeps this node's lobby showing the hall's seeks: counted when they changed (at most every
 /// 100 ms: changes in a burst are counted once) and every lease time (seeks of nodes that are
 /// gone, or whose connections closed, drop out), until shutdown.
 pub async fn show_seeks(hub: SharedHub) {
-    let coord = hub.coord.clone();
-    let mut shutdown = hub.shutdown.clone();
+    let coord = hub.coord().clone();
+    let mut shutdown = hub.shutdown().clone();
     loop {
         match coord.seek_counts().await {
-            Ok(counts) => hub.seeks.show_counts(counts),
+            Ok(counts) => hub.seeks().show_counts(counts),
             Err(e) => tracing::warn!(error = %e, "counting the hall's seeks failed"),
         }
         tokio::select! {

@@ -92,7 +92,7 @@ impl RoomActor {
             self.store_and_commit(change, None).await;
         }
         self.publish();
-        let mut shutdown = self.hub.shutdown.clone();
+        let mut shutdown = self.hub.shutdown().clone();
         let lost = self.lease.as_ref().map(|l| l.lost.clone());
         'serve: loop {
             let deadline = self.next_deadline();
@@ -144,12 +144,14 @@ impl RoomActor {
         self.leave_hub();
         release(&self.hub, self.game.id(), self.lease.as_ref());
         self.handle.unfinished.store(false, Ordering::Relaxed);
-        self.hub.metrics.room_status(Some(self.game.status()), None);
-        self.hub.lobby.gone(self.game.id());
         self.hub
-            .coord
+            .metrics()
+            .room_status(Some(self.game.status()), None);
+        self.hub.lobby().gone(self.game.id());
+        self.hub
+            .coord()
             .send_everyone(&crate::cluster::BusMsg::LobbyGone {
-                node: self.hub.coord.node().to_string(),
+                node: self.hub.coord().node().to_string(),
                 room: self.game.id().to_string(),
             });
     }
@@ -159,7 +161,7 @@ impl RoomActor {
         if self.game.status() != RoomStatus::Over {
             return false;
         }
-        let idle = self.hub.config.limits.finished_room_idle;
+        let idle = self.hub.config().limits.finished_room_idle;
         self.members.is_empty() || self.quiet_since.is_some_and(|t| t + idle <= Instant::now())
     }
 
@@ -182,7 +184,7 @@ impl RoomActor {
                 player: player.to_string(),
             })
             .collect();
-        self.hub.parked.park(self.game.id(), parked);
+        self.hub.parked().park(self.game.id(), parked);
         self.leave_hub();
         rx.close();
         let mut queued = Vec::new();
@@ -192,7 +194,7 @@ impl RoomActor {
         if queued.is_empty() {
             return None;
         }
-        let (tx, fresh) = mpsc::channel(self.hub.config.limits.room_queue);
+        let (tx, fresh) = mpsc::channel(self.hub.config().limits.room_queue);
         let handle = RoomHandle {
             tx,
             ..self.handle.clone()
@@ -201,7 +203,7 @@ impl RoomActor {
         match successor {
             None => {
                 // Still here with the same members: nobody is parked.
-                let _ = self.hub.parked.take(self.game.id());
+                let _ = self.hub.parked().take(self.game.id());
                 self.handle = handle;
                 for cmd in queued {
                     self.handle(cmd).await;
@@ -227,7 +229,7 @@ impl RoomActor {
     /// Whether this node may still write for the room: while its leases are surely its own
     /// (alone always; in a cluster, Redis answered lately).
     pub(super) fn may_write(&self) -> bool {
-        self.hub.coord.leases_fresh()
+        self.hub.coord().leases_fresh()
     }
 
     /// Stores a change's record; false (logged) when the write failed.
@@ -238,7 +240,7 @@ impl RoomActor {
         }
         let mut record = change.record().clone();
         record.fence = self.fence();
-        match self.hub.store.write(Write::Room(record)).await {
+        match self.hub.store().write(Write::Room(record)).await {
             Ok(()) => true,
             Err(e) => {
                 if matches!(e, StoreError::Fenced { .. }) {
@@ -302,7 +304,7 @@ impl RoomActor {
     /// Tells the room what its end did to the ratings: the store settled it with the end
     /// (see `store::sqlite::accounts`); a room over without a result has none to tell.
     async fn announce_rating(&mut self) {
-        match self.hub.store.read_room(self.game.id()).await {
+        match self.hub.store().read_room(self.game.id()).await {
             Ok(Some(stored)) => {
                 if let Some(outcome) = stored.rating {
                     let msg = self.game.rated(outcome);
@@ -354,7 +356,7 @@ impl RoomActor {
         if before == after {
             return;
         }
-        self.hub.metrics.room_status(Some(before), Some(after));
+        self.hub.metrics().room_status(Some(before), Some(after));
         self.waiting_until = None;
         match after {
             RoomStatus::Playing => {
@@ -374,7 +376,7 @@ impl RoomActor {
                 self.invites.withdraw_all(&self.hub, self.game.id());
                 for seat in [Color::Black, Color::White] {
                     if let Some(s) = self.game.seat(seat).filter(|s| s.bot) {
-                        self.hub.bots.release(&s.player);
+                        self.hub.bots().release(&s.player);
                     }
                 }
             }
@@ -391,7 +393,7 @@ impl RoomActor {
         why: &RoomError,
     ) {
         let about = About::room(reference, self.game.id()).with_id(id);
-        to.send(&error_reply(&self.hub.metrics, why, about));
+        to.send(&error_reply(self.hub.metrics(), why, about));
     }
 
     fn summary(&self) -> RoomSummary {
@@ -416,15 +418,15 @@ impl RoomActor {
         let summary = self.summary();
         // Every node's lobby lists the room. A change that is only a move is shared at most
         // once a lobby board interval: the lobbies redraw small boards no faster.
-        if !self.hub.coord.shares_lobby() {
-            self.hub.lobby.room(summary);
+        if !self.hub.coord().shares_lobby() {
+            self.hub.lobby().room(summary);
             return;
         }
         let now = Instant::now();
         let due = self
             .shared_at
             .get()
-            .is_none_or(|t| now >= t + self.hub.config.lobby_board_interval);
+            .is_none_or(|t| now >= t + self.hub.config().lobby_board_interval);
         if due
             || !self
                 .shared
@@ -435,18 +437,18 @@ impl RoomActor {
             self.shared_at.set(Some(now));
             *self.shared.borrow_mut() = Some(summary.clone());
             self.hub
-                .coord
+                .coord()
                 .send_everyone(&crate::cluster::BusMsg::LobbyRoom {
-                    node: self.hub.coord.node().to_string(),
+                    node: self.hub.coord().node().to_string(),
                     summary: Box::new(summary.clone()),
                 });
         }
-        self.hub.lobby.room(summary);
+        self.hub.lobby().room(summary);
     }
 
     pub(super) fn crowd_changed(&mut self) {
         if self.crowd_due.is_none() {
-            self.crowd_due = Some(Instant::now() + self.hub.config.crowd_interval);
+            self.crowd_due = Some(Instant::now() + self.hub.config().crowd_interval);
         }
     }
 
@@ -461,12 +463,12 @@ impl RoomActor {
         }
         if let Some(lapse) = self
             .game
-            .first_move_deadline(self.hub.config.limits.first_move)
+            .first_move_deadline(self.hub.config().limits.first_move)
         {
             consider(ending(lapse));
         }
         if self.game.status() != RoomStatus::Over {
-            for t in self.members.grace_deadlines(self.hub.config.limits.grace) {
+            for t in self.members.grace_deadlines(self.hub.config().limits.grace) {
                 consider(ending(t));
             }
             for t in self.invites.deadlines() {
@@ -477,7 +479,7 @@ impl RoomActor {
             consider(ending(t));
         }
         if let Some(t) = self.quiet_since {
-            consider(t + self.hub.config.limits.finished_room_idle);
+            consider(t + self.hub.config().limits.finished_room_idle);
         }
         best
     }
@@ -505,7 +507,7 @@ impl RoomActor {
                 self.timed_ending(change).await;
                 return;
             }
-            let first_move = self.hub.config.limits.first_move;
+            let first_move = self.hub.config().limits.first_move;
             if let Some(change) = self.game.first_move_lapse(first_move, now) {
                 // A side did not make its first move in time: no game was played.
                 self.timed_ending(change).await;
@@ -517,11 +519,11 @@ impl RoomActor {
             self.publish();
         }
         if endings_due && self.game.status() != RoomStatus::Over {
-            let grace = self.hub.config.limits.grace;
+            let grace = self.hub.config().limits.grace;
             if let Some(seat) = self.members.gone_for_good(grace, now.at) {
                 // A tournament game is lost by the side that left, even before both moved:
                 // aborted, it would score against whichever side had not moved yet.
-                let forfeit = self.hub.tournaments.is_game_room(self.game.id());
+                let forfeit = self.hub.tournaments().is_game_room(self.game.id());
                 if let Some(change) = self.game.abandon(seat, forfeit, now) {
                     self.timed_ending(change).await;
                     return;
@@ -638,7 +640,7 @@ impl RoomActor {
         let invited = self.invites.joined(&self.hub, self.game.id(), seat);
         if !invited && who.player.bot {
             // A bot that sits down uninvited is busy with this game all the same.
-            self.hub.bots.hold(&who.player.id, &who.player.name);
+            self.hub.bots().hold(&who.player.id, &who.player.name);
         }
         self.members
             .add(self.game.id(), who.link.clone(), &who.player.id);

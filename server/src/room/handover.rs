@@ -16,7 +16,7 @@ impl RoomActor {
     pub(super) fn sure_of_lease(&self) -> bool {
         self.lease
             .as_ref()
-            .is_none_or(|lease| self.hub.coord.holds(self.game.id(), lease.fence))
+            .is_none_or(|lease| self.hub.coord().holds(self.game.id(), lease.fence))
     }
 
     /// Stops this copy of the room: it leaves the hub, what is queued for it (and `first`,

@@ -80,7 +80,7 @@ impl Invitations {
     pub fn joined(&mut self, hub: &Hub, room: &str, seat: Color) -> bool {
         match self.slots[seat.index()].take() {
             Some(invite) => {
-                hub.bots.invite_resolved(&invite.bot, room);
+                hub.bots().invite_resolved(&invite.bot, room);
                 true
             }
             None => false,
@@ -107,7 +107,7 @@ impl Invitations {
         }
         let head = game.head();
         match hub
-            .bots
+            .bots()
             .reserve(head.game.kind(), &excluded, &head.id, head.rated)
         {
             Some((bot, links)) => {
@@ -125,7 +125,7 @@ impl Invitations {
                 self.slots[i] = Some(Invite {
                     bot,
                     level,
-                    deadline: Instant::now() + hub.config.limits.invite_timeout,
+                    deadline: Instant::now() + hub.config().limits.invite_timeout,
                     requester,
                 });
             }
@@ -134,7 +134,7 @@ impl Invitations {
                 if let Some((link, reference)) = requester {
                     let about = About::room(reference, &head.id);
                     link.send(&error_reply(
-                        &hub.metrics,
+                        hub.metrics(),
                         &RoomError::NoBotAvailable,
                         about,
                     ));
@@ -148,8 +148,8 @@ impl Invitations {
         let Some(invite) = self.slots[seat.index()].take() else {
             return;
         };
-        hub.bots.invite_resolved(&invite.bot, game.id());
-        hub.bots.release(&invite.bot);
+        hub.bots().invite_resolved(&invite.bot, game.id());
+        hub.bots().release(&invite.bot);
         self.tried[seat.index()].push(invite.bot);
         self.ask(hub, game, seat, invite.level, invite.requester);
     }
@@ -158,8 +158,8 @@ impl Invitations {
     pub fn withdraw_all(&mut self, hub: &Hub, room: &str) {
         for slot in &mut self.slots {
             if let Some(invite) = slot.take() {
-                hub.bots.invite_resolved(&invite.bot, room);
-                hub.bots.release(&invite.bot);
+                hub.bots().invite_resolved(&invite.bot, room);
+                hub.bots().release(&invite.bot);
             }
         }
     }
@@ -175,9 +175,9 @@ pub fn send_seated_bot(
     seat: Color,
     bot: &StoredSeat,
 ) {
-    hub.bots.hold(&bot.player, &bot.name);
+    hub.bots().hold(&bot.player, &bot.name);
     let invite = seated_invite(next, game, clock, seat, bot);
-    for link in hub.bots.links(&bot.player) {
+    for link in hub.bots().links(&bot.player) {
         link.send(&invite);
     }
 }

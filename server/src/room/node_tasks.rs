@@ -23,8 +23,8 @@ use crate::room::member::{MemberLink, RemoteMember};
 /// when one is, every room here drops the members connected to it (a seated player's grace
 /// period starts), and its bots are no longer invited. Until shutdown.
 pub async fn watch_peers(hub: SharedHub) {
-    let coord = hub.coord.clone();
-    let mut shutdown = hub.shutdown.clone();
+    let coord = hub.coord().clone();
+    let mut shutdown = hub.shutdown().clone();
     loop {
         tokio::select! {
             () = tokio::time::sleep(coord.lease_time() / 3) => {}
@@ -46,13 +46,13 @@ pub async fn watch_peers(hub: SharedHub) {
             .filter(|room| hub.room(room).is_none())
             .collect();
         for room in &orphaned {
-            hub.lobby.gone(room);
+            hub.lobby().gone(room);
             rejoin(&hub, room.to_string());
         }
         if !orphaned.is_empty() {
             let hub = hub.clone();
             tokio::spawn(async move {
-                tokio::time::sleep(hub.coord.lease_time() / 3).await;
+                tokio::time::sleep(hub.coord().lease_time() / 3).await;
                 for room in orphaned.into_iter().filter(|r| hub.room(r).is_none()) {
                     rejoin(&hub, room);
                 }
@@ -69,7 +69,7 @@ fn prune_rooms(hub: &SharedHub) {
     for room in rooms {
         let _ = room.tx.try_send(RoomCmd::Prune);
     }
-    hub.lobby.changed();
+    hub.lobby().changed();
 }
 
 /// Each time this node finds its presence key missing (Redis lost its data, or this node
@@ -79,8 +79,8 @@ fn prune_rooms(hub: &SharedHub) {
 /// connections join their rooms of other nodes again, as when it hears the bus again. Until
 /// shutdown.
 pub async fn rejoin_after_absence(hub: SharedHub) {
-    let coord = hub.coord.clone();
-    let mut shutdown = hub.shutdown.clone();
+    let coord = hub.coord().clone();
+    let mut shutdown = hub.shutdown().clone();
     let settle = coord.lease_time() * 3 / 2;
     loop {
         tokio::select! {
@@ -108,8 +108,8 @@ const ORPHAN_RETRY_ROUNDS: u32 = 10;
 /// rest), a room that could not be claimed is left alone for ten rounds, and a round stops
 /// at shutdown or when the store or Redis cannot be reached. Until shutdown.
 pub async fn claim_orphans(hub: SharedHub) {
-    let coord = hub.coord.clone();
-    let mut shutdown = hub.shutdown.clone();
+    let coord = hub.coord().clone();
+    let mut shutdown = hub.shutdown().clone();
     let mut failed: HashMap<String, u32> = HashMap::new();
     loop {
         tokio::select! {
@@ -120,7 +120,7 @@ pub async fn claim_orphans(hub: SharedHub) {
             *rounds -= 1;
             *rounds > 0
         });
-        let ids = match hub.store.unfinished_ids().await {
+        let ids = match hub.store().unfinished_ids().await {
             Ok(ids) => ids,
             Err(e) => {
                 tracing::warn!(error = %e, "listing unfinished rooms failed");
@@ -140,7 +140,7 @@ pub async fn claim_orphans(hub: SharedHub) {
         };
         orphans.shuffle(&mut rand::rng());
         for id in orphans.into_iter().take(ORPHANS_PER_ROUND) {
-            if *hub.shutdown.borrow() {
+            if *hub.shutdown().borrow() {
                 return;
             }
             match claim_orphan(&hub, &id).await {
@@ -162,7 +162,7 @@ pub async fn claim_orphans(hub: SharedHub) {
 /// Claims room `id` if it is still unfinished in the store (one that has just finished is
 /// left to retire where it was); true when it runs here now.
 async fn claim_orphan(hub: &SharedHub, id: &str) -> Result<bool, RoomError> {
-    match hub.store.read_room(id).await {
+    match hub.store().read_room(id).await {
         Ok(Some(room)) if room.status != RoomStatus::Over => {}
         Ok(_) => return Ok(false),
         Err(e) => {
@@ -175,7 +175,7 @@ async fn claim_orphan(hub: &SharedHub, id: &str) -> Result<bool, RoomError> {
 
 /// Serves what arrives on this node's channels until the cluster is gone.
 pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
-    let coord = hub.coord.clone();
+    let coord = hub.coord().clone();
     while let Some(arrival) = inbox.next().await {
         let msg = match arrival {
             Arrival::Msg(msg) => msg,
@@ -201,7 +201,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                 };
                 if !conn.send_room_text(&room, fence, text) {
                     tracing::info!(room, fence, "a frame from a deposed copy of a room dropped");
-                    hub.metrics.stale_frame_dropped();
+                    hub.metrics().stale_frame_dropped();
                 }
             }
             BusMsg::Entered { conn, room, fence } => match coord.conn(conn) {
@@ -240,7 +240,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                         coord: coord.clone(),
                         mark: None,
                     });
-                    hub.bots.connected(&player, games, capacity, link);
+                    hub.bots().connected(&player, games, capacity, link);
                 }
             }
             BusMsg::BotGone { node, conn, player } => {
@@ -264,7 +264,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
             BusMsg::LobbyRoom { node, summary } => {
                 if node != coord.node() && hub.room(&summary.room).is_none() {
                     coord.listed_elsewhere(&summary.room, &node);
-                    hub.lobby.room(*summary);
+                    hub.lobby().room(*summary);
                 }
             }
             BusMsg::SeeksChanged => coord.seeks_changed(),
@@ -297,27 +297,27 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                     tracing::warn!("too many reviews from other nodes waiting; one dropped");
                 }
             }
-            BusMsg::TokenDropped { token_hash } => hub.players.forget_token(&token_hash),
+            BusMsg::TokenDropped { token_hash } => hub.players().forget_token(&token_hash),
             BusMsg::TournamentGame {
                 tournament,
                 room,
                 players,
             } => crate::tournament::elsewhere::heard(&hub, &tournament, &room, &players).await,
             BusMsg::AccountMade { player, name, bot } => {
-                hub.accounts.insert(&crate::store::StoredAccount {
+                hub.accounts().insert(&crate::store::StoredAccount {
                     player: player.clone(),
                     name: name.clone(),
                     password_hash: None,
                     bot,
                     created_ms: 0,
                 });
-                hub.players.claimed(&player, &name);
+                hub.players().claimed(&player, &name);
             }
             BusMsg::LobbyGone { node, room } => {
                 // A room running here now (taken over) stays listed.
                 if node != coord.node() && coord.unlisted(&room, &node) && hub.room(&room).is_none()
                 {
-                    hub.lobby.gone(&room);
+                    hub.lobby().gone(&room);
                 }
             }
         }
@@ -330,7 +330,7 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
 /// their state afresh, and the other nodes announce their bots again.
 fn heard_again(hub: &SharedHub) {
     let remote: Vec<String> = hub
-        .coord
+        .coord()
         .member_rooms()
         .into_iter()
         .filter(|room| hub.room(room).is_none())
@@ -339,13 +339,13 @@ fn heard_again(hub: &SharedHub) {
     for room in remote {
         rejoin(hub, room);
     }
-    hub.coord.send_everyone(&hub.coord.started_msg());
+    hub.coord().send_everyone(&hub.coord().started_msg());
 }
 
 /// A bot's connection on another node closed: the rooms here that wait for its answer ask
 /// the next bot.
 fn bot_gone(hub: &SharedHub, player: &str, conn: u64) {
-    let rooms = hub.bots.disconnected(player, conn);
+    let rooms = hub.bots().disconnected(player, conn);
     if rooms.is_empty() {
         return;
     }

@@ -32,7 +32,7 @@ pub fn plan_room(hub: &SharedHub, plan: RoomPlan) -> (RoomGame, Option<IpAddr>) 
         .id
         .clone()
         .unwrap_or_else(|| crate::token::random_id(8));
-    let game = RoomGame::new(id, plan, hub.config.limits.answers_kept, Moment::now());
+    let game = RoomGame::new(id, plan, hub.config().limits.answers_kept, Moment::now());
     (game, origin)
 }
 
@@ -42,9 +42,9 @@ pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, 
     let lease = new_room_lease(hub, game.id()).await?;
     let mut stored = game.stored();
     stored.fence = lease.fence;
-    if let Err(e) = hub.store.write(Write::NewRoom(Box::new(stored))).await {
+    if let Err(e) = hub.store().write(Write::NewRoom(Box::new(stored))).await {
         tracing::error!(error = %e, "storing a new room failed");
-        hub.coord.release(game.id(), lease.fence);
+        hub.coord().release(game.id(), lease.fence);
         return Err(RoomError::NotStored("the room"));
     }
     Ok(spawn_room(hub, game, false, origin, Some(lease)))
@@ -52,7 +52,7 @@ pub async fn create_room(hub: &SharedHub, plan: RoomPlan) -> Result<RoomHandle, 
 
 /// The lease of a room about to be made here.
 pub(super) async fn new_room_lease(hub: &SharedHub, id: &str) -> Result<Lease, RoomError> {
-    match hub.coord.claim(id, 0).await {
+    match hub.coord().claim(id, 0).await {
         Ok(Claim::Ours(lease)) => Ok(lease),
         // A fresh id held elsewhere: drawn twice, which 8 random characters make unlikely.
         Ok(Claim::Elsewhere(_)) => Err(RoomError::NotStored("the room")),
@@ -66,7 +66,7 @@ pub(super) async fn new_room_lease(hub: &SharedHub, id: &str) -> Result<Lease, R
 /// Gives a room's lease back, if it has one.
 pub(super) fn release(hub: &SharedHub, id: &str, lease: Option<&Lease>) {
     if let Some(lease) = lease {
-        hub.coord.release(id, lease.fence);
+        hub.coord().release(id, lease.fence);
     }
 }
 
@@ -80,9 +80,9 @@ pub fn spawn_room(
     origin: Option<IpAddr>,
     lease: Option<Lease>,
 ) -> RoomHandle {
-    game.set_first_move_limit(hub.config.limits.first_move);
+    game.set_first_move_limit(hub.config().limits.first_move);
     let unfinished = game.status() != RoomStatus::Over;
-    let (tx, rx) = mpsc::channel(hub.config.limits.room_queue);
+    let (tx, rx) = mpsc::channel(hub.config().limits.room_queue);
     let handle = RoomHandle {
         id: game.id().to_string(),
         tx,
@@ -109,25 +109,25 @@ pub fn spawn_room(
             if let Some(s) = game.seat(seat) {
                 members.away(seat, now);
                 if reloaded && s.bot {
-                    hub.bots.hold(&s.player, &s.name);
+                    hub.bots().hold(&s.player, &s.name);
                 }
             }
         }
     }
     // Members of a finished room who were still connected when it left memory are back.
-    for parked in hub.parked.take(&handle.id) {
+    for parked in hub.parked().take(&handle.id) {
         members.add(&handle.id, parked.link, &parked.player);
     }
     let waiting_until = (game.status() == RoomStatus::Waiting).then(|| {
         let age_ms = Moment::now().unix_ms.saturating_sub(game.head().created_ms);
         now + hub
-            .config
+            .config()
             .limits
             .waiting_room
             .saturating_sub(Duration::from_millis(age_ms))
     });
     let quiet_since = (game.status() == RoomStatus::Over).then_some(now);
-    hub.metrics.room_status(None, Some(game.status()));
+    hub.metrics().room_status(None, Some(game.status()));
     let task = Task {
         handle: handle.clone(),
         game,

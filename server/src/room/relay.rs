@@ -258,12 +258,12 @@ async fn forward(
     if hops >= MAX_HOPS {
         return Err(RoomError::Unreachable);
     }
-    let coord = &hub.coord;
+    let coord = hub.coord();
     let wire = WireCmd::from_cmd(coord, cmd);
     let Ok(text) = serde_json::to_string(&wire) else {
         return Err(RoomError::Unreachable);
     };
-    hub.metrics.forwarded();
+    hub.metrics().forwarded();
     tracing::debug!(room = id, node, "request passed to the room's owner");
     let msg = BusMsg::Room {
         room: id.to_string(),
@@ -282,7 +282,7 @@ async fn forward(
 /// nobody owns it — claimed and reloaded here. `NotRead` when the store cannot be read,
 /// `Unreachable` when the coordination cannot be asked.
 pub async fn locate(hub: &SharedHub, id: &str, load: bool) -> Result<Place, RoomError> {
-    let coord = &hub.coord;
+    let coord = hub.coord();
     if let Some(handle) = hub.room(id) {
         return Ok(Place::Here(handle));
     }
@@ -309,7 +309,7 @@ pub async fn locate(hub: &SharedHub, id: &str, load: bool) -> Result<Place, Room
 
 /// Claims room `id` and starts it here from the store.
 async fn claim(hub: &SharedHub, id: &str) -> Result<Place, RoomError> {
-    let coord = &hub.coord;
+    let coord = hub.coord();
     if let Some(handle) = hub.room(id) {
         return Ok(Place::Here(handle));
     }
@@ -317,7 +317,7 @@ async fn claim(hub: &SharedHub, id: &str) -> Result<Place, RoomError> {
         tracing::warn!(room = id, error = %e, "reading a room to claim it failed");
         RoomError::NotRead
     };
-    let Some(before) = hub.store.read_room(id).await.map_err(unavailable)? else {
+    let Some(before) = hub.store().read_room(id).await.map_err(unavailable)? else {
         return Ok(Place::Nowhere);
     };
     let lease = match coord.claim(id, before.fence).await {
@@ -333,14 +333,14 @@ async fn claim(hub: &SharedHub, id: &str) -> Result<Place, RoomError> {
         room: id.to_string(),
         fence,
     };
-    if let Err(e) = hub.store.write(claimed).await {
+    if let Err(e) = hub.store().write(claimed).await {
         tracing::warn!(room = id, error = %e, "storing a claim failed");
         coord.release(id, fence);
         return Err(RoomError::Unreachable);
     }
     // Read again after the claim: whatever the last owner stored is in it, and nothing it
     // tries to store from now on will be.
-    let stored = match hub.store.read_room(id).await {
+    let stored = match hub.store().read_room(id).await {
         Ok(Some(stored)) => stored,
         Ok(None) => {
             coord.release(id, fence);
@@ -355,7 +355,7 @@ async fn claim(hub: &SharedHub, id: &str) -> Result<Place, RoomError> {
     let rematch = if unfinished {
         StoredRematch::default()
     } else {
-        match hub.store.read_rematch(id).await {
+        match hub.store().read_rematch(id).await {
             Ok(rematch) => rematch.unwrap_or_default(),
             Err(e) => {
                 coord.release(id, fence);
@@ -363,7 +363,7 @@ async fn claim(hub: &SharedHub, id: &str) -> Result<Place, RoomError> {
             }
         }
     };
-    let game = match RoomGame::restore(stored, hub.config.limits.answers_kept, Moment::now()) {
+    let game = match RoomGame::restore(stored, hub.config().limits.answers_kept, Moment::now()) {
         Ok(game) => game.with_rematch(rematch),
         // The room exists, but cannot be played: not "no such room".
         Err(e) => {
@@ -374,7 +374,7 @@ async fn claim(hub: &SharedHub, id: &str) -> Result<Place, RoomError> {
     };
     let handle = spawn_room(hub, game, unfinished, None, Some(lease));
     if unfinished {
-        hub.metrics.takeover();
+        hub.metrics().takeover();
         tracing::info!(room = id, fence, "took the room over from the store");
         coord.send_everyone(&BusMsg::Moved {
             room: id.to_string(),
@@ -397,7 +397,7 @@ pub(super) fn arrived(hub: &SharedHub, room: String, cmd: &str, hops: u8) {
         }
     };
     tracing::debug!(room, ?wire, "request from another node");
-    let Some(cmd) = wire.into_cmd(&hub.coord) else {
+    let Some(cmd) = wire.into_cmd(hub.coord()) else {
         return;
     };
     // In memory: queued at once, in the order the bus brought it.
@@ -437,7 +437,7 @@ pub(super) fn arrived(hub: &SharedHub, room: String, cmd: &str, hops: u8) {
         if let Err(e) = send(&hub, &room, cmd, hops).await {
             if let Some((link, reference)) = reply_to {
                 let about = crate::refusal::About::room(reference, &room);
-                link.send(&crate::refusal::error_reply(&hub.metrics, &e, about));
+                link.send(&crate::refusal::error_reply(hub.metrics(), &e, about));
             }
         }
     });
@@ -458,7 +458,7 @@ pub(super) fn try_again(
     };
     let about = crate::refusal::About::room(reference, room).with_id(id);
     who.link.send(&crate::refusal::error_reply(
-        &hub.metrics,
+        hub.metrics(),
         &RoomError::Unreachable,
         about,
     ));
@@ -467,7 +467,7 @@ pub(super) fn try_again(
 /// Room `room` moved to another node: this node's connections in it join it again there,
 /// and hear its state afresh.
 pub(super) fn rejoin(hub: &SharedHub, room: String) {
-    let members = hub.coord.conns_in(&room);
+    let members = hub.coord().conns_in(&room);
     if members.is_empty() {
         return;
     }

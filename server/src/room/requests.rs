@@ -75,7 +75,7 @@ impl RoomActor {
                 let proposal = self.game.resign(seat, now);
                 self.settle(proposal, "the resignation").await
             }
-            (Action::Abort, Some(_)) if self.hub.tournaments.is_game_room(self.game.id()) => {
+            (Action::Abort, Some(_)) if self.hub.tournaments().is_game_room(self.game.id()) => {
                 Err(RoomError::AbortInTournament)
             }
             (Action::Abort, Some(_)) => {
@@ -129,9 +129,9 @@ impl RoomActor {
             Played::Move(change) => {
                 let moves = change.record().moves.len();
                 self.carry_out(change, Some(&who.link), "the move").await?;
-                self.hub.metrics.move_played(Some(received.elapsed()));
+                self.hub.metrics().move_played(Some(received.elapsed()));
                 for _pass in 1..moves {
-                    self.hub.metrics.move_played(None);
+                    self.hub.metrics().move_played(None);
                 }
                 Ok(())
             }
@@ -140,7 +140,7 @@ impl RoomActor {
 
     /// A chat line: checked by the chat rules, stored, then said.
     async fn chat(&mut self, who: &Actor, text: &str, now: Moment) -> Result<(), RoomError> {
-        let limits = &self.hub.config.limits;
+        let limits = &self.hub.config().limits;
         let line = checked_line(text, limits.chat_max_chars)?;
         let player = who.player.id.as_str();
         if !self.members.contains(who.link.id()) && self.game.seat_of(player).is_none() {
@@ -213,9 +213,9 @@ impl RoomActor {
                     next: Box::new(stored),
                     change: record,
                 };
-                if let Err(e) = self.hub.store.write(write).await {
+                if let Err(e) = self.hub.store().write(write).await {
                     tracing::error!(room = %self.game.id(), error = %e, "storing a rematch failed");
-                    self.hub.coord.release(next.id(), lease.fence);
+                    self.hub.coord().release(next.id(), lease.fence);
                     if matches!(e, StoreError::Fenced { .. }) {
                         self.fenced();
                     }

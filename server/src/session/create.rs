@@ -39,7 +39,7 @@ pub async fn create(
     reference: &'static str,
     request: CreateRequest,
 ) -> Result<bool, RoomError> {
-    let limits = &hub.config.limits;
+    let limits = &hub.config().limits;
     let plan = RoomPlan::new(
         request.game,
         request.clock,

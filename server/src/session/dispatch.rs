@@ -45,7 +45,7 @@ pub struct Session {
 impl Session {
     #[must_use]
     pub fn new(hub: SharedHub, conn: Conn, address: IpAddr) -> Session {
-        hub.coord.conn_opened(&conn);
+        hub.coord().conn_opened(&conn);
         Session {
             hub,
             link: MemberLink::Local(conn.clone()),
@@ -68,7 +68,7 @@ impl Session {
 
     /// The one answer to a refused message.
     pub fn refuse(&self, why: &dyn Refusal, about: About<'_>) {
-        self.conn.send(&error_reply(&self.hub.metrics, why, about));
+        self.conn.send(&error_reply(self.hub.metrics(), why, about));
     }
 
     /// A parsed message: `hello` first, then anything.
@@ -111,7 +111,7 @@ impl Session {
                         if analysis {
                             reviews::worker_joined(&self.hub, &self.conn, &welcome.player.name);
                         }
-                        self.hub.coord.conn_is(self.conn.id, &welcome.player);
+                        self.hub.coord().conn_is(self.conn.id, &welcome.player);
                         self.player = Some(welcome.player);
                     }
                     Err(e) => self.refuse(&e, about),
@@ -257,8 +257,8 @@ impl Session {
                 }
             }
             ClientMsg::Unseek => unseek(&self.hub, self.conn.id).await,
-            ClientMsg::Lobby => self.hub.lobby.subscribe(self.conn.clone()),
-            ClientMsg::Unlobby => self.hub.lobby.unsubscribe(self.conn.id),
+            ClientMsg::Lobby => self.hub.lobby().subscribe(self.conn.clone()),
+            ClientMsg::Unlobby => self.hub.lobby().unsubscribe(self.conn.id),
             ClientMsg::Decline { room } => {
                 let bot = self.actor().player.id;
                 self.to_room(&room, RoomCmd::Decline { bot }, reference)
@@ -282,26 +282,26 @@ impl Session {
     /// seeks and lobby subscription end, its player was last seen now, and a bot's unanswered
     /// invitations go to the next bot.
     pub async fn finish(&mut self) {
-        self.hub.coord.conn_closed(self.conn.id);
+        self.hub.coord().conn_closed(self.conn.id);
         // First, so that no other node pairs a seeker with this closed connection meanwhile.
         unseek(&self.hub, self.conn.id).await;
         for room in self.conn.take_rooms() {
-            self.hub.parked.drop_conn(&room, self.conn.id);
+            self.hub.parked().drop_conn(&room, self.conn.id);
             let gone = RoomCmd::Gone {
                 conn_id: self.conn.id,
             };
             let _ = relay::to_room(&self.hub, &room, gone).await;
         }
-        self.hub.lobby.unsubscribe(self.conn.id);
+        self.hub.lobby().unsubscribe(self.conn.id);
         reviews::worker_left(&self.hub, self.conn.id).await;
         if let Some(p) = &self.player {
-            self.hub.players.disconnected(&p.id);
-            self.hub.links.disconnected(&p.id, self.conn.id);
+            self.hub.players().disconnected(&p.id);
+            self.hub.links().disconnected(&p.id, self.conn.id);
         }
         let Some(p) = self.player.as_ref().filter(|p| p.bot) else {
             return;
         };
-        for room in self.hub.bots.disconnected(&p.id, self.conn.id) {
+        for room in self.hub.bots().disconnected(&p.id, self.conn.id) {
             let decline = RoomCmd::Decline { bot: p.id.clone() };
             let _ = relay::to_room(&self.hub, &room, decline).await;
         }

@@ -27,7 +27,7 @@ pub struct Welcome {
 
 /// Whether `key` is the server's bot key (none set: nothing is).
 fn bot_key_ok(hub: &Hub, key: &str) -> bool {
-    hub.config
+    hub.config()
         .bot_key
         .as_deref()
         .is_some_and(|k| token::constant_time_eq(k.as_bytes(), key.as_bytes()))
@@ -37,7 +37,7 @@ fn bot_key_ok(hub: &Hub, key: &str) -> bool {
 /// is in memory, and an unknown token is bad.
 /// A token made by a sign-in is in the store alone until its first `hello`.
 async fn stored_player(hub: &Hub, hash: &str) -> Result<PlayerRecord, SessionError> {
-    match hub.store.player_by_token(hash).await {
+    match hub.store().player_by_token(hash).await {
         Ok(Some(p)) => Ok(PlayerRecord {
             id: p.id,
             name: p.name,
@@ -55,16 +55,16 @@ async fn stored_player(hub: &Hub, hash: &str) -> Result<PlayerRecord, SessionErr
 /// The account of `player`: this server's memory, and in a cluster the store (another node
 /// may have made it).
 async fn account_of(hub: &Hub, player: &str) -> Result<Option<KnownAccount>, SessionError> {
-    if let Some(known) = hub.accounts.of_player(player) {
+    if let Some(known) = hub.accounts().of_player(player) {
         return Ok(Some(known));
     }
-    if !hub.coord.accounts_made_elsewhere() {
+    if !hub.coord().accounts_made_elsewhere() {
         return Ok(None);
     }
-    match hub.store.account_of(player).await {
+    match hub.store().account_of(player).await {
         Ok(found) => Ok(found.map(|a| {
-            hub.accounts.insert(&a);
-            hub.accounts.of_player(player).expect("just inserted")
+            hub.accounts().insert(&a);
+            hub.accounts().of_player(player).expect("just inserted")
         })),
         Err(e) => {
             tracing::error!(error = %e, "reading an account failed");
@@ -75,16 +75,16 @@ async fn account_of(hub: &Hub, player: &str) -> Result<Option<KnownAccount>, Ses
 
 /// The account named `name` (case-insensitively), looked up as [`account_of`] does.
 async fn account_named(hub: &Hub, name: &str) -> Result<Option<KnownAccount>, SessionError> {
-    if let Some(known) = hub.accounts.by_name(name) {
+    if let Some(known) = hub.accounts().by_name(name) {
         return Ok(Some(known));
     }
-    if !hub.coord.accounts_made_elsewhere() {
+    if !hub.coord().accounts_made_elsewhere() {
         return Ok(None);
     }
-    match hub.store.account_by_name(name).await {
+    match hub.store().account_by_name(name).await {
         Ok(found) => Ok(found.map(|a| {
-            hub.accounts.insert(&a);
-            hub.accounts.by_name(name).expect("just inserted")
+            hub.accounts().insert(&a);
+            hub.accounts().by_name(name).expect("just inserted")
         })),
         Err(e) => {
             tracing::error!(error = %e, "reading an account failed");
@@ -108,7 +108,7 @@ async fn register_bot(hub: &Hub, player: &PlayerRecord) -> bool {
         bot: true,
         created_ms: crate::room::change::Moment::now().unix_ms,
     };
-    match hub.store.write(Write::NewAccount(account.clone())).await {
+    match hub.store().write(Write::NewAccount(account.clone())).await {
         Ok(()) => {
             hub.account_made(&account);
             true
@@ -132,7 +132,7 @@ pub async fn hello(
     bot: Option<BotHello>,
     house: Option<HouseHello>,
 ) -> Result<Welcome, SessionError> {
-    let limits = &hub.config.limits;
+    let limits = &hub.config().limits;
     let name = name.trim();
     if name.is_empty()
         || name.chars().count() > limits.name_max_chars
@@ -155,12 +155,12 @@ pub async fn hello(
     }
     // A sign-out that lands while this hello waits on the store must not be undone by it
     // recording the token again below.
-    let sign_outs = hub.players.sign_outs();
+    let sign_outs = hub.players().sign_outs();
     let token_given = token.is_some();
     let (mut player, token, token_hash) = match token {
         Some(token) => {
             let hash = token::token_hash(&token);
-            let player = match hub.players.by_token(&hash) {
+            let player = match hub.players().by_token(&hash) {
                 Some(player) => player,
                 None => stored_player(hub, &hash).await?,
             };
@@ -204,7 +204,7 @@ pub async fn hello(
                 if owner.player != player.id && bot.is_none() {
                     return Err(SessionError::NameTaken);
                 }
-            } else if let Some(owner) = hub.accounts.looking_like(&player.name) {
+            } else if let Some(owner) = hub.accounts().looking_like(&player.name) {
                 // Not the account's name, but one that reads the same on screen.
                 if owner.player != player.id && bot.is_none() {
                     return Err(SessionError::NameLooksTaken);
@@ -218,7 +218,7 @@ pub async fn hello(
         token_hash: token_hash.clone(),
         bot: player.bot,
     };
-    if let Err(e) = hub.store.write(Write::Player(stored)).await {
+    if let Err(e) = hub.store().write(Write::Player(stored)).await {
         tracing::error!(error = %e, "storing a player failed");
         return Err(SessionError::PlayerNotStored);
     }
@@ -226,23 +226,23 @@ pub async fn hello(
         player.account = register_bot(hub, &player).await;
     }
     let mut seen = sign_outs;
-    while token_given && hub.players.sign_outs() != seen {
+    while token_given && hub.players().sign_outs() != seen {
         // The store has dropped a signed-out token before any node forgets it, so a read
         // begun after the forgetting says whether this token is still good.
-        seen = hub.players.sign_outs();
+        seen = hub.players().sign_outs();
         stored_player(hub, &token_hash).await?;
     }
     // No await between the last check and recording the token.
-    hub.players.connected(player.clone(), token_hash);
-    hub.links.connected(&player.id, link.clone());
+    hub.players().connected(player.clone(), token_hash);
+    hub.links().connected(&player.id, link.clone());
     if house.is_some() {
         link.mark_house();
     }
     if let Some(b) = bot {
         if let MemberLink::Local(conn) = link {
-            hub.coord.bot_here(conn.id, &player, &b.games, b.capacity);
+            hub.coord().bot_here(conn.id, &player, &b.games, b.capacity);
         }
-        hub.bots
+        hub.bots()
             .connected(&player, b.games, b.capacity, link.clone());
     }
     Ok(Welcome { player, token })

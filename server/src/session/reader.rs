@@ -42,11 +42,11 @@ struct Reader {
 /// the connection's place among those of its address until it ends.
 pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
     let (sink, mut stream) = socket.split();
-    let (tx, queue) = mpsc::channel::<Out>(hub.config.limits.outgoing_queue);
+    let (tx, queue) = mpsc::channel::<Out>(hub.config().limits.outgoing_queue);
     let overflow = Arc::new(Notify::new());
     let conn = Conn::new(hub.next_conn_id(), tx, overflow.clone());
     let lobby_queued = conn.lobby_flag();
-    hub.metrics.connection_opened();
+    hub.metrics().connection_opened();
     hub.session_started();
     let (reader_done, reader_done_rx) = oneshot::channel::<()>();
     let mut writer = writer::spawn(
@@ -55,11 +55,11 @@ pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
             queue,
             overflow,
             reader_done: reader_done_rx,
-            ping_every: hub.config.limits.ping_interval,
-            send_timeout: hub.config.limits.send_timeout,
-            lobby: hub.lobby.latest(),
+            ping_every: hub.config().limits.ping_interval,
+            send_timeout: hub.config().limits.send_timeout,
+            lobby: hub.lobby().latest(),
             lobby_queued,
-            metrics: hub.metrics.clone(),
+            metrics: hub.metrics().clone(),
         },
     );
 
@@ -70,12 +70,12 @@ pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
         gate: FrameGate::default(),
         closing: false,
     };
-    let mut shutdown = hub.shutdown.clone();
+    let mut shutdown = hub.shutdown().clone();
     let shutting_down = shutdown.changed();
     tokio::pin!(shutting_down);
     // One idle timer for the connection's life, moved on only when it fires: a fresh timer
     // for every frame would cost a timer-wheel insertion and removal per message.
-    let idle = hub.config.limits.idle_timeout;
+    let idle = hub.config().limits.idle_timeout;
     let mut last_frame = Instant::now();
     let idle_timer = tokio::time::sleep_until(last_frame + idle);
     tokio::pin!(idle_timer);
@@ -142,7 +142,7 @@ pub async fn serve(socket: WebSocket, hub: SharedHub, admission: Admission) {
     }
     drop(stream);
     drop(admission);
-    hub.metrics.connection_closed();
+    hub.metrics().connection_closed();
     hub.session_ended();
 }
 
@@ -159,7 +159,7 @@ impl Reader {
         self.session.refuse(why, About::default());
         if self
             .gate
-            .bear_refusal(&self.hub.config.limits, Instant::now())
+            .bear_refusal(&self.hub.config().limits, Instant::now())
         {
             return true;
         }
@@ -178,11 +178,11 @@ impl Reader {
     }
 
     async fn on_text(&mut self, text: &str) -> bool {
-        let limits = &self.hub.config.limits;
-        self.hub.metrics.message_in();
+        let limits = &self.hub.config().limits;
+        self.hub.metrics().message_in();
         let received = Instant::now();
         if text.len() > limits.max_frame_bytes {
-            self.hub.metrics.error(ErrorCode::TooLong.as_str());
+            self.hub.metrics().error(ErrorCode::TooLong.as_str());
             let reason = too_big_reason(limits.max_frame_bytes);
             self.close(CLOSE_TOO_BIG, reason).await;
             return false;
@@ -196,7 +196,7 @@ impl Reader {
             // reader. The box lives only while a message is in flight.
             Ok(msg) => Box::pin(self.session.on_message(msg, received)).await,
             Err(e) => {
-                self.hub.metrics.error(e.code.as_str());
+                self.hub.metrics().error(e.code.as_str());
                 self.conn.send(&e.to_server_msg());
             }
         }

@@ -48,7 +48,7 @@ pub fn watch(hub: &SharedHub, sent: Vec<Assignment>) {
         let hub = hub.clone();
         tokio::spawn(async move {
             tokio::time::sleep_until(a.deadline).await;
-            let (sent, failed) = hub.reviews.expire(&a.job, a.attempt, Instant::now());
+            let (sent, failed) = hub.reviews().expire(&a.job, a.attempt, Instant::now());
             watch(&hub, sent);
             for room in failed {
                 gave_up(&hub, &room).await;
@@ -76,11 +76,11 @@ async fn gave_up(hub: &SharedHub, room: &str) {
 
 /// Gives up the jobs that waited for a worker past the limit, telling their rooms.
 pub async fn expire_waiting(hub: &SharedHub) {
-    for room in hub.reviews.expire_waiting(Instant::now()) {
+    for room in hub.reviews().expire_waiting(Instant::now()) {
         ended(hub, &room).await;
         let why = format!(
             "no analysis worker took this review within {} s; ask again later",
-            hub.reviews.wait_limit().as_secs()
+            hub.reviews().wait_limit().as_secs()
         );
         tracing::info!(room, "a review waited too long for a worker");
         let msg = review_msg(&room, ReviewStatus::Failed, Some(why));
@@ -92,7 +92,7 @@ pub async fn expire_waiting(hub: &SharedHub) {
 fn expire_later(hub: &SharedHub) {
     let hub = hub.clone();
     tokio::spawn(async move {
-        tokio::time::sleep(hub.reviews.wait_limit()).await;
+        tokio::time::sleep(hub.reviews().wait_limit()).await;
         expire_waiting(&hub).await;
     });
 }
@@ -108,12 +108,12 @@ pub async fn request(
 ) {
     let refuse = |why: &dyn crate::refusal::Refusal| {
         conn.send(&error_reply(
-            &hub.metrics,
+            hub.metrics(),
             why,
             About::room(reference, room),
         ));
     };
-    match hub.store.read_review(room).await {
+    match hub.store().read_review(room).await {
         Ok(Some(review)) => {
             conn.send(&ServerMsg::Review {
                 room: room.to_string(),
@@ -129,7 +129,7 @@ pub async fn request(
             return refuse(&ReviewError::NotStored);
         }
     }
-    if hub.reviews.is_pending(room) {
+    if hub.reviews().is_pending(room) {
         conn.send(&review_msg(room, ReviewStatus::Pending, None));
         return;
     }
@@ -137,10 +137,10 @@ pub async fn request(
         conn.send(&review_msg(room, ReviewStatus::None, None));
         return;
     }
-    if hub.reviews.workers() == 0 && ask_elsewhere(hub, conn, &requester, room) {
+    if hub.reviews().workers() == 0 && ask_elsewhere(hub, conn, &requester, room) {
         return;
     }
-    let stored = match hub.store.read_room(room).await {
+    let stored = match hub.store().read_room(room).await {
         Ok(Some(stored)) => stored,
         Ok(None) | Err(_) => return refuse(&RoomError::NoSuchRoom(room.to_string())),
     };
@@ -157,8 +157,8 @@ pub async fn request(
         address: requester.address,
     };
     let limits = OpenLimits {
-        per_player: hub.config.limits.review_per_player,
-        per_address: hub.config.limits.review_per_address,
+        per_player: hub.config().limits.review_per_player,
+        per_address: hub.config().limits.review_per_address,
     };
     if let Err(e) = hub.review_counts().open(&unit, &makers, limits).await {
         return refuse(&match e {
@@ -167,7 +167,7 @@ pub async fn request(
             NotOpened::Unavailable => ReviewError::Uncounted,
         });
     }
-    match hub.reviews.request(input, requester, Instant::now()) {
+    match hub.reviews().request(input, requester, Instant::now()) {
         Ok(sent) => {
             watch(hub, sent);
             expire_later(hub);
@@ -177,7 +177,7 @@ pub async fn request(
             return refuse(&why);
         }
     }
-    let message = (hub.reviews.workers() == 0)
+    let message = (hub.reviews().workers() == 0)
         .then(|| "no analysis worker is connected; the review starts when one is".to_string());
     tell_room(
         hub,
@@ -195,7 +195,7 @@ fn ask_elsewhere(hub: &SharedHub, conn: &MemberLink, requester: &Requester, room
     let MemberLink::Local(local) = conn else {
         return false;
     };
-    let coord = &hub.coord;
+    let coord = hub.coord();
     let Some(node) = coord.node_with_workers() else {
         return false;
     };
@@ -225,20 +225,20 @@ pub async fn serve_asked(hub: SharedHub, mut asked: tokio::sync::mpsc::Receiver<
 
 /// Tells the other nodes how many workers this node has now.
 fn workers_changed(hub: &SharedHub) {
-    let count = u32::try_from(hub.reviews.workers()).unwrap_or(u32::MAX);
-    hub.coord.workers_here(count);
+    let count = u32::try_from(hub.reviews().workers()).unwrap_or(u32::MAX);
+    hub.coord().workers_here(count);
 }
 
 /// A worker connected (after its `welcome`).
 pub fn worker_joined(hub: &SharedHub, conn: &Conn, name: &str) {
-    let sent = hub.reviews.add_worker(conn.clone(), name, Instant::now());
+    let sent = hub.reviews().add_worker(conn.clone(), name, Instant::now());
     watch(hub, sent);
     workers_changed(hub);
 }
 
 /// A worker's connection closed.
 pub async fn worker_left(hub: &SharedHub, conn_id: u64) {
-    let (sent, failed) = hub.reviews.remove_worker(conn_id, Instant::now());
+    let (sent, failed) = hub.reviews().remove_worker(conn_id, Instant::now());
     watch(hub, sent);
     workers_changed(hub);
     for room in failed {
@@ -252,14 +252,14 @@ pub async fn worker_left(hub: &SharedHub, conn_id: u64) {
 /// came). Nobody's connection here waits for the answer: the room hears it, wherever it is.
 /// One the bus does not take is given up, with a message to its room.
 pub async fn hand_over_waiting(hub: &SharedHub) {
-    let coord = &hub.coord;
-    if hub.reviews.workers() > 0 {
+    let coord = hub.coord();
+    if hub.reviews().workers() > 0 {
         return;
     }
     let Some(node) = coord.node_with_workers() else {
         return;
     };
-    for (room, requester) in hub.reviews.take_waiting() {
+    for (room, requester) in hub.reviews().take_waiting() {
         tracing::info!(
             room,
             node,
@@ -284,7 +284,7 @@ pub async fn hand_over_waiting(hub: &SharedHub) {
 /// `analysis` from a worker: kept, refused, or the last one, which stores the review and
 /// sends it to the room.
 pub async fn answer(hub: &SharedHub, conn: &Conn, job: &str, ply: &AnalysisPly, reference: &str) {
-    match hub.reviews.answer(conn.id, job, ply, Instant::now()) {
+    match hub.reviews().answer(conn.id, job, ply, Instant::now()) {
         Ok((outcome, sent)) => {
             watch(hub, sent);
             if let PlyOutcome::Done {
@@ -303,7 +303,7 @@ pub async fn answer(hub: &SharedHub, conn: &Conn, job: &str, ply: &AnalysisPly, 
                 reference: Some(reference),
                 ..About::default()
             };
-            conn.send(&error_reply(&hub.metrics, &why, about));
+            conn.send(&error_reply(hub.metrics(), &why, about));
             watch(hub, sent);
             if let Some(room) = failed {
                 gave_up(hub, &room).await;
@@ -333,7 +333,7 @@ async fn finish(
         review: Box::new(review.clone()),
     };
     ended(hub, room).await;
-    let msg = match hub.store.write(write).await {
+    let msg = match hub.store().write(write).await {
         Ok(()) => ServerMsg::Review {
             room: room.to_string(),
             status: ReviewStatus::Done,

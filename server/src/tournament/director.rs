@@ -57,18 +57,18 @@ const ROOM_ID_LEN: usize = 8;
 /// already or, in a cluster, by another node (or the lease cannot be asked for: the sweep
 /// asks again).
 pub async fn direct(hub: &SharedHub, tournament: Tournament) {
-    if !hub.tournaments.claim(&tournament.id) {
+    if !hub.tournaments().claim(&tournament.id) {
         return;
     }
-    let lease = match hub.coord.claim(&director_lease(&tournament.id), 0).await {
+    let lease = match hub.coord().claim(&director_lease(&tournament.id), 0).await {
         Ok(Claim::Ours(lease)) => lease,
         Ok(Claim::Elsewhere(_)) => {
-            hub.tournaments.released(&tournament.id);
+            hub.tournaments().released(&tournament.id);
             return;
         }
         Err(e) => {
             tracing::warn!(tournament = %tournament.id, error = %e, "claiming a tournament's director failed");
-            hub.tournaments.released(&tournament.id);
+            hub.tournaments().released(&tournament.id);
             return;
         }
     };
@@ -76,7 +76,7 @@ pub async fn direct(hub: &SharedHub, tournament: Tournament) {
     // director's first look at them.
     if let Some(round) = tournament.current_round() {
         for game in round.games.iter().filter(|g| !g.is_over()) {
-            hub.tournaments.game_room(&game.room);
+            hub.tournaments().game_room(&game.room);
         }
     }
     let director = Director {
@@ -95,8 +95,8 @@ pub async fn direct(hub: &SharedHub, tournament: Tournament) {
 /// read is logged and left alone.
 pub async fn resume_all(hub: &SharedHub) -> Result<usize, StoreError> {
     let mut resumed = 0;
-    for stored in hub.store.running_tournaments().await? {
-        if hub.tournaments.is_directed(&stored.id) {
+    for stored in hub.store().running_tournaments().await? {
+        if hub.tournaments().is_directed(&stored.id) {
             continue;
         }
         match Tournament::from_stored(&stored) {
@@ -116,10 +116,10 @@ pub async fn resume_all(hub: &SharedHub) -> Result<usize, StoreError> {
 /// directs (their director's node died, or the whole cluster was stopped): two nodes that
 /// look at once race for the lease, and one wins. Until shutdown.
 pub async fn direct_undirected(hub: SharedHub) {
-    let mut shutdown = hub.shutdown.clone();
+    let mut shutdown = hub.shutdown().clone();
     loop {
         tokio::select! {
-            () = tokio::time::sleep(hub.coord.lease_time() * 2) => {}
+            () = tokio::time::sleep(hub.coord().lease_time() * 2) => {}
             _ = shutdown.changed() => return,
         }
         if let Err(e) = resume_all(&hub).await {
@@ -152,7 +152,7 @@ struct Director {
 
 impl Director {
     async fn run(mut self) {
-        let mut shutdown = self.hub.shutdown.clone();
+        let mut shutdown = self.hub.shutdown().clone();
         let lost = self.lease.lost.clone();
         tracing::info!(tournament = %self.tournament.id, "directing the tournament");
         loop {
@@ -174,15 +174,15 @@ impl Director {
             }
         }
         let name = director_lease(&self.tournament.id);
-        self.hub.coord.release(&name, self.lease.fence);
-        self.hub.tournaments.released(&self.tournament.id);
+        self.hub.coord().release(&name, self.lease.fence);
+        self.hub.tournaments().released(&self.tournament.id);
     }
 
     /// Whether this node surely directs the tournament: it surely holds the director's
     /// lease (`Coordination::holds`; alone, always).
     fn sure_of_lease(&self) -> bool {
         let name = director_lease(&self.tournament.id);
-        self.hub.coord.holds(&name, self.lease.fence)
+        self.hub.coord().holds(&name, self.lease.fence)
     }
 
     /// One look: results in, rounds paired and started, the end. True when there is nothing
@@ -246,7 +246,7 @@ impl Director {
             .unwrap_or_default();
         let mut recorded = false;
         for game in pending {
-            self.hub.tournaments.game_room(&game.room);
+            self.hub.tournaments().game_room(&game.room);
             match self.seen(&game.room).await {
                 Seen::Missing => match self.make_room(&game).await {
                     Ok(()) => {
@@ -272,7 +272,7 @@ impl Director {
                     Ok(Place::Nowhere) | Err(_) => recorded |= self.still_stuck(&game),
                 },
                 Seen::Over(stored) => {
-                    self.hub.tournaments.game_over(&game.room);
+                    self.hub.tournaments().game_over(&game.room);
                     if let Some((result, points)) = scoring::score(&game, &stored) {
                         recorded |= self.tournament.record(&game.room, result, points);
                     }
@@ -295,7 +295,7 @@ impl Director {
         tracing::error!(tournament = %self.tournament.id, room = %game.room,
                         "a tournament game could not be played: recorded aborted, half a point each");
         self.stuck.remove(&game.room);
-        self.hub.tournaments.game_over(&game.room);
+        self.hub.tournaments().game_over(&game.room);
         self.tournament
             .record(&game.room, game_core::protocol::ResultKind::Aborted, 1)
     }
@@ -306,7 +306,7 @@ impl Director {
         if self.hub.room(room).is_some_and(|h| h.is_unfinished()) {
             return Seen::Unfinished;
         }
-        match self.hub.store.read_room(room).await {
+        match self.hub.store().read_room(room).await {
             Ok(None) => Seen::Missing,
             Ok(Some(stored)) if stored.status == RoomStatus::Over => Seen::Over(Box::new(stored)),
             Ok(Some(_)) => Seen::Unfinished,
@@ -348,7 +348,7 @@ impl Director {
                 color,
                 &seat(bot),
             );
-            for link in self.hub.bots.links(&bot.player) {
+            for link in self.hub.bots().links(&bot.player) {
                 self.told.insert((handle.id.clone(), link.id()));
             }
         }
@@ -370,9 +370,9 @@ impl Director {
                 continue;
             };
             let links = if entrant.bot {
-                self.hub.bots.links(&entrant.player)
+                self.hub.bots().links(&entrant.player)
             } else {
-                self.hub.links.of(&entrant.player)
+                self.hub.links().of(&entrant.player)
             };
             for link in links {
                 let member = matches!(&link, MemberLink::Local(conn) if conn.is_in(&game.room));
@@ -422,7 +422,7 @@ impl Director {
             .map(|e| (e.player.clone(), e.name.clone()))
             .collect();
         self.hub
-            .coord
+            .coord()
             .send_everyone(&crate::cluster::BusMsg::TournamentGame {
                 tournament: t.id.clone(),
                 room: game.room.clone(),
@@ -441,7 +441,7 @@ impl Director {
                 return false;
             }
         };
-        match self.hub.store.write(write).await {
+        match self.hub.store().write(write).await {
             Ok(()) => {
                 self.unsaved = false;
                 true

@@ -17,15 +17,15 @@ use crate::room::member::MemberLink;
 /// The director of `tournament` on another node told of its game in `room` between
 /// `players` (id and name).
 pub async fn heard(hub: &SharedHub, tournament: &str, room: &str, players: &[(String, String)]) {
-    if hub.tournaments.is_directed(tournament) {
+    if hub.tournaments().is_directed(tournament) {
         // Directed here: the director tells this node's connections itself.
         return;
     }
-    hub.tournaments.heard_elsewhere(room, Instant::now());
+    hub.tournaments().heard_elsewhere(room, Instant::now());
     for (player, name) in players {
-        for link in hub.links.of(player) {
+        for link in hub.links().of(player) {
             let in_room = matches!(&link, MemberLink::Local(conn) if conn.is_in(room));
-            if in_room || !hub.tournaments.tell_elsewhere(room, link.id()) {
+            if in_room || !hub.tournaments().tell_elsewhere(room, link.id()) {
                 continue;
             }
             link.send(&ServerMsg::Created {

@@ -150,10 +150,10 @@ pub(crate) async fn player_of_token(
     token: &str,
 ) -> Result<crate::accounts::players::PlayerRecord, Response> {
     let hash = token::token_hash(token);
-    if let Some(p) = hub.players.by_token(&hash) {
+    if let Some(p) = hub.players().by_token(&hash) {
         return Ok(p);
     }
-    match hub.store.player_by_token(&hash).await {
+    match hub.store().player_by_token(&hash).await {
         Ok(Some(p)) => Ok(crate::accounts::players::PlayerRecord {
             id: p.id,
             name: p.name,
@@ -192,8 +192,8 @@ async fn register(
     }
     // Each claim costs a password hash: counted with the address's sign-in attempts (not
     // against the name: claims of a name must not lock its owner out).
-    let limits = hub.config.limits.signin();
-    if let Err(t) = hub.signin.admit_address(&limits, peer.addr.ip()).await {
+    let limits = hub.config().limits.signin();
+    if let Err(t) = hub.signin().admit_address(&limits, peer.addr.ip()).await {
         return throttled(t);
     }
     let player = match player_of_token(&hub, &body.token).await {
@@ -206,7 +206,7 @@ async fn register(
             "a bot's account is made by its hello",
         );
     }
-    if hub.accounts.of_player(&player.id).is_some() {
+    if hub.accounts().of_player(&player.id).is_some() {
         return error(StatusCode::CONFLICT, "this player already has an account");
     }
     let password_hash = match accounts::hash_password(body.password).await {
@@ -226,7 +226,7 @@ async fn register(
         bot: false,
         created_ms: crate::room::change::Moment::now().unix_ms,
     };
-    match hub.store.write(Write::NewAccount(account.clone())).await {
+    match hub.store().write(Write::NewAccount(account.clone())).await {
         Ok(()) => {}
         Err(StoreError::NameTaken(_)) => {
             return error(StatusCode::CONFLICT, format!("the name {name} is taken"));
@@ -237,7 +237,7 @@ async fn register(
         Err(e) => return store_failed(&e),
     }
     hub.account_made(&account);
-    hub.players.claimed(&player.id, name);
+    hub.players().claimed(&player.id, name);
     tracing::info!(player = %player.id, name = %name, "account made");
     (
         StatusCode::CREATED,
@@ -262,20 +262,20 @@ async fn sign_in(
         return bad_body();
     };
     let name = body.name.trim();
-    let limits = hub.config.limits.signin();
+    let limits = hub.config().limits.signin();
     if accounts::check_name(name).is_err() {
         // No account has such a name: the same answer after the same work, and nothing kept
         // of a name an attacker chose.
-        if let Err(t) = hub.signin.admit_address(&limits, peer.addr.ip()).await {
+        if let Err(t) = hub.signin().admit_address(&limits, peer.addr.ip()).await {
             return throttled(t);
         }
         accounts::verify_password(None, body.password).await;
         return error(StatusCode::UNAUTHORIZED, "wrong name or password");
     }
-    if let Err(t) = hub.signin.attempt(&limits, peer.addr.ip(), name).await {
+    if let Err(t) = hub.signin().attempt(&limits, peer.addr.ip(), name).await {
         return throttled(t);
     }
-    let account = match hub.store.account_by_name(name).await {
+    let account = match hub.store().account_by_name(name).await {
         Ok(a) => a,
         Err(e) => return store_failed(&e),
     };
@@ -287,13 +287,13 @@ async fn sign_in(
     let Some(account) = account.filter(|_| ok) else {
         return error(StatusCode::UNAUTHORIZED, "wrong name or password");
     };
-    hub.signin.succeeded(name).await;
+    hub.signin().succeeded(name).await;
     let token = token::new_token();
     let write = Write::Token {
         token_hash: token::token_hash(&token),
         player: account.player.clone(),
     };
-    if let Err(e) = hub.store.write(write).await {
+    if let Err(e) = hub.store().write(write).await {
         return store_failed(&e);
     }
     tracing::info!(player = %account.player, "signed in");
@@ -317,11 +317,11 @@ async fn sign_out(State(hub): State<SharedHub>, headers: HeaderMap) -> Response 
         token_hash: hash.clone(),
         replacement: token::token_hash(&token::new_token()),
     };
-    if let Err(e) = hub.store.write(write).await {
+    if let Err(e) = hub.store().write(write).await {
         return store_failed(&e);
     }
-    hub.players.forget_token(&hash);
-    hub.coord.token_dropped(&hash);
+    hub.players().forget_token(&hash);
+    hub.coord().token_dropped(&hash);
     StatusCode::NO_CONTENT.into_response()
 }
 
@@ -356,7 +356,7 @@ async fn leaderboard(
         );
     }
     let rows = match hub
-        .store
+        .store()
         .leaderboard(&key, query.bots, LEADERBOARD_LINES)
         .await
     {
@@ -405,7 +405,7 @@ struct Page {
 
 /// `GET /api/players/{name}`: an account's ratings, rating history and newest games.
 async fn player_page(State(hub): State<SharedHub>, Path(name): Path<String>) -> Response {
-    let page = match hub.store.player_page(&name, PAGE_GAMES).await {
+    let page = match hub.store().player_page(&name, PAGE_GAMES).await {
         Ok(Some(page)) => page,
         Ok(None) => return error(StatusCode::NOT_FOUND, "no such player"),
         Err(e) => return store_failed(&e),

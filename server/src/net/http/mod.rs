@@ -59,7 +59,7 @@ pub fn router(hub: SharedHub) -> Router {
 /// request.
 async fn request_started(State(hub): State<SharedHub>, request: Request, next: Next) -> Response {
     if let Some(ConnectInfo(peer)) = request.extensions().get::<ConnectInfo<Peer>>() {
-        hub.sockets.request_started(&peer.socket);
+        hub.sockets().request_started(&peer.socket);
     }
     next.run(request).await
 }
@@ -69,17 +69,17 @@ async fn ws(
     ConnectInfo(peer): ConnectInfo<Peer>,
     State(hub): State<SharedHub>,
 ) -> Response {
-    let Some(admission) = hub.gate.admit(peer.addr.ip()) else {
-        let max = hub.config.limits.connections_per_address;
-        hub.metrics.connection_refused();
+    let Some(admission) = hub.gate().admit(peer.addr.ip()) else {
+        let max = hub.config().limits.connections_per_address;
+        hub.metrics().connection_refused();
         let body = format!(
             "too many connections from your address (at most {max} at once); close one and try again\n"
         );
         return (StatusCode::TOO_MANY_REQUESTS, body).into_response();
     };
     // From here the session's own rules (idle time, send timeout) hold the socket.
-    hub.sockets.upgraded(&peer.socket);
-    let max = TRANSPORT_MAX_BYTES.max(hub.config.limits.max_frame_bytes);
+    hub.sockets().upgraded(&peer.socket);
+    let max = TRANSPORT_MAX_BYTES.max(hub.config().limits.max_frame_bytes);
     upgrade
         .read_buffer_size(READ_BUFFER_BYTES)
         .write_buffer_size(WRITE_BUFFER_BYTES)
@@ -94,7 +94,7 @@ async fn metrics(State(hub): State<SharedHub>) -> Response {
             header::CONTENT_TYPE,
             "application/openmetrics-text; version=1.0.0; charset=utf-8",
         )],
-        hub.metrics.render(),
+        hub.metrics().render(),
     )
         .into_response()
 }
@@ -109,7 +109,7 @@ struct GameJson {
 }
 
 async fn load(hub: &SharedHub, room: &str) -> Result<StoredRoom, Response> {
-    match hub.store.read_room(room).await {
+    match hub.store().read_room(room).await {
         Ok(Some(r)) => Ok(r),
         Ok(None) => Err((StatusCode::NOT_FOUND, "no such game\n").into_response()),
         Err(e) => {
@@ -138,7 +138,7 @@ async fn game_json(Path(room): Path<String>, State(hub): State<SharedHub>) -> Re
         Ok(r) => r,
         Err(resp) => return resp,
     };
-    let chat = hub.store.read_chat(&room).await.unwrap_or_default();
+    let chat = hub.store().read_chat(&room).await.unwrap_or_default();
     let move_string = record_of(&stored).move_string();
     Json(GameJson {
         room: stored,

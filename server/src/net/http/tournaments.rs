@@ -80,13 +80,13 @@ fn now_ms() -> u64 {
 /// The account behind `token`, as a tournament's player: a guest is refused (403).
 async fn entrant_of(hub: &SharedHub, token: &str) -> Result<Entrant, Response> {
     let player = player_of_token(hub, token).await?;
-    let mut account = hub.accounts.of_player(&player.id);
-    if account.is_none() && hub.coord.accounts_made_elsewhere() {
+    let mut account = hub.accounts().of_player(&player.id);
+    if account.is_none() && hub.coord().accounts_made_elsewhere() {
         // Another node may have made it.
-        match hub.store.account_of(&player.id).await {
+        match hub.store().account_of(&player.id).await {
             Ok(Some(stored)) => {
-                hub.accounts.insert(&stored);
-                account = hub.accounts.of_player(&player.id);
+                hub.accounts().insert(&stored);
+                account = hub.accounts().of_player(&player.id);
             }
             Ok(None) => {}
             Err(e) => return Err(store_failed(&e)),
@@ -116,7 +116,7 @@ async fn load_stored(hub: &SharedHub, id: &str) -> Result<(Tournament, String), 
     if id.is_empty() || id.len() > ID_LEN {
         return Err(not_found());
     }
-    match hub.store.read_tournament(id).await {
+    match hub.store().read_tournament(id).await {
         Ok(Some(stored)) => match Tournament::from_stored(&stored) {
             Ok(t) => Ok((t, stored.doc)),
             Err(e) => {
@@ -151,7 +151,7 @@ fn not_stored() -> Response {
 
 /// Stores a new tournament's document, or the 503 to answer.
 async fn save(hub: &SharedHub, t: &Tournament) -> Result<(), Response> {
-    hub.store
+    hub.store()
         .write(Write::Tournament(stored(t).ok_or_else(not_stored)?))
         .await
         .map_err(|e| store_failed(&e))
@@ -231,13 +231,13 @@ async fn make(State(hub): State<SharedHub>, body: Bytes) -> Response {
         Err(e) => return refused(&e),
     };
     for name in &body.bots {
-        let Some((bot, bot_name)) = hub.bots.online_playing(name.trim(), game.kind()) else {
+        let Some((bot, bot_name)) = hub.bots().online_playing(name.trim(), game.kind()) else {
             return bad_request(format!(
                 "no bot named {name:?} is connected that plays {}",
                 game.kind().as_str()
             ));
         };
-        if hub.accounts.of_player(&bot).is_none() {
+        if hub.accounts().of_player(&bot).is_none() {
             return bad_request(format!(
                 "the bot {bot_name} has no account: it cannot play in tournaments"
             ));
@@ -252,7 +252,7 @@ async fn make(State(hub): State<SharedHub>, body: Bytes) -> Response {
         }
     }
     if !hub
-        .tournaments
+        .tournaments()
         .admit_making(&creator.player, MAKING_RATE, Instant::now())
     {
         return error(
@@ -291,7 +291,7 @@ async fn edit(
 ) -> Result<Tournament, Response> {
     let body: TokenBody = parse(body).ok_or_else(bad_body)?;
     let me = entrant_of(hub, &body.token).await?;
-    let _edit = hub.tournaments.edit().await;
+    let _edit = hub.tournaments().edit().await;
     for _ in 0..EDIT_TRIES {
         let (mut tournament, before) = load_stored(hub, id).await?;
         let changed = change(&mut tournament, &me, now_ms()).map_err(|e| refused(&e))?;
@@ -300,7 +300,7 @@ async fn edit(
         }
         let after = stored(&tournament).ok_or_else(not_stored)?;
         match hub
-            .store
+            .store()
             .write(Write::TournamentEdit { before, after })
             .await
         {
@@ -365,7 +365,7 @@ async fn show(State(hub): State<SharedHub>, Path(id): Path<String>) -> Response 
 
 /// `GET /api/tournaments`: the newest tournaments, newest first.
 async fn list(State(hub): State<SharedHub>) -> Response {
-    let stored = match hub.store.list_tournaments(LIST_LENGTH).await {
+    let stored = match hub.store().list_tournaments(LIST_LENGTH).await {
         Ok(s) => s,
         Err(e) => return store_failed(&e),
     };
