@@ -9,16 +9,18 @@
 
 #[path = "support/redis.rs"]
 mod redis_support;
+#[path = "support/cluster_node.rs"]
+mod cluster_node;
 
 use std::net::IpAddr;
 use std::time::Duration;
 
 use kibitz_server::accounts::guard::{SignInGuard, SignInLimits, Throttled};
 use kibitz_server::accounts::new_players::{NewPlayers, NotAdmitted};
-use kibitz_server::cluster::{review_tally, Cluster, ClusterSettings, OPEN_ROOMS};
-use kibitz_server::metrics::Metrics;
+use kibitz_server::cluster::{review_tally, Cluster, OPEN_ROOMS};
 use kibitz_server::rate_limit::Rate;
 use kibitz_server::room::open_rooms::{Makers, NotOpened, OpenLimits, OpenRooms};
+use cluster_node::cluster_node;
 use redis_support::RedisServer;
 
 fn limits() -> SignInLimits {
@@ -32,15 +34,7 @@ fn limits() -> SignInLimits {
 
 /// A node of a cluster on `redis`, named `id`.
 async fn node(redis: &RedisServer, id: &str) -> Cluster {
-    let settings = ClusterSettings {
-        redis_url: redis.url(),
-        node_id: id.to_string(),
-        lease: Duration::from_secs(5),
-    };
-    let (cluster, _inbox) = Cluster::open(&settings, Metrics::new())
-        .await
-        .expect("join the cluster");
-    cluster
+    cluster_node(redis, id).await
 }
 
 /// A wait as the guard answers it, to the second: Redis counts in milliseconds from its own

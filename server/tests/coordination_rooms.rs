@@ -7,29 +7,24 @@
 
 #[path = "support/redis.rs"]
 mod redis_support;
+#[path = "support/cluster_node.rs"]
+mod cluster_node;
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use kibitz_server::accounts::players::PlayerRecord;
-use kibitz_server::cluster::{Claim, Cluster, ClusterSettings, Coordination, SeekEntry};
+use kibitz_server::cluster::{Claim, Coordination, SeekEntry};
 use kibitz_server::metrics::Metrics;
 use kibitz_server::net::connection::Conn;
 use kibitz_server::store::Store;
+use cluster_node::cluster_node;
 use redis_support::RedisServer;
 use tokio::sync::{mpsc, Notify};
 
 /// A node of a cluster on `redis`, named `id`.
 async fn node(redis: &RedisServer, id: &str) -> Coordination {
-    let settings = ClusterSettings {
-        redis_url: redis.url(),
-        node_id: id.to_string(),
-        lease: Duration::from_secs(5),
-    };
-    let (cluster, _inbox) = Cluster::open(&settings, Metrics::new())
-        .await
-        .expect("join the cluster");
-    Coordination::Shared(cluster)
+    Coordination::Shared(cluster_node(redis, id).await)
 }
 
 /// Renews `coord`'s leases over a store in `dir` until the test ends (the returned sender is

@@ -109,6 +109,11 @@ const ORPHAN_RETRY_ROUNDS: u32 = 10;
 /// at shutdown or when the store or Redis cannot be reached. Until shutdown.
 pub async fn claim_orphans(hub: SharedHub) {
     let coord = hub.coord().clone();
+    // A node that started every unfinished room itself keeps each until it is over: none is
+    // ever without an owner, and the store need not be asked for them every round.
+    if coord.resumes_all_at_start() {
+        return;
+    }
     let mut shutdown = hub.shutdown().clone();
     let mut failed: HashMap<String, u32> = HashMap::new();
     loop {
