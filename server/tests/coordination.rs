@@ -7,20 +7,20 @@
 //! window, and the open rooms and the reviews asked of a player and of an address, counted
 //! for the hall.
 
-#[path = "support/redis.rs"]
-mod redis_support;
 #[path = "support/cluster_node.rs"]
 mod cluster_node;
+#[path = "support/redis.rs"]
+mod redis_support;
 
 use std::net::IpAddr;
 use std::time::Duration;
 
+use cluster_node::cluster_node;
 use kibitz_server::accounts::guard::{SignInGuard, SignInLimits, Throttled};
 use kibitz_server::accounts::new_players::{NewPlayers, NotAdmitted};
 use kibitz_server::cluster::{review_tally, Cluster, OPEN_ROOMS};
 use kibitz_server::rate_limit::Rate;
 use kibitz_server::room::open_rooms::{Makers, NotOpened, OpenLimits, OpenRooms};
-use cluster_node::cluster_node;
 use redis_support::RedisServer;
 
 fn limits() -> SignInLimits {

@@ -5,20 +5,20 @@
 //! the quick-pairing book pairs the first live seeker, keeps one seek per player, forgets a
 //! withdrawn one and takes one back first in line.
 
-#[path = "support/redis.rs"]
-mod redis_support;
 #[path = "support/cluster_node.rs"]
 mod cluster_node;
+#[path = "support/redis.rs"]
+mod redis_support;
 
 use std::sync::Arc;
 use std::time::Duration;
 
+use cluster_node::cluster_node;
 use kibitz_server::accounts::players::PlayerRecord;
 use kibitz_server::cluster::{Claim, Coordination, SeekEntry};
 use kibitz_server::metrics::Metrics;
 use kibitz_server::net::connection::Conn;
 use kibitz_server::store::Store;
-use cluster_node::cluster_node;
 use redis_support::RedisServer;
 use tokio::sync::{mpsc, Notify};
 

@@ -81,7 +81,9 @@ impl LoadClient {
         };
         match received {
             Ok(Ok(Some(received))) => match &received.msg {
-                ServerMsg::Error { code, .. } => Err(self.fail(failure::refusal(*code, self.who))),
+                ServerMsg::Error { code, message, .. } => {
+                    Err(self.fail(failure::refusal(*code, message, self.who)))
+                }
                 _ => Ok(received),
             },
             Ok(Ok(None)) => Err(self.fail(failure::closed(self.connection.closed_with()))),

@@ -77,7 +77,7 @@ pub fn connect_failure(error: &BotError, who: Who) -> Failure {
             }
             _ => Failure::new("connect_failed", None),
         },
-        BotError::Refused { code, .. } => refusal(*code, who),
+        BotError::Refused { code, message } => refusal(*code, message, who),
         BotError::Closed => Failure::new("closed", None),
         BotError::Socket(_) => Failure::new("socket", None),
         BotError::Unreadable { .. } => Failure::new("unreadable", None),
@@ -86,13 +86,18 @@ pub fn connect_failure(error: &BotError, who: Who) -> Failure {
     }
 }
 
-/// An `error` from the server.
+/// An `error` from the server, with its `message`. Only a refusal over the message rate names
+/// the message-rate flag: other limits (chat, new players, open rooms, reviews) also answer
+/// `rate_limited`, and their message says which.
 #[must_use]
-pub fn refusal(code: ErrorCode, who: Who) -> Failure {
-    let hint = match (code, who) {
-        (ErrorCode::RateLimited, Who::Spectator) => Some(SPECTATOR_RATE_HINT),
-        (ErrorCode::RateLimited, _) => Some(PLAYER_RATE_HINT),
-        _ => None,
+pub fn refusal(code: ErrorCode, message: &str, who: Who) -> Failure {
+    // The server's own words for a connection over its message rate.
+    let over_rate = code == ErrorCode::RateLimited
+        && message == kibitz_server::session::error::SessionError::RateLimited.to_string();
+    let hint = match who {
+        _ if !over_rate => None,
+        Who::Spectator => Some(SPECTATOR_RATE_HINT),
+        Who::Player | Who::Idle => Some(PLAYER_RATE_HINT),
     };
     Failure::new(code.as_str(), hint)
 }
@@ -121,12 +126,19 @@ mod tests {
 
     #[test]
     fn rate_limits_and_closes_name_the_flag_to_raise() {
-        let player = refusal(ErrorCode::RateLimited, Who::Player);
+        let over = &kibitz_server::session::error::SessionError::RateLimited.to_string();
+        let player = refusal(ErrorCode::RateLimited, over, Who::Player);
         assert_eq!(player.kind, "rate_limited");
         assert!(player.hint.unwrap().contains("--player-messages"));
-        let spectator = refusal(ErrorCode::RateLimited, Who::Spectator);
+        let spectator = refusal(ErrorCode::RateLimited, over, Who::Spectator);
         assert!(spectator.hint.unwrap().contains("--spectator-messages"));
-        assert_eq!(refusal(ErrorCode::IllegalMove, Who::Player).hint, None);
+        // Another limit's refusal does not send the operator to the message rate.
+        let chat = refusal(ErrorCode::RateLimited, "chat is limited; wait", Who::Player);
+        assert_eq!((chat.kind.as_str(), chat.hint), ("rate_limited", None));
+        assert_eq!(
+            refusal(ErrorCode::IllegalMove, "illegal", Who::Player).hint,
+            None
+        );
         let slow = closed(Some((1008, "too slow to keep up")));
         assert!(slow.hint.unwrap().contains("--outgoing-queue"));
         assert_eq!(
