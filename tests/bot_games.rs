@@ -237,6 +237,57 @@ async fn ask_take_back(me: &mut Client, seat: &mut Seat) -> (Value, Vec<String>)
     }
 }
 
+/// The bot reads `rated` from the room's state: in a rated game it declines every take-back,
+/// saying why, and the game goes on.
+#[tokio::test]
+async fn the_bot_declines_take_backs_in_a_rated_game() {
+    let server = TestServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&server.url(), "Kibot", 2, &dir.path().join("bot.json"));
+    let mut me = account(&server, "Alice").await;
+    let c4 = json!({"kind":"connect4","cols":7,"rows":6});
+    let create = json!({"t":"create","game":c4,"seat":"black","rated":true,
+        "bots":{"white":10}});
+    let room = create_with_bot_as(&mut me, &create).await;
+    let state = me
+        .expect_where(|v| v["t"] == "state" && v["room"] == room.as_str())
+        .await;
+    assert_eq!(state["rated"], true, "{state}");
+    let mut seat = Seat::new(&state);
+    seat.play(&mut me, |_| "4".to_string(), |f| f.moves.len() >= 2)
+        .await;
+    let (answer, said) = ask_take_back(&mut me, &mut seat).await;
+    assert_eq!(
+        answer["t"], "chat",
+        "a take-back granted in a rated game: {answer}"
+    );
+    assert_eq!(answer["text"], "Kibot declines the take-back");
+    assert!(
+        said.iter()
+            .any(|l| l == "I decline the take-back: rated game."),
+        "the reason in the chat: {said:?}"
+    );
+    assert_eq!(seat.follow.moves.len(), 2);
+}
+
+/// A guest who claims `name` as an account and says hello again as it.
+async fn account(server: &TestServer, name: &str) -> Client {
+    let guest = server.client(&format!("guest-{name}")).await;
+    let (status, body) = http_json(
+        server.addr,
+        "POST",
+        "/api/accounts",
+        json!({"token": guest.token, "name": name, "password": "a long enough password"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let token = guest.token.clone();
+    guest.close().await;
+    let mut me = Client::connect(&server.url()).await;
+    me.hello_again("anything", &token).await;
+    me
+}
+
 #[tokio::test]
 async fn the_bot_grants_three_take_backs_a_timed_casual_game_then_says_why_not() {
     let server = TestServer::start().await;

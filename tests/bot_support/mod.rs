@@ -442,13 +442,17 @@ pub async fn create_with_bot(
     level: u8,
     clock: Value,
 ) -> String {
+    let create = json!({"t":"create","game":game,"seat":my_seat,"clock":clock,
+        "bots":{bot_seat: level}});
+    create_with_bot_as(c, &create).await
+}
+
+/// Sends `create` (which invites a bot), again while no bot is connected yet; returns the
+/// room id.
+pub async fn create_with_bot_as(c: &mut Client, create: &Value) -> String {
     let started = Instant::now();
     loop {
-        c.send(
-            json!({"t":"create","game":game,"seat":my_seat,"clock":clock,
-            "bots":{bot_seat: level}}),
-        )
-        .await;
+        c.send(create.clone()).await;
         let room = c.expect("created").await["room"]
             .as_str()
             .unwrap()

@@ -52,8 +52,7 @@ impl TakeBack {
 
 /// Take-backs are granted in casual games, clock or no clock (people undo a slip against the
 /// computer in every Gomoku program), up to [`TAKE_BACKS_PER_GAME`] a game (`granted` so far);
-/// in rated games never. Every game is casual until the server rates games: `rated` is the
-/// table's flag, false for now.
+/// in rated games never (`rated`: the room's state says so).
 #[must_use]
 pub fn take_back(rated: bool, granted: u32) -> TakeBack {
     if rated {

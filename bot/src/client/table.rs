@@ -27,8 +27,7 @@ pub struct Table {
     pub seq: u64,
     /// Both seats are bots: a game people watch.
     pub bots_only: bool,
-    /// The game counts for ratings. The server rates no game yet (the protocol has no such
-    /// field), so every game is casual; the policy already treats rated games apart.
+    /// The game counts for ratings (the room's `rated`): the bot grants no take-back in it.
     pub rated: bool,
 }
 
@@ -50,7 +49,7 @@ impl Table {
             clock_at: Instant::now(),
             control: state.control.or(control),
             seq: state.seq,
-            rated: false,
+            rated: state.rated,
         }
     }
 
@@ -233,5 +232,11 @@ mod tests {
         assert_eq!(table.control, per_move, "kept across a state without one");
         table.over(5);
         assert_eq!(table.status, RoomStatus::Over);
+        assert!(!table.rated);
+        let rated = RoomState {
+            rated: true,
+            ..connect4_state()
+        };
+        assert!(Table::from_state(rated, None).rated, "the room's word");
     }
 }
