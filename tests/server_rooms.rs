@@ -356,3 +356,68 @@ async fn a_taken_back_moves_id_can_be_used_again() {
     assert_eq!(moved["ply"], 1);
     b.saw_move("h9").await;
 }
+
+/// A room that waits for its players goes with the last person in it, a grace period later,
+/// as a seek goes with its connection: one nobody sits in when its creator closes the tab,
+/// and one whose creator stood up and left. A creator who comes back within the grace keeps
+/// the room.
+#[tokio::test]
+async fn a_waiting_room_goes_with_the_last_person_in_it() {
+    let server = TestServer::start_with(|c| {
+        c.limits.grace = std::time::Duration::from_secs(1);
+    })
+    .await;
+    let mut watcher = server.client("Watcher").await;
+    watcher.send(json!({"t":"lobby"})).await;
+
+    let mut a = server.client("Alice").await;
+    let (unseated, _) = a
+        .create(json!({"t":"create","game":gomoku(),"seat":"none"}))
+        .await;
+    let (seated, _) = a
+        .create(json!({"t":"create","game":gomoku(),"seat":"black"}))
+        .await;
+    let mut b = server.client("Bob").await;
+    let (kept, _) = b
+        .create(json!({"t":"create","game":gomoku(),"seat":"none"}))
+        .await;
+    watcher
+        .expect_where(|v| {
+            lists_have(v, "open", &unseated)
+                && lists_have(v, "open", &seated)
+                && lists_have(v, "open", &kept)
+        })
+        .await;
+
+    // Bob leaves his room and comes back at once; then Alice stands up in one room and
+    // closes her connection.
+    b.send(json!({"t":"leave","room":kept})).await;
+    b.send(json!({"t":"join","room":kept,"as":"spectator"}))
+        .await;
+    b.expect_where(|v| v["t"] == "state" && v["room"] == kept.as_str())
+        .await;
+    a.send(json!({"t":"leave","room":seated})).await;
+    a.close().await;
+
+    // Alice's rooms leave the lobby once the grace is over, not after the waiting time;
+    // Bob's, whose grace would have begun earlier, stays.
+    watcher
+        .expect_where(|v| {
+            lists_have(v, "open", &kept)
+                && !lists_have(v, "open", &unseated)
+                && !lists_have(v, "open", &seated)
+        })
+        .await;
+    for room in [&unseated, &seated] {
+        let st = watcher.fresh_state(room, "spectator").await;
+        assert_eq!(st["status"], "over", "{st}");
+        assert!(st["result"].is_null(), "closed without a result: {st}");
+    }
+    // Bob's room is still open for a second player.
+    let mut c = server.client("Carol").await;
+    c.send(json!({"t":"join","room":kept,"as":"player"})).await;
+    let st = c
+        .expect_where(|v| v["t"] == "state" && v["room"] == kept.as_str())
+        .await;
+    assert_eq!(st["status"], "waiting", "{st}");
+}

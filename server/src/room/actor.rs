@@ -2,12 +2,12 @@
 //! rules ([`RoomGame`]) what each request changes, stores the change, and only once it is
 //! stored commits it and tells the members. Around the rules it keeps who is present, the chat
 //! limits, the bot invitations and the lobby's summary of the room. Here: the loop, retiring,
-//! timers, seats and presence; rooms are made in `registry.rs`, the players' requests carried
+//! seats and presence; its timers in `timers.rs`, rooms are made in `registry.rs`, the players' requests carried
 //! out in `requests.rs`, and a room whose lease may be lost hands over in `handover.rs`.
 
 use std::sync::atomic::Ordering;
 
-use game_core::protocol::{RoomStatus, SeatsOnline, ServerMsg};
+use game_core::protocol::RoomStatus;
 use game_core::Color;
 use tokio::sync::mpsc;
 use tokio::time::{sleep_until, Duration, Instant};
@@ -50,13 +50,13 @@ pub(super) struct RoomActor {
     pub(super) members: Members,
     pub(super) invites: Invitations,
     pub(super) chat: ChatGate,
-    crowd_due: Option<Instant>,
+    pub(super) crowd_due: Option<Instant>,
     /// After a failed write of a timed ending, endings wait until then to try again.
-    retry_endings_at: Option<Instant>,
+    pub(super) retry_endings_at: Option<Instant>,
     /// While the room waits for its players: when it closes if nobody has started it.
-    waiting_until: Option<Instant>,
+    pub(super) waiting_until: Option<Instant>,
     /// Once the game is over: since when nothing has happened in the room.
-    quiet_since: Option<Instant>,
+    pub(super) quiet_since: Option<Instant>,
     /// In a cluster: this node's lease of the room, whose fence every write carries.
     pub(super) lease: Option<Lease>,
     /// In a cluster: the summary last shared with the other nodes' lobbies, and when.
@@ -91,6 +91,8 @@ impl RoomActor {
         if let Some(change) = self.game.start_if_full(Moment::now()) {
             self.store_and_commit(change, None).await;
         }
+        // Reloaded while waiting, nobody is in it yet: it waits a grace period for them.
+        self.members.note_attendance(&self.game, Instant::now());
         self.publish();
         let mut shutdown = self.hub.shutdown().clone();
         let lost = self.lease.as_ref().map(|l| l.lost.clone());
@@ -110,7 +112,12 @@ impl RoomActor {
                     // Nothing is answered, reads included, unless this node surely still
                     // holds the room: after a pause the queue may hold requests that another
                     // node's copy has answered since, from a game that went on there.
-                    Some(cmd) if self.sure_of_lease() => self.handle(cmd).await,
+                    Some(cmd) if self.sure_of_lease() => {
+                        self.handle(cmd).await;
+                        if self.game.status() == RoomStatus::Waiting {
+                            self.members.note_attendance(&self.game, Instant::now());
+                        }
+                    }
                     Some(cmd) => {
                         self.hand_over(&mut rx, Some(cmd)).await;
                         break;
@@ -452,92 +459,6 @@ impl RoomActor {
         }
     }
 
-    // ---- timers ----------------------------------------------------------------------------------
-
-    fn next_deadline(&self) -> Option<Instant> {
-        let mut best = self.crowd_due;
-        let mut consider = |t: Instant| best = Some(best.map_or(t, |b| b.min(t)));
-        let ending = |t: Instant| self.retry_endings_at.map_or(t, |r| t.max(r));
-        if let Some(flag) = self.game.flag_deadline() {
-            consider(ending(flag));
-        }
-        if let Some(lapse) = self
-            .game
-            .first_move_deadline(self.hub.config().limits.first_move)
-        {
-            consider(ending(lapse));
-        }
-        if self.game.status() != RoomStatus::Over {
-            for t in self.members.grace_deadlines(self.hub.config().limits.grace) {
-                consider(ending(t));
-            }
-            for t in self.invites.deadlines() {
-                consider(t);
-            }
-        }
-        if let Some(t) = self.waiting_until {
-            consider(ending(t));
-        }
-        if let Some(t) = self.quiet_since {
-            consider(t + self.hub.config().limits.finished_room_idle);
-        }
-        best
-    }
-
-    async fn on_timer(&mut self) {
-        let now = Moment::now();
-        if self.crowd_due.is_some_and(|t| t <= now.at) {
-            self.prune_closed();
-            self.crowd_due = None;
-            let online = self.members.seats_online(&self.game);
-            self.members.send_all(&ServerMsg::Crowd {
-                room: self.game.id().to_string(),
-                spectators: self.members.spectators(&self.game),
-                online: SeatsOnline {
-                    black: online[0],
-                    white: online[1],
-                },
-            });
-            self.publish();
-        }
-        let endings_due = self.retry_endings_at.is_none_or(|t| t <= now.at);
-        if endings_due {
-            self.retry_endings_at = None;
-            if let Some(change) = self.game.flag_fall(now) {
-                self.timed_ending(change).await;
-                return;
-            }
-            let first_move = self.hub.config().limits.first_move;
-            if let Some(change) = self.game.first_move_lapse(first_move, now) {
-                // A side did not make its first move in time: no game was played.
-                self.timed_ending(change).await;
-                return;
-            }
-        }
-        for seat in self.invites.expired(now.at) {
-            self.invites.failed(&self.hub, &self.game, seat);
-            self.publish();
-        }
-        if endings_due && self.game.status() != RoomStatus::Over {
-            let grace = self.hub.config().limits.grace;
-            if let Some(seat) = self.members.gone_for_good(grace, now.at) {
-                // A tournament game is lost by the side that left, even before both moved:
-                // aborted, it would score against whichever side had not moved yet.
-                let forfeit = self.hub.tournaments().is_game_room(self.game.id());
-                if let Some(change) = self.game.abandon(seat, forfeit, now) {
-                    self.timed_ending(change).await;
-                    return;
-                }
-            }
-        }
-        if endings_due && self.waiting_until.is_some_and(|t| t <= now.at) {
-            // Nobody started the room in time: it closes without a result.
-            if let Some(change) = self.game.cancel() {
-                self.timed_ending(change).await;
-            }
-        }
-    }
-
     // ---- commands ----------------------------------------------------------------------------------
 
     async fn handle(&mut self, cmd: RoomCmd) {
@@ -582,7 +503,7 @@ impl RoomActor {
     }
 
     /// Drops members whose connection closed without a `Gone` reaching the room.
-    fn prune_closed(&mut self) {
+    pub(super) fn prune_closed(&mut self) {
         for conn_id in self.members.closed() {
             self.gone(conn_id);
         }

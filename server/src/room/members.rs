@@ -1,10 +1,11 @@
-//! Who is in a room: the connections that hear its events, players and spectators alike, and
-//! since when each seated player has been away. Every event is serialised once and the same
+//! Who is in a room: the connections that hear its events, players and spectators alike,
+//! since when each seated player has been away, and since when a room that waits for its
+//! players has had nobody in it. Every event is serialised once and the same
 //! text goes to every member; a `state`, which differs by seat, at most once per seat.
 
 use std::collections::HashMap;
 
-use game_core::protocol::ServerMsg;
+use game_core::protocol::{RoomStatus, ServerMsg};
 use game_core::Color;
 use tokio::time::{Duration, Instant};
 
@@ -28,6 +29,9 @@ pub struct Members {
     away_since: [Option<Instant>; 2],
     /// The fence of this copy of the room, which its members' nodes hear it under.
     fence: u64,
+    /// Since when the room, waiting for its players, has had no person in it (bots and the
+    /// server's own clients aside).
+    unattended_since: Option<Instant>,
 }
 
 impl Members {
@@ -201,6 +205,33 @@ impl Members {
     /// When each away player's grace period ends.
     pub fn grace_deadlines(&self, grace: Duration) -> impl Iterator<Item = Instant> + '_ {
         self.away_since.iter().flatten().map(move |t| *t + grace)
+    }
+
+    /// Notes, as members come and go, whether a person is in the room while it waits for its
+    /// players: the room goes with the last of them, a grace period later (as a seek goes
+    /// with its connection), rather than staying listed for the whole waiting time.
+    pub fn note_attendance(&mut self, game: &RoomGame, now: Instant) {
+        let seated_bot = |player: &str| {
+            game.seat_of(player)
+                .and_then(|c| game.seat(c))
+                .is_some_and(|s| s.bot)
+        };
+        let attended = self
+            .by_conn
+            .values()
+            .any(|m| !m.house && !m.link.is_closed() && !seated_bot(&m.player));
+        if attended {
+            self.unattended_since = None;
+        } else {
+            self.unattended_since.get_or_insert(now);
+        }
+    }
+
+    /// While the room waits for its players with no person in it: when it closes.
+    #[must_use]
+    pub fn unattended_until(&self, game: &RoomGame, grace: Duration) -> Option<Instant> {
+        let waiting = game.status() == RoomStatus::Waiting;
+        self.unattended_since.filter(|_| waiting).map(|t| t + grace)
     }
 
     /// A seat whose player has been away for the whole grace period by `now`.

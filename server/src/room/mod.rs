@@ -40,3 +40,4 @@ pub mod plan;
 pub mod registry;
 pub mod relay;
 pub mod requests;
+mod timers;
