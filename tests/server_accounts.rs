@@ -262,6 +262,67 @@ async fn bad_names_passwords_tokens_and_bodies_are_clear_errors() {
     guest.expect("lobby").await;
 }
 
+/// Account names in any script: letters and digits of any language, kept NFKC-normalised,
+/// unique by case and by look (their confusable skeleton), and never a mix of look-alike
+/// scripts.
+#[tokio::test]
+async fn account_names_in_any_script_one_look_one_account() {
+    let server = TestServer::start().await;
+    let mut n = 0;
+    let mut claim = |name: &'static str| {
+        n += 1;
+        let guest = format!("Guest{n}");
+        let server = &server;
+        async move {
+            let guest = server.client(&guest).await;
+            register(server, &guest, name).await
+        }
+    };
+    let (s, body) = claim("棋手小王").await;
+    assert_eq!(
+        (s, body["name"].as_str()),
+        (201, Some("棋手小王")),
+        "{body}"
+    );
+    let (s, body) = sign_in(&server, "棋手小王", PASSWORD).await;
+    assert_eq!(s, 200, "{body}");
+    // Full-width letters are the usual ones: kept as such, signed in either way.
+    let (s, body) = claim("Ａｌｉｃｅ").await;
+    assert_eq!((s, body["name"].as_str()), (201, Some("Alice")), "{body}");
+    let (s, body) = sign_in(&server, "Ａｌｉｃｅ", PASSWORD).await;
+    assert_eq!(s, 200, "{body}");
+    let (s, body) = claim("ALICE").await;
+    assert_eq!(
+        (s, body["error"].as_str()),
+        (409, Some("the name ALICE is taken"))
+    );
+    // A Cyrillic а among Latin letters.
+    let (s, body) = claim("\u{430}lice").await;
+    assert_eq!(s, 400, "{body}");
+    assert!(
+        body["error"].as_str().unwrap().contains("mixes scripts"),
+        "{body}"
+    );
+    // All Cyrillic, and written just like a Latin account's name.
+    let (s, _) = claim("ace").await;
+    assert_eq!(s, 201);
+    let (s, body) = claim("\u{430}\u{441}\u{435}").await;
+    assert_eq!(
+        (s, body["error"].as_str()),
+        (
+            409,
+            Some("the name \u{430}\u{441}\u{435} looks like ace's: choose another name")
+        )
+    );
+    let (_, body) = http_get(
+        server.addr,
+        "/api/players/%E6%A3%8B%E6%89%8B%E5%B0%8F%E7%8E%8B",
+    )
+    .await;
+    let page: Value = serde_json::from_str(&body).expect("JSON");
+    assert_eq!(page["name"], "棋手小王", "{page}");
+}
+
 #[tokio::test]
 async fn repeated_failures_lock_a_name_known_or_not_and_an_address_is_limited() {
     let server = TestServer::start_with(|c| {

@@ -15,6 +15,8 @@ use argon2::password_hash::phc::PasswordHash;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::Argon2;
 use dashmap::DashMap;
+use unicode_normalization::UnicodeNormalization;
+use unicode_security::{RestrictionLevel, RestrictionLevelDetection};
 
 use crate::store::{name_key, StoredAccount};
 
@@ -31,22 +33,34 @@ pub enum AccountRuleError {
         "a name is {NAME_MIN_CHARS} to {NAME_MAX_CHARS} characters: letters, digits, '_' and '-'"
     )]
     BadName,
+    #[error(
+        "a name mixes scripts that look alike (Latin with Cyrillic, say): write it in one script"
+    )]
+    MixedScripts,
     #[error("a password is {PASSWORD_MIN_CHARS} to {PASSWORD_MAX_CHARS} characters")]
     BadPassword,
 }
 
-/// Checks a name to claim: ASCII letters, digits, `_` and `-` (names look the same in every
-/// font, and case-insensitive uniqueness means one thing in every language).
-pub fn check_name(name: &str) -> Result<(), AccountRuleError> {
-    let ok = (NAME_MIN_CHARS..=NAME_MAX_CHARS).contains(&name.chars().count())
+/// Checks a name to claim and returns it as it is kept: NFKC-normalised (full-width and
+/// composed forms are one name), 3 to 20 letters or digits of any
+/// language, `_` and `-`, in one script or a usual mix (Latin with Han, Kana or Hangul: Unicode
+/// TR39's "highly restrictive" level), so that no name mixes look-alikes from two scripts.
+pub fn check_name(name: &str) -> Result<String, AccountRuleError> {
+    let name: String = name.nfkc().collect();
+    let well_formed = (NAME_MIN_CHARS..=NAME_MAX_CHARS).contains(&name.chars().count())
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-    if ok {
-        Ok(())
-    } else {
-        Err(AccountRuleError::BadName)
+            .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+    if !well_formed {
+        return Err(AccountRuleError::BadName);
     }
+    if !name
+        .as_str()
+        .check_restriction_level(RestrictionLevel::HighlyRestrictive)
+    {
+        return Err(AccountRuleError::MixedScripts);
+    }
+    Ok(name)
 }
 
 pub fn check_password(password: &str) -> Result<(), AccountRuleError> {
@@ -190,11 +204,30 @@ mod tests {
 
     #[test]
     fn names_and_passwords_follow_the_rules() {
-        assert!(check_name("Alice_9-x").is_ok());
-        assert!(check_name("al").is_err());
-        assert!(check_name("a".repeat(21).as_str()).is_err());
-        assert!(check_name("Al ice").is_err());
-        assert!(check_name("Алиса").is_err());
+        assert_eq!(check_name("Alice_9-x"), Ok("Alice_9-x".into()));
+        assert_eq!(check_name("al"), Err(AccountRuleError::BadName));
+        assert_eq!(check_name(&"a".repeat(21)), Err(AccountRuleError::BadName));
+        assert_eq!(check_name("Al ice"), Err(AccountRuleError::BadName));
+        assert_eq!(check_name("Al<b>"), Err(AccountRuleError::BadName));
+        // Letters and digits of any language, in one script or a usual mix.
+        for name in [
+            "棋手小王",
+            "Алиса",
+            "Ζωή_7",
+            "김민준",
+            "さくら-Go",
+            "Kibo小王",
+        ] {
+            assert_eq!(check_name(name).as_deref(), Ok(name), "{name}");
+        }
+        // Kept NFKC: full-width letters and digits are the usual ones.
+        assert_eq!(check_name("Ａｌｉｃｅ１"), Ok("Alice1".into()));
+        // Look-alikes of two scripts: a Cyrillic а among Latin letters.
+        assert_eq!(
+            check_name("\u{430}lice"),
+            Err(AccountRuleError::MixedScripts)
+        );
+        assert_eq!(check_name("Αlice"), Err(AccountRuleError::MixedScripts));
         assert!(check_password("12345678").is_ok());
         assert!(check_password("1234567").is_err());
         assert!(check_password(&"x".repeat(129)).is_err());

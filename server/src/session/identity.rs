@@ -97,7 +97,7 @@ async fn account_named(hub: &Hub, name: &str) -> Result<Option<KnownAccount>, Se
 /// so that it can play rated games. A name another player holds leaves the bot without one:
 /// it still plays, unrated (two bot processes under one name, say).
 async fn register_bot(hub: &Hub, player: &PlayerRecord) -> bool {
-    if crate::accounts::check_name(&player.name).is_err() {
+    if crate::accounts::check_name(&player.name).as_deref() != Ok(player.name.as_str()) {
         tracing::warn!(bot = %player.name, "a bot's name is not an account name: it plays unrated");
         return false;
     }

@@ -184,12 +184,13 @@ async fn register(
     let Some(body) = parse::<RegisterBody>(&body) else {
         return bad_body();
     };
-    let name = body.name.trim();
-    if let Err(e) =
-        accounts::check_name(name).and_then(|()| accounts::check_password(&body.password))
-    {
-        return error(StatusCode::BAD_REQUEST, e.to_string());
-    }
+    let checked = accounts::check_name(body.name.trim())
+        .and_then(|name| accounts::check_password(&body.password).map(|()| name));
+    let name = match checked {
+        Ok(name) => name,
+        Err(e) => return error(StatusCode::BAD_REQUEST, e.to_string()),
+    };
+    let name = name.as_str();
     // Each claim costs a password hash: counted with the address's sign-in attempts (not
     // against the name: claims of a name must not lock its owner out).
     let limits = hub.config().limits.signin();
@@ -208,6 +209,20 @@ async fn register(
     }
     if hub.accounts().of_player(&player.id).is_some() {
         return error(StatusCode::CONFLICT, "this player already has an account");
+    }
+    // Unique by look as well as by letters: a name whose confusable skeleton (Unicode TR39) is
+    // an account's would pass for that account (`rnike` for `mike`). The hall's accounts are
+    // in every node's memory (`Hub::account_made`); the store keeps names unique by case.
+    if let Some(other) = hub.accounts().looking_like(name) {
+        let why = if crate::store::name_key(&other.name) == crate::store::name_key(name) {
+            format!("the name {name} is taken")
+        } else {
+            format!(
+                "the name {name} looks like {}'s: choose another name",
+                other.name
+            )
+        };
+        return error(StatusCode::CONFLICT, why);
     }
     let password_hash = match accounts::hash_password(body.password).await {
         Ok(h) => h,
@@ -261,9 +276,8 @@ async fn sign_in(
     let Some(body) = parse::<SignInBody>(&body) else {
         return bad_body();
     };
-    let name = body.name.trim();
     let limits = hub.config().limits.signin();
-    if accounts::check_name(name).is_err() {
+    let Ok(name) = accounts::check_name(body.name.trim()) else {
         // No account has such a name: the same answer after the same work, and nothing kept
         // of a name an attacker chose.
         if let Err(t) = hub.signin().admit_address(&limits, peer.addr.ip()).await {
@@ -271,7 +285,8 @@ async fn sign_in(
         }
         accounts::verify_password(None, body.password).await;
         return error(StatusCode::UNAUTHORIZED, "wrong name or password");
-    }
+    };
+    let name = name.as_str();
     if let Err(t) = hub.signin().attempt(&limits, peer.addr.ip(), name).await {
         return throttled(t);
     }
