@@ -624,6 +624,10 @@ pub enum ServerMsg {
         /// The player has an account (a claimed name with a password, or a registered bot).
         #[serde(default, skip_serializing_if = "std::ops::Not::not")]
         account: bool,
+        /// The longest name a guest may go by on this server, in characters: a client's
+        /// name box takes no more.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name_max: Option<u32>,
     },
     Created {
         room: String,

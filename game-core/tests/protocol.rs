@@ -270,7 +270,11 @@ fn golden_welcome_created() {
             name: "Alice".into(),
             token: "tok".into(),
             protocol: game_core::protocol::PROTOCOL_VERSION,
+            name_max: None,
         }
+    );
+    server_golden(
+        r#"{"t":"welcome","player":"p1","name":"Alice","token":"tok","protocol":1,"name_max":32}"#,
     );
     server_golden(r#"{"t":"created","room":"r1"}"#);
 }

@@ -140,6 +140,28 @@ test('a guest cannot go by an account\'s name: the server refuses it and the pag
   await zed.context.close();
 });
 
+test('names as a player types them: an account in Chinese, a blank guest name explained, the name box as long as the server allows', async () => {
+  const wang = await openPlayer(hall.browser, { name: 'Wang' });
+  const { page } = wang;
+  await gotoLobby(wang, hall.server);
+  await waitOnline(page);
+  // The name box takes what the server takes (its welcome says: 32 by default), no more.
+  assert.equal(await byId(page, 'name-input').getAttribute('maxlength'), '32');
+  await byId(page, 'name-input').fill('x'.repeat(40));
+  assert.equal((await byId(page, 'name-input').inputValue()).length, 32);
+  // A blank name is not dropped silently: the page says why, and the name stays.
+  await byId(page, 'name-input').fill('   ');
+  await byId(page, 'btn-save-name').click();
+  await byId(page, 'name-note').filter({ hasText: /cannot be blank/ }).waitFor({ timeout: WAIT_MS });
+  await myName(page).filter({ hasText: /^Wang$/ }).waitFor({ timeout: WAIT_MS });
+  // An account name in the page's other language.
+  await registerAccount(wang, '棋手小王');
+  await myName(page).click();
+  await byId(page, 'player-title').filter({ hasText: '棋手小王' }).waitFor({ timeout: WAIT_MS });
+  assertClean(wang);
+  await wang.context.close();
+});
+
 test('a rated game between two accounts shows both rating changes, then the leaderboard and the player page', async () => {
   const cleo = await openPlayer(hall.browser, { name: 'Cleo' });
   const dan = await openPlayer(hall.browser, { name: 'Dan' });

@@ -8,9 +8,11 @@ import * as api from './api.js';
  *  viewLink(route, attrs, ...children), signedIn(answer), registered(answer), isAccount(). */
 export function mountAccount(root, app, { mode }) {
   const register = mode === 'register';
+  // Letters and digits of any language, `_` and `-` (the server also refuses a mix of
+  // look-alike scripts, and says so).
   const nameInput = h('input', {
     type: 'text', id: 'account-name', name: 'username', required: true, maxlength: register ? 20 : 64,
-    minlength: register ? 3 : null, pattern: register ? '[A-Za-z0-9_\\-]{3,20}' : null,
+    minlength: register ? 3 : null, pattern: register ? '[\\p{L}\\p{N}_\\-]{3,20}' : null,
     autocomplete: 'username', autocapitalize: 'none', spellcheck: 'false',
     'aria-describedby': register ? 'account-name-hint' : null, 'data-testid': 'account-name',
   });

@@ -102,8 +102,8 @@ export function mountLobby(root, app) {
   let errorTimer = 0;
 
   // ---- name ----
-  const nameInput = h('input', { id: 'name-input', type: 'text', maxlength: 24, autocomplete: 'nickname', 'data-testid': 'name-input', value: app.getName() });
-  const nameNote = h('span', { class: 'note', 'aria-live': 'polite' });
+  const nameInput = h('input', { id: 'name-input', type: 'text', maxlength: app.net.nameMax, autocomplete: 'nickname', 'data-testid': 'name-input', value: app.getName() });
+  const nameNote = h('span', { class: 'note', 'aria-live': 'polite', 'data-testid': 'name-note' });
   const nameForm = h('form', { class: 'name-form' },
     h('label', { for: 'name-input', 'data-i18n': 'lobby.name' }, t('lobby.name')),
     nameInput,
@@ -112,7 +112,11 @@ export function mountLobby(root, app) {
   nameForm.addEventListener('submit', (ev) => {
     ev.preventDefault();
     const name = nameInput.value.trim();
-    if (!name) return;
+    if (!name) {
+      nameNote.textContent = t('lobby.nameBlank');
+      nameInput.focus();
+      return;
+    }
     app.setName(name);
     nameNote.textContent = t('lobby.nameSaved');
   });
@@ -609,7 +613,9 @@ export function mountLobby(root, app) {
 
   return {
     onReady() {
-      // The welcome says whether we are an account: the name box and the Rated box follow.
+      // The welcome says whether we are an account: the name box and the Rated box follow;
+      // and how long a name the server takes.
+      nameInput.maxLength = app.net.nameMax;
       renderWho();
       renderRated();
       subscribe();

@@ -64,7 +64,7 @@ const app = {
   isAccount: () => net.account === true,
   setName(next) {
     previousName = name;
-    name = next.trim().slice(0, 24) || name;
+    name = next.trim().slice(0, net.nameMax) || name;
     storeName(name);
     renderAccount();
     // The name travels in `hello`: say hello again under the new name.

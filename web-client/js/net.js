@@ -51,6 +51,8 @@ export class Net {
     // (`account` is null until the first welcome: not known yet).
     this.name = null;
     this.account = null;
+    // The longest guest name, as the server's welcome says (its default until then).
+    this.nameMax = 32;
     this.token = storageGet(TOKEN_KEY);
     this.statusListeners = [];
     this.readyListeners = [];
@@ -131,6 +133,8 @@ export class Net {
       this.player = msg.player;
       this.name = msg.name != null ? String(msg.name) : null;
       this.account = msg.account === true;
+      // The server's limit on a guest's name (a server of an earlier release does not say).
+      if (Number.isInteger(msg.name_max) && msg.name_max > 0) this.nameMax = msg.name_max;
       if (msg.token) {
         this.token = msg.token;
         storageSet(TOKEN_KEY, msg.token);

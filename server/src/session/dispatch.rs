@@ -107,6 +107,7 @@ impl Session {
                             token: welcome.token,
                             protocol: PROTOCOL_VERSION,
                             account: welcome.player.account,
+                            name_max: Some(self.hub.config().limits.name_max_chars as u32),
                         });
                         if analysis {
                             reviews::worker_joined(&self.hub, &self.conn, &welcome.player.name);
