@@ -37,10 +37,32 @@ test('a room created by one player shows in another lobby within a second', asyn
   await join.first().click();
   await byId(watcher.page, 'player-name-black').filter({ hasText: 'Wendy' }).waitFor({ timeout: WAIT_MS });
   await byId(host.page, 'player-name-black').filter({ hasText: 'Wendy' }).waitFor({ timeout: WAIT_MS });
-  // The room left the open list and is now a live game.
+  // Leaving a game under way asks first, "Stay" in focus: staying keeps the room on screen.
   await byId(host.page, 'btn-lobby').click();
-  await byId(host.page, 'live-games').locator('li.room-item').waitFor({ timeout: WAIT_MS });
+  await byId(host.page, 'leave-dialog').waitFor({ timeout: WAIT_MS });
+  assert.equal(await host.page.evaluate(() => document.activeElement?.dataset?.testid), 'btn-leave-stay');
+  assert.match(await byId(host.page, 'leave-dialog').textContent(), /your clock runs/);
+  await host.page.keyboard.press('Escape');
+  await byId(host.page, 'leave-dialog').waitFor({ state: 'hidden', timeout: WAIT_MS });
+  await byId(host.page, 'board').waitFor({ timeout: WAIT_MS });
+  await byId(host.page, 'btn-lobby').click();
+  await byId(host.page, 'btn-leave-confirm').click();
+  // The room left the open list and is now a live game: Hank's own, offered as the way back
+  // (first on the page too), not as one to watch.
+  const mine = host.page.locator('[data-testid="live-games"] li.live-item.mine');
+  await mine.waitFor({ timeout: WAIT_MS });
+  const room = await mine.getAttribute('data-room');
+  assert.equal(await host.page.locator(`[data-testid="btn-watch-${room}"]`).count(), 0);
+  await byId(host.page, `btn-back-${room}`).waitFor({ timeout: WAIT_MS });
   assert.equal(await host.page.locator('[data-testid^="btn-join-"]').count(), 0);
+  await byId(host.page, 'btn-back-to-game').click();
+  await byId(host.page, 'player-name-white').filter({ hasText: 'Hank' }).waitFor({ timeout: WAIT_MS });
+  await byId(host.page, 'board').waitFor({ timeout: WAIT_MS });
+  // A tab closed and opened again comes back to the game the same way.
+  const again = await host.context.newPage();
+  await again.goto(hall.server.url);
+  await byId(again, 'btn-back-to-game').waitFor({ timeout: WAIT_MS });
+  await again.close();
   assertClean(watcher, host);
   await watcher.context.close();
   await host.context.close();

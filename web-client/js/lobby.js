@@ -7,6 +7,7 @@ import { createBoard } from './board.js';
 import { replay, other } from './rules.js';
 import { openingRules } from './opening.js';
 import { livePosition } from './live-board.js';
+import { backToGameCard, isMine } from './my-game.js';
 import { canBeRated } from './rating.js';
 
 const FORM_KEY = 'kibitz.newGame';
@@ -554,13 +555,18 @@ export function mountLobby(root, app) {
     if (!live.length) liveList.append(h('li', { class: 'empty' }, t('lobby.liveEmpty')));
     for (const r of live) {
       const seats = r.seats || {};
-      liveList.append(h('li', { class: 'room-item live-item', 'data-room': r.room },
+      // Our own game is not one to watch: the way back to our seat.
+      const mine = isMine(seats.black, app.net.player) || isMine(seats.white, app.net.player);
+      const go = mine
+        ? h('button', { type: 'button', class: 'primary', 'data-testid': `btn-back-${r.room}`, onclick: () => app.go(r.room, { as: 'player' }) }, t('lobby.backToGame'))
+        : h('button', { type: 'button', 'data-testid': `btn-watch-${r.room}`, onclick: () => app.go(r.room, { as: 'spectator' }) }, t('lobby.watch'));
+      liveList.append(h('li', { class: `room-item live-item${mine ? ' mine' : ''}`, 'data-room': r.room },
         miniBoard(r),
         h('span', { class: 'room-game' }, gameLabel(r.game)),
         h('span', { class: 'room-who' }, seatName(seats.black), ' – ', seatName(seats.white)),
         h('span', { class: 'room-meta' }, t('lobby.ply', { n: r.ply ?? 0 }), ' · ',
           h('span', { 'data-testid': `spectators-${r.room}` }, t('lobby.spectators', { n: r.spectators ?? 0 }))),
-        h('button', { type: 'button', 'data-testid': `btn-watch-${r.room}`, onclick: () => app.go(r.room, { as: 'spectator' }) }, t('lobby.watch'))));
+        go));
     }
     moreItem(liveList, msg.live_total, live.length, 'live-more');
     if (!bots.length) botsList.append(h('li', { class: 'empty' }, t('lobby.botsEmpty')));
@@ -586,11 +592,15 @@ export function mountLobby(root, app) {
     }
   }
 
+  // Our game under way, if we have one: first on the page, the way back to it.
+  const backBox = backToGameCard((room) => app.go(room, { as: 'player' }));
+
   const card = (titleKey, ...children) => h('section', { class: `card card-${titleKey.split('.').pop()}` }, h('h2', { 'data-i18n': titleKey }, t(titleKey)), ...children);
 
   clear(root);
   root.append(h('div', { class: 'lobby' },
     h('div', { class: 'lobby-main' },
+      backBox,
       h('section', { class: 'card' }, whoBox),
       errorBox,
       card('lobby.playNow', h('p', { class: 'note', 'data-i18n': 'lobby.playNowHint' }, t('lobby.playNowHint')), playGrid, seekBox),

@@ -6,6 +6,7 @@ import { createBoard } from '../board.js';
 import { createClocks } from '../clock.js';
 import { createChat } from '../chat.js';
 import { createOverDialog } from './over-dialog.js';
+import { createLeaveDialog } from './leave-dialog.js';
 
 export const SEATS = ['black', 'white'];
 
@@ -41,7 +42,7 @@ const navBtn = (testid, key, symbol, onclick) => h('button', { type: 'button', '
  * filled in after this call, since every handler looks it up only when it fires. `me()` is our
  * player id, for marking our own chat lines. Returns the elements the view draws into.
  */
-export function buildRoom(root, { roomId, actions, onBack, me }) {
+export function buildRoom(root, { roomId, actions, onBack, leaveNow, me }) {
   const titleEl = h('span', { class: 'room-title', 'data-testid': 'room-title' }, t('room.loading'));
   const clockSpecEl = h('span', { class: 'room-clock-spec' });
   const ratedEl = h('span', { class: 'rated-badge', 'data-testid': 'room-rated', 'data-i18n': 'rating.rated', hidden: true }, t('rating.rated'));
@@ -133,6 +134,8 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
     fallbackFocus: () => board.element,
   });
 
+  const leaveDialog = createLeaveDialog({ roomId, onLeave: leaveNow });
+
   clear(root);
   root.append(h('div', { class: 'room', 'data-testid': 'room', 'data-room': roomId },
     h('div', { class: 'board-col' },
@@ -153,12 +156,12 @@ export function buildRoom(root, { roomId, actions, onBack, me }) {
       reviewEl,
       chatBox,
       exportEl),
-    overDialog.element));
+    overDialog.element, leaveDialog.element));
 
   return {
     titleEl, clockSpecEl, ratedEl, spectatorsEl, bars, topSlot, bottomSlot, board,
     statusEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl, moveInput, moveForm,
     offersEl, buttons, botLevel, inviteGroup, nav, moveList, liveBtn,
-    moveStringEl, exportLinksEl, chat, clocks, overDialog, reviewEl,
+    moveStringEl, exportLinksEl, chat, clocks, overDialog, leaveDialog, reviewEl,
   };
 }

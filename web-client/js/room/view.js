@@ -9,6 +9,7 @@ import { moveRows, moveString, exportLinks } from '../record.js';
 import { buildRoom, SEATS } from './layout.js';
 import { fifthsChoice } from '../opening.js';
 import { changeWords } from '../rating.js';
+import { noteRoom } from '../my-game.js';
 
 const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
 
@@ -32,7 +33,9 @@ const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
  * (see layout.js); `quiet` leaves out the game-over dialog.
  */
 export function createRoomView(root, { state: R, app, clockSpec, actions, quiet = false }) {
-  const el = buildRoom(root, { roomId: R.id, actions, onBack: () => app.go(null), me: () => app.net.player });
+  // Leaving a game under way asks first: it goes on without us, and our clock runs.
+  const onBack = () => (R.seated && R.playing ? el.leaveDialog.open() : app.go(null));
+  const el = buildRoom(root, { roomId: R.id, actions, onBack, leaveNow: () => app.go(null), me: () => app.net.player });
   const review = createReviewPanel({
     state: R,
     panel: el.reviewEl,
@@ -409,6 +412,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
   }
 
   function renderAll(animate = false) {
+    noteRoom(R);
     renderHead();
     renderPlayers();
     renderBoard(animate);

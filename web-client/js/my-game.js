@@ -1,0 +1,64 @@
+// The game this browser's player sits in while it is under way, remembered across pages and visits: the lobby offers "back to it" (a closed tab, a lost network or a wander to the lobby all come back to it), and forgets it once the server says the game is over.
+
+import { h } from './dom.js';
+import { t } from './i18n.js';
+
+const KEY = 'kibitz.myGame';
+
+function read() {
+  try {
+    return localStorage.getItem(KEY);
+  } catch {
+    return null;
+  }
+}
+
+function write(room) {
+  try {
+    if (room) localStorage.setItem(KEY, room);
+    else localStorage.removeItem(KEY);
+  } catch {
+    // Storage refused (private mode, full): the lobby's live list still says "your game".
+  }
+}
+
+/** Notes a room as it stands: remembered while we sit in it and it is played, forgotten once
+ *  it is over. `state` is the room's { id, seated, status }. */
+export function noteRoom(state) {
+  if (state.seated && state.status === 'playing') write(state.id);
+  else if (state.status === 'over' && read() === state.id) write(null);
+}
+
+/** The room of our game under way, as last seen; null when there is none. */
+export const myGame = () => read();
+
+/** Forgets `room` (the server says it is over, or gone). */
+export function forgetGame(room) {
+  if (read() === room) write(null);
+}
+
+/** Whether a seat (of a lobby list) is ours. */
+export const isMine = (seat, player) => !!(seat && player && seat.player === player);
+
+/** The lobby's card for our game under way (hidden until the server says the remembered game
+ *  is still played; `goBack(room)` takes us there). */
+export function backToGameCard(goBack) {
+  const box = h('section', { class: 'card back-to-game', 'data-testid': 'back-to-game', hidden: true });
+  const room = myGame();
+  if (!room) return box;
+  // Still under way? The server says (the game may have been decided while we were away).
+  fetch(`/api/games/${encodeURIComponent(room)}`, { cache: 'no-store' })
+    .then((res) => (res.ok ? res.json() : null))
+    .then((game) => {
+      if (!game || game.status !== 'playing') {
+        forgetGame(room);
+        return;
+      }
+      box.append(
+        h('p', { 'data-i18n': 'lobby.yourGameOn' }, t('lobby.yourGameOn')),
+        h('button', { type: 'button', class: 'primary', 'data-testid': 'btn-back-to-game', onclick: () => goBack(room) }, t('lobby.backToGame')));
+      box.hidden = false;
+    })
+    .catch(() => {});
+  return box;
+}
