@@ -75,7 +75,8 @@ const num = (v) => (v == null || !Number.isFinite(Number(v)) ? null : Number(v))
 /**
  * The standings as table lines, best first: { rank, name, bot, points (the number), pointsText
  * ("2½"), games, wins, buchholz, buchholzText, sb, sbText, tied (only the seed puts it below
- * the line above) }. The server's rank is kept (it
+ * the line above), rankText ("3", or "=1" for each line of a tie: they share the place),
+ * shared (the line is in a tie) }. The server's rank is kept (it
  * breaks ties itself); lines without one follow in the order given.
  */
 export function standingsRows(standings) {
@@ -101,7 +102,14 @@ export function standingsRows(standings) {
     };
   });
   rows.sort((a, b) => a.rank - b.rank || a.order - b.order);
-  return rows.map(({ order, ...row }) => row);
+  // Tied lines share the place of the first of them, each shown "=1": a line is in a tie with
+  // the one above it when it is `tied`, and with the one below when that one is.
+  return rows.map(({ order, ...row }, i) => {
+    let first = i;
+    while (first > 0 && rows[first].tied) first -= 1;
+    const shared = row.tied || rows[i + 1]?.tied;
+    return { ...row, rankText: shared ? `=${rows[first].rank}` : String(row.rank), shared: !!shared };
+  });
 }
 
 /**

@@ -94,7 +94,7 @@ export function mountTournament(root, app, { id }) {
         'data-testid': `standing-row-${r.rank}`, 'data-name': r.name, 'data-points': String(r.points),
         'data-tied': r.tied ? 'true' : null, class: sameName(r.name, me) ? 'mine' : null,
       },
-      h('td', { class: `num rank${r.tied ? ' tied' : ''}`, title: r.tied ? t('tour.tied') : null }, String(r.rank)),
+      h('td', { class: `num rank${r.shared ? ' tied' : ''}`, title: r.shared ? t('tour.tied') : null }, r.rankText),
       h('td', {}, r.name ? playerLink(r.name, { 'data-testid': `standing-player-${r.rank}` }) : '?',
         r.bot ? h('span', { class: 'bot-badge' }, t('player.bot')) : null),
       h('td', { class: 'num points', 'data-testid': `standing-points-${r.rank}` }, r.pointsText),

@@ -40,6 +40,18 @@ test('standings lines keep the server\'s ranks, with the points written for the 
   assert.equal(rows[0].bot, true);
   assert.equal(rows[0].tied, false);
   assert.equal(standingsRows([{ rank: 1, name: 'A', points: 1 }, { rank: 2, name: 'B', points: 1, tied: true }])[1].tied, true);
+  // A tie shares its place: "=1" on each of its lines, whatever the seed put first.
+  const tie = standingsRows([
+    { rank: 1, name: 'A', points: 1 },
+    { rank: 2, name: 'B', points: 1, tied: true },
+    { rank: 3, name: 'C', points: 0.5 },
+    { rank: 4, name: 'D', points: 0 },
+    { rank: 5, name: 'E', points: 0, tied: true },
+    { rank: 6, name: 'F', points: 0, tied: true },
+  ]);
+  assert.deepEqual(tie.map((r) => r.rankText), ['=1', '=1', '3', '=4', '=4', '=4']);
+  assert.deepEqual(tie.map((r) => r.shared), [true, true, false, true, true, true]);
+  assert.deepEqual(rows.map((r) => r.rankText), ['1', '2', '3']);
   assert.equal(rows[0].points, 2.5);
   assert.equal(rows[0].games, 3);
   assert.equal(rows[0].wins, 2);
