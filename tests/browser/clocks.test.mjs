@@ -14,10 +14,10 @@ const hall = useHall('clocks');
 
 /** Two players seated in a fresh 3+2 Gomoku room of `host` (the file's server by default),
  *  black the creator; the game has started. */
-async function timedPair(blackName, whiteName, host = hall.server) {
+async function timedPair(blackName, whiteName, host = hall.server, clock = '3+2') {
   const black = await openPlayer(hall.browser, { name: blackName });
   const white = await openPlayer(hall.browser, { name: whiteName });
-  const room = await createRoom(black, host, { clock: '3+2' });
+  const room = await createRoom(black, host, { clock });
   await openRoom(white, host, room);
   for (const p of [black, white]) {
     await byId(p.page, 'player-name-white').filter({ hasText: whiteName }).waitFor({ timeout: WAIT_MS });
@@ -86,6 +86,24 @@ test('once both sides have moved Resign replaces Abort and black\'s clock runs',
     await p.page.waitForFunction(() => Number(document.querySelector('[data-testid="clock-black"]').dataset.ms) < 180000, null, { timeout: WAIT_MS });
     assert.equal(await byId(p.page, 'clock-white').getAttribute('data-ms'), FULL_MS);
   }
+  assertClean(black, white);
+  await black.context.close();
+  await white.context.close();
+});
+
+test('a per-move clock shows as low only near the end of the move, not for the whole of it', async () => {
+  const { black, white, both } = await timedPair('Eve', 'Fay', hall.server, '5s');
+  await playCell(black, 'h8', 'black', both);
+  await playCell(white, 'a1', 'white', both);
+  const clock = byId(black.page, 'clock-black');
+  await black.page.locator('[data-testid="clock-black"].running').waitFor({ timeout: WAIT_MS });
+  // Running, with most of its 5 s left: not red.
+  const early = await clock.evaluate((el) => ({ ms: Number(el.dataset.ms), low: el.classList.contains('low') }));
+  assert.ok(early.ms > 1250, `read at ${early.ms} ms`);
+  assert.equal(early.low, false, `low at ${early.ms} ms of 5000`);
+  // Red in the last quarter of the move.
+  await black.page.locator('[data-testid="clock-black"].low').waitFor({ timeout: WAIT_MS });
+  assert.ok(Number(await clock.getAttribute('data-ms')) <= 1250);
   assertClean(black, white);
   await black.context.close();
   await white.context.close();

@@ -14,15 +14,26 @@ export function formatMs(ms) {
   return h ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
 }
 
+/** Under ten seconds a clock is low; a per-move clock, whose whole allowance may be shorter
+ *  than that, under a quarter of its time for the move. */
+const LOW_MS = 10000;
+
+/** The time left under which a clock of `control` shows as low (red). */
+export function lowBelowMs(control) {
+  const perMove = Number(control?.move_ms);
+  return Number.isFinite(perMove) && perMove > 0 ? Math.min(LOW_MS, perMove / 4) : LOW_MS;
+}
+
 /**
  * Drives two clock elements and the abort countdown `els.abort`. `set(clock, toMove)` takes a
  * server reading ({black_ms, white_ms, running, abort_ms} or null) and the side to move; the
  * running side counts down from the moment the reading arrived, and so does `abort_ms`, the
  * time `toMove` has left for its first move. `stop()` freezes the display (game over, leaving
- * the room).
+ * the room); `control(spec)` says the room's time control (see [`lowBelowMs`]).
  */
 export function createClocks(els) {
   let reading = null;
+  let lowBelow = LOW_MS;
   let toMove = null;
   let at = 0;
   let frame = 0;
@@ -64,7 +75,7 @@ export function createClocks(els) {
       if (running) ms -= performance.now() - at;
       el.textContent = formatMs(ms);
       el.classList.toggle('running', running);
-      el.classList.toggle('low', ms < 10000);
+      el.classList.toggle('low', ms < lowBelow);
       el.dataset.ms = String(Math.max(0, Math.round(ms)));
     }
     const counting = drawAbort();
@@ -72,6 +83,10 @@ export function createClocks(els) {
   }
 
   return {
+    /** The room's time control: how low a clock must run to show as low. */
+    control(spec) {
+      lowBelow = lowBelowMs(spec);
+    },
     set(clock, side = null) {
       reading = clock && typeof clock.black_ms === 'number' ? { ...clock } : null;
       toMove = side;

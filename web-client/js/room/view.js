@@ -458,6 +458,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     /** Shows the clock reading of the state; a finished game's clock no longer runs. */
     showClock() {
       const over = R.status === 'over' && R.clock;
+      clocks.control(R.control);
       clocks.set(over ? { ...R.clock, running: null, abort_ms: null } : R.clock, R.toMove);
     },
     stopClock: () => clocks.stop(),
