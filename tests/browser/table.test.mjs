@@ -119,7 +119,7 @@ test('a game to five ends in a dialog in view on a laptop and a phone; offers na
   await byId(pete.page, 'btn-over-review').click();
   await byId(pete.page, 'game-over-dialog').waitFor({ state: 'hidden', timeout: WAIT_MS });
   const status = await byId(pete.page, 'status').textContent();
-  assert.match(status, /^Viewing move 0 of 25 — game over: You lose\./);
+  assert.match(status, /^Viewing the start \(ply 0 of 25\) — game over: You lose\./);
   assert.doesNotMatch(status, /goes on/);
   assert.equal(await focused(pete.page), 'btn-next');
 
@@ -134,7 +134,10 @@ test('a game to five ends in a dialog in view on a laptop and a phone; offers na
   for (let k = 0; k < 12; k++) await byId(page, 'btn-prev').click();
   assert.equal(await byId(page, 'move-13').getAttribute('aria-current'), 'step');
   assert.equal(await inMoveList(page, 'move-13'), true, 'move 13 is scrolled out of the list');
-  assert.match(await byId(page, 'status').textContent(), /^Viewing move 13 of 25 — game over: You win!/);
+  // The status names the move as the list does: ply 13 is black's 7th, "7. m1".
+  assert.match(await byId(page, 'status').textContent(), /^Viewing 7\. m1 \(ply 13 of 25\) — game over: You win!/);
+  assert.equal(await byId(page, 'move-13').textContent(), 'm1');
+  assert.match(await byId(page, 'move-13').evaluate((b) => b.closest('li').querySelector('.num').textContent), /^7\.$/);
   // The page itself never scrolled for it.
   assert.equal(await page.evaluate(() => scrollY), 0);
   assertClean(...both);
@@ -178,7 +181,7 @@ test('an Othello game that ended by resignation replays with its result and the 
   assert.deepEqual(await discs(), expected(4));
   await byId(page, 'btn-first').click();
   assert.deepEqual(await discs(), expected(0));
-  assert.match(await byId(page, 'status').textContent(), /^Viewing move 0 of 4 — game over: You win!/);
+  assert.match(await byId(page, 'status').textContent(), /^Viewing the start \(ply 0 of 4\) — game over: You win!/);
   for (let k = 1; k <= 3; k++) {
     await byId(page, 'btn-next').click();
     assert.deepEqual(await discs(), expected(k), `discs at move ${k}`);

@@ -217,6 +217,13 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     el.spectatorsEl.textContent = String(R.spectators ?? 0);
   }
 
+  /** Ply `k` as the move list numbers it ("7. m1" for black, "7… m2" for white), or the start. */
+  function plyWords(k) {
+    if (!k) return t('room.viewingStart');
+    const move = [...R.opening, ...R.moves][k - 1];
+    return `${Math.ceil(k / 2)}${k % 2 ? '.' : '…'} ${moveLabel(move ?? '')}`;
+  }
+
   function renderStatus() {
     const { statusEl } = el;
     clear(statusEl);
@@ -227,7 +234,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     if (R.view != null) {
       // A finished game's replay says how it ended; a running one's that it goes on.
       const after = R.status === 'over' && R.result ? t('room.viewingOver', { result: resultWords(R.result).head }) : t('room.viewingLive');
-      statusEl.append(t('room.viewing', { n: R.view, total: R.liveIndex }), ' — ', after, ' ', el.liveBtn);
+      statusEl.append(t('room.viewing', { move: plyWords(R.view), n: R.view, total: R.liveIndex }), ' — ', after, ' ', el.liveBtn);
       return;
     }
     if (R.status === 'waiting') statusEl.textContent = t('room.waiting');
