@@ -358,3 +358,22 @@ export async function withServer(name, env, fn) {
     await removeDir(dataDir);
   }
 }
+
+/** axe-core's own script (tests/browser/package.json pins it), injected into a page to audit it. */
+const AXE_SCRIPT = join(HERE, 'node_modules', 'axe-core', 'axe.min.js');
+
+/**
+ * The serious and critical accessibility violations axe-core finds on the page as it stands:
+ * [{ id, impact, help, targets }], empty when there is none. Moderate and minor findings are
+ * left out (the bar is 0 serious or critical).
+ */
+export async function seriousViolations(page) {
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: AXE_SCRIPT });
+  const found = await page.evaluate(async () => {
+    const result = await window.axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
+    }));
+  });
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}

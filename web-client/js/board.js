@@ -290,7 +290,8 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
         hit.append(s('rect', {
           x: geo.padL + sx * geo.u, y: 0, width: geo.u, height: geo.height,
           class: 'hit', 'data-idx': x, 'data-move': String(x + 1), 'data-testid': tid(`col-${x + 1}`),
-          'aria-label': t('board.column', { n: x + 1 }),
+          // A label needs a role (ARIA allows none on a bare shape): a picture of the column.
+          role: 'img', 'aria-label': t('board.column', { n: x + 1 }),
         }));
       }
     } else {
@@ -304,7 +305,7 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
           x: x - geo.u / 2, y: y - geo.u / 2, width: geo.u, height: geo.u,
           class: 'hit', 'data-idx': idx, 'data-move': name, 'data-testid': tid(`cell-${name}`),
           'data-stone': seatOf(pos.cells[idx]) || '',
-          'aria-label': why ? `${name}: ${why}` : null,
+          role: why ? 'img' : null, 'aria-label': why ? `${name}: ${why}` : null,
         }, why ? s('title', {}, why) : null));
       }
     }

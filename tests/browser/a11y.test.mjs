@@ -1,0 +1,66 @@
+// Accessibility audit of every page with axe-core (the version tests/browser/package.json pins), in the light and the dark theme and in English and Chinese: the lobby, a room of each game in play, the leave dialog, a finished game with its dialog, the TV, a leaderboard, a player's page, the tournaments and the account form. No serious or critical violation anywhere.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  useHall, openPlayer, assertClean, byId, createRoom, openRoom, gotoLobby, playCell, waitOnline,
+  seriousViolations, WAIT_MS,
+} from './harness.mjs';
+
+const hall = useHall('a11y');
+
+/** Audits `player`'s page as it stands; `found` collects what fails, named by `where`. */
+async function audit(player, where, found) {
+  for (const v of await seriousViolations(player.page)) {
+    found.push(`${where}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(', ')}`);
+  }
+}
+
+for (const scheme of ['light', 'dark']) {
+  for (const locale of ['en-US', 'zh-CN']) {
+    test(`no serious accessibility violation on any page, ${scheme} theme, ${locale}`, async () => {
+      const ann = await openPlayer(hall.browser, { name: 'Ann', locale });
+      const ben = await openPlayer(hall.browser, { name: 'Ben', locale });
+      await ann.page.emulateMedia({ colorScheme: scheme });
+      const found = [];
+      await gotoLobby(ann, hall.server);
+      await audit(ann, 'lobby', found);
+
+      for (const game of ['gomoku', 'othello', 'connect4']) {
+        const room = await createRoom(ann, hall.server, { game, seat: 'black' });
+        await openRoom(ben, hall.server, room);
+        await byId(ann.page, 'player-name-white').filter({ hasText: 'Ben' }).waitFor({ timeout: WAIT_MS });
+        await audit(ann, `${game} room in play`, found);
+      }
+      // The last room (Connect Four): the leave dialog.
+      await byId(ann.page, 'btn-lobby').click();
+      await byId(ann.page, 'leave-dialog').waitFor({ timeout: WAIT_MS });
+      await audit(ann, 'leave dialog', found);
+      await byId(ann.page, 'btn-leave-stay').click();
+      // A Gomoku game resigned: the game over and its dialog.
+      const room = await createRoom(ann, hall.server, { game: 'gomoku', seat: 'black' });
+      await openRoom(ben, hall.server, room);
+      await byId(ann.page, 'player-name-white').filter({ hasText: 'Ben' }).waitFor({ timeout: WAIT_MS });
+      await playCell(ann, 'h8', 'black', [ann, ben]);
+      await playCell(ben, 'i9', 'white', [ann, ben]);
+      await byId(ann.page, 'btn-resign').click();
+      await byId(ann.page, 'btn-resign-confirm').click();
+      await byId(ann.page, 'game-over-dialog').waitFor({ timeout: WAIT_MS });
+      await audit(ann, 'game over dialog', found);
+
+      for (const [where, path] of [
+        ['tv', '/tv'], ['leaderboard', '/?leaderboard=gomoku-freestyle'], ['player page', '/?player=Ann'],
+        ['tournaments', '/?tournaments'], ['register form', '/?account=register'], ['sign-in form', '/?account=signin'],
+      ]) {
+        await ann.page.goto(`${hall.server.url.replace(/\/$/, '')}${path}`);
+        await waitOnline(ann.page);
+        await ann.page.locator('main, #app').first().waitFor({ timeout: WAIT_MS });
+        await audit(ann, where, found);
+      }
+      assert.deepEqual(found, [], found.join('\n'));
+      assertClean(ben);
+      await ann.context.close();
+      await ben.context.close();
+    });
+  }
+}
