@@ -1,10 +1,10 @@
-// Browser tests of the lobby: a new room listed within a second, joining from the list on a phone-size touch screen, the Chinese UI, and a list longer than the server sends.
+// Browser tests of the lobby: a new room listed within a second, joining from the list on a phone-size touch screen, the Chinese UI, a list longer than the server sends, leaving a game and the way back to it, and the theme switch.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, withServer, openPlayer, assertClean, screenshot, byId, gotoLobby, createRoom, openRoom,
-  openMoreOptions, playCell, waitMyTurn, waitStone, moveTexts, WAIT_MS,
+  openMoreOptions, playCell, waitMyTurn, waitStone, moveTexts, waitOnline, WAIT_MS,
 } from './harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
@@ -221,4 +221,29 @@ test('when the server lists only the newest rooms, the lobby says how many more 
       for (const host of hosts) await host.context.close();
     }
   });
+});
+
+test('the theme switch: light or dark whatever the system says, remembered over a reload', async () => {
+  const tess = await openPlayer(hall.browser, { name: 'Tess' });
+  const { page } = tess;
+  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await gotoLobby(tess, hall.server);
+  assert.equal(await background(), 'rgb(243, 239, 230)');
+  await byId(page, 'theme-select').selectOption('dark');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+  assert.equal(await background(), 'rgb(22, 24, 28)');
+  await page.reload();
+  await waitOnline(page);
+  assert.equal(await byId(page, 'theme-select').inputValue(), 'dark');
+  assert.equal(await background(), 'rgb(22, 24, 28)');
+  // Light on a dark system; then the system's again.
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await byId(page, 'theme-select').selectOption('light');
+  assert.equal(await background(), 'rgb(243, 239, 230)');
+  await byId(page, 'theme-select').selectOption('system');
+  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme ?? null), null);
+  assert.equal(await background(), 'rgb(22, 24, 28)');
+  assertClean(tess);
+  await tess.context.close();
 });

@@ -4,6 +4,7 @@ import { Net } from './net.js';
 import { h, clear } from './dom.js';
 import { t, initLang, getLang, setLang, LANGS, applyI18n, onLangChange } from './i18n.js';
 import { mountLobby } from './lobby.js';
+import { THEMES, getTheme, setTheme } from './theme.js';
 import { mountRoom } from './room.js';
 import { mountTv } from './tv.js';
 import { mountAccount } from './account.js';
@@ -120,6 +121,13 @@ for (const [code, label] of Object.entries(LANGS)) langSelect.append(h('option',
 langSelect.value = getLang();
 langSelect.addEventListener('change', () => setLang(langSelect.value));
 
+// Light, dark, or the system's: picked here, remembered, applied before the first view.
+setTheme(getTheme());
+const themeSelect = h('select', { id: 'theme', 'data-testid': 'theme-select', 'aria-label': t('app.theme'), 'data-i18n-aria': 'app.theme' });
+for (const theme of THEMES) themeSelect.append(h('option', { value: theme, 'data-i18n': `theme.${theme}` }, t(`theme.${theme}`)));
+themeSelect.value = getTheme();
+themeSelect.addEventListener('change', () => setTheme(themeSelect.value));
+
 const statusDot = h('span', { class: 'net-dot', 'data-testid': 'net-status', 'aria-hidden': 'true' });
 const whoSlot = h('span', { class: 'me-slot' });
 const accountBox = h('span', { class: 'account-box', 'data-testid': 'account-box' });
@@ -136,6 +144,7 @@ header.append(
   h('span', { class: 'me-box' }, statusDot, whoSlot),
   accountBox,
   accountError,
+  themeSelect,
   langSelect,
 );
 
