@@ -64,6 +64,22 @@ function countPolls(page, id) {
   return seen;
 }
 
+/** Bob's account name: as long as a name may be (20 characters). */
+const BOB = 'Bob_Babbage_Engine_2';
+
+/** Fails when `page`, seen on a 390 px phone screen, is wider than the screen; then puts the
+ *  laptop size back. */
+async function assertFitsPhone(page) {
+  await page.setViewportSize({ width: 390, height: 844 });
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  // What sticks out, for the message.
+  const out = await page.evaluate(() => [...document.querySelectorAll('body *')]
+    .filter((el) => el.getBoundingClientRect().right > innerWidth + 1)
+    .slice(0, 6).map((el) => `${el.tagName.toLowerCase()}.${el.className || el.dataset.testid || ''}`));
+  assert.ok(wide <= 390, `the page is ${wide} px wide on a 390 px screen: ${out.join(', ')}`);
+  await page.setViewportSize({ width: 1280, height: 900 });
+}
+
 /** The standings' lines on `page`, best first: [[name, points, games, wins], ...] as shown. */
 async function standings(page) {
   const rows = page.locator('[data-testid="standings-table"] tbody tr');
@@ -80,7 +96,7 @@ const withAttr = (page, testid, attr, value) => page.locator(`[data-testid="${te
 
 test('two accounts: created, joined and started from the page, played, resigned, and the standings show it', async () => {
   const ada = await openPlayer(hall.browser, { name: 'Ada' });
-  const bob = await openPlayer(hall.browser, { name: 'Bob' });
+  const bob = await openPlayer(hall.browser, { name: BOB });
   const eve = await openPlayer(hall.browser, { name: 'Eve' });
 
   // A guest sees the tournaments but no form: only accounts play.
@@ -92,7 +108,8 @@ test('two accounts: created, joined and started from the page, played, resigned,
   assert.equal(await byId(eve.page, 'tournament-form').count(), 0);
 
   await registerAccount(ada, 'Ada');
-  await registerAccount(bob, 'Bob');
+  // The longest name an account may have: the pages must still fit a phone.
+  await registerAccount(bob, BOB);
 
   // Ada creates a round-robin from the header's link; the connected bots are offered.
   const { page } = ada;
@@ -129,13 +146,13 @@ test('two accounts: created, joined and started from the page, played, resigned,
   await bob.page.goto(`${hall.server.url}?tournament=${encodeURIComponent(id)}`);
   await waitOnline(bob.page);
   await byId(bob.page, 'btn-tournament-join').click();
-  await byId(bob.page, 'tournament-player-Bob').waitFor({ timeout: WAIT_MS });
+  await byId(bob.page, `tournament-player-${BOB}`).waitFor({ timeout: WAIT_MS });
   assert.equal(await byId(bob.page, 'btn-tournament-start').count(), 0, 'only the creator starts it');
   await byId(bob.page, 'btn-tournament-leave').click();
-  await byId(bob.page, 'tournament-player-Bob').waitFor({ state: 'detached', timeout: WAIT_MS });
+  await byId(bob.page, `tournament-player-${BOB}`).waitFor({ state: 'detached', timeout: WAIT_MS });
   await byId(bob.page, 'btn-tournament-join').click();
-  await byId(bob.page, 'tournament-player-Bob').waitFor({ timeout: WAIT_MS });
-  await byId(page, 'tournament-player-Bob').waitFor({ timeout: POLL_WAIT_MS });
+  await byId(bob.page, `tournament-player-${BOB}`).waitFor({ timeout: WAIT_MS });
+  await byId(page, `tournament-player-${BOB}`).waitFor({ timeout: POLL_WAIT_MS });
   await screenshot(page, 'tournament-open');
 
   // Ada starts it: each is taken into the game of round 1.
@@ -144,8 +161,8 @@ test('two accounts: created, joined and started from the page, played, resigned,
   const room = await byId(page, 'room').getAttribute('data-room');
   assert.equal(await byId(bob.page, 'room').getAttribute('data-room'), room, dumpFrames(bob));
   for (const p of [ada, bob]) {
-    await byId(p.page, 'player-name-black').filter({ hasText: /^(Ada|Bob)$/ }).waitFor({ timeout: WAIT_MS });
-    await byId(p.page, 'player-name-white').filter({ hasText: /^(Ada|Bob)$/ }).waitFor({ timeout: WAIT_MS });
+    await byId(p.page, 'player-name-black').filter({ hasText: new RegExp(`^(Ada|${BOB})$`) }).waitFor({ timeout: WAIT_MS });
+    await byId(p.page, 'player-name-white').filter({ hasText: new RegExp(`^(Ada|${BOB})$`) }).waitFor({ timeout: WAIT_MS });
   }
   const blackName = await byId(page, 'player-name-black').textContent();
   const [black, white] = blackName === 'Ada' ? [ada, bob] : [bob, ada];
@@ -208,6 +225,7 @@ test('two accounts: created, joined and started from the page, played, resigned,
   assert.match(await byId(wp, `tgame-${room}`).textContent(), new RegExp(`${black.name} – ${white.name}0–1`));
   assert.equal(await byId(wp, 'btn-tournament-join').count(), 0, 'no buttons once it is over');
   await screenshot(wp, 'tournament-over');
+  await assertFitsPhone(wp);
   // A name leads to the player's page; the game's link to its replay.
   await byId(wp, 'standing-player-1').click();
   await byId(wp, 'player-page').waitFor({ timeout: WAIT_MS });
@@ -251,6 +269,7 @@ test('a bot-only round-robin made from the page runs to its end unattended', asy
   assert.equal(value(lines[0][1]) + value(lines[1][1]), 1, JSON.stringify(lines));
   assert.deepEqual(lines.map((l) => l[2]), ['1', '1'], 'one game each');
   await screenshot(page, 'tournament-bots-over');
+  await assertFitsPhone(page);
   t.diagnostic(`bot-only round-robin: ${took} ms from start to over`);
   // Played to a real end: four in a row (or a full board), after moves on the board.
   const room = (await games.first().getAttribute('data-testid')).slice('tgame-'.length);

@@ -80,7 +80,7 @@ export function mountTournament(root, app, { id }) {
     const rows = standingsRows(d.standings);
     if (!rows.length) return h('p', { class: 'note', 'data-testid': 'standings-empty' }, t('tour.noStandings'));
     const me = app.getName();
-    return h('table', { class: 'rating-table standings-table', 'data-testid': 'standings-table' },
+    return h('div', { class: 'table-scroll' }, h('table', { class: 'rating-table standings-table', 'data-testid': 'standings-table' },
       h('caption', { class: 'sr-only' }, t('tour.standings')),
       h('thead', {}, h('tr', {},
         h('th', { scope: 'col', class: 'num rank' }, t('lb.rank')),
@@ -101,7 +101,7 @@ export function mountTournament(root, app, { id }) {
       h('td', { class: 'num' }, String(r.games)),
       h('td', { class: 'num' }, String(r.wins)),
       h('td', { class: 'num' }, r.buchholzText),
-      h('td', { class: 'num' }, r.sbText)))));
+      h('td', { class: 'num' }, r.sbText))))));
   }
 
   function roundsList(d) {
