@@ -71,6 +71,12 @@ test('a finished game is reviewed: graph, the mistake marked, the best line, a v
   // The line's first move is a numbered ghost stone on the board.
   const ghost = byId(page, `best-${pv[0]}`);
   await ghost.waitFor({ state: 'attached', timeout: WAIT_MS });
+  // The evaluation in words, with its scale.
+  assert.match(await byId(page, 'review-eval').textContent(), /^(black|white) (wins in \d+|has a forced win)$|^[+−]?\d+\.\d: (black is better|white is better|level)$/);
+  // The position after the mistake says what should have been played instead of it.
+  await byId(page, 'move-6').click();
+  assert.equal(await byId(page, 'review-better').textContent(), `a1 was a mistake: ${pv[0]} was better.`);
+  await byId(page, 'move-5').click();
 
   if (process.env.UPDATE_README_IMAGES === '1') {
     await mkdir(README_IMAGES, { recursive: true });

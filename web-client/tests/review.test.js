@@ -44,3 +44,13 @@ test('a variation takes legal moves only and stops at the end of the game', () =
   assert.equal(last.cells[parseCell(game, 'l8')], 1);
   assert.equal(R.positions.length, 2, "the game's own positions are untouched");
 });
+
+test('an evaluation reads as words: a proven win with or without its length, or a score that says who is better', async () => {
+  const { evalWords } = await import('../js/room/review.js');
+  assert.equal(evalWords({ eval: 1000, proven: true, win_in: 7 }), 'black wins in 7');
+  assert.equal(evalWords({ eval: -1000, proven: true, win_in: null }), 'white has a forced win');
+  assert.equal(evalWords({ eval: 23 }), '+2.3: black is better');
+  assert.equal(evalWords({ eval: -15 }), '−1.5: white is better');
+  assert.equal(evalWords({ eval: 4 }), '+0.4: level');
+  assert.equal(evalWords({ eval: 0 }), '0.0: level');
+});

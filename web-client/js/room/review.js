@@ -11,6 +11,22 @@ const PAD = 6;
 /** Ghost stones drawn of the best line: beyond a few the board is hard to read. */
 const GHOSTS = 6;
 
+/**
+ * An evaluation as a player reads it: a proven win with its length when known ("black wins in
+ * 7", else "black has a forced win"), or the engine's score in tenths as "+2.3: black is
+ * better", "−1.5: white is better", "0.0: level" (within half a point).
+ */
+export function evalWords(entry) {
+  const side = entry.eval > 0 ? 'black' : 'white';
+  if (entry.proven && Math.abs(entry.eval) === 1000) {
+    return entry.win_in != null ? t(`review.${side}Wins`, { n: Math.abs(entry.win_in) }) : t(`review.${side}Forced`);
+  }
+  const score = entry.eval / 10;
+  const text = `${score > 0 ? '+' : score < 0 ? '−' : ''}${Math.abs(score).toFixed(1)}`;
+  if (Math.abs(score) <= 0.5) return t('review.level', { score: text });
+  return t(`review.${side}Better`, { score: text });
+}
+
 /** The review's entry for position `k` of the room (the position before that move), or null. */
 export function reviewAt(R, k) {
   const rv = R.review;
@@ -113,12 +129,14 @@ export function createReviewPanel({ state: R, panel, send, goTo, backToGame }) {
     const entry = reviewAt(R, R.shownIndex);
     if (!entry) return h('p', { class: 'review-best', 'data-testid': 'review-best' }, t('review.noLine'));
     const mark = entry.mark ? h('span', { class: `review-mark ${entry.mark}`, 'data-testid': 'review-mark' }, t(`review.${entry.mark}`)) : null;
-    const won = entry.proven && Math.abs(entry.eval) === 1000;
-    const evalText = won
-      ? t(entry.eval > 0 ? 'review.blackWins' : 'review.whiteWins', { n: entry.win_in != null ? Math.abs(entry.win_in) : '?' })
-      : (entry.eval / 10).toFixed(1);
+    // The move that led here, if the review marks it: what would have been better instead.
+    const before = R.shownIndex > 0 ? reviewAt(R, R.shownIndex - 1) : null;
+    const better = before?.mark && before.pv?.length ? h('p', { 'data-testid': 'review-better' },
+      t('review.better', { move: before.move, mark: t(`review.${before.mark}`), best: before.pv[0] })) : null;
     return h('div', { class: 'review-best', 'data-testid': 'review-best' },
-      h('p', {}, t('review.eval'), ' ', h('b', { 'data-testid': 'review-eval' }, evalText)),
+      better,
+      h('p', {}, t('review.eval'), ' ', h('b', { 'data-testid': 'review-eval' }, evalWords(entry)),
+        ' ', h('span', { class: 'note' }, t('review.scale'))),
       h('p', {}, t('review.bestLine'), ' ', h('span', { class: 'pv', 'data-testid': 'review-pv' }, (entry.pv || []).join(' '))),
       h('p', {}, t('review.played'), ' ', h('b', {}, entry.move), ' ', mark));
   }
