@@ -37,6 +37,9 @@ test('the lobby draws a live game small and the picture follows its moves', asyn
   assert.equal(await mini.locator('circle.stone.white').count(), 1);
   assert.equal(await mini.locator('.last-move').count(), 1, 'the last move is marked');
   assert.equal(await byId(viewer.page, `mini-${room}`).getAttribute('data-ply'), '2');
+  // Large enough to read a 15x15 board at 1280 px: stones of about 8 px, not 5.
+  const side = await mini.evaluate((el) => el.getBoundingClientRect().width);
+  assert.ok(side >= 128, `the small board is ${side} px wide`);
   await screenshot(viewer.page, 'lobby-live');
 
   // The small board is a way in: it opens the game to watch.
