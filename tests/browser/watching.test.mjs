@@ -110,6 +110,24 @@ test('the TV shows the best live game and moves on to the next when it ends', as
   for (const c of [quiet.black, quiet.white, best.black, best.white, fan, later.black, later.white]) await c.close();
 });
 
+test('a live game that ends stays in the lobby, marked just finished, until the next one starts', async () => {
+  const viewer = await openPlayer(hall.browser, { name: 'Lea' });
+  await gotoLobby(viewer, hall.server);
+  const first = await livePair(hall.browser, hall.server, GOMOKU, ['Ed', 'Flo']);
+  await byId(viewer.page, `mini-${first.room}`).waitFor({ timeout: WAIT_MS });
+  await first.black.send({ t: 'resign', room: first.room });
+  // Not "No games in progress" at once: the game stays, said to be over.
+  await byId(viewer.page, `ended-${first.room}`).waitFor({ timeout: WAIT_MS });
+  assert.match(await byId(viewer.page, 'live-games').textContent(), /just finished/);
+  // The next game takes its place.
+  const next = await livePair(hall.browser, hall.server, GOMOKU, ['Gus', 'Hal']);
+  await byId(viewer.page, `mini-${next.room}`).waitFor({ timeout: WAIT_MS });
+  await byId(viewer.page, `mini-${first.room}`).waitFor({ state: 'detached', timeout: WAIT_MS });
+  assertClean(viewer);
+  await viewer.context.close();
+  for (const c of [first.black, first.white, next.black, next.white]) await c.close();
+});
+
 test('the showcase of kibitz up is not counted as a watcher', async () => {
   const upDir = await freshDir('kibitz-browser-up-');
   const up = await startServer({ dataDir: upDir, command: 'up' });

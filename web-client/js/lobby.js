@@ -46,6 +46,9 @@ const VS_COMPUTER = [
 ];
 
 const CLOCKS = ['1+0', '3+2', '5+3', '10+5', '5s', '30s', 'none'];
+/** How long the live list keeps its games once the server lists none (between two showcase
+ *  games, say). */
+const KEEP_ENDED_MS = 30_000;
 const LEVELS = Array.from({ length: 10 }, (_, i) => i + 1);
 
 const DEFAULT_FORM = {
@@ -532,13 +535,30 @@ export function mountLobby(root, app) {
     return box;
   }
 
+  // The live games last listed, and when: a list that empties (a showcase game over, the next
+  // one not started yet) keeps them for a while, marked finished, rather than saying at once
+  // that nothing is played.
+  let lastLive = [];
+  let lastLiveAt = 0;
+  let endedTimer = 0;
+
   function renderLists(msg) {
     lastLobby = msg;
     clear(openList);
     clear(liveList);
     clear(botsList);
     const open = Array.isArray(msg.open) ? msg.open : [];
-    const live = Array.isArray(msg.live) ? msg.live : [];
+    let live = Array.isArray(msg.live) ? msg.live : [];
+    let ended = false;
+    if (live.length) {
+      lastLive = live;
+      lastLiveAt = Date.now();
+    } else if (lastLive.length && Date.now() - lastLiveAt < KEEP_ENDED_MS) {
+      live = lastLive;
+      ended = true;
+      clearTimeout(endedTimer);
+      endedTimer = setTimeout(() => { if (lastLobby === msg) renderLists(msg); }, KEEP_ENDED_MS - (Date.now() - lastLiveAt) + 50);
+    }
     const bots = Array.isArray(msg.bots) ? msg.bots : [];
     if (!open.length) openList.append(h('li', { class: 'empty' }, t('lobby.openEmpty')));
     for (const r of open) {
@@ -560,11 +580,12 @@ export function mountLobby(root, app) {
       const go = mine
         ? h('button', { type: 'button', class: 'primary', 'data-testid': `btn-back-${r.room}`, onclick: () => app.go(r.room, { as: 'player' }) }, t('lobby.backToGame'))
         : h('button', { type: 'button', 'data-testid': `btn-watch-${r.room}`, onclick: () => app.go(r.room, { as: 'spectator' }) }, t('lobby.watch'));
-      liveList.append(h('li', { class: `room-item live-item${mine ? ' mine' : ''}`, 'data-room': r.room },
+      liveList.append(h('li', { class: `room-item live-item${mine ? ' mine' : ''}${ended ? ' ended' : ''}`, 'data-room': r.room },
         miniBoard(r),
         h('span', { class: 'room-game' }, gameLabel(r.game)),
         h('span', { class: 'room-who' }, seatName(seats.black), ' – ', seatName(seats.white)),
-        h('span', { class: 'room-meta' }, t('lobby.ply', { n: r.ply ?? 0 }), ' · ',
+        h('span', { class: 'room-meta' }, ended ? h('span', { 'data-testid': `ended-${r.room}` }, t('lobby.justEnded'), ' · ') : null,
+          t('lobby.ply', { n: r.ply ?? 0 }), ' · ',
           h('span', { 'data-testid': `spectators-${r.room}` }, t('lobby.spectators', { n: r.spectators ?? 0 }))),
         go));
     }
