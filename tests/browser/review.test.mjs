@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   startServer, startBot, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  createRoom, openRoom, playCell, WAIT_MS,
+  createRoom, openRoom, playCell, seriousViolations, WAIT_MS,
 } from './harness.mjs';
 
 /** The screenshot web-client/README.md shows: rewritten when UPDATE_README_IMAGES=1. */
@@ -71,6 +71,8 @@ test('a finished game is reviewed: graph, the mistake marked, the best line, a v
   // The line's first move is a numbered ghost stone on the board.
   const ghost = byId(page, `best-${pv[0]}`);
   await ghost.waitFor({ state: 'attached', timeout: WAIT_MS });
+  // The review panel passes the accessibility audit too (see a11y.test.mjs for the others).
+  assert.deepEqual(await seriousViolations(page), []);
   // The evaluation in words, with its scale.
   assert.match(await byId(page, 'review-eval').textContent(), /^(black|white) (wins in \d+|has a forced win)$|^[+−]?\d+\.\d: (black is better|white is better|level)$/);
   // The position after the mistake says what should have been played instead of it.

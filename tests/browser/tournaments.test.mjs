@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, playCell, waitOnline, dumpFrames, WAIT_MS,
+  useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, playCell, waitOnline, dumpFrames,
+  seriousViolations, WAIT_MS,
 } from './harness.mjs';
 
 const BOT_NAMES = ['Turing', 'Zuse'];
@@ -226,6 +227,8 @@ test('two accounts: created, joined and started from the page, played, resigned,
   assert.equal(await byId(wp, 'btn-tournament-join').count(), 0, 'no buttons once it is over');
   await screenshot(wp, 'tournament-over');
   await assertFitsPhone(wp);
+  // A tournament's page passes the accessibility audit (see a11y.test.mjs for the others).
+  assert.deepEqual(await seriousViolations(wp), []);
   // A name leads to the player's page; the game's link to its replay.
   await byId(wp, 'standing-player-1').click();
   await byId(wp, 'player-page').waitFor({ timeout: WAIT_MS });
