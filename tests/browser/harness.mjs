@@ -125,8 +125,17 @@ export function startBot(server, { name, stateFile, capacity = 4 }) {
  * `newContext` inside it is a separate incognito-like context with its own storage, so two
  * contexts are two different players (their tokens live in their own localStorage).
  */
-export function launchBrowser() {
-  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+export async function launchBrowser() {
+  const launch = () => chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  try {
+    return await launch();
+  } catch (e) {
+    // Chromium has been seen to crash (SIGSEGV) while starting up on a loaded CI machine,
+    // before any page exists: a second start is a fresh process. The error of a second failure
+    // is the test's.
+    console.error(`Chromium did not start (${String(e.message).split('\n')[0]}); starting it again`);
+    return launch();
+  }
 }
 
 /**
