@@ -138,12 +138,11 @@ export function buildRoom(root, { roomId, actions, onBack, leaveNow, me }) {
 
   clear(root);
   root.append(h('div', { class: 'room', 'data-testid': 'room', 'data-room': roomId },
-    h('div', { class: 'board-col' },
-      head,
-      topSlot,
-      boardBox,
-      bottomSlot,
-      statusEl, abortEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl,
+    h('div', { class: 'board-col' }, head, topSlot, boardBox, bottomSlot),
+    // What the game says or asks the player: beside the board on a wide screen, right under it on
+    // a phone (style.css), never below the fold.
+    h('div', { class: 'prompts', 'data-testid': 'prompts' },
+      statusEl, abortEl, openingEl, errorEl, noticeEl, overEl, forbiddenNoteEl, touchHintEl,
       moveForm),
     h('aside', { class: 'side-col' },
       offersEl,
