@@ -1,4 +1,4 @@
-// Accessibility audit of every page with axe-core (the version tests/browser/package.json pins), in the light and the dark theme and in English and Chinese: the lobby, a room of each game in play, the leave dialog, a finished game with its dialog, the TV, a leaderboard, a player's page, the tournaments and the account form. No serious or critical violation anywhere.
+// Accessibility audit of every page with axe-core (the version tests/browser/package.json pins), in the light and the dark theme and in English and Chinese: the lobby, a room of each game in play, the leave dialog, a finished game with its dialog, the TV, a leaderboard, a player's page, the tournaments and the account form. No serious or critical violation anywhere, no disallowed ARIA role, and exactly one h1 on each page.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,16 +9,23 @@ import {
 
 const hall = useHall('a11y');
 
-/** Audits `player`'s page as it stands; `found` collects what fails, named by `where`. */
+/** Moderate findings that count as failures too: a role the element may not take, a page
+ *  without an h1. */
+const ALSO = ['aria-allowed-role', 'page-has-heading-one'];
+
+/** Audits `player`'s page as it stands; `found` collects what fails, named by `where`. Each
+ *  page has exactly one h1. */
 async function audit(player, where, found) {
-  for (const v of await seriousViolations(player.page)) {
+  for (const v of await seriousViolations(player.page, { also: ALSO })) {
     found.push(`${where}: ${v.impact} ${v.id} (${v.help}) at ${v.targets.join(', ')}`);
   }
+  const h1 = await player.page.locator('h1').count();
+  if (h1 !== 1) found.push(`${where}: ${h1} h1 elements, not one`);
 }
 
 for (const scheme of ['light', 'dark']) {
   for (const locale of ['en-US', 'zh-CN']) {
-    test(`no serious accessibility violation on any page, ${scheme} theme, ${locale}`, async () => {
+    test(`no serious accessibility violation, disallowed role or missing h1 on any page, ${scheme} theme, ${locale}`, async () => {
       const ann = await openPlayer(hall.browser, { name: 'Ann', locale });
       const ben = await openPlayer(hall.browser, { name: 'Ben', locale });
       await ann.page.emulateMedia({ colorScheme: scheme });

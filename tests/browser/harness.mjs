@@ -374,9 +374,10 @@ const AXE_SCRIPT = join(HERE, 'node_modules', 'axe-core', 'axe.min.js');
 /**
  * The serious and critical accessibility violations axe-core finds on the page as it stands:
  * [{ id, impact, help, targets }], empty when there is none. Moderate and minor findings are
- * left out (the bar is 0 serious or critical).
+ * left out (the bar is 0 serious or critical), but for the rules named in `also` (such as
+ * 'page-has-heading-one'), which count whatever their impact.
  */
-export async function seriousViolations(page) {
+export async function seriousViolations(page, { also = [] } = {}) {
   if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.addScriptTag({ path: AXE_SCRIPT });
   const found = await page.evaluate(async () => {
     const result = await window.axe.run(document, { resultTypes: ['violations'] });
@@ -384,5 +385,5 @@ export async function seriousViolations(page) {
       id: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
     }));
   });
-  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  return found.filter((v) => v.impact === 'serious' || v.impact === 'critical' || also.includes(v.id));
 }

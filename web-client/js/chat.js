@@ -13,6 +13,7 @@ const MAX_LINES = 300;
 export function createChat(root, { onSend, me }) {
   const tabs = {};
   const lists = {};
+  const panels = {};
   const unread = { game: 0, spectators: 0 };
   let active = 'game';
 
@@ -38,12 +39,11 @@ export function createChat(root, { onSend, me }) {
     tabBar.append(tab);
     lists[key] = h('ol', {
       class: `chat-list chat-${key}`,
-      id: `chat-panel-${key}`,
-      role: 'tabpanel',
-      'aria-labelledby': `chat-tab-${key}`,
       'aria-live': 'polite',
       'data-testid': key === 'game' ? 'chat-list' : 'chat-list-spectators',
     });
+    // The tab's panel is a plain box around the list (a list may not be a tab panel).
+    panels[key] = h('div', { class: 'chat-panel', id: `chat-panel-${key}`, role: 'tabpanel', 'aria-labelledby': `chat-tab-${key}` }, lists[key]);
   }
 
   const input = h('input', {
@@ -66,14 +66,14 @@ export function createChat(root, { onSend, me }) {
     if (onSend(text)) input.value = '';
   });
 
-  root.append(h('h2', { class: 'panel-title', 'data-i18n': 'chat.title' }, t('chat.title')), tabBar, lists.game, lists.spectators, form);
+  root.append(h('h2', { class: 'panel-title', 'data-i18n': 'chat.title' }, t('chat.title')), tabBar, panels.game, panels.spectators, form);
 
   function select(key) {
     active = key;
     for (const k of Object.keys(tabs)) {
       tabs[k].setAttribute('aria-selected', String(k === key));
       tabs[k].classList.toggle('active', k === key);
-      lists[k].hidden = k !== key;
+      panels[k].hidden = k !== key;
     }
     unread[key] = 0;
     tabs[key].badge.hidden = true;
@@ -86,7 +86,7 @@ export function createChat(root, { onSend, me }) {
     const stick = list.scrollTop + list.clientHeight >= list.scrollHeight - 8;
     list.append(node);
     while (list.childElementCount > MAX_LINES) list.firstElementChild.remove();
-    if (stick || list.hidden) list.scrollTop = list.scrollHeight;
+    if (stick || panels[key].hidden) list.scrollTop = list.scrollHeight;
     if (key !== active) {
       unread[key]++;
       tabs[key].badge.textContent = String(unread[key]);

@@ -257,7 +257,10 @@ function mount(route, opts = {}) {
     case 'player': view = mountPlayer(main, app, route); break;
     case 'tournaments': view = mountTournaments(main, app); break;
     case 'tournament': view = mountTournament(main, app, route); break;
-    default: view = mountLobby(main, app);
+    default:
+      view = mountLobby(main, app);
+      // The lobby's h1, for screen readers (the header shows the name already).
+      main.prepend(h('h1', { class: 'sr-only', 'data-i18n': 'app.title' }, t('app.title')));
   }
   applyI18n(main);
   window.scrollTo(0, 0);

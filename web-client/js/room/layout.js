@@ -43,7 +43,8 @@ const navBtn = (testid, key, symbol, onclick) => h('button', { type: 'button', '
  * player id, for marking our own chat lines. Returns the elements the view draws into.
  */
 export function buildRoom(root, { roomId, actions, onBack, leaveNow, me }) {
-  const titleEl = h('span', { class: 'room-title', 'data-testid': 'room-title' }, t('room.loading'));
+  // The page's one h1, but on the TV page, whose own title is the h1.
+  const titleEl = h(root.closest('.tv') ? 'span' : 'h1', { class: 'room-title', 'data-testid': 'room-title' }, t('room.loading'));
   const clockSpecEl = h('span', { class: 'room-clock-spec' });
   const ratedEl = h('span', { class: 'rated-badge', 'data-testid': 'room-rated', 'data-i18n': 'rating.rated', hidden: true }, t('rating.rated'));
   const spectatorsEl = h('span', { 'data-testid': 'spectators' }, '0');
