@@ -2,7 +2,8 @@
 //! clocks follow): each side's clock starts with its own first move, a first move not made in
 //! time aborts the game, either player may abort until both have moved, a Fischer flag falls,
 //! a per-move clock resets and falls, an absent player loses by abandonment after the grace
-//! period and one who comes back in time does not.
+//! period and one who comes back in time does not, and the one who stayed may claim the win or
+//! a draw once half the grace period has gone.
 
 mod common;
 
@@ -123,6 +124,55 @@ async fn absent_player_loses_after_the_grace_period() {
     let over = b.expect("over").await;
     assert_eq!(over["result"], "white");
     assert_eq!(over["reason"], "abandoned");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_one_who_stayed_may_claim_after_half_the_grace_period() {
+    let _frozen = freeze_time();
+    let server = TestServer::start_with(|c| {
+        no_idle(c);
+        c.limits.grace = Duration::from_secs(60);
+    })
+    .await;
+    for (claim, result) in [("win", "white"), ("draw", "draw")] {
+        let (mut a, mut b, room) = seated_pair(&server, gomoku(), json!(null)).await;
+        a.play(&room, "h8").await;
+        b.play(&room, "a1").await;
+        a.saw_ply(&room, 2).await;
+        let ask = json!({"t":"claim","room":room,"result":claim});
+        // Nothing to claim while the opponent is here.
+        let e = b.refused(ask.clone()).await;
+        assert_eq!(e["code"], "bad_request");
+        assert!(e["message"].as_str().unwrap().contains("is here"), "{e}");
+        a.close().await;
+        advance(Duration::from_secs(1)).await;
+        // Everyone can read how long the player who left has, and when a claim is possible.
+        let crowd = b
+            .expect_where(|v| v["t"] == "crowd" && v["online"]["black"] == false)
+            .await;
+        assert_eq!(crowd["away"]["black"]["back_ms"], 59_000, "{crowd}");
+        assert_eq!(crowd["away"]["black"]["claim_ms"], 29_000, "{crowd}");
+        assert!(crowd["away"]["white"].is_null(), "{crowd}");
+        let mut watcher = server.client("Carol").await;
+        let st = watcher.join(&room, "spectator").await;
+        assert_eq!(st["seats"]["black"]["away"]["back_ms"], 59_000, "{st}");
+        assert!(st["seats"]["white"]["away"].is_null(), "{st}");
+        advance(Duration::from_millis(28_500)).await;
+        let e = b.refused(ask.clone()).await;
+        assert_eq!(e["code"], "bad_request");
+        assert!(e["message"].as_str().unwrap().contains("in 1 s"), "{e}");
+        advance(Duration::from_millis(500)).await;
+        b.send(ask).await;
+        for c in [&mut b, &mut watcher] {
+            let over = c.expect("over").await;
+            assert_eq!(over["result"], result);
+            assert_eq!(over["reason"], "abandoned");
+        }
+        // Stored: the room reads the same result back.
+        let st = watcher.fresh_state(&room, "spectator").await;
+        assert_eq!(st["result"]["result"], result);
+        assert!(st["seats"]["black"]["away"].is_null(), "{st}");
+    }
 }
 
 #[tokio::test(start_paused = true)]

@@ -178,6 +178,52 @@ pub struct SeatInfo {
     pub name: String,
     pub bot: bool,
     pub online: bool,
+    /// While the player is away from a game in progress: how long it has to come back, and
+    /// when the opponent may claim. Absent otherwise (and from older servers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub away: Option<SeatAway>,
+}
+
+/// A seated player away from a game in progress, as of the message that carries it.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatAway {
+    /// Time left before the player loses by abandonment (or the game is aborted).
+    pub back_ms: u64,
+    /// Time left before the opponent may `claim` the win or a draw (0: now).
+    pub claim_ms: u64,
+}
+
+/// The away players of a room, in `crowd`.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SeatsAway {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black: Option<SeatAway>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white: Option<SeatAway>,
+}
+
+impl SeatsAway {
+    /// Nobody is away.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.black.is_none() && self.white.is_none()
+    }
+
+    #[must_use]
+    pub fn of(&self, seat: Color) -> Option<SeatAway> {
+        match seat {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+}
+
+/// What a player claims when the opponent has stayed away for half the grace period.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Claim {
+    Win,
+    Draw,
 }
 
 /// Both seats of a room; `null` for a free seat.
@@ -500,6 +546,12 @@ pub enum ClientMsg {
     Abort {
         room: String,
     },
+    /// Ends a game whose opponent has been away for half the grace period or more: a win (an
+    /// abort before both sides have moved) or a draw.
+    Claim {
+        room: String,
+        result: Claim,
+    },
     Undo {
         room: String,
     },
@@ -585,6 +637,7 @@ client_types! {
     Move => "move",
     Resign => "resign",
     Abort => "abort",
+    Claim => "claim",
     Undo => "undo",
     UndoReply => "undo_reply",
     Draw => "draw",
@@ -695,6 +748,9 @@ pub enum ServerMsg {
         room: String,
         spectators: u32,
         online: SeatsOnline,
+        /// The seated players away from a game in progress (an addition to the v1 contract).
+        #[serde(default, skip_serializing_if = "SeatsAway::is_empty")]
+        away: SeatsAway,
     },
     Seeking {
         seek: String,

@@ -2,8 +2,8 @@
 //! PROTOCOL.md shows and serialises back to it; bad frames become typed errors, never panics.
 
 use game_core::protocol::{
-    parse_client, parse_server, BotSeats, ClientMsg, ClockSpec, ErrorCode, GameResult, JoinAs,
-    ResultKind, SeatChoice, ServerMsg, CLIENT_TYPES,
+    parse_client, parse_server, BotSeats, Claim, ClientMsg, ClockSpec, ErrorCode, GameResult,
+    JoinAs, ResultKind, SeatChoice, ServerMsg, CLIENT_TYPES,
 };
 use game_core::{Color, EndReason, GameSpec, GomokuRule};
 use proptest::prelude::*;
@@ -161,6 +161,14 @@ fn golden_room_messages() {
     client_golden(r#"{"t":"move","room":"r1","move":"4"}"#);
     client_golden(r#"{"t":"resign","room":"r1"}"#);
     client_golden(r#"{"t":"abort","room":"r1"}"#);
+    assert_eq!(
+        client_golden(r#"{"t":"claim","room":"r1","result":"draw"}"#),
+        ClientMsg::Claim {
+            room: "r1".into(),
+            result: Claim::Draw
+        }
+    );
+    client_golden(r#"{"t":"claim","room":"r1","result":"win"}"#);
     client_golden(r#"{"t":"undo","room":"r1"}"#);
     client_golden(r#"{"t":"undo_reply","room":"r1","accept":true}"#);
     client_golden(r#"{"t":"draw","room":"r1"}"#);
@@ -237,6 +245,7 @@ fn every_client_type_is_listed_and_covered() {
         r#"{"t":"move","room":"r","move":"a1"}"#,
         r#"{"t":"resign","room":"r"}"#,
         r#"{"t":"abort","room":"r"}"#,
+        r#"{"t":"claim","room":"r","result":"win"}"#,
         r#"{"t":"undo","room":"r"}"#,
         r#"{"t":"undo_reply","room":"r","accept":true}"#,
         r#"{"t":"draw","room":"r"}"#,
@@ -388,6 +397,9 @@ fn golden_chat_crowd_seeking() {
     );
     server_golden(
         r#"{"t":"crowd","room":"r1","spectators":3,"online":{"black":true,"white":false}}"#,
+    );
+    server_golden(
+        r#"{"t":"crowd","room":"r1","spectators":0,"online":{"black":true,"white":false},"away":{"white":{"back_ms":55000,"claim_ms":25000}}}"#,
     );
     server_golden(r#"{"t":"seeking","seek":"s1"}"#);
 }

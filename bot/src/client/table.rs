@@ -179,6 +179,7 @@ mod tests {
             name: "n".into(),
             bot,
             online: true,
+            away: None,
         })
     }
 

@@ -116,6 +116,10 @@ pub enum RoomError {
     RatedBotLevel,
     #[error("a tournament game cannot be aborted (resign instead)")]
     AbortInTournament,
+    #[error("your opponent is here: there is nothing to claim")]
+    OpponentHere,
+    #[error("your opponent may still come back: you can claim in {0} s")]
+    ClaimTooEarly(u64),
     /// Cluster mode: the node that owns the room, or Redis, cannot be reached now.
     #[error("the room's server cannot be reached; try again")]
     Unreachable,
@@ -179,6 +183,8 @@ impl Refusal for RoomError {
             | RoomError::BadBotLevel
             | RoomError::RatedBotLevel
             | RoomError::AbortInTournament
+            | RoomError::OpponentHere
+            | RoomError::ClaimTooEarly(_)
             | RoomError::EmptyChat
             | RoomError::ChatControl
             | RoomError::BadMoveId

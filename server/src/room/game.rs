@@ -409,6 +409,7 @@ impl RoomGame {
                 name: s.name.clone(),
                 bot: s.bot,
                 online: online[c.index()],
+                away: None,
             })
         };
         Seats {

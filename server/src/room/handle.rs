@@ -42,9 +42,14 @@ pub struct Actor {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Action {
-    Move { mv: String, id: Option<String> },
+    Move {
+        mv: String,
+        id: Option<String>,
+    },
     Resign,
     Abort,
+    /// The win (or a draw) over an opponent away for half the grace period or more.
+    Claim(game_core::protocol::Claim),
     Undo,
     UndoReply(bool),
     Draw,

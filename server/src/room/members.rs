@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use game_core::protocol::{RoomStatus, ServerMsg};
+use game_core::protocol::{RoomState, RoomStatus, SeatAway, SeatsAway, ServerMsg};
 use game_core::Color;
 use tokio::time::{Duration, Instant};
 
@@ -29,17 +29,21 @@ pub struct Members {
     away_since: [Option<Instant>; 2],
     /// The fence of this copy of the room, which its members' nodes hear it under.
     fence: u64,
+    /// How long a seated player may stay away from a game in progress before losing it.
+    grace: Duration,
     /// Since when the room, waiting for its players, has had no person in it (bots and the
     /// server's own clients aside).
     unattended_since: Option<Instant>,
 }
 
 impl Members {
-    /// No members yet, of a copy of the room under `fence`.
+    /// No members yet, of a copy of the room under `fence` whose players have `grace` to
+    /// come back.
     #[must_use]
-    pub fn under(fence: u64) -> Members {
+    pub fn under(fence: u64, grace: Duration) -> Members {
         Members {
             fence,
+            grace,
             ..Members::default()
         }
     }
@@ -161,9 +165,9 @@ impl Members {
             let you = game.seat_of(&m.player);
             let view = you.map_or(2, Color::index);
             let text = views[view].get_or_insert_with(|| {
-                shared_text(&ServerMsg::State(Box::new(
-                    game.state(you, online, spectators, now),
-                )))
+                let mut state = game.state(you, online, spectators, now);
+                self.mark_away(&mut state, game, now);
+                shared_text(&ServerMsg::State(Box::new(state)))
             });
             m.link.send_text(text);
         }
@@ -171,12 +175,13 @@ impl Members {
 
     /// The `state` for one connection of `player`.
     pub fn send_state(&self, link: &MemberLink, player: &str, game: &RoomGame, now: Instant) {
-        let state = game.state(
+        let mut state = game.state(
             game.seat_of(player),
             self.seats_online(game),
             self.spectators(game),
             now,
         );
+        self.mark_away(&mut state, game, now);
         link.send(&ServerMsg::State(Box::new(state)));
     }
 
@@ -203,8 +208,44 @@ impl Members {
     }
 
     /// When each away player's grace period ends.
-    pub fn grace_deadlines(&self, grace: Duration) -> impl Iterator<Item = Instant> + '_ {
-        self.away_since.iter().flatten().map(move |t| *t + grace)
+    pub fn grace_deadlines(&self) -> impl Iterator<Item = Instant> + '_ {
+        self.away_since.iter().flatten().map(|t| *t + self.grace)
+    }
+
+    /// `seat`'s player, away from a game in progress: how long it has to come back, and how
+    /// long before its opponent may claim (after half the grace period).
+    #[must_use]
+    pub fn away_from(&self, game: &RoomGame, seat: Color, now: Instant) -> Option<SeatAway> {
+        if game.status() != RoomStatus::Playing {
+            return None;
+        }
+        let since = self.away_since[seat.index()]?;
+        let left = |d: Duration| (since + d).saturating_duration_since(now).as_millis() as u64;
+        Some(SeatAway {
+            back_ms: left(self.grace),
+            claim_ms: left(self.grace / 2),
+        })
+    }
+
+    /// The away players of a game in progress, for `crowd`.
+    #[must_use]
+    pub fn seats_away(&self, game: &RoomGame, now: Instant) -> SeatsAway {
+        SeatsAway {
+            black: self.away_from(game, Color::Black, now),
+            white: self.away_from(game, Color::White, now),
+        }
+    }
+
+    /// Writes into a `state` which seated players are away, and for how long yet.
+    fn mark_away(&self, state: &mut RoomState, game: &RoomGame, now: Instant) {
+        for (seat, info) in [
+            (Color::Black, state.seats.black.as_mut()),
+            (Color::White, state.seats.white.as_mut()),
+        ] {
+            if let Some(info) = info {
+                info.away = self.away_from(game, seat, now);
+            }
+        }
     }
 
     /// Notes, as members come and go, whether a person is in the room while it waits for its
@@ -229,16 +270,18 @@ impl Members {
 
     /// While the room waits for its players with no person in it: when it closes.
     #[must_use]
-    pub fn unattended_until(&self, game: &RoomGame, grace: Duration) -> Option<Instant> {
+    pub fn unattended_until(&self, game: &RoomGame) -> Option<Instant> {
         let waiting = game.status() == RoomStatus::Waiting;
-        self.unattended_since.filter(|_| waiting).map(|t| t + grace)
+        self.unattended_since
+            .filter(|_| waiting)
+            .map(|t| t + self.grace)
     }
 
     /// A seat whose player has been away for the whole grace period by `now`.
     #[must_use]
-    pub fn gone_for_good(&self, grace: Duration, now: Instant) -> Option<Color> {
+    pub fn gone_for_good(&self, now: Instant) -> Option<Color> {
         [Color::Black, Color::White]
             .into_iter()
-            .find(|c| self.away_since[c.index()].is_some_and(|t| t + grace <= now))
+            .find(|c| self.away_since[c.index()].is_some_and(|t| t + self.grace <= now))
     }
 }

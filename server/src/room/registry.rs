@@ -101,7 +101,10 @@ pub fn spawn_room(
         hub.open_rooms().opened_soon(&handle.id, makers);
     }
     let now = Instant::now();
-    let mut members = Members::under(lease.as_ref().map_or(0, |l| l.fence));
+    let mut members = Members::under(
+        lease.as_ref().map_or(0, |l| l.fence),
+        hub.config().limits.grace,
+    );
     // Nobody is in the room yet: a reloaded game, or one that starts at once (quick pairing,
     // rematch), waits for its players from now, a grace period each.
     if unfinished && (reloaded || game.status() == RoomStatus::Playing) {

@@ -2,7 +2,7 @@
 //! rematches — as the room's task carries them out: the rules answer with a change or a
 //! refusal, the change is stored, committed and announced, the refusal answered.
 
-use game_core::protocol::BOT_LEVELS;
+use game_core::protocol::{Claim, BOT_LEVELS};
 use game_core::Color;
 use tokio::time::Instant;
 
@@ -75,6 +75,7 @@ impl RoomActor {
                 let proposal = self.game.resign(seat, now);
                 self.settle(proposal, "the resignation").await
             }
+            (Action::Claim(claim), Some(seat)) => self.claim(seat, claim, now).await,
             (Action::Abort, Some(_)) if self.hub.tournaments().is_game_room(self.game.id()) => {
                 Err(RoomError::AbortInTournament)
             }
@@ -152,6 +153,23 @@ impl RoomActor {
         self.carry_out(change, None, "the line").await?;
         self.chat.said(player, line);
         Ok(())
+    }
+
+    /// `seat`'s claim over an opponent who has stayed away for half the grace period or more.
+    async fn claim(&mut self, seat: Color, claim: Claim, now: Moment) -> Result<(), RoomError> {
+        self.game.check_playing()?;
+        let absent = seat.other();
+        match self.members.away_from(&self.game, absent, now.at) {
+            None => Err(RoomError::OpponentHere),
+            Some(away) if away.claim_ms > 0 => {
+                Err(RoomError::ClaimTooEarly(away.claim_ms.div_ceil(1000)))
+            }
+            Some(_) => {
+                let forfeit = self.hub.tournaments().is_game_room(self.game.id());
+                let proposal = self.game.claim(absent, claim, forfeit, now);
+                self.settle(proposal, "the claim").await
+            }
+        }
     }
 
     /// A bot for the first free seat of a waiting room.

@@ -23,16 +23,14 @@ impl RoomActor {
             consider(ending(lapse));
         }
         if self.game.status() != RoomStatus::Over {
-            for t in self.members.grace_deadlines(self.hub.config().limits.grace) {
+            for t in self.members.grace_deadlines() {
                 consider(ending(t));
             }
             for t in self.invites.deadlines() {
                 consider(t);
             }
         }
-        let unattended = self
-            .members
-            .unattended_until(&self.game, self.hub.config().limits.grace);
+        let unattended = self.members.unattended_until(&self.game);
         for t in self.waiting_until.into_iter().chain(unattended) {
             consider(ending(t));
         }
@@ -55,6 +53,7 @@ impl RoomActor {
                     black: online[0],
                     white: online[1],
                 },
+                away: self.members.seats_away(&self.game, now.at),
             });
             self.publish();
         }
@@ -77,8 +76,7 @@ impl RoomActor {
             self.publish();
         }
         if endings_due && self.game.status() != RoomStatus::Over {
-            let grace = self.hub.config().limits.grace;
-            if let Some(seat) = self.members.gone_for_good(grace, now.at) {
+            if let Some(seat) = self.members.gone_for_good(now.at) {
                 // A tournament game is lost by the side that left, even before both moved:
                 // aborted, it would score against whichever side had not moved yet.
                 let forfeit = self.hub.tournaments().is_game_room(self.game.id());
@@ -88,9 +86,7 @@ impl RoomActor {
                 }
             }
         }
-        let unattended = self
-            .members
-            .unattended_until(&self.game, self.hub.config().limits.grace);
+        let unattended = self.members.unattended_until(&self.game);
         let closing = self.waiting_until.into_iter().chain(unattended);
         if endings_due && closing.min().is_some_and(|t| t <= now.at) {
             // Nobody started the room in time, or everyone left it: it closes without a

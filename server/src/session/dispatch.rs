@@ -224,6 +224,10 @@ impl Session {
                 self.act(&room, Action::Resign, reference, received).await
             }
             ClientMsg::Abort { room } => self.act(&room, Action::Abort, reference, received).await,
+            ClientMsg::Claim { room, result } => {
+                self.act(&room, Action::Claim(result), reference, received)
+                    .await
+            }
             ClientMsg::Undo { room } => self.act(&room, Action::Undo, reference, received).await,
             ClientMsg::UndoReply { room, accept } => {
                 let action = Action::UndoReply(accept);

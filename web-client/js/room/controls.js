@@ -170,6 +170,10 @@ export function createControls({ state: R, view, app }) {
     abort() {
       if (R.seated && R.abortable) send({ t: 'abort', room: R.id });
     },
+    /** The win or a draw over an opponent away for half the grace period (the server checks). */
+    claim(result) {
+      if (R.seated && R.playing) send({ t: 'claim', room: R.id, result });
+    },
     askRematch,
     inviteBot() {
       send({ t: 'invite_bot', room: R.id, level: Number(view.el.botLevel.value) || 3 });

@@ -65,6 +65,8 @@ export function buildRoom(root, { roomId, actions, onBack, leaveNow, me }) {
   const statusEl = h('p', { class: 'status-line', 'data-testid': 'status', 'aria-live': 'polite' });
   // Until the side to move makes its first move: the time left before the game is aborted.
   const abortEl = h('p', { class: 'abort-countdown', role: 'timer', 'data-testid': 'abort-countdown', hidden: true });
+  // A seated player who left a game in progress: the time left to come back, and the claim.
+  const presenceEl = h('p', { class: 'presence', role: 'status', 'data-testid': 'presence', hidden: true });
   const errorEl = h('p', { class: 'error-msg', role: 'alert', 'data-testid': 'error-msg', hidden: true });
   const noticeEl = h('p', { class: 'notice', role: 'status', 'data-testid': 'notice', hidden: true });
   const overEl = h('div', { class: 'game-over', role: 'status', 'data-testid': 'game-over', hidden: true });
@@ -143,7 +145,7 @@ export function buildRoom(root, { roomId, actions, onBack, leaveNow, me }) {
     // What the game says or asks the player: beside the board on a wide screen, right under it on
     // a phone (style.css), never below the fold.
     h('div', { class: 'prompts', 'data-testid': 'prompts' },
-      statusEl, abortEl, openingEl, errorEl, noticeEl, overEl, forbiddenNoteEl, touchHintEl,
+      statusEl, abortEl, presenceEl, openingEl, errorEl, noticeEl, overEl, forbiddenNoteEl, touchHintEl,
       moveForm),
     h('aside', { class: 'side-col' },
       offersEl,
@@ -160,7 +162,7 @@ export function buildRoom(root, { roomId, actions, onBack, leaveNow, me }) {
 
   return {
     titleEl, clockSpecEl, ratedEl, spectatorsEl, bars, topSlot, bottomSlot, board,
-    statusEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl, moveInput, moveForm,
+    statusEl, presenceEl, openingEl, errorEl, noticeEl, overEl, touchHintEl, forbiddenNoteEl, moveInput, moveForm,
     offersEl, buttons, botLevel, inviteGroup, nav, moveList, liveBtn,
     moveStringEl, exportLinksEl, chat, clocks, overDialog, leaveDialog, reviewEl,
   };

@@ -4,6 +4,14 @@ import { replay, applyMove, other } from '../rules.js';
 import { openingStep, openingRuns, firstPlayerSteps } from '../opening.js';
 import { ratingOutcome } from '../rating.js';
 
+/** A seat's `away` (from a `state` or a `crowd`) as deadlines on this page's clock (ms): when
+ *  the player must be back, and when the one who stayed may claim. */
+export function awayDeadlines(away, now = performance.now()) {
+  if (!away || typeof away.back_ms !== 'number') return null;
+  const claim = typeof away.claim_ms === 'number' ? away.claim_ms : away.back_ms;
+  return { backAt: now + away.back_ms, claimAt: now + claim };
+}
+
 /** How long our own undo or draw request shows as waiting: the server sets no deadline, and
  *  an opponent who ignores it should not leave the note up for ever. */
 export const ASK_TIMEOUT_MS = 30000;
@@ -32,6 +40,8 @@ export class RoomState {
     this.clock = null;
     this.spectators = 0;
     this.online = {};
+    // Seated players away from a game in progress: { backAt, claimAt } on this page's clock.
+    this.away = { black: null, white: null };
     this.you = null;
     this.seq = null;
     this.view = null; // null: follow the game; else the position index on show
@@ -134,6 +144,7 @@ export class RoomState {
     this.rating = ratingOutcome(msg.rating) ?? (this.status === 'over' ? this.rating : null);
     this.seats = msg.seats || { black: null, white: null };
     this.online = {};
+    this.away = { black: awayDeadlines(this.seats.black?.away), white: awayDeadlines(this.seats.white?.away) };
     this.clock = msg.clock || null;
     this.spectators = msg.spectators ?? 0;
     this.you = msg.you === 'black' || msg.you === 'white' ? msg.you : null;
@@ -227,7 +238,11 @@ export class RoomState {
 
   applyCrowd(msg) {
     if (typeof msg.spectators === 'number') this.spectators = msg.spectators;
-    if (msg.online && typeof msg.online === 'object') this.online = { ...msg.online };
+    if (msg.online && typeof msg.online === 'object') {
+      this.online = { ...msg.online };
+      // A crowd names every away player: one it leaves out is back.
+      this.away = { black: awayDeadlines(msg.away?.black), white: awayDeadlines(msg.away?.white) };
+    }
   }
 
   /** A `chat` line. Returns { show, gap }: show false for a line seen already, gap true when

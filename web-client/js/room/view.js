@@ -10,6 +10,7 @@ import { buildRoom, SEATS } from './layout.js';
 import { fifthsChoice } from '../opening.js';
 import { changeWords } from '../rating.js';
 import { noteRoom } from '../my-game.js';
+import { createPresence } from './presence.js';
 
 const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
 
@@ -44,6 +45,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     backToGame: () => actions.backToGame(),
   });
   const { board, chat, clocks, buttons, nav } = el;
+  const presence = createPresence(el.presenceEl, { state: R, name: (seat) => playerWord(seat), onClaim: (result) => actions.claim(result) });
   const forbiddenCache = new WeakMap();
   let flipped = false;
   let resignArmed = false;
@@ -215,6 +217,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
       b.root.classList.toggle('to-move', R.playing && R.toMove === seat);
     }
     el.spectatorsEl.textContent = String(R.spectators ?? 0);
+    presence.render();
   }
 
   /** Ply `k` as the move list numbers it ("7. m1" for black, "7… m2" for white), or the start. */
@@ -484,6 +487,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
       clearTimeout(errorTimer);
       clearTimeout(noticeTimer);
       clocks.stop();
+      presence.stop();
       document.title = 'Kibitz';
     },
   };

@@ -3,7 +3,7 @@
 
 use tokio::time::Duration;
 
-use game_core::protocol::{GameResult, ResultKind, RoomStatus, ServerMsg};
+use game_core::protocol::{Claim, GameResult, ResultKind, RoomStatus, ServerMsg};
 use game_core::{Color, EndReason};
 
 use crate::clock::GameClock;
@@ -105,5 +105,26 @@ impl RoomGame {
             RoomStatus::Waiting => self.cancel(),
             RoomStatus::Over => None,
         }
+    }
+
+    /// A player's claim over `absent`, away for half its grace period or more (the caller
+    /// checks that): the win, or a draw, by abandonment — an abort while a side has not
+    /// made its first move, as when the grace runs out (a tournament game aside).
+    pub fn claim(
+        &self,
+        absent: Color,
+        claim: Claim,
+        forfeit: bool,
+        now: Moment,
+    ) -> Result<Change, RoomError> {
+        self.check_playing()?;
+        if self.abortable() && !forfeit {
+            return Ok(self.aborted(now));
+        }
+        let winner = match claim {
+            Claim::Win => Some(absent.other()),
+            Claim::Draw => None,
+        };
+        Ok(self.ending(winner, EndReason::Abandoned, now))
     }
 }

@@ -21,7 +21,7 @@ impl RoomGame {
         Change::new(&self.head.id, self.seq, self.offers)
     }
 
-    pub(super) fn check_playing(&self) -> Result<(), RoomError> {
+    pub fn check_playing(&self) -> Result<(), RoomError> {
         match self.status {
             RoomStatus::Playing => Ok(()),
             RoomStatus::Waiting => Err(RoomError::NotStarted),
