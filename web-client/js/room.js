@@ -4,6 +4,7 @@ import { RoomState } from './room/state.js';
 import { createRoomView } from './room/view.js';
 import { createControls } from './room/controls.js';
 import { createProtocol } from './room/protocol.js';
+import { createAnnouncer } from './room/announcer.js';
 
 /** Mounts the room `room` in `root`. opts.fresh: we just created it (its state is on the way);
  *  opts.as: 'player' (take a free seat, else watch) or 'spectator'; opts.clockSpec: the lobby's
@@ -17,6 +18,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
   const view = createRoomView(root, { state, app, clockSpec, actions, quiet });
   Object.assign(actions, createControls({ state, view, app }));
   const protocol = createProtocol({ state, view, app });
+  const announcer = createAnnouncer({ state, el: view.el });
 
   document.addEventListener('keydown', actions.onKey);
   view.renderAll(false);
@@ -24,7 +26,12 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
 
   return {
     onReady: protocol.onReady,
-    onMessage: protocol.onMessage,
+    onMessage(msg) {
+      const ours = protocol.onMessage(msg);
+      // Screen-reader mode says what the message changed, once it is drawn.
+      if (ours) announcer.update();
+      return ours;
+    },
     onStatus() {
       view.renderBoard(false);
     },
