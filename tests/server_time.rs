@@ -157,6 +157,7 @@ async fn the_one_who_stayed_may_claim_after_half_the_grace_period() {
         let st = watcher.join(&room, "spectator").await;
         assert_eq!(st["seats"]["black"]["away"]["back_ms"], 59_000, "{st}");
         assert!(st["seats"]["white"]["away"].is_null(), "{st}");
+        assert!(st["tournament"].is_null(), "not a tournament's game: {st}");
         advance(Duration::from_millis(28_500)).await;
         let e = b.refused(ask.clone()).await;
         assert_eq!(e["code"], "bad_request");

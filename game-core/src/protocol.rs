@@ -465,6 +465,10 @@ pub struct RoomState {
     /// What the game did to the ratings, once a rated game is over.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rating: Option<RatingOutcome>,
+    /// The id of the tournament this game is played in (absent otherwise, and once the room
+    /// is reloaded after its end).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tournament: Option<String>,
 }
 
 /// One side's rating before and after a rated game (rounded to whole points).

@@ -190,13 +190,28 @@ test('two accounts: created, joined and started from the page, played, resigned,
   await white.page.locator(`[data-testid="room"][data-room="${room}"]`).waitFor({ timeout: WAIT_MS });
   await byId(white.page, 'player-name-white').filter({ hasText: white.name }).waitFor({ timeout: WAIT_MS });
 
-  // Both move, then black resigns: white wins.
+  // The game says whose it is: the tournament, its round, a link to its page.
   const both = [black, white];
+  for (const p of both) {
+    await byId(p.page, 'room-tournament').filter({ hasText: 'Tournament “Autumn Cup”, round 1' }).waitFor({ timeout: WAIT_MS });
+    assert.equal(await byId(p.page, 'room-tournament').getAttribute('href'), `/?tournament=${id}`);
+    assert.equal(await byId(p.page, 'btn-rematch').isVisible(), false, `${p.name}: no rematch in a tournament`);
+  }
+
+  // Both move, then black resigns: white wins.
   await playCell(black, 'h8', 'black', both);
   await playCell(white, 'i9', 'white', both);
   await byId(black.page, 'btn-resign').click();
   await byId(black.page, 'btn-resign-confirm').click();
-  for (const p of both) await byId(p.page, 'game-over-dialog').waitFor({ timeout: WAIT_MS });
+  for (const p of both) {
+    await byId(p.page, 'game-over-dialog').waitFor({ timeout: WAIT_MS });
+    // The way on is the tournament, not a rematch.
+    assert.equal(await byId(p.page, 'btn-over-rematch').isVisible(), false, `${p.name}: no rematch`);
+    assert.equal(await byId(p.page, 'btn-over-tournament').isVisible(), true, `${p.name}: back to the tournament`);
+  }
+  await byId(black.page, 'btn-over-tournament').click();
+  await byId(black.page, 'tournament-title').filter({ hasText: 'Autumn Cup' }).waitFor({ timeout: WAIT_MS });
+  assert.match(black.page.url(), new RegExp(`\\?tournament=${id}$`));
 
   // The watcher's page shows the result without a reload: white 1, black 0, the tournament
   // over after its one round.

@@ -554,6 +554,11 @@ async fn a_tournament_game_cannot_be_aborted() {
     let (id, room, mut black, mut white, _) = started_duel(&server).await;
     black.play(&room, "4").await;
     white.saw_ply(&room, 1).await;
+    // The room tells everyone in it which tournament the game is played in.
+    for c in [&mut black, &mut white] {
+        let st = c.fresh_state(&room, "player").await;
+        assert_eq!(st["tournament"], id.as_str(), "{st}");
+    }
     // The game is public: the lobby lists it live, where the TV page picks its games.
     let mut watcher = server.client("Watcher").await;
     watcher.send(json!({"t":"lobby"})).await;

@@ -187,6 +187,7 @@ mod tests {
         RoomState {
             rated: false,
             rating: None,
+            tournament: None,
             room: "r1".into(),
             seq: 4,
             game: GameSpec::connect4(7, 6),

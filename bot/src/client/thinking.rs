@@ -243,6 +243,7 @@ mod tests {
         let state = RoomState {
             rated: false,
             rating: None,
+            tournament: None,
             room: "r1".into(),
             seq: 0,
             game: GameSpec::Othello,

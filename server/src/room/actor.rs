@@ -465,6 +465,12 @@ impl RoomActor {
         if self.quiet_since.is_some() {
             self.quiet_since = Some(Instant::now());
         }
+        if self.game.tournament().is_none() {
+            // A tournament's game: its players are told which, while the room lasts.
+            if let Some(id) = self.hub.tournaments().tournament_of(self.game.id()) {
+                self.game.note_tournament(id);
+            }
+        }
         // Every frame this copy of the room sends says so: should another node take the room
         // over, the members' nodes drop what this copy still sends.
         match cmd.of_room(self.game.id(), self.fence()) {

@@ -60,6 +60,8 @@ pub struct RoomGame {
     first_move: Duration,
     /// What a rated game's end did to the ratings (settled by the store with the end).
     rating: Option<RatingOutcome>,
+    /// The tournament this game is played in, as the room heard it while the game went on.
+    tournament: Option<String>,
 }
 
 /// What a `move` came to. Returned once and taken apart at once: boxing the change would
@@ -121,6 +123,7 @@ impl RoomGame {
                 rated,
             },
             rating: None,
+            tournament: None,
             game: start.clone(),
             start,
             moves: Vec::new(),
@@ -213,6 +216,7 @@ impl RoomGame {
             answers,
             first_move: Limits::default().first_move,
             rating,
+            tournament: None,
         })
     }
 
@@ -418,6 +422,17 @@ impl RoomGame {
         }
     }
 
+    /// The tournament this game is played in, once the room has heard of it.
+    #[must_use]
+    pub fn tournament(&self) -> Option<&str> {
+        self.tournament.as_deref()
+    }
+
+    /// The game is one of tournament `id`: its state says so from now on.
+    pub fn note_tournament(&mut self, id: String) {
+        self.tournament = Some(id);
+    }
+
     /// Everything a client needs to draw the room, seen from seat `you`.
     #[must_use]
     pub fn state(
@@ -444,6 +459,7 @@ impl RoomGame {
             opening_state: self.game.opening_view(),
             rated: self.head.rated,
             rating: self.rating.clone(),
+            tournament: self.tournament.clone(),
         }
     }
 

@@ -76,7 +76,7 @@ pub async fn direct(hub: &SharedHub, tournament: Tournament) {
     // director's first look at them.
     if let Some(round) = tournament.current_round() {
         for game in round.games.iter().filter(|g| !g.is_over()) {
-            hub.tournaments().game_room(&game.room);
+            hub.tournaments().game_room(&game.room, &tournament.id);
         }
     }
     let director = Director {
@@ -246,7 +246,9 @@ impl Director {
             .unwrap_or_default();
         let mut recorded = false;
         for game in pending {
-            self.hub.tournaments().game_room(&game.room);
+            self.hub
+                .tournaments()
+                .game_room(&game.room, &self.tournament.id);
             match self.seen(&game.room).await {
                 Seen::Missing => match self.make_room(&game).await {
                     Ok(()) => {

@@ -21,7 +21,8 @@ pub async fn heard(hub: &SharedHub, tournament: &str, room: &str, players: &[(St
         // Directed here: the director tells this node's connections itself.
         return;
     }
-    hub.tournaments().heard_elsewhere(room, Instant::now());
+    hub.tournaments()
+        .heard_elsewhere(room, tournament, Instant::now());
     for (player, name) in players {
         for link in hub.links().of(player) {
             let in_room = matches!(&link, MemberLink::Local(conn) if conn.is_in(room));

@@ -31,7 +31,8 @@ pub struct TournamentRegistry {
     /// The rooms of tournament games being played here: their players may not abort them
     /// (an abort scores as a loss of the side that never moved, which the side that did
     /// could otherwise call for at will).
-    game_rooms: dashmap::DashSet<String>,
+    /// Each with the id of its tournament, which its room tells its players.
+    game_rooms: DashMap<String, String>,
     /// In a cluster, games of tournaments another node directs: when the director's word of
     /// each was last heard, and the connections here told of it.
     elsewhere: DashMap<String, Elsewhere>,
@@ -65,10 +66,11 @@ impl TournamentRegistry {
         self.directed_set().contains(id)
     }
 
-    /// A tournament game is played in `room` (until [`TournamentRegistry::game_over`]).
-    pub fn game_room(&self, room: &str) {
-        if !self.game_rooms.contains(room) {
-            self.game_rooms.insert(room.to_string());
+    /// A game of `tournament` is played in `room` (until [`TournamentRegistry::game_over`]).
+    pub fn game_room(&self, room: &str, tournament: &str) {
+        if !self.game_rooms.contains_key(room) {
+            self.game_rooms
+                .insert(room.to_string(), tournament.to_string());
         }
     }
 
@@ -79,13 +81,19 @@ impl TournamentRegistry {
     /// Whether `room` holds a tournament game still being played.
     #[must_use]
     pub fn is_game_room(&self, room: &str) -> bool {
-        self.game_rooms.contains(room)
+        self.game_rooms.contains_key(room)
+    }
+
+    /// The tournament whose game is played in `room`, while it is played.
+    #[must_use]
+    pub fn tournament_of(&self, room: &str) -> Option<String> {
+        self.game_rooms.get(room).map(|t| t.value().clone())
     }
 
     /// The director of a tournament on another node told of the game in `room`, at `now`: it
     /// is a tournament game here too.
-    pub fn heard_elsewhere(&self, room: &str, now: Instant) {
-        self.game_room(room);
+    pub fn heard_elsewhere(&self, room: &str, tournament: &str, now: Instant) {
+        self.game_room(room, tournament);
         self.elsewhere
             .entry(room.to_string())
             .or_insert_with(|| Elsewhere {

@@ -42,7 +42,7 @@ const navBtn = (testid, key, symbol, onclick) => h('button', { type: 'button', '
  * filled in after this call, since every handler looks it up only when it fires. `me()` is our
  * player id, for marking our own chat lines. Returns the elements the view draws into.
  */
-export function buildRoom(root, { roomId, actions, onBack, leaveNow, me }) {
+export function buildRoom(root, { roomId, actions, onBack, leaveNow, onTournament, me }) {
   // The page's one h1, but on the TV page, whose own title is the h1.
   const titleEl = h(root.closest('.tv') ? 'span' : 'h1', { class: 'room-title', 'data-testid': 'room-title' }, t('room.loading'));
   const clockSpecEl = h('span', { class: 'room-clock-spec' });
@@ -132,6 +132,7 @@ export function buildRoom(root, { roomId, actions, onBack, leaveNow, me }) {
   const overDialog = createOverDialog({
     roomId,
     onRematch: () => actions.askRematch(),
+    onTournament,
     onReview: () => actions.review(),
     onLobby: onBack,
     fallbackFocus: () => board.element,

@@ -36,6 +36,8 @@ export class RoomState {
     // `ratingOutcome`: each side's change, or why it was not rated after all).
     this.rated = false;
     this.rating = null;
+    // The tournament whose game this is (`state.tournament`), kept once heard.
+    this.tournament = null;
     this.seats = { black: null, white: null };
     this.clock = null;
     this.spectators = 0;
@@ -140,6 +142,7 @@ export class RoomState {
     this.status = msg.status;
     this.result = msg.result || null;
     this.rated = msg.rated === true;
+    if (typeof msg.tournament === 'string' && msg.tournament) this.tournament = msg.tournament;
     // A `rated` message may have come before this state: keep it unless the state says more.
     this.rating = ratingOutcome(msg.rating) ?? (this.status === 'over' ? this.rating : null);
     this.seats = msg.seats || { black: null, white: null };

@@ -11,6 +11,7 @@ import { fifthsChoice } from '../opening.js';
 import { changeWords } from '../rating.js';
 import { noteRoom } from '../my-game.js';
 import { createPresence } from './presence.js';
+import { createTournamentLink } from './tournament-link.js';
 
 const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
 
@@ -36,7 +37,10 @@ const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
 export function createRoomView(root, { state: R, app, clockSpec, actions, quiet = false }) {
   // Leaving a game under way asks first: it goes on without us, and our clock runs.
   const onBack = () => (R.seated && R.playing ? el.leaveDialog.open() : app.go(null));
-  const el = buildRoom(root, { roomId: R.id, actions, onBack, leaveNow: () => app.go(null), me: () => app.net.player });
+  const tournamentLink = createTournamentLink({ app, roomId: R.id });
+  const el = buildRoom(root, {
+    roomId: R.id, actions, onBack, leaveNow: () => app.go(null), onTournament: () => tournamentLink.open(), me: () => app.net.player,
+  });
   const review = createReviewPanel({
     state: R,
     panel: el.reviewEl,
@@ -45,6 +49,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     backToGame: () => actions.backToGame(),
   });
   const { board, chat, clocks, buttons, nav } = el;
+  el.titleEl.after(tournamentLink.element);
   const presence = createPresence(el.presenceEl, { state: R, name: (seat) => playerWord(seat), onClaim: (result) => actions.claim(result) });
   const forbiddenCache = new WeakMap();
   let flipped = false;
@@ -311,7 +316,8 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     if (words.reason) lines.push({ text: words.reason, testid: 'over-dialog-reason' });
     if (words.score) lines.push({ text: words.score, testid: 'over-dialog-score' });
     lines.push(...ratingLines('over-dialog'));
-    el.overDialog.open({ title: words.head, lines, canRematch: R.seated });
+    // A tournament's game has no rematch: the next game is the tournament's to pair.
+    el.overDialog.open({ title: words.head, lines, canRematch: R.seated && !R.tournament, tournament: !!R.tournament });
   }
 
   function renderMoves() {
@@ -401,6 +407,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     buttons.rematch.disabled = !(seated && R.status === 'over');
     // A spectator has no seat to act for: show only what they can use.
     for (const b of [buttons.undo, buttons.draw, buttons.rematch]) b.hidden = !seated;
+    if (R.tournament) buttons.rematch.hidden = true;
     if (!seated) buttons.resign.hidden = true;
     const freeSeat = !R.seats.black || !R.seats.white;
     buttons.invite.disabled = !(freeSeat && R.status !== 'over' && R.game);
@@ -416,6 +423,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     el.moveInput.placeholder = t('room.moveInputPh', { ex: R.game.kind === 'connect4' ? '4' : R.game.kind === 'othello' ? 'f5' : 'h8' });
     el.titleEl.textContent = gameLabel(R.game);
     el.ratedEl.hidden = !R.rated;
+    tournamentLink.show(R.tournament);
     // Before the first state the lobby's copy of the time control stands in.
     const control = R.game && R.hasState ? (R.control ?? null) : clockSpec;
     el.clockSpecEl.textContent = control !== undefined ? clockLabel(control) : '';
