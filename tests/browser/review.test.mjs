@@ -78,6 +78,8 @@ test('a finished game is reviewed: graph, the mistake marked, the best line, a v
   // The position after the mistake says what should have been played instead of it.
   await byId(page, 'move-6').click();
   assert.equal(await byId(page, 'review-better').textContent(), `a1 was a mistake: ${pv[0]} was better.`);
+  // …and draws it on the board, where it would have gone.
+  await byId(page, `better-${pv[0]}`).waitFor({ state: 'attached', timeout: WAIT_MS });
   await byId(page, 'move-5').click();
 
   if (process.env.UPDATE_README_IMAGES === '1') {

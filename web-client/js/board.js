@@ -217,7 +217,9 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
     // dashed stones of the colour they would be.
     for (const m of view.marks || []) {
       const [x, y] = centre(m.idx);
-      marks.append(s('circle', { cx: x, cy: y, r: geo.stoneR, class: `opening-mark ${m.kind} ${m.seat || ''}`, 'data-testid': tid(`${m.kind}-${cellName(game, m.idx)}`) }));
+      // A review's better move: a ring around the point, so that a ghost stone there still shows.
+      const r = m.kind === 'better' ? geo.stoneR * 1.22 : geo.stoneR;
+      marks.append(s('circle', { cx: x, cy: y, r, class: `opening-mark ${m.kind} ${m.seat || ''}`, 'data-testid': tid(`${m.kind}-${cellName(game, m.idx)}`) }));
       // A review's best line: the ghost stones are numbered in the order of the line.
       if (m.label) marks.append(s('text', { x, y: y + geo.u * 0.12, class: `mark-label ${m.seat || ''}` }, m.label));
     }

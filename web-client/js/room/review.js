@@ -35,18 +35,26 @@ export function reviewAt(R, k) {
   return i >= 0 && i < rv.plies.length ? rv.plies[i] : null;
 }
 
-/** The engine's best line from position `k`, as stones to draw: cell index, colour, number. */
+/** The engine's best line from position `k`, as stones to draw (cell index, colour, number), and
+ *  after a marked move the move that was better instead (a ring). */
 export function bestLineMarks(R, k) {
   const entry = reviewAt(R, k);
-  if (!entry || !R.positions[k]) return [];
+  if (!R.positions[k]) return [];
   const game = { ...R.game, opening_rule: undefined };
   let pos = R.positions[k];
   const marks = [];
-  (entry.pv || []).slice(0, GHOSTS).forEach((mv, n) => {
+  (entry?.pv || []).slice(0, GHOSTS).forEach((mv, n) => {
     const seat = pos.toMove;
     pos = applyMove(game, pos, mv);
     if (pos.last >= 0) marks.push({ idx: pos.last, kind: 'best', seat, label: String(n + 1) });
   });
+  // After a marked move: the move that was better instead of it, drawn where it would have gone.
+  const before = k > 0 ? reviewAt(R, k - 1) : null;
+  if (before?.mark && before.pv?.length && R.positions[k - 1]) {
+    const prev = R.positions[k - 1];
+    const idx = applyMove(game, prev, before.pv[0]).last;
+    if (idx >= 0 && !R.positions[k].cells[idx]) marks.push({ idx, kind: 'better', seat: prev.toMove });
+  }
   return marks;
 }
 
