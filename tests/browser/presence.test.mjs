@@ -2,15 +2,19 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { useHall, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell, WAIT_MS } from './harness.mjs';
 
 const GRACE_S = 16;
+const README_IMAGES = join(import.meta.dirname, '..', '..', 'web-client', 'docs');
 const hall = useHall('presence', { env: { KIBITZ_GRACE_SECS: String(GRACE_S) } });
 
 /** Two players in a Gomoku game of the file's server, one move each, and a watcher. */
 async function gameUnderWay(blackName, whiteName, watcherName) {
   const black = await openPlayer(hall.browser, { name: blackName });
-  const white = await openPlayer(hall.browser, { name: whiteName });
+  // The one who stays is on a laptop screen.
+  const white = await openPlayer(hall.browser, { name: whiteName, viewport: { width: 1366, height: 768 } });
   const watcher = await openPlayer(hall.browser, { name: watcherName });
   const room = await createRoom(black, hall.server);
   await openRoom(white, hall.server, room);
@@ -54,6 +58,10 @@ test('a player who left is counted down for everyone, and the one who stayed cla
   assert.ok(await secondsLeft(white.page, 'black') <= GRACE_S / 2, 'the claim comes after half the grace');
   assert.equal(await byId(watcher.page, 'btn-claim-win').count(), 0, 'a watcher cannot claim');
   await screenshot(white.page, 'presence-claim');
+  if (process.env.UPDATE_README_IMAGES === '1') {
+    await mkdir(README_IMAGES, { recursive: true });
+    await white.page.screenshot({ path: join(README_IMAGES, 'presence-claim.png'), animations: 'disabled', scale: 'css' });
+  }
   await claim.click();
   for (const [p, head] of [[white, /You win/], [watcher, /Ben \(white\) wins/i]]) {
     await byId(p.page, 'game-over').filter({ hasText: head }).waitFor({ timeout: WAIT_MS });
