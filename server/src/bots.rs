@@ -162,6 +162,15 @@ impl BotRegistry {
             .busy += 1;
     }
 
+    /// Whether the bot is connected here with every place taken: a game made for it now could
+    /// only be declined. A bot not connected here is not known to be full.
+    #[must_use]
+    pub fn is_full(&self, player: &str) -> bool {
+        self.bots
+            .get(player)
+            .is_some_and(|b| b.online() && b.busy >= b.capacity)
+    }
+
     /// The live connections of a bot.
     #[must_use]
     pub fn links(&self, player: &str) -> Vec<MemberLink> {

@@ -38,7 +38,7 @@ async function registerAccount(player, name) {
 
 /** Fills the create form on the tournaments page and sends it; resolves with the new
  *  tournament's id once its page shows it open. */
-async function createTournament(page, { name, kind = 'round_robin', game = 'gomoku-freestyle', clock = '5+3', rounds = null, rated = false, bots = [] }) {
+async function createTournament(page, { name, kind = 'round_robin', game = 'gomoku-freestyle', clock = '5+3', rounds = null, rated = false, bots = [], levels = {} }) {
   await byId(page, 'tournament-form').waitFor({ timeout: WAIT_MS });
   await byId(page, 'tournament-name').fill(name);
   await byId(page, 'tournament-kind').selectOption(kind);
@@ -47,6 +47,7 @@ async function createTournament(page, { name, kind = 'round_robin', game = 'gomo
   if (rounds != null) await byId(page, 'tournament-rounds').fill(String(rounds));
   if (rated) await byId(page, 'tournament-rated').check();
   for (const bot of bots) await byId(page, `tournament-bot-${bot}`).check();
+  for (const [bot, level] of Object.entries(levels)) await byId(page, `tournament-bot-level-${bot}`).selectOption(String(level));
   await byId(page, 'btn-create-tournament').click();
   const view = page.locator('[data-testid="tournament-page"][data-status="open"]');
   await view.waitFor({ timeout: WAIT_MS });
@@ -265,8 +266,12 @@ test('a bot-only round-robin made from the page runs to its end unattended', asy
   await byId(page, 'tournament-form').waitFor({ timeout: WAIT_MS });
   // The bots that play the game are offered: both play Connect Four.
   for (const bot of BOT_NAMES) await byId(page, `tournament-bot-${bot}`).waitFor({ timeout: WAIT_MS });
-  const id = await createTournament(page, { name: 'Bot Derby', kind: 'round_robin', game: 'connect4', clock: '5s', bots: BOT_NAMES });
+  // The second bot plays at level 2: the level goes with it, and its games are played there.
+  const weak = BOT_NAMES[1];
+  const id = await createTournament(page, { name: 'Bot Derby', kind: 'round_robin', game: 'connect4', clock: '5s', bots: BOT_NAMES, levels: { [weak]: 2 } });
   for (const bot of BOT_NAMES) await byId(page, `tournament-player-${bot}`).waitFor({ timeout: WAIT_MS });
+  assert.equal(await byId(page, `tournament-player-level-${weak}`).textContent(), 'level 2');
+  assert.equal(await byId(page, `tournament-player-level-${BOT_NAMES[0]}`).count(), 0, 'a bot at its best shows no level');
   // Cleo made it and does not play (the bots are its players): she starts it and watches.
   assert.equal(await byId(page, 'tournament-player-Cleo').count(), 0);
   await byId(page, 'btn-tournament-join').waitFor({ timeout: WAIT_MS });

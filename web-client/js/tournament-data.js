@@ -173,6 +173,8 @@ export function roundRows(rounds, allByes = []) {
         black: nameOf(g.black),
         white: nameOf(g.white),
         ...gameResult(g),
+        // A bot whose every place is taken: the game's room waits for a free one.
+        ...(g.waits_for != null ? { waitsFor: nameOf(g.waits_for) } : {}),
       })),
       byes: Array.isArray(round) ? [] : byesOf(round),
     };
@@ -235,10 +237,15 @@ export function clampRounds(value) {
   return Math.min(SWISS_ROUNDS.max, Math.max(SWISS_ROUNDS.min, n));
 }
 
+/** The levels a bot may be entered at; at the top one it plays at its best. */
+export const BOT_LEVEL_MIN = 1;
+export const BOT_LEVEL_MAX = 10;
+
 /**
  * The body of POST /api/tournaments from the create form's values: { name, kind, gameKey,
- * clock (a clock key), rounds, rated, bots (names) } and the browser's `token`. `rounds` goes
- * only with a Swiss, and only when given; `bots` only when some are picked.
+ * clock (a clock key), rounds, rated, bots (names), botLevels ({ name: level }) } and the
+ * browser's `token`. `rounds` goes only with a Swiss, and only when given; `bots` only when some
+ * are picked, each as its name, or { name, level } below the top level in an unrated one.
  */
 export function createBody(form, token) {
   const body = {
@@ -252,7 +259,12 @@ export function createBody(form, token) {
   // A Swiss left without a number of rounds gets the server's: ceil(log2 n) for n players.
   const auto = form.rounds == null || String(form.rounds).trim() === '';
   if (body.kind === 'swiss' && !auto) body.rounds = clampRounds(form.rounds);
-  const bots = [...new Set((form.bots || []).map(String).filter(Boolean))];
+  // A bot plays at its best (10, the rated level) unless given another level.
+  const levels = form.botLevels || {};
+  const bots = [...new Set((form.bots || []).map(String).filter(Boolean))].map((name) => {
+    const level = Math.round(Number(levels[name]));
+    return !body.rated && level >= BOT_LEVEL_MIN && level < BOT_LEVEL_MAX ? { name, level } : name;
+  });
   if (bots.length) body.bots = bots;
   return body;
 }

@@ -72,7 +72,8 @@ export function mountTournament(root, app, { id }) {
       const name = nameOf(p);
       if (!name) return null;
       return h('li', { 'data-testid': `tournament-player-${name}`, class: sameName(name, app.getName()) ? 'mine' : null },
-        playerLink(name), p?.bot ? h('span', { class: 'bot-badge' }, t('player.bot')) : null);
+        playerLink(name), p?.bot ? h('span', { class: 'bot-badge' }, t('player.bot')) : null,
+        p?.bot && p.level ? h('span', { class: 'note', 'data-testid': `tournament-player-level-${name}` }, t('tour.level', { n: p.level })) : null);
     }));
   }
 
@@ -123,6 +124,7 @@ export function mountTournament(root, app, { id }) {
               ' – ',
               h('span', { class: 'stone-icon white', 'aria-hidden': 'true' }), g.white ? playerLink(g.white) : '?'),
             h('span', { class: `tgame-result ${g.winner || g.state}`, 'data-testid': `tgame-result-${key}` }, stateText),
+            g.waitsFor ? h('span', { class: 'note', 'data-testid': `tgame-waits-${key}` }, t('tour.waitsFor', { name: g.waitsFor })) : null,
             g.room ? app.viewLink({ page: 'room', room: g.room }, { class: 'button', 'data-testid': `tgame-watch-${key}` },
               t(g.state === 'playing' ? 'tour.watch' : 'tour.replay')) : null);
         }),

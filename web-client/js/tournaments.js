@@ -1,11 +1,11 @@
-// Tournaments page (`/?tournaments`): the tournaments, open ones first, each a link to its page, and for a signed-in player the form that creates one (name, round-robin or Swiss, game, clock, Swiss rounds, rated, connected bots to add).
+// Tournaments page (`/?tournaments`): the tournaments, open ones first, each a link to its page, and for a signed-in player the form that creates one (name, round-robin or Swiss, game, clock, Swiss rounds, rated, connected bots to add, each at a level).
 
 import { h, clear } from './dom.js';
 import { t, gameLabel, clockLabel } from './i18n.js';
 import { clockFromKey } from './record.js';
 import {
   TOURNAMENT_KINDS, TOURNAMENT_STATUSES, TOURNAMENT_GAMES, TOURNAMENT_CLOCKS, SWISS_ROUNDS, NAME_MAX,
-  gameForKey, createBody, botsFor, listRows,
+  BOT_LEVEL_MIN, BOT_LEVEL_MAX, gameForKey, createBody, botsFor, listRows,
 } from './tournament-data.js';
 import * as api from './api.js';
 
@@ -20,7 +20,7 @@ function loadForm() {
   try {
     const saved = JSON.parse(localStorage.getItem(FORM_KEY) || 'null');
     if (saved && typeof saved === 'object') {
-      const form = { ...DEFAULT_FORM, ...saved, name: '', bots: [] };
+      const form = { ...DEFAULT_FORM, ...saved, name: '', bots: [], botLevels: {} };
       // A preset since removed falls back to the default.
       if (!TOURNAMENT_CLOCKS.includes(form.clock)) form.clock = DEFAULT_FORM.clock;
       if (!TOURNAMENT_GAMES.some((g) => g.key === form.gameKey)) form.gameKey = DEFAULT_FORM.gameKey;
@@ -30,12 +30,12 @@ function loadForm() {
   } catch {
     // ignore a damaged entry
   }
-  return { ...DEFAULT_FORM, bots: [] };
+  return { ...DEFAULT_FORM, bots: [], botLevels: {} };
 }
 
 function saveForm(form) {
   try {
-    const { name, bots, ...rest } = form;
+    const { name, bots, botLevels, ...rest } = form;
     localStorage.setItem(FORM_KEY, JSON.stringify(rest));
   } catch {
     // storage disabled
@@ -139,7 +139,8 @@ export function mountTournaments(root, app) {
   const roundsField = field('tour.rounds', roundsInput);
   const ratedBox = h('input', {
     type: 'checkbox', id: 'tournament-rated', 'data-testid': 'tournament-rated', 'aria-describedby': 'tournament-rated-why', checked: form.rated,
-    onchange: (ev) => { form.rated = ev.target.checked; saveForm(form); },
+    // Rated: the bots play at the top level only, so their level boxes are fixed there.
+    onchange: (ev) => { form.rated = ev.target.checked; saveForm(form); renderBots(true); },
   });
   const botsBox = h('div', { class: 'bot-choices', 'data-testid': 'tournament-bots' });
   const submit = h('button', { type: 'submit', class: 'primary', 'data-testid': 'btn-create-tournament', 'data-i18n': 'tour.create' }, t('tour.create'));
@@ -187,8 +188,24 @@ export function mountTournaments(root, app) {
             if (ev.target.checked) form.bots.push(b.name);
           },
         }),
-        h('span', { class: 'who' }, b.name, h('span', { class: 'bot-badge' }, t('player.bot')))));
+        h('span', { class: 'who' }, b.name, h('span', { class: 'bot-badge' }, t('player.bot')))),
+      levelSelect(b.name));
     }
+  }
+
+  /** The level `name` plays at (a rated tournament's bots play at the top level only). */
+  function levelSelect(name) {
+    const id = `tournament-bot-level-${name}`;
+    const select = h('select', {
+      id, 'data-testid': id, class: 'bot-level', 'aria-label': t('tour.botLevel', { name }), disabled: !!form.rated,
+      onchange: (ev) => {
+        form.botLevels = { ...form.botLevels, [name]: Number(ev.target.value) };
+      },
+    });
+    const chosen = form.rated ? BOT_LEVEL_MAX : Number(form.botLevels?.[name]) || BOT_LEVEL_MAX;
+    for (let l = BOT_LEVEL_MIN; l <= BOT_LEVEL_MAX; l++) select.append(h('option', { value: l, selected: l === chosen ? true : null }, t('tour.level', { n: l })));
+    select.value = String(chosen);
+    return select;
   }
 
   function renderForm() {

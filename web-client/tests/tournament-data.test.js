@@ -99,6 +99,13 @@ test('rounds as docs/protocol.md gives them: `pairings` with games, results, poi
   ]);
 });
 
+test('a game whose room waits for a free place of a bot says for whom', () => {
+  const d = { pairings: [{ round: 1, games: [{ room: 'r1', black: 'Ann', white: 'Zed', result: null, black_points: null, white_points: null, waits_for: 'Zed' }] }] };
+  const [game] = roundRows(roundsOf(d))[0].games;
+  assert.equal(game.waitsFor, 'Zed');
+  assert.equal(game.state, 'playing');
+});
+
 test('rounds: games black – white with their results, byes from the round or the tournament', () => {
   const rows = roundRows([
     { round: 1, games: [{ room: 'r1', black: 'Ada', white: { name: 'Bob', bot: true }, result: 'white' }], bye: 'Cleo' },
@@ -165,7 +172,7 @@ test('the games offered are the rated ones, one a rating key; the clocks read ba
   for (const k of TOURNAMENT_CLOCKS) assert.ok(clockFromKey(k), `${k}: every tournament game has a clock`);
 });
 
-test('the create request: a Swiss carries its rounds, a round-robin none; bots only when picked', () => {
+test('the create request: a Swiss carries its rounds, a round-robin none; bots only when picked, with their levels', () => {
   const rr = createBody({ name: '  Friday blitz ', kind: 'round_robin', gameKey: 'gomoku-renju', clock: '3+2', rounds: 5, rated: true, bots: [] }, 'tok');
   assert.deepEqual(rr, {
     token: 'tok', name: 'Friday blitz', kind: 'round_robin', game: { kind: 'gomoku', size: 15, rule: 'renju' },
@@ -176,6 +183,10 @@ test('the create request: a Swiss carries its rounds, a round-robin none; bots o
   assert.equal(sw.name.length, 40, 'the server\'s longest name');
   assert.deepEqual(sw.clock, { move_ms: 5000 });
   assert.deepEqual(sw.bots, ['Kibot', 'Ada']);
+  // A level below the top goes with the name; in a rated tournament bots play at the top level.
+  const levels = { bots: ['Kibot', 'Ada', 'Zed'], botLevels: { Kibot: 3, Ada: 10, Zed: 0 } };
+  assert.deepEqual(createBody({ name: 'x', ...levels }, 't').bots, [{ name: 'Kibot', level: 3 }, 'Ada', 'Zed']);
+  assert.deepEqual(createBody({ name: 'x', rated: true, ...levels }, 't').bots, ['Kibot', 'Ada', 'Zed']);
   assert.deepEqual(sw.game, { kind: 'connect4', cols: 7, rows: 6, blocked: [] });
   assert.equal(createBody({ name: 'x', kind: 'knockout' }, 't').kind, 'round_robin');
   assert.equal('rounds' in createBody({ name: 'x', kind: 'swiss', rounds: '' }, 't'), false, 'no number: the server\'s ceil(log2 n)');

@@ -25,6 +25,7 @@ use game_core::protocol::{RoomStatus, ServerMsg};
 use game_core::Color;
 
 use super::document::{Entrant, Next, TableGame, Tournament};
+use super::pairing::PlayerId;
 use super::scoring;
 use crate::accounts::players::PlayerRecord;
 use crate::cluster::{director_lease, Claim, Lease};
@@ -250,15 +251,11 @@ impl Director {
                 .tournaments()
                 .game_room(&game.room, &self.tournament.id);
             match self.seen(&game.room).await {
-                Seen::Missing => match self.make_room(&game).await {
-                    Ok(()) => {
-                        self.stuck.remove(&game.room);
-                    }
-                    Err(e) => {
-                        tracing::warn!(tournament = %self.tournament.id, room = %game.room,
-                                       error = %e, "a tournament room could not be made yet");
-                        recorded |= self.still_stuck(&game);
-                    }
+                // A bot whose every place is taken would only decline the game and lose it:
+                // the room waits for a free place (looked at again each second).
+                Seen::Missing => match self.full_bot(&game) {
+                    Some(bot) => recorded |= self.tournament.mark_waiting(&game.room, Some(&bot)),
+                    None => recorded |= self.make_missing(&game).await,
                 },
                 // A room stored but not in memory (its reload at start failed, say, or its
                 // node died) is claimed and loaded here, unless another node runs it: then
@@ -284,6 +281,34 @@ impl Director {
         if recorded {
             self.save().await;
         }
+    }
+
+    /// Makes the missing room of `game`; true when the tournament changed (it no longer waits
+    /// for a bot, or the game was given up).
+    async fn make_missing(&mut self, game: &TableGame) -> bool {
+        match self.make_room(game).await {
+            Ok(()) => {
+                self.stuck.remove(&game.room);
+                self.tournament.mark_waiting(&game.room, None)
+            }
+            Err(e) => {
+                tracing::warn!(tournament = %self.tournament.id, room = %game.room,
+                               error = %e, "a tournament room could not be made yet");
+                self.still_stuck(game)
+            }
+        }
+    }
+
+    /// A bot of `game` connected here with no free place, if any.
+    fn full_bot(&self, game: &TableGame) -> Option<PlayerId> {
+        [&game.black, &game.white]
+            .into_iter()
+            .find(|p| {
+                self.tournament
+                    .entrant(p)
+                    .is_some_and(|e| e.bot && self.hub.bots().is_full(&e.player))
+            })
+            .cloned()
     }
 
     /// Counts one more look at which `game` could not be played; past [`STUCK_LOOKS`] in a
@@ -457,13 +482,14 @@ impl Director {
     }
 }
 
-/// A player's seat in a tournament room (a bot plays at its best).
+/// A player's seat in a tournament room (a bot plays at the level it was entered at, else at
+/// its best).
 fn seat(entrant: &Entrant) -> StoredSeat {
     StoredSeat {
         player: entrant.player.clone(),
         name: entrant.name.clone(),
         bot: entrant.bot,
-        level: entrant.bot.then_some(BOT_LEVEL),
+        level: entrant.bot.then_some(entrant.level.unwrap_or(BOT_LEVEL)),
     }
 }
 

@@ -126,6 +126,7 @@ mod tests {
             white: "b".into(),
             result: None,
             black_points: None,
+            waits_for: None,
         }
     }
 

@@ -46,6 +46,9 @@ pub struct GameView {
     /// What each side scored, once over.
     pub black_points: Option<f64>,
     pub white_points: Option<f64>,
+    /// The name of a bot whose every place is taken, whose free place the room waits for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waits_for: Option<String>,
 }
 
 /// One round.
@@ -164,6 +167,7 @@ pub fn view(t: &Tournament) -> TournamentView {
                     white_points: g
                         .black_points
                         .map(|p| points(u64::from(2u8.saturating_sub(p)))),
+                    waits_for: g.waits_for.as_deref().map(name_of),
                 })
                 .collect(),
             bye: round.bye.as_deref().map(name_of),
@@ -216,6 +220,7 @@ mod tests {
 
     fn entrant(name: &str) -> Entrant {
         Entrant {
+            level: None,
             player: format!("id-{name}"),
             name: name.to_string(),
             bot: false,

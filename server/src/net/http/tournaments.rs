@@ -17,9 +17,10 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 use tokio::time::Instant;
 
-use game_core::protocol::ClockSpec;
-use game_core::GameSpec;
+use game_core::protocol::{ClockSpec, BOT_LEVELS};
+use game_core::{GameKind, GameSpec};
 
+use crate::accounts::ratings::RATED_BOT_LEVEL;
 use crate::hub::SharedHub;
 use crate::net::http::accounts::{
     bad_body, error, parse, player_of_token, same_site_json, store_failed,
@@ -97,6 +98,7 @@ async fn entrant_of(hub: &SharedHub, token: &str) -> Result<Entrant, Response> {
             player: player.id,
             name: a.name,
             bot: a.bot,
+            level: None,
         }),
         None => Err(error(
             StatusCode::FORBIDDEN,
@@ -172,7 +174,82 @@ struct MakeBody {
     #[serde(default)]
     rated: bool,
     #[serde(default)]
-    bots: Vec<String>,
+    bots: Vec<BotPick>,
+}
+
+/// A connected bot named as a first player: by name (it plays at its best), or by name and
+/// level.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum BotPick {
+    Name(String),
+    AtLevel { name: String, level: u8 },
+}
+
+impl BotPick {
+    fn name(&self) -> &str {
+        match self {
+            BotPick::Name(name) | BotPick::AtLevel { name, .. } => name.trim(),
+        }
+    }
+
+    fn level(&self) -> Option<u8> {
+        match self {
+            BotPick::Name(_) => None,
+            BotPick::AtLevel { level, .. } => Some(*level),
+        }
+    }
+}
+
+/// The entrant of a bot named in a new tournament, or the sentence of a 400: connected, able
+/// to play the game, an account, at a level it has (a rated tournament's at the rated level),
+/// and not named twice (one bot connection cannot sit on both sides of a game).
+fn bot_entrant(
+    hub: &SharedHub,
+    pick: &BotPick,
+    kind: GameKind,
+    rated: bool,
+    entered: &Tournament,
+) -> Result<Entrant, String> {
+    let name = pick.name();
+    let Some((bot, bot_name)) = hub.bots().online_playing(name, kind) else {
+        return Err(format!(
+            "no bot named {name:?} is connected that plays {}",
+            kind.as_str()
+        ));
+    };
+    if hub.accounts().of_player(&bot).is_none() {
+        return Err(format!(
+            "the bot {bot_name} has no account: it cannot play in tournaments"
+        ));
+    }
+    let level = pick.level();
+    if let Some(level) = level {
+        if !BOT_LEVELS.contains(&level) {
+            return Err(format!(
+                "bot levels are {}..={}",
+                BOT_LEVELS.start(),
+                BOT_LEVELS.end()
+            ));
+        }
+        if rated && level != RATED_BOT_LEVEL {
+            return Err(format!(
+                "a bot plays rated games at level {RATED_BOT_LEVEL} only"
+            ));
+        }
+    }
+    if entered.has_player(&bot) {
+        return Err(format!(
+            "{bot_name} is named twice: a bot plays one level in a tournament (it cannot sit on \
+             both sides of a game; run it under a second name to enter another level)"
+        ));
+    }
+    Ok(Entrant {
+        player: bot,
+        name: bot_name,
+        bot: true,
+        level,
+    })
 }
 
 /// The game and clock of a new tournament, checked as a room's are; the sentence of a 400
@@ -230,22 +307,10 @@ async fn make(State(hub): State<SharedHub>, body: Bytes) -> Response {
         Ok(t) => t,
         Err(e) => return refused(&e),
     };
-    for name in &body.bots {
-        let Some((bot, bot_name)) = hub.bots().online_playing(name.trim(), game.kind()) else {
-            return bad_request(format!(
-                "no bot named {name:?} is connected that plays {}",
-                game.kind().as_str()
-            ));
-        };
-        if hub.accounts().of_player(&bot).is_none() {
-            return bad_request(format!(
-                "the bot {bot_name} has no account: it cannot play in tournaments"
-            ));
-        }
-        let entrant = Entrant {
-            player: bot,
-            name: bot_name,
-            bot: true,
+    for pick in &body.bots {
+        let entrant = match bot_entrant(&hub, pick, game.kind(), body.rated, &tournament) {
+            Ok(entrant) => entrant,
+            Err(sentence) => return bad_request(sentence),
         };
         if let Err(e) = tournament.join(entrant) {
             return refused(&e);
