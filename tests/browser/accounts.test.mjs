@@ -1,9 +1,9 @@
-// Browser tests of accounts and ratings: registering a name, signing in from a second browser (the same player, the name in any case), a wrong password, signing out, a guest refused an account's name, a rated game between two accounts with both rating changes in the game-over dialog, and the leaderboard and player page it leads to.
+// Browser tests of accounts and ratings: registering a name, signing in from a second browser (the same player, the name in any case), a wrong password, signing out, a guest refused an account's name, a rated game between two accounts with both rating changes in the game-over dialog, and the leaderboard and player page it leads to, and a game under way followed to a second device.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, openRoom, openMoreOptions, playCell,
+  useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, openRoom, openMoreOptions, playCell, createRoom,
   waitOnline, dumpFrames, WAIT_MS,
 } from './harness.mjs';
 
@@ -276,4 +276,32 @@ test('a rated game between two accounts shows both rating changes, then the lead
   assertClean(cleo, dan);
   await cleo.context.close();
   await dan.context.close();
+});
+
+test('a game under way follows its player to a second device: signed in there, the lobby leads back to it and the move is played from there', async () => {
+  const hal = await openPlayer(hall.browser, { name: 'Hal' });
+  await registerAccount(hal, 'Hal');
+  const ivy = await openPlayer(hall.browser, { name: 'Ivy' });
+  const room = await createRoom(hal, hall.server);
+  await openRoom(ivy, hall.server, room);
+  await byId(hal.page, 'player-name-white').filter({ hasText: 'Ivy' }).waitFor({ timeout: WAIT_MS });
+  await playCell(hal, 'h8', 'black', [hal, ivy]);
+  await playCell(ivy, 'j10', 'white', [hal, ivy]);
+
+  // The phone: a fresh browser, signed in as Hal.
+  const phone = await openPlayer(hall.browser, { name: 'Someone', viewport: { width: 390, height: 844 }, mobile: true });
+  await gotoLobby(phone, hall.server);
+  await byId(phone.page, 'link-signin').click();
+  await submitAccountForm(phone.page, 'Hal', PASSWORD);
+  await waitSignedIn(phone.page, 'Hal');
+  // The lobby offers Hal's game as his own, not to watch.
+  await byId(phone.page, `btn-back-${room}`).waitFor({ timeout: WAIT_MS });
+  assert.equal(await byId(phone.page, `btn-watch-${room}`).count(), 0);
+  await byId(phone.page, `btn-back-${room}`).click();
+  await phone.page.locator(`[data-testid="room"][data-room="${room}"]`).waitFor({ timeout: WAIT_MS });
+  await byId(phone.page, 'player-name-black').filter({ hasText: 'Hal' }).waitFor({ timeout: WAIT_MS });
+  // In the seat: the move from the phone is Hal's, seen by Ivy and by Hal's first device.
+  await playCell(phone, 'h9', 'black', [phone, hal, ivy]);
+  assertClean(hal, ivy, phone);
+  for (const p of [hal, ivy, phone]) await p.context.close();
 });
