@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, openRoom, openMoreOptions, playCell, createRoom,
-  waitOnline, dumpFrames, WAIT_MS,
+  waitOnline, dumpFrames, assertInView, SIZES, WAIT_MS,
 } from './harness.mjs';
 
 const hall = useHall('accounts');
@@ -140,27 +140,33 @@ test('a guest cannot go by an account\'s name: the server refuses it and the pag
   await zed.context.close();
 });
 
-test('names as a player types them: an account in Chinese, a blank guest name explained, the name box as long as the server allows', async () => {
-  const wang = await openPlayer(hall.browser, { name: 'Wang' });
-  const { page } = wang;
-  await gotoLobby(wang, hall.server);
-  await waitOnline(page);
-  // The name box takes what the server takes (its welcome says: 32 by default), no more.
-  assert.equal(await byId(page, 'name-input').getAttribute('maxlength'), '32');
-  await byId(page, 'name-input').fill('x'.repeat(40));
-  assert.equal((await byId(page, 'name-input').inputValue()).length, 32);
-  // A blank name is not dropped silently: the page says why, and the name stays.
-  await byId(page, 'name-input').fill('   ');
-  await byId(page, 'btn-save-name').click();
-  await byId(page, 'name-note').filter({ hasText: /cannot be blank/ }).waitFor({ timeout: WAIT_MS });
-  await myName(page).filter({ hasText: /^Wang$/ }).waitFor({ timeout: WAIT_MS });
-  // An account name in the page's other language.
-  await registerAccount(wang, '棋手小王');
-  await myName(page).click();
-  await byId(page, 'player-title').filter({ hasText: '棋手小王' }).waitFor({ timeout: WAIT_MS });
-  assertClean(wang);
-  await wang.context.close();
-});
+// Issue 52's sizes, one page each; each makes its own account name in Chinese.
+const CHINESE_NAMES = { desk800: '棋手小王', desk768: '棋手小李', phone: '棋手小张' };
+for (const [tag, size] of Object.entries(SIZES)) {
+  test(`names as a player types them (${tag}): an account in Chinese, a blank guest name explained, the name box as long as the server allows`, async () => {
+    const wang = await openPlayer(hall.browser, { name: `Wang${tag}`, ...size });
+    const { page } = wang;
+    await gotoLobby(wang, hall.server);
+    await waitOnline(page);
+    // The name box takes what the server takes (its welcome says: 32 by default), no more.
+    assert.equal(await byId(page, 'name-input').getAttribute('maxlength'), '32');
+    await byId(page, 'name-input').fill('x'.repeat(40));
+    assert.equal((await byId(page, 'name-input').inputValue()).length, 32);
+    // A blank name is not dropped silently: the page says why (in view), and the name stays.
+    await byId(page, 'name-input').fill('   ');
+    await byId(page, 'btn-save-name').click();
+    await byId(page, 'name-note').filter({ hasText: /cannot be blank/ }).waitFor({ timeout: WAIT_MS });
+    await assertInView(wang, ['name-input', 'btn-save-name', 'name-note'], 'the name box and its note');
+    await myName(page).filter({ hasText: new RegExp(`^Wang${tag}$`) }).waitFor({ timeout: WAIT_MS });
+    // An account name in the page's other language.
+    await registerAccount(wang, CHINESE_NAMES[tag]);
+    await myName(page).click();
+    await byId(page, 'player-title').filter({ hasText: CHINESE_NAMES[tag] }).waitFor({ timeout: WAIT_MS });
+    await assertInView(wang, ['player-title'], 'the player page title');
+    assertClean(wang);
+    await wang.context.close();
+  });
+}
 
 test('a rated game between two accounts shows both rating changes, then the leaderboard and the player page', async () => {
   const cleo = await openPlayer(hall.browser, { name: 'Cleo' });
@@ -279,9 +285,10 @@ test('a rated game between two accounts shows both rating changes, then the lead
 });
 
 test('a game under way follows its player to a second device: signed in there, the lobby leads back to it and the move is played from there', async () => {
-  const hal = await openPlayer(hall.browser, { name: 'Hal' });
+  // Issue 52's sizes: Hal's first device at 1280x800, Ivy at 1366x768, Hal's phone 390x844.
+  const hal = await openPlayer(hall.browser, { name: 'Hal', ...SIZES.desk800 });
   await registerAccount(hal, 'Hal');
-  const ivy = await openPlayer(hall.browser, { name: 'Ivy' });
+  const ivy = await openPlayer(hall.browser, { name: 'Ivy', ...SIZES.desk768 });
   const room = await createRoom(hal, hall.server);
   await openRoom(ivy, hall.server, room);
   await byId(hal.page, 'player-name-white').filter({ hasText: 'Ivy' }).waitFor({ timeout: WAIT_MS });
@@ -289,7 +296,7 @@ test('a game under way follows its player to a second device: signed in there, t
   await playCell(ivy, 'j10', 'white', [hal, ivy]);
 
   // The phone: a fresh browser, signed in as Hal.
-  const phone = await openPlayer(hall.browser, { name: 'Someone', viewport: { width: 390, height: 844 }, mobile: true });
+  const phone = await openPlayer(hall.browser, { name: 'Someone', ...SIZES.phone });
   await gotoLobby(phone, hall.server);
   await byId(phone.page, 'link-signin').click();
   await submitAccountForm(phone.page, 'Hal', PASSWORD);
@@ -297,10 +304,14 @@ test('a game under way follows its player to a second device: signed in there, t
   // The lobby offers Hal's game as his own, not to watch.
   await byId(phone.page, `btn-back-${room}`).waitFor({ timeout: WAIT_MS });
   assert.equal(await byId(phone.page, `btn-watch-${room}`).count(), 0);
-  await byId(phone.page, `btn-back-${room}`).click();
+  // ... and first on the page, in view unscrolled (it was at the foot of a phone's lobby).
+  await byId(phone.page, 'btn-back-to-game').waitFor({ timeout: WAIT_MS });
+  await assertInView(phone, ['btn-back-to-game'], 'the way back, unscrolled');
+  await byId(phone.page, 'btn-back-to-game').tap();
   await phone.page.locator(`[data-testid="room"][data-room="${room}"]`).waitFor({ timeout: WAIT_MS });
   await byId(phone.page, 'player-name-black').filter({ hasText: 'Hal' }).waitFor({ timeout: WAIT_MS });
   // In the seat: the move from the phone is Hal's, seen by Ivy and by Hal's first device.
+  await assertInView(phone, ['board'], 'the board');
   await playCell(phone, 'h9', 'black', [phone, hal, ivy]);
   assertClean(hal, ivy, phone);
   for (const p of [hal, ivy, phone]) await p.context.close();

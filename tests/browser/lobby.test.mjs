@@ -4,16 +4,17 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, withServer, openPlayer, assertClean, screenshot, byId, gotoLobby, createRoom, openRoom,
-  openMoreOptions, playCell, waitMyTurn, waitStone, moveTexts, waitOnline, WAIT_MS,
+  openMoreOptions, playCell, waitMyTurn, waitStone, moveTexts, waitOnline, assertInView, SIZES, WAIT_MS,
 } from './harness.mjs';
 
 const PHONE = { width: 390, height: 844 };
 
 const hall = useHall('lobby');
 
+// Issue 52's sizes: Wendy on a phone, Hank at 1366x768, his tab opened again at 1280x800.
 test('a room created by one player shows in another lobby within a second', async () => {
-  const watcher = await openPlayer(hall.browser, { name: 'Wendy' });
-  const host = await openPlayer(hall.browser, { name: 'Hank' });
+  const watcher = await openPlayer(hall.browser, { name: 'Wendy', ...SIZES.phone });
+  const host = await openPlayer(hall.browser, { name: 'Hank', ...SIZES.desk768 });
   await gotoLobby(watcher, hall.server);
   await gotoLobby(host, hall.server);
   assert.equal(await watcher.page.locator('[data-testid^="btn-join-"]').count(), 0);
@@ -42,6 +43,7 @@ test('a room created by one player shows in another lobby within a second', asyn
   await byId(host.page, 'leave-dialog').waitFor({ timeout: WAIT_MS });
   assert.equal(await host.page.evaluate(() => document.activeElement?.dataset?.testid), 'btn-leave-stay');
   assert.match(await byId(host.page, 'leave-dialog').textContent(), /your clock runs/);
+  await assertInView(host, ['leave-dialog', 'btn-leave-stay', 'btn-leave-confirm'], 'the leave dialog');
   await host.page.keyboard.press('Escape');
   await byId(host.page, 'leave-dialog').waitFor({ state: 'hidden', timeout: WAIT_MS });
   await byId(host.page, 'board').waitFor({ timeout: WAIT_MS });
@@ -55,14 +57,28 @@ test('a room created by one player shows in another lobby within a second', asyn
   assert.equal(await host.page.locator(`[data-testid="btn-watch-${room}"]`).count(), 0);
   await byId(host.page, `btn-back-${room}`).waitFor({ timeout: WAIT_MS });
   assert.equal(await host.page.locator('[data-testid^="btn-join-"]').count(), 0);
+  await assertInView(host, ['btn-back-to-game'], 'the way back, unscrolled');
   await byId(host.page, 'btn-back-to-game').click();
   await byId(host.page, 'player-name-white').filter({ hasText: 'Hank' }).waitFor({ timeout: WAIT_MS });
   await byId(host.page, 'board').waitFor({ timeout: WAIT_MS });
-  // A tab closed and opened again comes back to the game the same way.
+  // A tab closed and opened again (in a 1280x800 window) comes back to the game the same way.
   const again = await host.context.newPage();
+  await again.setViewportSize(SIZES.desk800.viewport);
   await again.goto(hall.server.url);
   await byId(again, 'btn-back-to-game').waitFor({ timeout: WAIT_MS });
+  await assertInView({ name: 'Hank (again)', page: again }, ['btn-back-to-game'], 'the way back, unscrolled');
   await again.close();
+  // On the phone: Wendy's leave asks first too, with both buttons in view, and her lobby leads
+  // her back from the top of the page.
+  await byId(watcher.page, 'btn-lobby').click();
+  await byId(watcher.page, 'leave-dialog').waitFor({ timeout: WAIT_MS });
+  await assertInView(watcher, ['leave-dialog', 'btn-leave-stay', 'btn-leave-confirm'], 'the leave dialog');
+  await byId(watcher.page, 'btn-leave-confirm').tap();
+  await byId(watcher.page, 'btn-back-to-game').waitFor({ timeout: WAIT_MS });
+  await assertInView(watcher, ['btn-back-to-game'], 'the way back, unscrolled');
+  await byId(watcher.page, 'btn-back-to-game').tap();
+  await byId(watcher.page, 'player-name-black').filter({ hasText: 'Wendy' }).waitFor({ timeout: WAIT_MS });
+  await assertInView(watcher, ['board'], 'the board, back in the game');
   assertClean(watcher, host);
   await watcher.context.close();
   await host.context.close();
@@ -223,27 +239,30 @@ test('when the server lists only the newest rooms, the lobby says how many more 
   });
 });
 
-test('the theme switch: light or dark whatever the system says, remembered over a reload', async () => {
-  const tess = await openPlayer(hall.browser, { name: 'Tess' });
-  const { page } = tess;
-  const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
-  await page.emulateMedia({ colorScheme: 'light' });
-  await gotoLobby(tess, hall.server);
-  assert.equal(await background(), 'rgb(243, 239, 230)');
-  await byId(page, 'theme-select').selectOption('dark');
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
-  assert.equal(await background(), 'rgb(22, 24, 28)');
-  await page.reload();
-  await waitOnline(page);
-  assert.equal(await byId(page, 'theme-select').inputValue(), 'dark');
-  assert.equal(await background(), 'rgb(22, 24, 28)');
-  // Light on a dark system; then the system's again.
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await byId(page, 'theme-select').selectOption('light');
-  assert.equal(await background(), 'rgb(243, 239, 230)');
-  await byId(page, 'theme-select').selectOption('system');
-  assert.equal(await page.evaluate(() => document.documentElement.dataset.theme ?? null), null);
-  assert.equal(await background(), 'rgb(22, 24, 28)');
-  assertClean(tess);
-  await tess.context.close();
-});
+for (const [tag, size] of Object.entries(SIZES)) {
+  test(`the theme switch (${tag}): light or dark whatever the system says, remembered over a reload`, async () => {
+    const tess = await openPlayer(hall.browser, { name: `Tess${tag}`, ...size });
+    const { page } = tess;
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light' });
+    await gotoLobby(tess, hall.server);
+    assert.equal(await background(), 'rgb(243, 239, 230)');
+    await assertInView(tess, ['theme-select'], 'the theme switch, unscrolled');
+    await byId(page, 'theme-select').selectOption('dark');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
+    assert.equal(await background(), 'rgb(22, 24, 28)');
+    await page.reload();
+    await waitOnline(page);
+    assert.equal(await byId(page, 'theme-select').inputValue(), 'dark');
+    assert.equal(await background(), 'rgb(22, 24, 28)');
+    // Light on a dark system; then the system's again.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await byId(page, 'theme-select').selectOption('light');
+    assert.equal(await background(), 'rgb(243, 239, 230)');
+    await byId(page, 'theme-select').selectOption('system');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme ?? null), null);
+    assert.equal(await background(), 'rgb(22, 24, 28)');
+    assertClean(tess);
+    await tess.context.close();
+  });
+}

@@ -7,7 +7,7 @@ import { createBoard } from './board.js';
 import { replay, other } from './rules.js';
 import { openingRules } from './opening.js';
 import { livePosition } from './live-board.js';
-import { backToGameCard, isMine } from './my-game.js';
+import { backToGameCard, isMine, showBackToGame } from './my-game.js';
 import { canBeRated } from './rating.js';
 
 const FORM_KEY = 'kibitz.newGame';
@@ -577,6 +577,8 @@ export function mountLobby(root, app) {
       const seats = r.seats || {};
       // Our own game is not one to watch: the way back to our seat.
       const mine = isMine(seats.black, app.net.player) || isMine(seats.white, app.net.player);
+      // Also first on the page, whichever device this is (a game begun on another one).
+      if (mine && !ended) showBackToGame(backBox, r.room, (room) => app.go(room, { as: 'player' }));
       const go = mine
         ? h('button', { type: 'button', class: 'primary', 'data-testid': `btn-back-${r.room}`, onclick: () => app.go(r.room, { as: 'player' }) }, t('lobby.backToGame'))
         : h('button', { type: 'button', 'data-testid': `btn-watch-${r.room}`, onclick: () => app.go(r.room, { as: 'spectator' }) }, t('lobby.watch'));

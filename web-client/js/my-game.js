@@ -40,8 +40,19 @@ export function forgetGame(room) {
 /** Whether a seat (of a lobby list) is ours. */
 export const isMine = (seat, player) => !!(seat && player && seat.player === player);
 
+/** Fills the lobby's card `box` (once) with the way back to `room`, and shows it. */
+export function showBackToGame(box, room, goBack) {
+  if (!box.hidden && box.dataset.room === room) return;
+  box.replaceChildren(
+    h('p', { 'data-i18n': 'lobby.yourGameOn' }, t('lobby.yourGameOn')),
+    h('button', { type: 'button', class: 'primary', 'data-testid': 'btn-back-to-game', onclick: () => goBack(room) }, t('lobby.backToGame')));
+  box.dataset.room = room;
+  box.hidden = false;
+}
+
 /** The lobby's card for our game under way (hidden until the server says the remembered game
- *  is still played; `goBack(room)` takes us there). */
+ *  is still played, or the live list names a game of ours, as on a second device:
+ *  `showBackToGame`; `goBack(room)` takes us there). */
 export function backToGameCard(goBack) {
   const box = h('section', { class: 'card back-to-game', 'data-testid': 'back-to-game', hidden: true });
   const room = myGame();
@@ -54,10 +65,7 @@ export function backToGameCard(goBack) {
         forgetGame(room);
         return;
       }
-      box.append(
-        h('p', { 'data-i18n': 'lobby.yourGameOn' }, t('lobby.yourGameOn')),
-        h('button', { type: 'button', class: 'primary', 'data-testid': 'btn-back-to-game', onclick: () => goBack(room) }, t('lobby.backToGame')));
-      box.hidden = false;
+      showBackToGame(box, room, goBack);
     })
     .catch(() => {});
   return box;
