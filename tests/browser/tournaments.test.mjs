@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, playCell, waitOnline, dumpFrames,
-  seriousViolations, WAIT_MS,
+  seriousViolations, assertInView, assertShown, SIZES, WAIT_MS,
 } from './harness.mjs';
 
 const BOT_NAMES = ['Turing', 'Zuse'];
@@ -69,9 +69,10 @@ function countPolls(page, id) {
 /** Bob's account name: as long as a name may be (20 characters). */
 const BOB = 'Bob_Babbage_Engine_2';
 
-/** Fails when `page`, seen on a 390 px phone screen, is wider than the screen; then puts the
- *  laptop size back. */
+/** Fails when `page`, seen on a 390 px phone screen, is wider than the screen; then puts its
+ *  own size back. */
 async function assertFitsPhone(page) {
+  const own = page.viewportSize();
   await page.setViewportSize({ width: 390, height: 844 });
   const wide = await page.evaluate(() => document.documentElement.scrollWidth);
   // What sticks out, for the message.
@@ -79,7 +80,7 @@ async function assertFitsPhone(page) {
     .filter((el) => el.getBoundingClientRect().right > innerWidth + 1)
     .slice(0, 6).map((el) => `${el.tagName.toLowerCase()}.${el.className || el.dataset.testid || ''}`));
   assert.ok(wide <= 390, `the page is ${wide} px wide on a 390 px screen: ${out.join(', ')}`);
-  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.setViewportSize(own);
 }
 
 /** The standings' lines on `page`, best first: [[name, points, games, wins], ...] as shown. */
@@ -96,10 +97,11 @@ async function standings(page) {
 /** The element of `testid` on `page` once its `attr` is `value`. */
 const withAttr = (page, testid, attr, value) => page.locator(`[data-testid="${testid}"][${attr}="${value}"]`);
 
+// Issue 52's sizes: Ada at 1280x800, Bob (the longest name) on a phone, Eve at 1366x768.
 test('two accounts: created, joined and started from the page, played, resigned, and the standings show it', async () => {
-  const ada = await openPlayer(hall.browser, { name: 'Ada' });
-  const bob = await openPlayer(hall.browser, { name: BOB });
-  const eve = await openPlayer(hall.browser, { name: 'Eve' });
+  const ada = await openPlayer(hall.browser, { name: 'Ada', ...SIZES.desk800 });
+  const bob = await openPlayer(hall.browser, { name: BOB, ...SIZES.phone });
+  const eve = await openPlayer(hall.browser, { name: 'Eve', ...SIZES.desk768 });
 
   // A guest sees the tournaments but no form: only accounts play.
   await gotoLobby(eve, hall.server);
@@ -118,6 +120,8 @@ test('two accounts: created, joined and started from the page, played, resigned,
   await byId(page, 'header-link-tournaments').click();
   await byId(page, 'tournament-form').waitFor({ timeout: WAIT_MS });
   for (const bot of BOT_NAMES) await byId(page, `tournament-bot-${bot}`).waitFor({ timeout: WAIT_MS });
+  // Each bot with its level box, within reach.
+  for (const bot of BOT_NAMES) await assertShown(ada, [`tournament-bot-${bot}`, `tournament-bot-level-${bot}`], 'a bot and its level');
   await screenshot(page, 'tournaments-page');
   assert.equal(await byId(page, 'tournament-rounds').isVisible(), false, 'rounds are a Swiss\'s');
   await byId(page, 'tournament-kind').selectOption('swiss');
@@ -144,9 +148,19 @@ test('two accounts: created, joined and started from the page, played, resigned,
   await byId(eve.page, 'tournament-sign-in').waitFor({ timeout: WAIT_MS });
   assert.equal(await byId(eve.page, 'btn-tournament-join').count(), 0);
 
+  // On Bob's phone the form's bots and their level boxes fit and are within reach too.
+  await bob.page.goto(`${hall.server.url}?tournaments`);
+  await byId(bob.page, 'tournament-form').waitFor({ timeout: WAIT_MS });
+  for (const bot of BOT_NAMES) {
+    await byId(bob.page, `tournament-bot-${bot}`).waitFor({ timeout: WAIT_MS });
+    await assertShown(bob, [`tournament-bot-${bot}`, `tournament-bot-level-${bot}`], 'a bot and its level');
+  }
+
   // Bob joins from the tournament's page, leaves, and joins again; Ada's page follows.
   await bob.page.goto(`${hall.server.url}?tournament=${encodeURIComponent(id)}`);
   await waitOnline(bob.page);
+  await byId(bob.page, 'btn-tournament-join').waitFor({ timeout: WAIT_MS });
+  await assertInView(bob, ['tournament-title'], 'the tournament, on a phone');
   await byId(bob.page, 'btn-tournament-join').click();
   await byId(bob.page, `tournament-player-${BOB}`).waitFor({ timeout: WAIT_MS });
   assert.equal(await byId(bob.page, 'btn-tournament-start').count(), 0, 'only the creator starts it');
@@ -183,10 +197,17 @@ test('two accounts: created, joined and started from the page, played, resigned,
   await eve.page.goBack();
   await byId(eve.page, `tgame-${room}`).waitFor({ timeout: WAIT_MS });
 
-  // White steps out to the tournament's page, which leads back to the game in progress.
-  await byId(white.page, 'header-link-tournaments').click();
-  await byId(white.page, `tournament-link-${id}`).click();
+  // White steps out to the tournament's page (on a laptop by the header's link, on the phone,
+  // whose header has no links in a room, by the room's line), which leads back to the game.
+  if (white.mobile) {
+    await assertInView(white, ['room-tournament'], 'the room\'s tournament line');
+    await byId(white.page, 'room-tournament').click();
+  } else {
+    await byId(white.page, 'header-link-tournaments').click();
+    await byId(white.page, `tournament-link-${id}`).click();
+  }
   await byId(white.page, 'tournament-you-play').waitFor({ timeout: WAIT_MS });
+  await assertShown(white, ['tournament-my-game'], 'the way back to the game');
   await byId(white.page, 'tournament-my-game').click();
   await white.page.locator(`[data-testid="room"][data-room="${room}"]`).waitFor({ timeout: WAIT_MS });
   await byId(white.page, 'player-name-white').filter({ hasText: white.name }).waitFor({ timeout: WAIT_MS });
@@ -197,6 +218,7 @@ test('two accounts: created, joined and started from the page, played, resigned,
     await byId(p.page, 'room-tournament').filter({ hasText: 'Tournament “Autumn Cup”, round 1' }).waitFor({ timeout: WAIT_MS });
     assert.equal(await byId(p.page, 'room-tournament').getAttribute('href'), `/?tournament=${id}`);
     assert.equal(await byId(p.page, 'btn-rematch').isVisible(), false, `${p.name}: no rematch in a tournament`);
+    await assertInView(p, ['room-tournament', 'board'], 'the room\'s tournament line, unscrolled');
   }
 
   // Both move, then black resigns: white wins.
@@ -209,6 +231,7 @@ test('two accounts: created, joined and started from the page, played, resigned,
     // The way on is the tournament, not a rematch.
     assert.equal(await byId(p.page, 'btn-over-rematch').isVisible(), false, `${p.name}: no rematch`);
     assert.equal(await byId(p.page, 'btn-over-tournament').isVisible(), true, `${p.name}: back to the tournament`);
+    await assertInView(p, ['game-over-dialog', 'btn-over-tournament'], 'the game-over dialog');
   }
   await byId(black.page, 'btn-over-tournament').click();
   await byId(black.page, 'tournament-title').filter({ hasText: 'Autumn Cup' }).waitFor({ timeout: WAIT_MS });
@@ -218,6 +241,7 @@ test('two accounts: created, joined and started from the page, played, resigned,
   // over after its one round.
   await withAttr(eve.page, 'tournament-status', 'data-status', 'over').waitFor({ timeout: POLL_WAIT_MS });
   await withAttr(eve.page, `tgame-${room}`, 'data-result', 'white').waitFor({ timeout: POLL_WAIT_MS });
+  await assertShown(eve, ['standings-table'], 'the standings');
   assert.equal((await byId(eve.page, `tgame-result-${room}`).textContent()).trim(), '0–1');
   assert.deepEqual(await standings(eve.page), [[white.name, '1', '1', '1'], [black.name, '0', '1', '0']]);
   // Over: no more requests.
@@ -258,8 +282,9 @@ test('two accounts: created, joined and started from the page, played, resigned,
   for (const p of [ada, bob, eve]) await p.context.close();
 });
 
+// At 1366x768 (the form's level boxes are seen at 1280x800 and on a phone in the test above).
 test('a bot-only round-robin made from the page runs to its end unattended', async (t) => {
-  const cleo = await openPlayer(hall.browser, { name: 'Cleo' });
+  const cleo = await openPlayer(hall.browser, { name: 'Cleo', ...SIZES.desk768 });
   await registerAccount(cleo, 'Cleo');
   const { page } = cleo;
   await byId(page, 'link-tournaments').click();
@@ -268,6 +293,7 @@ test('a bot-only round-robin made from the page runs to its end unattended', asy
   for (const bot of BOT_NAMES) await byId(page, `tournament-bot-${bot}`).waitFor({ timeout: WAIT_MS });
   // The second bot plays at level 2: the level goes with it, and its games are played there.
   const weak = BOT_NAMES[1];
+  for (const bot of BOT_NAMES) await assertShown(cleo, [`tournament-bot-${bot}`, `tournament-bot-level-${bot}`], 'a bot and its level');
   const id = await createTournament(page, { name: 'Bot Derby', kind: 'round_robin', game: 'connect4', clock: '5s', bots: BOT_NAMES, levels: { [weak]: 2 } });
   for (const bot of BOT_NAMES) await byId(page, `tournament-player-${bot}`).waitFor({ timeout: WAIT_MS });
   assert.equal(await byId(page, `tournament-player-level-${weak}`).textContent(), 'level 2');
