@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, startServer, freshDir, removeDir, openPlayer, assertClean, screenshot, byId, gotoLobby,
-  waitOnline, WAIT_MS,
+  waitOnline, assertShown, SIZES, ARTIFACTS, WAIT_MS,
 } from './harness.mjs';
 import { wireClient, livePair } from './wire.mjs';
 
@@ -21,34 +21,50 @@ function waitMiniStones(page, room, n) {
   }, { id: room, count: n }, { timeout: WAIT_MS });
 }
 
+/** Three lobby pages, one at each of issue 52's sizes. */
+async function viewers(names) {
+  const out = [];
+  for (const [i, size] of Object.values(SIZES).entries()) out.push(await openPlayer(hall.browser, { name: names[i], ...size }));
+  for (const v of out) await gotoLobby(v, hall.server);
+  return out;
+}
+
 test('the lobby draws a live game small and the picture follows its moves', async () => {
-  const viewer = await openPlayer(hall.browser, { name: 'Vera' });
-  await gotoLobby(viewer, hall.server);
+  // At 1280x800, 1366x768 and on a phone (Pia, who opens the game by its picture).
+  const all = await viewers(['Vera', 'Vic', 'Pia']);
   const { room, black, white } = await livePair(hall.browser, hall.server, GOMOKU, ['Ada', 'Bo']);
-  await byId(viewer.page, `mini-${room}`).waitFor({ timeout: WAIT_MS });
-  await waitMiniStones(viewer.page, room, 0);
+  for (const v of all) {
+    await byId(v.page, `mini-${room}`).waitFor({ timeout: WAIT_MS });
+    await waitMiniStones(v.page, room, 0);
+  }
 
   await black.send({ t: 'move', room, move: 'h8' });
-  await waitMiniStones(viewer.page, room, 1);
+  for (const v of all) await waitMiniStones(v.page, room, 1);
   await white.send({ t: 'move', room, move: 'j9' });
-  await waitMiniStones(viewer.page, room, 2);
-  const mini = byId(viewer.page, `mini-${room}-board`);
-  assert.equal(await mini.locator('circle.stone.black').count(), 1);
-  assert.equal(await mini.locator('circle.stone.white').count(), 1);
-  assert.equal(await mini.locator('.last-move').count(), 1, 'the last move is marked');
-  assert.equal(await byId(viewer.page, `mini-${room}`).getAttribute('data-ply'), '2');
-  // Large enough to read a 15x15 board at 1280 px: stones of about 8 px, not 5.
-  const side = await mini.evaluate((el) => el.getBoundingClientRect().width);
-  assert.ok(side >= 128, `the small board is ${side} px wide`);
+  for (const v of all) {
+    await waitMiniStones(v.page, room, 2);
+    const mini = byId(v.page, `mini-${room}-board`);
+    assert.equal(await mini.locator('circle.stone.black').count(), 1);
+    assert.equal(await mini.locator('circle.stone.white').count(), 1);
+    assert.equal(await mini.locator('.last-move').count(), 1, 'the last move is marked');
+    assert.equal(await byId(v.page, `mini-${room}`).getAttribute('data-ply'), '2');
+    // Large enough to read a 15x15 board: stones of about 8 px, not 5.
+    const side = await mini.evaluate((el) => el.getBoundingClientRect().width);
+    assert.ok(side >= 128, `${v.name}: the small board is ${side} px wide`);
+    await assertShown(v, [`mini-${room}`], 'the small board');
+  }
+  const [viewer, , phone] = all;
   await screenshot(viewer.page, 'lobby-live');
+  await byId(phone.page, `mini-${room}`).scrollIntoViewIfNeeded();
+  await phone.page.screenshot({ path: `${ARTIFACTS}/phone-lobby-live.png`, animations: 'disabled' });
 
   // The small board is a way in: it opens the game to watch.
-  await byId(viewer.page, `mini-${room}`).click();
-  await byId(viewer.page, 'room').and(viewer.page.locator(`[data-room="${room}"]`)).waitFor({ timeout: WAIT_MS });
-  await viewer.page.locator('[data-testid="cell-h8"][data-stone="black"]').waitFor({ state: 'attached', timeout: WAIT_MS });
+  await byId(phone.page, `mini-${room}`).tap();
+  await byId(phone.page, 'room').and(phone.page.locator(`[data-room="${room}"]`)).waitFor({ timeout: WAIT_MS });
+  await phone.page.locator('[data-testid="cell-h8"][data-stone="black"]').waitFor({ state: 'attached', timeout: WAIT_MS });
   await black.send({ t: 'resign', room });
-  assertClean(viewer);
-  await viewer.context.close();
+  assertClean(...all);
+  for (const v of all) await v.context.close();
   await black.close();
   await white.close();
 });
@@ -111,20 +127,25 @@ test('the TV shows the best live game and moves on to the next when it ends', as
 });
 
 test('a live game that ends stays in the lobby, marked just finished, until the next one starts', async () => {
-  const viewer = await openPlayer(hall.browser, { name: 'Lea' });
-  await gotoLobby(viewer, hall.server);
+  // At 1280x800, 1366x768 and on a phone.
+  const all = await viewers(['Lea', 'Lou', 'Liv']);
   const first = await livePair(hall.browser, hall.server, GOMOKU, ['Ed', 'Flo']);
-  await byId(viewer.page, `mini-${first.room}`).waitFor({ timeout: WAIT_MS });
+  for (const v of all) await byId(v.page, `mini-${first.room}`).waitFor({ timeout: WAIT_MS });
   await first.black.send({ t: 'resign', room: first.room });
   // Not "No games in progress" at once: the game stays, said to be over.
-  await byId(viewer.page, `ended-${first.room}`).waitFor({ timeout: WAIT_MS });
-  assert.match(await byId(viewer.page, 'live-games').textContent(), /just finished/);
+  for (const v of all) {
+    await byId(v.page, `ended-${first.room}`).waitFor({ timeout: WAIT_MS });
+    assert.match(await byId(v.page, 'live-games').textContent(), /just finished/);
+    await assertShown(v, [`ended-${first.room}`, `mini-${first.room}`], 'the game just finished');
+  }
   // The next game takes its place.
   const next = await livePair(hall.browser, hall.server, GOMOKU, ['Gus', 'Hal']);
-  await byId(viewer.page, `mini-${next.room}`).waitFor({ timeout: WAIT_MS });
-  await byId(viewer.page, `mini-${first.room}`).waitFor({ state: 'detached', timeout: WAIT_MS });
-  assertClean(viewer);
-  await viewer.context.close();
+  for (const v of all) {
+    await byId(v.page, `mini-${next.room}`).waitFor({ timeout: WAIT_MS });
+    await byId(v.page, `mini-${first.room}`).waitFor({ state: 'detached', timeout: WAIT_MS });
+  }
+  assertClean(...all);
+  for (const v of all) await v.context.close();
   for (const c of [first.black, first.white, next.black, next.white]) await c.close();
 });
 
