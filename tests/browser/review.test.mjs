@@ -7,7 +7,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   startServer, startBot, launchBrowser, freshDir, removeDir, openPlayer, assertClean, screenshot, byId,
-  createRoom, openRoom, playCell, seriousViolations, WAIT_MS,
+  createRoom, openRoom, playCell, seriousViolations, assertShown, SIZES, WAIT_MS,
 } from './harness.mjs';
 
 /** The screenshot web-client/README.md shows: rewritten when UPDATE_README_IMAGES=1. */
@@ -34,9 +34,20 @@ after(async () => {
   await removeDir(dataDir);
 });
 
+/** Fails unless the evaluation in words, the sentence on the better move and its mark on the
+ *  board can each be brought into `player`'s window (and the page is no wider than it). */
+async function assertBetterShown(player, better) {
+  assert.match(await byId(player.page, 'review-eval').textContent(), /\S/);
+  await assertShown(player, ['review-eval'], 'the evaluation in words');
+  await assertShown(player, ['review-better'], 'the better move, in words');
+  await assertShown(player, [`better-${better}`], 'the better move, on the board');
+}
+
 test('a finished game is reviewed: graph, the mistake marked, the best line, a variation', async () => {
-  const ann = await openPlayer(browser, { name: 'Ann' });
-  const ben = await openPlayer(browser, { name: 'Ben' });
+  // Issue 52's sizes: Ann at 1280x800, Ben (who asks for the review) at 1366x768, the later
+  // watcher Cy on a phone.
+  const ann = await openPlayer(browser, { name: 'Ann', ...SIZES.desk800 });
+  const ben = await openPlayer(browser, { name: 'Ben', ...SIZES.desk768 });
   const both = [ann, ben];
   const room = await createRoom(ann, server, { game: 'gomoku', seat: 'black' });
   await openRoom(ben, server, room);
@@ -80,6 +91,7 @@ test('a finished game is reviewed: graph, the mistake marked, the best line, a v
   assert.equal(await byId(page, 'review-better').textContent(), `a1 was a mistake: ${pv[0]} was better.`);
   // …and draws it on the board, where it would have gone.
   await byId(page, `better-${pv[0]}`).waitFor({ state: 'attached', timeout: WAIT_MS });
+  await assertBetterShown(ben, pv[0]);
   await byId(page, 'move-5').click();
 
   if (process.env.UPDATE_README_IMAGES === '1') {
@@ -109,6 +121,19 @@ test('a finished game is reviewed: graph, the mistake marked, the best line, a v
   await openRoom(cy, server, room);
   await byId(cy.page, 'eval-graph').waitFor({ timeout: WAIT_MS });
   assert.equal(await byId(cy.page, 'eval-mistake-5').count(), 1);
+  // The words and the better move at each of the other sizes too: Ann's laptop, Cy's phone.
+  for (const p of [ann, cy]) {
+    // Ann's game-over dialog is still up: Escape closes it.
+    if (await byId(p.page, 'game-over-dialog').isVisible()) {
+      await p.page.keyboard.press('Escape');
+      await byId(p.page, 'game-over-dialog').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    }
+    await byId(p.page, 'move-6').scrollIntoViewIfNeeded();
+    await byId(p.page, 'move-6').click();
+    await byId(p.page, 'review-better').filter({ hasText: `a1 was a mistake: ${pv[0]} was better.` }).waitFor({ timeout: WAIT_MS });
+    await byId(p.page, `better-${pv[0]}`).waitFor({ state: 'attached', timeout: WAIT_MS });
+    await assertBetterShown(p, pv[0]);
+  }
 
   assertClean(ann, ben, cy);
   for (const p of [ann, ben, cy]) await p.context.close();
