@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, withServer, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell,
-  waitMyTurn, WAIT_MS,
+  waitMyTurn, assertInView, SIZES, WAIT_MS,
 } from './harness.mjs';
 
 /** A 3+2 clock: three minutes each. */
@@ -14,9 +14,9 @@ const hall = useHall('clocks');
 
 /** Two players seated in a fresh 3+2 Gomoku room of `host` (the file's server by default),
  *  black the creator; the game has started. */
-async function timedPair(blackName, whiteName, host = hall.server, clock = '3+2') {
-  const black = await openPlayer(hall.browser, { name: blackName });
-  const white = await openPlayer(hall.browser, { name: whiteName });
+async function timedPair(blackName, whiteName, host = hall.server, clock = '3+2', sizes = {}) {
+  const black = await openPlayer(hall.browser, { name: blackName, ...sizes.black });
+  const white = await openPlayer(hall.browser, { name: whiteName, ...sizes.white });
   const room = await createRoom(black, host, { clock });
   await openRoom(white, host, room);
   for (const p of [black, white]) {
@@ -92,21 +92,32 @@ test('once both sides have moved Resign replaces Abort and black\'s clock runs',
 });
 
 test('a per-move clock shows as low only near the end of the move, not for the whole of it', async () => {
-  const { black, white, both } = await timedPair('Eve', 'Fay', hall.server, '5s');
-  await playCell(black, 'h8', 'black', both);
-  await playCell(white, 'a1', 'white', both);
-  const clock = byId(black.page, 'clock-black');
-  await black.page.locator('[data-testid="clock-black"].running').waitFor({ timeout: WAIT_MS });
-  // Running, with most of its 5 s left: not red.
-  const early = await clock.evaluate((el) => ({ ms: Number(el.dataset.ms), low: el.classList.contains('low') }));
-  assert.ok(early.ms > 1250, `read at ${early.ms} ms`);
-  assert.equal(early.low, false, `low at ${early.ms} ms of 5000`);
-  // Red in the last quarter of the move.
-  await black.page.locator('[data-testid="clock-black"].low').waitFor({ timeout: WAIT_MS });
-  assert.ok(Number(await clock.getAttribute('data-ms')) <= 1250);
-  assertClean(black, white);
-  await black.context.close();
-  await white.context.close();
+  // Issue 52's sizes: black at 1280x800, white at 1366x768, a watcher on a phone.
+  const { black, white, room, both } = await timedPair('Eve', 'Fay', hall.server, '5s', { black: SIZES.desk800, white: SIZES.desk768 });
+  const watcher = await openPlayer(hall.browser, { name: 'Gus', ...SIZES.phone });
+  await openRoom(watcher, hall.server, room);
+  const all = [...both, watcher];
+  await playCell(black, 'h8', 'black', all);
+  await playCell(white, 'a1', 'white', all);
+  const running = (p) => p.page.locator('[data-testid="clock-black"].running').waitFor({ timeout: WAIT_MS });
+  await running(black);
+  // Running, with most of its 5 s left: not red, on any page, and in view without scrolling.
+  const read = (p) => byId(p.page, 'clock-black').evaluate((el) => ({ ms: Number(el.dataset.ms), low: el.classList.contains('low') }));
+  for (const p of all) {
+    await running(p);
+    const early = await read(p);
+    assert.ok(early.ms > 1250, `${p.name}: read at ${early.ms} ms`);
+    assert.equal(early.low, false, `${p.name}: low at ${early.ms} ms of 5000`);
+  }
+  for (const p of all) await assertInView(p, ['clock-black', 'clock-white'], 'the clocks, unscrolled');
+  // Red in the last quarter of the move, on every page.
+  for (const p of all) {
+    await p.page.locator('[data-testid="clock-black"].low').waitFor({ timeout: WAIT_MS });
+    const late = await read(p);
+    assert.ok(late.ms <= 1250, `${p.name}: low at ${late.ms} ms`);
+  }
+  assertClean(...all);
+  for (const p of all) await p.context.close();
 });
 
 /** The abort countdown of `page` as { seat, secs } once it names `seat`. */
