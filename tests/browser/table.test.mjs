@@ -7,12 +7,12 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   useHall, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, playCell, waitMyTurn,
-  WAIT_MS,
+  assertInView, SIZES, WAIT_MS,
 } from './harness.mjs';
 import { replay, othelloLegal, stoneOf, countDiscs, cellName } from '../../web-client/js/rules.js';
 
-const PHONE = { width: 390, height: 844 };
-const DESK = { width: 1280, height: 900 };
+const PHONE = SIZES.phone.viewport;
+const DESK = SIZES.desk800.viewport;
 /** The screenshots web-client/README.md shows: rewritten when UPDATE_README_IMAGES=1. */
 const README_IMAGES = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'web-client', 'docs');
 
@@ -122,6 +122,12 @@ test('a game to five ends in a dialog in view on a laptop and a phone; offers na
   assert.match(status, /^Viewing the start \(ply 0 of 25\) — game over: You lose\./);
   assert.doesNotMatch(status, /goes on/);
   assert.equal(await focused(pete.page), 'btn-next');
+  // On the phone too the replay numbers the move as the list does: ply 1 is black's 1st, "1. a1".
+  await byId(pete.page, 'btn-next').click();
+  await byId(pete.page, 'status').filter({ hasText: /^Viewing 1\. a1 \(ply 1 of 25\) — game over: You lose\./ }).waitFor({ timeout: WAIT_MS });
+  // ... with the board, the status and the buttons that step it all in view at once (the focus
+  // on "next" scrolled the board out of sight).
+  await assertInView(pete, ['status', 'board', 'btn-prev', 'btn-next'], 'the replay');
 
   // The move list (13 rows, it scrolls) keeps the move on show in its window.
   await byId(page, 'btn-first').click();
@@ -140,13 +146,15 @@ test('a game to five ends in a dialog in view on a laptop and a phone; offers na
   assert.match(await byId(page, 'move-13').evaluate((b) => b.closest('li').querySelector('.num').textContent), /^7\.$/);
   // The page itself never scrolled for it.
   assert.equal(await page.evaluate(() => scrollY), 0);
+  await assertInView(dana, ['status', 'move-13'], 'the replay, unscrolled');
   assertClean(...both);
   for (const p of both) await p.context.close();
 });
 
 test('an Othello game that ended by resignation replays with its result and the disc counts of each position', async () => {
-  const olga = await openPlayer(hall.browser, { name: 'Olga' });
-  const otto = await openPlayer(hall.browser, { name: 'Otto' });
+  // Otto, who replays it, at 1366x768.
+  const olga = await openPlayer(hall.browser, { name: 'Olga', ...SIZES.desk800 });
+  const otto = await openPlayer(hall.browser, { name: 'Otto', ...SIZES.desk768 });
   const both = [olga, otto];
   const game = { kind: 'othello' };
   const room = await createRoom(olga, hall.server, { game: 'othello', seat: 'black' });
@@ -187,6 +195,9 @@ test('an Othello game that ended by resignation replays with its result and the 
     assert.deepEqual(await discs(), expected(k), `discs at move ${k}`);
   }
   assert.notDeepEqual(expected(1), expected(0));
+  // Ply 3 is black's 2nd move: "2. <move>", as the list numbers it.
+  assert.match(await byId(page, 'status').textContent(), new RegExp(`^Viewing 2\\. ${moves[2]} \\(ply 3 of 4\\)`));
+  await assertInView(otto, ['status', 'board', 'discs-black', 'discs-white', 'btn-next'], 'the replay, unscrolled');
   await screenshot(page, 'othello-replay-finished');
   assertClean(...both);
   for (const p of both) await p.context.close();

@@ -194,7 +194,10 @@ export function createControls({ state: R, view, app }) {
     review() {
       goTo(0);
       view.review.ask();
-      view.el.nav.next.focus();
+      // The least scroll that shows "next": on a phone the buttons are under the board, and the
+      // focus's own scroll (to the middle of the window) put the board out of sight.
+      view.el.nav.next.focus({ preventScroll: true });
+      view.el.nav.next.scrollIntoView({ block: 'nearest' });
     },
     /** Leaves the viewer's variation for the game's own position. */
     backToGame() {
