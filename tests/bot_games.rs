@@ -2,7 +2,7 @@
 //! in every game, against another bot process under a spectator's eyes, eight games at once
 //! on one-second move clocks, and its manners — three take-backs a casual game and the reason
 //! when it declines, draws only when drawn, no games past its capacity, pongs while it
-//! thinks, a quiet chat.
+//! thinks, a quiet chat; and entered in a tournament at two levels, the game against itself.
 //!
 //! The bots run with `--pace-ms 20` (their natural pace is 250 ms against people and 900 ms
 //! between bots) so that whole games fit in a test; the eight-game test keeps the natural pace.
@@ -532,4 +532,83 @@ async fn the_bot_answers_pings_while_it_thinks() {
     );
     let state = me.fresh_state(&room, "player").await;
     assert_eq!(state["seats"]["white"]["online"], true);
+}
+
+/// A tournament with the one bot process entered at two levels: the game between them is the
+/// bot playing itself, both seats, each at its level, to a real end.
+#[tokio::test]
+async fn a_bot_entered_at_two_levels_plays_itself_in_a_tournament() {
+    let server = TestServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&server.url(), "Kibot", 2, &dir.path().join("bot.json"));
+    let host = server.client("guest-Host").await;
+    let (status, body) = http_json(
+        server.addr,
+        "POST",
+        "/api/accounts",
+        json!({"token": host.token, "name": "Host", "password": "correct horse battery"}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let make = json!({"token": host.token, "name": "Mirror", "kind": "round_robin",
+        "game": {"kind":"connect4","cols":7,"rows":6},
+        "clock": {"initial_ms":60_000,"increment_ms":0},
+        "bots": [{"name":"Kibot","level":1}, {"name":"Kibot","level":2}]});
+    // The bot may still be connecting: ask until it is there.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let made = loop {
+        let (status, made) = http_json(server.addr, "POST", "/api/tournaments", make.clone()).await;
+        if status == 201 {
+            break made;
+        }
+        assert!(Instant::now() < deadline, "{made}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let levels: Vec<(Value, Value)> = made["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].clone(), p["level"].clone()))
+        .collect();
+    assert_eq!(
+        levels,
+        [(json!("Kibot"), json!(1)), (json!("Kibot"), json!(2))]
+    );
+    let id = made["id"].as_str().unwrap();
+    let path = format!("/api/tournaments/{id}/start");
+    let (status, body) = http_json(server.addr, "POST", &path, json!({"token": host.token})).await;
+    assert_eq!(status, 200, "{body}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let over = loop {
+        let (_, text) = http_get(server.addr, &format!("/api/tournaments/{id}")).await;
+        let t: Value = serde_json::from_str(&text).unwrap();
+        if t["status"] == "over" {
+            break t;
+        }
+        assert!(Instant::now() < deadline, "{t:#}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    };
+    let game = &over["pairings"][0]["games"][0];
+    assert_ne!(game["result"], "aborted", "played, not forfeited: {over:#}");
+    let points = game["black_points"].as_f64().unwrap() + game["white_points"].as_f64().unwrap();
+    assert_eq!(points, 1.0, "{over:#}");
+    let (status, text) = http_get(
+        server.addr,
+        &format!("/api/games/{}", game["room"].as_str().unwrap()),
+    )
+    .await;
+    assert_eq!(status, 200, "{text}");
+    let stored: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        stored["seats"]["black"]["player"], stored["seats"]["white"]["player"],
+        "{stored}"
+    );
+    assert!(
+        stored["moves"].as_array().unwrap().len() >= 7,
+        "a real game: {stored}"
+    );
+    assert!(
+        matches!(stored["result"]["reason"].as_str(), Some("four" | "full")),
+        "{stored}"
+    );
 }

@@ -622,7 +622,7 @@ async fn a_player_who_leaves_a_tournament_game_loses_it() {
 /// A bot enters at the level it is named with and plays its games there; a bot with every
 /// place taken is not seated in a game it would decline: the room waits (the tournament says
 /// for whom) until a place is free. Levels out of range, a rated tournament's bot below the
-/// rated level and a bot named twice are refused.
+/// rated level and a bot named twice at one level are refused.
 #[tokio::test]
 async fn a_bot_plays_at_its_level_and_a_full_bot_is_waited_for() {
     let server = TestServer::start().await;
@@ -656,9 +656,9 @@ async fn a_bot_plays_at_its_level_and_a_full_bot_is_waited_for() {
             "rated games at level 10",
         ),
         (
-            json!(["Zed", {"name":"zed","level":3}]),
+            json!(["Zed", {"name":"zed","level":10}]),
             false,
-            "named twice",
+            "named twice at level 10",
         ),
     ] {
         let (status, e) = post(&server, "/api/tournaments", body(bots.clone(), rated)).await;

@@ -89,6 +89,8 @@ export function standingsRows(standings) {
       rank: num(s.rank) ?? i + 1,
       name: nameOf(s.name ?? s.player),
       bot: !!(s.bot ?? s.player?.bot),
+      // One bot may be entered at several levels: the level tells them apart.
+      ...(num(s.level) != null ? { level: num(s.level) } : {}),
       points,
       pointsText: formatPoints(points),
       games: num(s.games) ?? 0,
@@ -175,6 +177,8 @@ export function roundRows(rounds, allByes = []) {
         ...gameResult(g),
         // A bot whose every place is taken: the game's room waits for a free one.
         ...(g.waits_for != null ? { waitsFor: nameOf(g.waits_for) } : {}),
+        ...(num(g.black_level) != null ? { blackLevel: num(g.black_level) } : {}),
+        ...(num(g.white_level) != null ? { whiteLevel: num(g.white_level) } : {}),
       })),
       byes: Array.isArray(round) ? [] : byesOf(round),
     };
@@ -243,7 +247,8 @@ export const BOT_LEVEL_MAX = 10;
 
 /**
  * The body of POST /api/tournaments from the create form's values: { name, kind, gameKey,
- * clock (a clock key), rounds, rated, bots (names), botLevels ({ name: level }) } and the
+ * clock (a clock key), rounds, rated, bots (names), botLevels ({ name: level }), moreLevels
+ * ({ name: [level] }: more entrants of the same bot) } and the
  * browser's `token`. `rounds` goes only with a Swiss, and only when given; `bots` only when some
  * are picked, each as its name, or { name, level } below the top level in an unrated one.
  */
@@ -265,6 +270,15 @@ export function createBody(form, token) {
     const level = Math.round(Number(levels[name]));
     return !body.rated && level >= BOT_LEVEL_MIN && level < BOT_LEVEL_MAX ? { name, level } : name;
   });
+  // More levels of a picked bot: entrants of their own (never in a rated tournament).
+  if (!body.rated) {
+    for (const name of bots.map((b) => b.name ?? b)) {
+      for (const level of form.moreLevels?.[name] ?? []) {
+        const l = Math.round(Number(level));
+        if (l >= BOT_LEVEL_MIN && l <= BOT_LEVEL_MAX) bots.push({ name, level: l });
+      }
+    }
+  }
   if (bots.length) body.bots = bots;
   return body;
 }

@@ -77,6 +77,11 @@ export function mountTournament(root, app, { id }) {
     }));
   }
 
+  /** A bot's level beside its name ("level 3"), when it was entered at one. */
+  function levelNote(level) {
+    return level ? h('span', { class: 'note level-note' }, ` ${t('tour.level', { n: level })}`) : null;
+  }
+
   function standingsTable(d) {
     const rows = standingsRows(d.standings);
     if (!rows.length) return h('p', { class: 'note', 'data-testid': 'standings-empty' }, t('tour.noStandings'));
@@ -97,7 +102,7 @@ export function mountTournament(root, app, { id }) {
       },
       h('td', { class: `num rank${r.shared ? ' tied' : ''}`, title: r.shared ? t('tour.tied') : null }, r.rankText),
       h('td', {}, r.name ? playerLink(r.name, { 'data-testid': `standing-player-${r.rank}` }) : '?',
-        r.bot ? h('span', { class: 'bot-badge' }, t('player.bot')) : null),
+        r.bot ? h('span', { class: 'bot-badge' }, t('player.bot')) : null, levelNote(r.level)),
       h('td', { class: 'num points', 'data-testid': `standing-points-${r.rank}` }, r.pointsText),
       h('td', { class: 'num' }, String(r.games)),
       h('td', { class: 'num' }, String(r.wins)),
@@ -120,9 +125,9 @@ export function mountTournament(root, app, { id }) {
             'data-forfeit': g.forfeit ? 'true' : null,
           },
             h('span', { class: 'room-who' },
-              h('span', { class: 'stone-icon black', 'aria-hidden': 'true' }), g.black ? playerLink(g.black) : '?',
+              h('span', { class: 'stone-icon black', 'aria-hidden': 'true' }), g.black ? playerLink(g.black) : '?', levelNote(g.blackLevel),
               ' – ',
-              h('span', { class: 'stone-icon white', 'aria-hidden': 'true' }), g.white ? playerLink(g.white) : '?'),
+              h('span', { class: 'stone-icon white', 'aria-hidden': 'true' }), g.white ? playerLink(g.white) : '?', levelNote(g.whiteLevel)),
             h('span', { class: `tgame-result ${g.winner || g.state}`, 'data-testid': `tgame-result-${key}` }, stateText),
             g.waitsFor ? h('span', { class: 'note', 'data-testid': `tgame-waits-${key}` }, t('tour.waitsFor', { name: g.waitsFor })) : null,
             g.room ? app.viewLink({ page: 'room', room: g.room }, { class: 'button', 'data-testid': `tgame-watch-${key}` },

@@ -20,7 +20,7 @@ function loadForm() {
   try {
     const saved = JSON.parse(localStorage.getItem(FORM_KEY) || 'null');
     if (saved && typeof saved === 'object') {
-      const form = { ...DEFAULT_FORM, ...saved, name: '', bots: [], botLevels: {} };
+      const form = { ...DEFAULT_FORM, ...saved, name: '', bots: [], botLevels: {}, moreLevels: {} };
       // A preset since removed falls back to the default.
       if (!TOURNAMENT_CLOCKS.includes(form.clock)) form.clock = DEFAULT_FORM.clock;
       if (!TOURNAMENT_GAMES.some((g) => g.key === form.gameKey)) form.gameKey = DEFAULT_FORM.gameKey;
@@ -30,12 +30,12 @@ function loadForm() {
   } catch {
     // ignore a damaged entry
   }
-  return { ...DEFAULT_FORM, bots: [], botLevels: {} };
+  return { ...DEFAULT_FORM, bots: [], botLevels: {}, moreLevels: {} };
 }
 
 function saveForm(form) {
   try {
-    const { name, bots, botLevels, ...rest } = form;
+    const { name, bots, botLevels, moreLevels, ...rest } = form;
     localStorage.setItem(FORM_KEY, JSON.stringify(rest));
   } catch {
     // storage disabled
@@ -180,7 +180,9 @@ export function mountTournaments(root, app) {
     }
     for (const b of bots) {
       const id = `tournament-bot-${b.name}`;
-      botsBox.append(h('label', { class: 'check', for: id },
+      const row = h('div', { class: 'bot-choice' });
+      botsBox.append(row);
+      row.append(h('label', { class: 'check', for: id },
         h('input', {
           type: 'checkbox', id, value: b.name, 'data-testid': id, checked: form.bots.includes(b.name),
           onchange: (ev) => {
@@ -189,20 +191,41 @@ export function mountTournaments(root, app) {
           },
         }),
         h('span', { class: 'who' }, b.name, h('span', { class: 'bot-badge' }, t('player.bot')))),
-      levelSelect(b.name));
+      levelSelect(b.name, Number(form.botLevels?.[b.name]), (level) => {
+        form.botLevels = { ...form.botLevels, [b.name]: level };
+      }));
+      // More levels of the same bot, each an entrant of its own (not in a rated tournament,
+      // whose bots play at the top level only).
+      const more = form.moreLevels?.[b.name] ?? [];
+      more.forEach((level, k) => {
+        const set = (value) => {
+          form.moreLevels = { ...form.moreLevels, [b.name]: more.map((l, i) => (i === k ? value : l)) };
+        };
+        row.append(levelSelect(`${b.name}-${k + 2}`, level, set, b.name),
+          h('button', { type: 'button', class: 'link', 'data-testid': `tournament-bot-less-${b.name}-${k + 2}`, onclick: () => {
+            form.moreLevels = { ...form.moreLevels, [b.name]: more.filter((_, i) => i !== k) };
+            renderBots(true);
+          } }, t('tour.lessLevel')));
+      });
+      if (!form.rated) {
+        row.append(h('button', { type: 'button', class: 'link', 'data-testid': `tournament-bot-more-${b.name}`, onclick: () => {
+          form.moreLevels = { ...form.moreLevels, [b.name]: [...more, BOT_LEVEL_MIN] };
+          if (!form.bots.includes(b.name)) form.bots.push(b.name);
+          renderBots(true);
+        } }, t('tour.moreLevel', { name: b.name })));
+      }
     }
   }
 
-  /** The level `name` plays at (a rated tournament's bots play at the top level only). */
-  function levelSelect(name) {
-    const id = `tournament-bot-level-${name}`;
+  /** A level box (`tournament-bot-level-<key>`) for bot `name`, at `level` (else the top);
+   *  `set(level)` keeps the choice. A rated tournament's bots play at the top level only. */
+  function levelSelect(key, level, set, name = key) {
+    const id = `tournament-bot-level-${key}`;
     const select = h('select', {
       id, 'data-testid': id, class: 'bot-level', 'aria-label': t('tour.botLevel', { name }), disabled: !!form.rated,
-      onchange: (ev) => {
-        form.botLevels = { ...form.botLevels, [name]: Number(ev.target.value) };
-      },
+      onchange: (ev) => set(Number(ev.target.value)),
     });
-    const chosen = form.rated ? BOT_LEVEL_MAX : Number(form.botLevels?.[name]) || BOT_LEVEL_MAX;
+    const chosen = form.rated ? BOT_LEVEL_MAX : level || BOT_LEVEL_MAX;
     for (let l = BOT_LEVEL_MIN; l <= BOT_LEVEL_MAX; l++) select.append(h('option', { value: l, selected: l === chosen ? true : null }, t('tour.level', { n: l })));
     select.value = String(chosen);
     return select;

@@ -187,6 +187,10 @@ test('the create request: a Swiss carries its rounds, a round-robin none; bots o
   const levels = { bots: ['Kibot', 'Ada', 'Zed'], botLevels: { Kibot: 3, Ada: 10, Zed: 0 } };
   assert.deepEqual(createBody({ name: 'x', ...levels }, 't').bots, [{ name: 'Kibot', level: 3 }, 'Ada', 'Zed']);
   assert.deepEqual(createBody({ name: 'x', rated: true, ...levels }, 't').bots, ['Kibot', 'Ada', 'Zed']);
+  // More levels of one bot are entrants of their own, but not in a rated tournament.
+  const more = { bots: ['Kibot'], botLevels: { Kibot: 2 }, moreLevels: { Kibot: [5, 10], Ada: [3] } };
+  assert.deepEqual(createBody({ name: 'x', ...more }, 't').bots, [{ name: 'Kibot', level: 2 }, { name: 'Kibot', level: 5 }, { name: 'Kibot', level: 10 }]);
+  assert.deepEqual(createBody({ name: 'x', rated: true, ...more }, 't').bots, ['Kibot']);
   assert.deepEqual(sw.game, { kind: 'connect4', cols: 7, rows: 6, blocked: [] });
   assert.equal(createBody({ name: 'x', kind: 'knockout' }, 't').kind, 'round_robin');
   assert.equal('rounds' in createBody({ name: 'x', kind: 'swiss', rounds: '' }, 't'), false, 'no number: the server\'s ceil(log2 n)');

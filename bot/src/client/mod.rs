@@ -28,7 +28,7 @@ use std::time::Duration;
 use game_core::protocol::{
     BotHello, ClientMsg, ErrorCode, JoinAs, ResultKind, RoomState, RoomStatus, ServerMsg,
 };
-use game_core::GameKind;
+use game_core::{Color, GameKind};
 use tokio::sync::mpsc;
 
 use crate::engine::{Level, StopFlag};
@@ -152,10 +152,15 @@ async fn session(
 /// The bot's place in one room: the room as it is, and the bot's own part in it.
 struct Seat {
     table: Table,
-    level: Level,
     thinking: Thinking,
     talk: Talk,
     greeted: bool,
+}
+
+/// The level to play `seat` of `room` at: its invitation's (level 5 for a room the bot
+/// does not remember being invited to).
+fn level_in(state: &BotState, room: &str, seat: Option<Color>) -> Level {
+    Level::new(state.rooms.get(room).map_or(5, |m| m.level_of(seat)))
 }
 
 /// The bot during one connection: its reactions to the server and to its own searches,
@@ -233,9 +238,9 @@ impl Bot<'_> {
             ServerMsg::Invite {
                 room,
                 game,
+                seat,
                 level,
                 clock,
-                ..
             } => {
                 let options = self.options;
                 let accepted = policy::accepts_invitation(
@@ -246,14 +251,15 @@ impl Bot<'_> {
                     game.kind(),
                 );
                 if accepted {
-                    self.state.rooms.insert(
-                        room.clone(),
-                        RoomMemo {
-                            level,
-                            clock,
-                            take_backs: 0,
-                        },
-                    );
+                    // A second seat of a room it sits in already (a tournament's game between
+                    // two levels of this bot) keeps the room's memo, with that seat's level.
+                    match self.state.rooms.get_mut(&room) {
+                        Some(memo) => memo.seat_levels[seat.index()] = Some(level),
+                        None => {
+                            let memo = RoomMemo::invited(level, clock, seat);
+                            self.state.rooms.insert(room.clone(), memo);
+                        }
+                    }
                     self.save();
                     self.rejoin(room);
                 } else {
@@ -389,14 +395,9 @@ impl Bot<'_> {
                 seat
             }
             None => {
-                let memo = self.state.rooms.get(&room).cloned().unwrap_or(RoomMemo {
-                    level: 5,
-                    clock: None,
-                    take_backs: 0,
-                });
+                let clock = self.state.rooms.get(&room).and_then(|m| m.clock);
                 self.seats.entry(room.clone()).or_insert(Seat {
-                    table: Table::from_state(state, memo.clock),
-                    level: Level::new(memo.level),
+                    table: Table::from_state(state, clock),
                     thinking: Thinking::new(),
                     talk: Talk::default(),
                     greeted: false,
@@ -414,7 +415,7 @@ impl Bot<'_> {
                     &mut seat.talk,
                     &seat.table,
                     &self.options.name,
-                    seat.level.get(),
+                    level_in(self.state, &room, seat.table.you).get(),
                 );
                 self.chat(&room, line);
             }
@@ -464,7 +465,7 @@ impl Bot<'_> {
         seat.thinking.start(
             room,
             &seat.table,
-            seat.level,
+            level_in(self.state, room, seat.table.you),
             pace,
             self.engines,
             &self.thoughts,

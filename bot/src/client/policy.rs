@@ -147,11 +147,7 @@ mod tests {
         ));
         state.rooms.insert(
             "r1".into(),
-            RoomMemo {
-                level: 5,
-                clock: None,
-                take_backs: 0,
-            },
+            RoomMemo::invited(5, None, game_core::Color::Black),
         );
         assert!(!accepts_invitation(
             &state,

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use game_core::protocol::ClockSpec;
+use game_core::Color;
 use serde::{Deserialize, Serialize};
 
 /// What survives a restart of the bot.
@@ -23,6 +24,32 @@ pub struct RoomMemo {
     /// Take-backs granted in this game so far (a restart must not reset the limit).
     #[serde(default)]
     pub take_backs: u32,
+    /// The level of each seat the bot was invited to, black and white: a bot entered in a
+    /// tournament at two levels sits on both seats of the game between them.
+    #[serde(default)]
+    pub seat_levels: [Option<u8>; 2],
+}
+
+impl RoomMemo {
+    /// A room the bot was invited to, at `level` on `seat`.
+    #[must_use]
+    pub fn invited(level: u8, clock: Option<ClockSpec>, seat: Color) -> RoomMemo {
+        let mut seat_levels = [None, None];
+        seat_levels[seat.index()] = Some(level);
+        RoomMemo {
+            level,
+            clock,
+            take_backs: 0,
+            seat_levels,
+        }
+    }
+
+    /// The level to play `seat` at: its own invitation's, else the room's.
+    #[must_use]
+    pub fn level_of(&self, seat: Option<Color>) -> u8 {
+        seat.and_then(|c| self.seat_levels[c.index()])
+            .unwrap_or(self.level)
+    }
 }
 
 impl BotState {
@@ -71,9 +98,8 @@ mod tests {
         state.rooms.insert(
             "r1".into(),
             RoomMemo {
-                level: 7,
-                clock: Some(ClockSpec::PerMove { move_ms: 4_000 }),
                 take_backs: 2,
+                ..RoomMemo::invited(7, Some(ClockSpec::PerMove { move_ms: 4_000 }), Color::White)
             },
         );
         state.save(Some(&path));
@@ -81,6 +107,7 @@ mod tests {
         assert_eq!(loaded.token.as_deref(), Some("t0ken"));
         assert_eq!(loaded.rooms["r1"].level, 7);
         assert_eq!(loaded.rooms["r1"].take_backs, 2);
+        assert_eq!(loaded.rooms["r1"].level_of(Some(Color::White)), 7);
         std::fs::write(
             &path,
             r#"{"token":null,"rooms":{"r2":{"level":3,"clock":null}}}"#,

@@ -29,6 +29,9 @@ pub struct Table {
     pub bots_only: bool,
     /// The game counts for ratings (the room's `rated`): the bot grants no take-back in it.
     pub rated: bool,
+    /// The bot sits on both seats (a tournament's game between two of its levels): it plays
+    /// whichever side is to move.
+    pub both_seats: bool,
 }
 
 impl Table {
@@ -37,7 +40,12 @@ impl Table {
     #[must_use]
     pub fn from_state(state: RoomState, control: Option<ClockSpec>) -> Table {
         let bot = |seat: &Option<SeatInfo>| seat.as_ref().is_some_and(|p| p.bot);
+        let both_seats = match (&state.seats.black, &state.seats.white) {
+            (Some(b), Some(w)) => b.player == w.player && state.you.is_some(),
+            _ => false,
+        };
         Table {
+            both_seats,
             bots_only: bot(&state.seats.black) && bot(&state.seats.white),
             spec: state.game,
             opening: state.opening,
@@ -87,6 +95,9 @@ impl Table {
         self.seq = seq;
         self.moves.push(mv);
         self.to_move = to_move;
+        if self.both_seats {
+            self.you = Some(to_move);
+        }
         self.clock = clock;
         self.clock_at = Instant::now();
         true
@@ -173,9 +184,9 @@ mod tests {
 
     use super::*;
 
-    fn seat(bot: bool) -> Option<SeatInfo> {
+    fn seat(player: &str, bot: bool) -> Option<SeatInfo> {
         Some(SeatInfo {
-            player: "p".into(),
+            player: player.into(),
             name: "n".into(),
             bot,
             online: true,
@@ -197,8 +208,8 @@ mod tests {
             status: RoomStatus::Playing,
             result: None,
             seats: Seats {
-                black: seat(true),
-                white: seat(false),
+                black: seat("bot", true),
+                white: seat("person", false),
             },
             clock: None,
             spectators: 0,
@@ -240,5 +251,17 @@ mod tests {
             ..connect4_state()
         };
         assert!(Table::from_state(rated, None).rated, "the room's word");
+    }
+
+    #[test]
+    fn on_both_seats_it_plays_whichever_side_is_to_move() {
+        let mut state = connect4_state();
+        state.seats.white = seat("bot", true);
+        let mut table = Table::from_state(state, None);
+        assert!(table.both_seats && table.bots_only && table.my_turn());
+        assert!(table.moved(5, 3, "3".into(), Color::White, None));
+        assert_eq!(table.you, Some(Color::White));
+        assert!(table.my_turn(), "the other side is the bot's too");
+        assert!(!Table::from_state(connect4_state(), None).both_seats);
     }
 }

@@ -322,9 +322,15 @@ impl RoomGame {
     /// The seat `player` sits on.
     #[must_use]
     pub fn seat_of(&self, player: &str) -> Option<Color> {
-        [Color::Black, Color::White]
-            .into_iter()
-            .find(|c| self.seat(*c).is_some_and(|s| s.player == player))
+        let on = |c: Color| self.seat(c).is_some_and(|s| s.player == player);
+        match (on(Color::Black), on(Color::White)) {
+            // One player on both seats (a bot entered in a tournament at two levels plays
+            // itself): it acts for the side to act.
+            (true, true) => Some(self.game.to_act()),
+            (true, false) => Some(Color::Black),
+            (false, true) => Some(Color::White),
+            (false, false) => None,
+        }
     }
 
     #[must_use]

@@ -145,8 +145,9 @@ struct Director {
     lease: Lease,
     /// The document in memory differs from the stored one (a write failed).
     unsaved: bool,
-    /// The connections told of their game in a room, by room and connection.
-    told: HashSet<(String, u64)>,
+    /// The connections told of their game in a room, by room, connection and seat (a bot
+    /// entered at two levels holds both seats of their game, each told).
+    told: HashSet<(String, u64, Color)>,
     /// Looks in a row at which a game's room could neither be made nor run, by room.
     stuck: HashMap<String, u32>,
 }
@@ -306,7 +307,7 @@ impl Director {
             .find(|p| {
                 self.tournament
                     .entrant(p)
-                    .is_some_and(|e| e.bot && self.hub.bots().is_full(&e.player))
+                    .is_some_and(|e| e.bot && self.hub.bots().is_full(e.account()))
             })
             .cloned()
     }
@@ -375,8 +376,8 @@ impl Director {
                 color,
                 &seat(bot),
             );
-            for link in self.hub.bots().links(&bot.player) {
-                self.told.insert((handle.id.clone(), link.id()));
+            for link in self.hub.bots().links(bot.account()) {
+                self.told.insert((handle.id.clone(), link.id(), color));
             }
         }
         self.tell(game, &handle).await;
@@ -397,13 +398,13 @@ impl Director {
                 continue;
             };
             let links = if entrant.bot {
-                self.hub.bots().links(&entrant.player)
+                self.hub.bots().links(entrant.account())
             } else {
-                self.hub.links().of(&entrant.player)
+                self.hub.links().of(entrant.account())
             };
             for link in links {
                 let member = matches!(&link, MemberLink::Local(conn) if conn.is_in(&game.room));
-                if member || !self.told.insert((game.room.clone(), link.id())) {
+                if member || !self.told.insert((game.room.clone(), link.id(), color)) {
                     continue;
                 }
                 if entrant.bot {
@@ -422,7 +423,7 @@ impl Director {
                 let who = Actor {
                     link,
                     player: PlayerRecord {
-                        id: entrant.player.clone(),
+                        id: entrant.account().to_string(),
                         name: entrant.name.clone(),
                         bot: false,
                         account: true,
@@ -446,7 +447,7 @@ impl Director {
             .into_iter()
             .filter_map(|p| t.entrant(p))
             .filter(|e| !e.bot)
-            .map(|e| (e.player.clone(), e.name.clone()))
+            .map(|e| (e.account().to_string(), e.name.clone()))
             .collect();
         self.hub
             .coord()
@@ -486,7 +487,7 @@ impl Director {
 /// its best).
 fn seat(entrant: &Entrant) -> StoredSeat {
     StoredSeat {
-        player: entrant.player.clone(),
+        player: entrant.account().to_string(),
         name: entrant.name.clone(),
         bot: entrant.bot,
         level: entrant.bot.then_some(entrant.level.unwrap_or(BOT_LEVEL)),

@@ -82,6 +82,19 @@ pub struct Entrant {
     /// The level a bot plays at (absent: its best, the level of rated games).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub level: Option<u8>,
+    /// The account that plays, when it is not `player`: a bot entered at a second level is
+    /// a player of its own in the tournament (`player` is `<account>#<level>`), played by
+    /// the same bot account.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account: Option<PlayerId>,
+}
+
+impl Entrant {
+    /// The account that plays for this entrant: its rooms' seat, its connections.
+    #[must_use]
+    pub fn account(&self) -> &str {
+        self.account.as_deref().unwrap_or(&self.player)
+    }
 }
 
 /// One game of a round: its room (whose id is drawn, and stored here, before the room is

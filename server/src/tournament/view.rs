@@ -19,6 +19,9 @@ pub struct StandingLine {
     pub player: String,
     pub name: String,
     pub bot: bool,
+    /// A bot's level, when it was entered at one (one bot may be entered at several).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<u8>,
     /// Points: a win 1, a draw 0.5, a bye 1.
     pub points: f64,
     /// Games played over the board (byes not counted), and of those the ones won.
@@ -46,6 +49,11 @@ pub struct GameView {
     /// What each side scored, once over.
     pub black_points: Option<f64>,
     pub white_points: Option<f64>,
+    /// The levels of the bots entered at one (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub black_level: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub white_level: Option<u8>,
     /// The name of a bot whose every place is taken, whose free place the room waits for.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub waits_for: Option<String>,
@@ -119,13 +127,16 @@ pub fn standings(t: &Tournament) -> Vec<StandingLine> {
     table
         .into_iter()
         .map(|s| {
-            let (name, bot) = t
+            let (name, bot, level) = t
                 .entrant(&s.player)
-                .map_or((String::new(), false), |e| (e.name.clone(), e.bot));
+                .map_or((String::new(), false, None), |e| {
+                    (e.name.clone(), e.bot, e.level)
+                });
             StandingLine {
                 rank: s.rank,
                 name,
                 bot,
+                level,
                 points: points(s.points),
                 games: s.games,
                 wins: s.wins,
@@ -147,6 +158,7 @@ pub fn view(t: &Tournament) -> TournamentView {
         t.entrant(player)
             .map_or_else(String::new, |e| e.name.clone())
     };
+    let level_of = |player: &str| t.entrant(player).and_then(|e| e.level);
     let pairings = t
         .pairings
         .iter()
@@ -167,6 +179,8 @@ pub fn view(t: &Tournament) -> TournamentView {
                     white_points: g
                         .black_points
                         .map(|p| points(u64::from(2u8.saturating_sub(p)))),
+                    black_level: level_of(&g.black),
+                    white_level: level_of(&g.white),
                     waits_for: g.waits_for.as_deref().map(name_of),
                 })
                 .collect(),
@@ -221,6 +235,7 @@ mod tests {
     fn entrant(name: &str) -> Entrant {
         Entrant {
             level: None,
+            account: None,
             player: format!("id-{name}"),
             name: name.to_string(),
             bot: false,

@@ -242,6 +242,8 @@ export const EN = {
   'over.tournament': 'Back to the tournament',
   'tour.botLevel': 'Level of {name}',
   'tour.level': 'level {n}',
+  'tour.moreLevel': '+ another level of {name}',
+  'tour.lessLevel': 'remove',
   'tour.waitsFor': 'waiting for a free place of {name}',
   'player.empty': 'waiting for a player…',
   'player.you': 'you',

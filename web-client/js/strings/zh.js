@@ -242,6 +242,8 @@ export const ZH = {
   'over.tournament': '返回比赛',
   'tour.botLevel': '{name} 的等级',
   'tour.level': '{n} 级',
+  'tour.moreLevel': '+ {name} 的另一个等级',
+  'tour.lessLevel': '移除',
   'tour.waitsFor': '等待 {name} 空出位置',
   'player.empty': '等待玩家加入…',
   'player.you': '你',

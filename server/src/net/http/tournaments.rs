@@ -99,6 +99,7 @@ async fn entrant_of(hub: &SharedHub, token: &str) -> Result<Entrant, Response> {
             name: a.name,
             bot: a.bot,
             level: None,
+            account: None,
         }),
         None => Err(error(
             StatusCode::FORBIDDEN,
@@ -203,7 +204,8 @@ impl BotPick {
 
 /// The entrant of a bot named in a new tournament, or the sentence of a 400: connected, able
 /// to play the game, an account, at a level it has (a rated tournament's at the rated level),
-/// and not named twice (one bot connection cannot sit on both sides of a game).
+/// and not named twice at one level. A bot named again at another level is an entrant of its
+/// own (`<account>#<level>`), played by the same bot: it plays itself when the two meet.
 fn bot_entrant(
     hub: &SharedHub,
     pick: &BotPick,
@@ -238,17 +240,30 @@ fn bot_entrant(
             ));
         }
     }
-    if entered.has_player(&bot) {
+    let level_of = |e: &Entrant| e.level.unwrap_or(RATED_BOT_LEVEL);
+    let same_bot: Vec<&Entrant> = entered
+        .players
+        .iter()
+        .filter(|e| e.account() == bot)
+        .collect();
+    let wanted = level.unwrap_or(RATED_BOT_LEVEL);
+    if same_bot.iter().any(|e| level_of(e) == wanted) {
         return Err(format!(
-            "{bot_name} is named twice: a bot plays one level in a tournament (it cannot sit on \
-             both sides of a game; run it under a second name to enter another level)"
+            "{bot_name} is named twice at level {wanted}: name another level to enter it again"
         ));
     }
+    // The first entry of a bot is its account; another level is a player of its own.
+    let (player, account) = if same_bot.is_empty() {
+        (bot, None)
+    } else {
+        (format!("{bot}#{wanted}"), Some(bot))
+    };
     Ok(Entrant {
-        player: bot,
+        player,
         name: bot_name,
         bot: true,
-        level,
+        level: level.or(account.as_ref().map(|_| RATED_BOT_LEVEL)),
+        account,
     })
 }
 

@@ -6,6 +6,7 @@ use game_core::GomokuRule;
 fn entrant(name: &str) -> Entrant {
     Entrant {
         level: None,
+        account: None,
         player: format!("id-{name}"),
         name: name.to_string(),
         bot: name.starts_with("Bot"),
