@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, openPlayer, assertClean, byId, createRoom, openRoom, gotoLobby, playCell, waitOnline,
-  seriousViolations, WAIT_MS,
+  seriousViolations, SIZES, WAIT_MS,
 } from './harness.mjs';
 
 const hall = useHall('a11y');
@@ -26,18 +26,22 @@ async function audit(player, where, found) {
 for (const scheme of ['light', 'dark']) {
   for (const locale of ['en-US', 'zh-CN']) {
     test(`no serious accessibility violation, disallowed role or missing h1 on any page, ${scheme} theme, ${locale}`, async () => {
-      const ann = await openPlayer(hall.browser, { name: 'Ann', locale });
-      const ben = await openPlayer(hall.browser, { name: 'Ben', locale });
-      await ann.page.emulateMedia({ colorScheme: scheme });
+      // Issue 52's sizes: Ann at 1280x800 (English) or 1366x768 (Chinese), Ben on a phone.
+      const ann = await openPlayer(hall.browser, { name: 'Ann', locale, ...(locale === 'en-US' ? SIZES.desk800 : SIZES.desk768) });
+      const ben = await openPlayer(hall.browser, { name: 'Ben', locale, ...SIZES.phone });
+      for (const p of [ann, ben]) await p.page.emulateMedia({ colorScheme: scheme });
       const found = [];
       await gotoLobby(ann, hall.server);
       await audit(ann, 'lobby', found);
+      await gotoLobby(ben, hall.server);
+      await audit(ben, 'lobby on a phone', found);
 
       for (const game of ['gomoku', 'othello', 'connect4']) {
         const room = await createRoom(ann, hall.server, { game, seat: 'black' });
         await openRoom(ben, hall.server, room);
         await byId(ann.page, 'player-name-white').filter({ hasText: 'Ben' }).waitFor({ timeout: WAIT_MS });
         await audit(ann, `${game} room in play`, found);
+        if (game === 'gomoku') await audit(ben, 'gomoku room in play on a phone', found);
       }
       // The last room (Connect Four): the leave dialog.
       await byId(ann.page, 'btn-lobby').click();

@@ -4,15 +4,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, openPlayer, assertClean, screenshot, byId, createRoom, openRoom, waitMyTurn, waitStone,
-  moveTexts, WAIT_MS,
+  moveTexts, assertInView, SIZES, WAIT_MS,
 } from './harness.mjs';
 
 const hall = useHall('keyboard');
 
-/** Alice creates a room of `spec` as black and Bob joins it as white. */
+/** Alice (at 1366x768) creates a room of `spec` as black and Bob (at 1280x800) joins it as
+ *  white. */
 async function twoInRoom(tag, spec) {
-  const alice = await openPlayer(hall.browser, { name: `Alice${tag}` });
-  const bob = await openPlayer(hall.browser, { name: `Bob${tag}` });
+  const alice = await openPlayer(hall.browser, { name: `Alice${tag}`, ...SIZES.desk800 });
+  const bob = await openPlayer(hall.browser, { name: `Bob${tag}`, ...SIZES.desk768 });
   const room = await createRoom(alice, hall.server, { ...spec, seat: 'black' });
   await openRoom(bob, hall.server, room);
   for (const p of [alice, bob]) await byId(p.page, 'player-name-white').filter({ hasText: bob.name }).waitFor({ timeout: WAIT_MS });
@@ -26,6 +27,14 @@ async function tabToBoard(page) {
     if (await page.evaluate(() => document.activeElement?.getAttribute('data-testid') === 'board')) return;
   }
   assert.fail('Tab never reached the board');
+}
+
+/** Tabs to the board on each page; the board then lies in the window. */
+async function tabToBoards(players) {
+  for (const p of players) {
+    await tabToBoard(p.page);
+    await assertInView(p, ['board'], 'the board with the focus');
+  }
 }
 
 /** Waits for `player`'s turn, then presses `keys` on the focused board. */
@@ -56,7 +65,7 @@ async function typeMove(player, move) {
 
 test('a Gomoku game to five played from the keyboard alone by both players', async () => {
   const { alice, bob, both } = await twoInRoom('G', { game: 'gomoku' });
-  for (const p of both) await tabToBoard(p.page);
+  await tabToBoards(both);
   // The cursor starts on the centre, h8: black plays there, white goes one up, and each then
   // steps one to the right per move.
   await keys(alice, 'Enter');
@@ -99,7 +108,7 @@ test('Connect Four in screen-reader mode: each move read out on both pages, the 
   await alice.page.locator('[data-testid="btn-screen-reader"][aria-pressed="true"]').waitFor({ timeout: WAIT_MS });
 
   // Black's first move from the keyboard: the cursor starts on the middle column, the 4th.
-  await tabToBoard(alice.page);
+  await tabToBoards([alice]);
   await keys(alice, 'ArrowLeft', 'ArrowRight', 'Enter');
   await waitStone(both, 'd1', 'black');
   await waitSaid(both, /^black column 4$/);
@@ -139,11 +148,13 @@ test('Connect Four in screen-reader mode: each move read out on both pages, the 
 
 test('Othello from the keyboard: a move on each side with the arrows and Enter', async () => {
   const { alice, bob, both } = await twoInRoom('O', { game: 'othello' });
-  for (const p of both) await tabToBoard(p.page);
+  await tabToBoards(both);
   // The cursor starts on e5: black goes one down to e6 (flipping e5), white then to d6.
   await keys(alice, 'ArrowDown', 'Enter');
   await waitStone(both, 'e6', 'black');
   await waitStone(both, 'e5', 'black');
+  // White's turn drawn (d6 one of its legal points) before the keys.
+  await byId(bob.page, 'legal-d6').waitFor({ state: 'attached', timeout: WAIT_MS });
   await keys(bob, 'ArrowDown', 'ArrowLeft', 'Enter');
   await waitStone(both, 'd6', 'white');
   for (const p of both) assert.deepEqual(await moveTexts(p.page), ['e6', 'd6']);
