@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, openPlayer, assertClean, screenshot, byId, gotoLobby, createRoom, openMoreOptions,
-  waitOnline, waitMyTurn, waitStone, moveTexts, sendRaw, WAIT_MS,
+  waitOnline, waitMyTurn, waitStone, moveTexts, sendRaw, playCell, SIZES, WAIT_MS,
 } from './harness.mjs';
 import { replay, othelloLegal, stoneOf, cellName } from '../../web-client/js/rules.js';
 
@@ -265,4 +265,63 @@ test('"Play the computer" starts a game from one row; the bot grants three Undos
   await screenshot(page, 'bot-take-back-refused');
   assertClean(human);
   await human.context.close();
+});
+
+/** Registers the guest `player` as an account of its own name from the header's link. */
+async function registerAccount(player) {
+  const { page } = player;
+  await gotoLobby(player, hall.server);
+  await byId(page, 'link-register').click();
+  await byId(page, 'account-form').waitFor({ timeout: WAIT_MS });
+  await byId(page, 'account-name').fill(player.name);
+  await byId(page, 'account-password').fill('correct horse 42');
+  await byId(page, 'btn-account-submit').click();
+  await page.locator('[data-testid="my-name"][data-account="true"]').filter({ hasText: new RegExp(`^${player.name}$`) }).waitFor({ timeout: WAIT_MS });
+  await waitOnline(page);
+}
+
+test('in a rated game the bot (at full strength) declines a take-back and says why, at each of three sizes', async () => {
+  // Three accounts, one at each of issue 52's sizes, each in a rated game of its own against a
+  // bot, played side by side (the bots think at the same time).
+  const people = [];
+  for (const [tag, size] of Object.entries(SIZES)) people.push(await openPlayer(hall.browser, { name: `Rae${tag}`, ...size }));
+  for (const p of people) {
+    await registerAccount(p);
+    const { page } = p;
+    await openMoreOptions(page);
+    await byId(page, 'new-game-kind').selectOption('gomoku');
+    await byId(page, 'new-game-opening-rule').selectOption('none');
+    await byId(page, 'new-game-clock').selectOption('none');
+    await byId(page, 'new-game-opp-bot').check();
+    await byId(page, 'new-game-seat').selectOption('black');
+    await byId(page, 'new-game-rated').check();
+    await byId(page, 'btn-new-game').click();
+    await byId(page, 'player-name-black').filter({ hasText: p.name }).waitFor({ timeout: WAIT_MS });
+    await byId(page, 'bot-badge-white').waitFor({ timeout: WAIT_MS });
+  }
+  for (const p of people) await playCell(p, 'h8', 'black', [p]);
+  for (const p of people) {
+    const { page } = p;
+    await waitPly(page, 2);
+    await waitMyTurn(p);
+    await byId(page, 'btn-undo').click();
+  }
+  for (const p of people) {
+    const { page } = p;
+    // Refused at once, with the bot's reason and the room's own line; both moves stay.
+    const reason = byId(page, 'chat-list').locator('li.chat-line.bot').filter({ hasText: 'I decline the take-back: rated game.' });
+    await reason.waitFor({ timeout: BOT_WAIT_MS });
+    await byId(page, 'chat-note').filter({ hasText: 'declines the take-back' }).waitFor({ timeout: WAIT_MS });
+    assert.equal((await moveTexts(page)).length, 2);
+    // The reason can be read in the window (and the page is no wider than it).
+    await reason.scrollIntoViewIfNeeded();
+    const seen = await reason.evaluate((e) => {
+      const r = e.getBoundingClientRect();
+      return { inside: r.height > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth, wide: document.documentElement.scrollWidth <= innerWidth };
+    });
+    assert.deepEqual(seen, { inside: true, wide: true }, `${p.name}: the bot's reason in the window`);
+  }
+  await screenshot(people[2].page, 'bot-rated-take-back-phone');
+  assertClean(...people);
+  for (const p of people) await p.context.close();
 });
