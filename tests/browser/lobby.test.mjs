@@ -266,3 +266,36 @@ for (const [tag, size] of Object.entries(SIZES)) {
     await tess.context.close();
   });
 }
+
+test('a waiting room goes from the lobby with the last person in it, a grace period after the page closes', async () => {
+  // Its own server with a grace period of 3 s. The host on a phone; the lobbies that see the
+  // room go at 1280x800 and 1366x768.
+  const GRACE_S = 3;
+  await withServer('lobby-room-goes', { KIBITZ_GRACE_SECS: String(GRACE_S) }, async (short) => {
+    const host = await openPlayer(hall.browser, { name: 'Hope', ...SIZES.phone });
+    const lobbies = [
+      await openPlayer(hall.browser, { name: 'Lew', ...SIZES.desk800 }),
+      await openPlayer(hall.browser, { name: 'Lin', ...SIZES.desk768 }),
+    ];
+    try {
+      for (const p of lobbies) await gotoLobby(p, short);
+      const room = await createRoom(host, short, { game: 'gomoku' });
+      for (const p of lobbies) {
+        await byId(p.page, `btn-join-${room}`).waitFor({ timeout: WAIT_MS });
+        await assertInView(p, [`btn-join-${room}`], 'the open room, unscrolled');
+      }
+      // The host closes the page: the room waits out the grace period, then goes.
+      const closed = Date.now();
+      await host.page.close();
+      for (const p of lobbies) {
+        await byId(p.page, `btn-join-${room}`).waitFor({ state: 'detached', timeout: WAIT_MS });
+        await byId(p.page, 'open-rooms').filter({ hasText: /No open games/ }).waitFor({ timeout: WAIT_MS });
+      }
+      const took = Date.now() - closed;
+      assert.ok(took >= (GRACE_S - 1) * 1000, `the room went ${took} ms after the page closed, before the grace period`);
+      assertClean(host, ...lobbies);
+    } finally {
+      for (const p of [host, ...lobbies]) await p.context.close();
+    }
+  });
+});
