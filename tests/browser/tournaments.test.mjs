@@ -330,3 +330,50 @@ test('a bot-only round-robin made from the page runs to its end unattended', asy
   assertClean(cleo);
   await cleo.context.close();
 });
+
+test('a drawn tournament game ties its two players "=1" in the standings, seen at the three sizes', async () => {
+  // Issue 52's sizes: Tia at 1280x800, Tom on a phone, the guest Uli watching at 1366x768.
+  const tia = await openPlayer(hall.browser, { name: 'Tia', ...SIZES.desk800 });
+  const tom = await openPlayer(hall.browser, { name: 'Tom', ...SIZES.phone });
+  const uli = await openPlayer(hall.browser, { name: 'Uli', ...SIZES.desk768 });
+  await registerAccount(tia, 'Tia');
+  await registerAccount(tom, 'Tom');
+  await byId(tia.page, 'header-link-tournaments').click();
+  const id = await createTournament(tia.page, { name: 'Winter Cup', kind: 'round_robin', game: 'gomoku-freestyle', clock: '5+3' });
+  await byId(tia.page, 'btn-tournament-join').click();
+  await byId(tia.page, 'tournament-player-Tia').waitFor({ timeout: WAIT_MS });
+  await tom.page.goto(`${hall.server.url}?tournament=${encodeURIComponent(id)}`);
+  await waitOnline(tom.page);
+  await byId(tom.page, 'btn-tournament-join').click();
+  await byId(tia.page, 'tournament-player-Tom').waitFor({ timeout: POLL_WAIT_MS });
+  await byId(tia.page, 'btn-tournament-start').click();
+  for (const p of [tia, tom]) await byId(p.page, 'room').waitFor({ timeout: WAIT_MS });
+  for (const p of [tia, tom]) await byId(p.page, 'player-name-white').filter({ hasText: /^(Tia|Tom)$/ }).waitFor({ timeout: WAIT_MS });
+  const [black, white] = (await byId(tia.page, 'player-name-black').textContent()) === 'Tia' ? [tia, tom] : [tom, tia];
+  const both = [black, white];
+  await playCell(black, 'h8', 'black', both);
+  await playCell(white, 'i9', 'white', both);
+  await byId(black.page, 'btn-draw').click();
+  await byId(white.page, 'draw-offer').waitFor({ timeout: WAIT_MS });
+  await assertInView(white, ['draw-offer', 'btn-accept-draw'], 'the draw offer, unscrolled');
+  await byId(white.page, 'btn-accept-draw').click();
+  for (const p of both) {
+    await byId(p.page, 'btn-over-tournament').waitFor({ timeout: WAIT_MS });
+    await byId(p.page, 'btn-over-tournament').click();
+    await byId(p.page, 'tournament-title').filter({ hasText: 'Winter Cup' }).waitFor({ timeout: WAIT_MS });
+  }
+  await uli.page.goto(`${hall.server.url}?tournament=${encodeURIComponent(id)}`);
+  await waitOnline(uli.page);
+  // Both at ½ point share first place, "=1", on every page; the table in reach, the page no
+  // wider than the window.
+  for (const p of [tia, tom, uli]) {
+    await withAttr(p.page, 'tournament-status', 'data-status', 'over').waitFor({ timeout: POLL_WAIT_MS });
+    await byId(p.page, 'standings-table').waitFor({ timeout: WAIT_MS });
+    const ranks = await p.page.locator('[data-testid="standings-table"] tbody td.rank').allTextContents();
+    assert.deepEqual(ranks.map((r) => r.trim()), ['=1', '=1'], `${p.name}: the ranks`);
+    assert.deepEqual((await standings(p.page)).map((l) => l[1]).sort(), ['½', '½'], `${p.name}: the points`);
+    await assertShown(p, ['standings-table'], 'the standings');
+  }
+  assertClean(tia, tom, uli);
+  for (const p of [tia, tom, uli]) await p.context.close();
+});
