@@ -2,6 +2,7 @@
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
+import { makeModal } from '../modal.js';
 
 /**
  * Builds the dialog (closed) for room `roomId`; `onLeave` is what "Leave" does. Returns
@@ -19,35 +20,15 @@ export function createLeaveDialog({ roomId, onLeave }) {
   h('p', { id: `${titleId}-body`, 'data-i18n': 'leave.body' }, t('leave.body')),
   h('div', { class: 'over-buttons' }, stayBtn, leaveBtn));
 
-  let returnTo = null;
-
-  // Two buttons: Tab goes from one to the other and never leaves the dialog.
-  element.addEventListener('keydown', (ev) => {
-    if (ev.key !== 'Tab') return;
-    ev.preventDefault();
-    (document.activeElement === stayBtn ? leaveBtn : stayBtn).focus();
-  });
-  element.addEventListener('cancel', (ev) => {
-    ev.preventDefault();
-    close();
-  });
-
-  function close(then) {
-    if (element.open) element.close();
-    const back = returnTo;
-    returnTo = null;
-    if (!then && back && back.isConnected && typeof back.focus === 'function') back.focus();
-    then?.();
-  }
+  const modal = makeModal(element);
+  // Leaving: the room goes away, no focus to give back.
+  const close = (then) => modal.close(then, !then);
 
   return {
     element,
     open() {
-      if (element.open) return;
-      returnTo = document.activeElement;
-      element.showModal();
-      stayBtn.focus();
+      if (!modal.isOpen()) modal.open(stayBtn);
     },
-    isOpen: () => element.open,
+    isOpen: modal.isOpen,
   };
 }

@@ -2,8 +2,7 @@
 
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
-
-const FOCUSABLE = 'button:not([disabled]):not([hidden]), [href], input:not([disabled]), select:not([disabled]), [tabindex]:not([tabindex="-1"])';
+import { makeModal } from '../modal.js';
 
 /**
  * Builds the dialog (closed) for room `roomId`. `onRematch`, `onReview` and `onLobby` are the
@@ -30,40 +29,8 @@ export function createOverDialog({ roomId, onRematch, onTournament, onReview, on
   closeBtn, title, body,
   h('div', { class: 'over-buttons' }, rematchBtn, tournamentBtn, reviewBtn, lobbyBtn));
 
-  let returnTo = null;
-
-  function focusables() {
-    return [...element.querySelectorAll(FOCUSABLE)].filter((el) => el.offsetParent !== null || el === document.activeElement);
-  }
-
-  // Tab and Shift+Tab go round the dialog's own buttons and never leave it.
-  element.addEventListener('keydown', (ev) => {
-    if (ev.key !== 'Tab') return;
-    const items = focusables();
-    if (!items.length) return;
-    const first = items[0];
-    const last = items[items.length - 1];
-    if (ev.shiftKey && (document.activeElement === first || !element.contains(document.activeElement))) {
-      ev.preventDefault();
-      last.focus();
-    } else if (!ev.shiftKey && document.activeElement === last) {
-      ev.preventDefault();
-      first.focus();
-    }
-  });
-  // Escape: the browser's own `cancel`, closed here so the focus goes back where it was.
-  element.addEventListener('cancel', (ev) => {
-    ev.preventDefault();
-    close();
-  });
-
-  function close(then) {
-    if (element.open) element.close();
-    const back = returnTo;
-    returnTo = null;
-    if (back && back.isConnected && typeof back.focus === 'function') back.focus();
-    then?.();
-  }
+  const modal = makeModal(element, { fallbackFocus });
+  const close = (then) => modal.close(then);
 
   return {
     element,
@@ -76,14 +43,9 @@ export function createOverDialog({ roomId, onRematch, onTournament, onReview, on
       for (const line of lines) body.append(h('p', { ...line.attrs, 'data-testid': line.testid }, line.text));
       rematchBtn.hidden = !canRematch;
       tournamentBtn.hidden = !tournament;
-      if (!element.open) {
-        const active = document.activeElement;
-        returnTo = active && active !== document.body ? active : fallbackFocus?.() ?? null;
-        element.showModal();
-        (canRematch ? rematchBtn : tournament ? tournamentBtn : reviewBtn).focus();
-      }
+      if (!modal.isOpen()) modal.open(canRematch ? rematchBtn : tournament ? tournamentBtn : reviewBtn);
     },
     close: () => close(),
-    isOpen: () => element.open,
+    isOpen: modal.isOpen,
   };
 }
