@@ -1,6 +1,6 @@
 //! The HTTP side of the port: `/healthz`, `/metrics` with every series the operators rely on,
-//! finished games as JSON, SGF and PSQ, the web client at `/`, and a clear error when the data
-//! directory cannot be used.
+//! finished games as JSON, SGF and PSQ, the web client at `/` (compressed, named by version,
+//! kept by browsers), and a clear error when the data directory cannot be used.
 
 mod common;
 
@@ -46,6 +46,94 @@ async fn health_web_client_and_metrics() {
     let m = server.metrics().await;
     assert!(m.contains(r#"kibitz_rooms{status="over"} 1"#), "{m}");
     assert!(m.contains(r#"kibitz_rooms{status="playing"} 0"#), "{m}");
+}
+
+/// A header of a response head (lower case, as `http_request` gives it).
+fn header<'a>(head: &'a str, name: &str) -> Option<&'a str> {
+    head.lines()
+        .find_map(|l| l.strip_prefix(&format!("{name}: ")))
+        .map(str::trim)
+}
+
+#[tokio::test]
+async fn the_web_client_is_compressed_named_by_version_and_kept() {
+    let server = TestServer::start().await;
+    let get = |path: String, headers: Vec<(&'static str, String)>| {
+        let addr = server.addr;
+        async move {
+            let headers: Vec<(&str, &str)> =
+                headers.iter().map(|(n, v)| (*n, v.as_str())).collect();
+            http_request(addr, "GET", &path, &headers, None).await
+        }
+    };
+    // The page: asked for again each time, its scripts named by version through an import map.
+    let (status, head, page) = get("/".into(), vec![]).await;
+    assert_eq!(status, 200);
+    assert_eq!(header(&head, "cache-control"), Some("no-cache"), "{head}");
+    assert_eq!(
+        header(&head, "content-encoding"),
+        None,
+        "not asked for: {head}"
+    );
+    // The head comes lower-cased: the weak mark is `W/` on the wire.
+    let etag = header(&head, "etag").expect("an etag").replace("w/", "W/");
+    assert!(page.contains("<script type=\"importmap\">"), "{page}");
+    let main = page
+        .split('"')
+        .find(|s| s.starts_with("js/main.js?v="))
+        .expect("the first script by version")
+        .to_string();
+    let (status, head, body) = get("/".into(), vec![("If-None-Match", etag.clone())]).await;
+    assert_eq!((status, body.as_str()), (304, ""), "{head}");
+
+    // A script by its version: kept for good, brotli when accepted, else gzip.
+    let (_, head, raw) = get(format!("/{main}"), vec![]).await;
+    assert!(
+        header(&head, "cache-control")
+            .unwrap()
+            .contains("immutable"),
+        "{head}"
+    );
+    let raw_len = raw.len();
+    let all = ("Accept-Encoding", "gzip, deflate, br".to_string());
+    for (accept, coding) in [
+        (all.1.clone(), Some("br")),
+        ("gzip".to_string(), Some("gzip")),
+        ("br;q=0, gzip".to_string(), Some("gzip")),
+        ("identity".to_string(), None),
+    ] {
+        let (status, head, _) = get(
+            format!("/{main}"),
+            vec![("Accept-Encoding", accept.clone())],
+        )
+        .await;
+        assert_eq!(status, 200);
+        assert_eq!(
+            header(&head, "content-encoding"),
+            coding,
+            "{accept}: {head}"
+        );
+        assert_eq!(header(&head, "vary"), Some("accept-encoding"), "{head}");
+        let length: usize = header(&head, "content-length").unwrap().parse().unwrap();
+        if coding.is_some() {
+            assert!(length < raw_len / 2, "{accept}: {length} of {raw_len}");
+        }
+    }
+    // Not by its version (an old page's link, or none): asked for again, `304` when unchanged.
+    for path in ["/js/main.js", "/js/main.js?v=0000000000000000"] {
+        let (status, head, _) = get(path.into(), vec![all.clone()]).await;
+        assert_eq!(status, 200);
+        assert_eq!(
+            header(&head, "cache-control"),
+            Some("no-cache"),
+            "{path}: {head}"
+        );
+        let tag = header(&head, "etag").unwrap().replace("w/", "W/");
+        let (status, _, _) = get(path.into(), vec![("If-None-Match", tag)]).await;
+        assert_eq!(status, 304, "{path}");
+    }
+    let (status, _, _) = get("/js/nothing.js".into(), vec![]).await;
+    assert_eq!(status, 404);
 }
 
 #[tokio::test]

@@ -64,7 +64,9 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
   let cursor = -1;
   let touchPending = -1;
   let lastPointer = 'mouse';
-  let pointerAt = 0;
+  // When the last pointer went down: never, at first (a page younger than the pointer window
+  // must not take a Tab's focus for a click's).
+  let pointerAt = -Infinity;
   // Focus that came from a click leaves the arrow keys to the page (move-list navigation); focus
   // from the keyboard (Tab) gives them to the board's cursor.
   let keyboardFocus = false;

@@ -5,6 +5,7 @@
 //! time again (`crate::net::listener`); an upgrade ends it.
 
 pub mod accounts;
+pub mod assets;
 pub mod tournaments;
 pub mod web;
 
