@@ -1,7 +1,8 @@
 //! Limits set in the server's config, over real sockets: connections per address (HTTP 429 at
-//! the upgrade, the place given back when a connection ends), a frame size other than the
-//! default, and a bot's own message rate beside a player's; and every limit's flag and
-//! variable in the operators' table.
+//! the upgrade, the place given back when a connection ends), counted by the client's address
+//! that a trusted proxy names (and nobody else), a frame size other than the default, and a
+//! bot's own message rate beside a player's; and every limit's flag and variable in the
+//! operators' table.
 
 mod common;
 
@@ -69,6 +70,60 @@ async fn connections_past_the_limit_per_address_get_429_until_one_closes() {
     };
     let welcome = c.hello("Carol").await;
     assert_eq!(welcome["name"], "Carol");
+}
+
+/// Opens a WebSocket to `server` with the `header` a reverse proxy would add; the status of a
+/// refusal, or 101.
+async fn upgrade_with(server: &TestServer, header: (&'static str, &str)) -> (u16, Option<Client>) {
+    use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+    let mut request = server.url().into_client_request().unwrap();
+    request
+        .headers_mut()
+        .insert(header.0, header.1.parse().unwrap());
+    match tokio_tungstenite::connect_async(request).await {
+        Ok((ws, _)) => (
+            101,
+            Some(Client {
+                ws,
+                player: String::new(),
+                token: String::new(),
+                backlog: Vec::new(),
+            }),
+        ),
+        Err(tungstenite::Error::Http(response)) => (response.status().as_u16(), None),
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[tokio::test]
+async fn a_trusted_proxy_names_the_client_that_the_limits_count_and_nobody_else_does() {
+    // Behind a proxy on this host: one connection per client.
+    let server = TestServer::start_with(|c| {
+        c.limits.connections_per_address = 1;
+        c.limits.trusted_proxies =
+            kibitz_server::config::ProxyNets(vec!["127.0.0.0/8".parse().unwrap()]);
+    })
+    .await;
+    let xff = "X-Forwarded-For";
+    let (status, first) = upgrade_with(&server, (xff, "203.0.113.7")).await;
+    assert_eq!(status, 101);
+    let (status, _) = upgrade_with(&server, (xff, "203.0.113.7")).await;
+    assert_eq!(status, 429, "the same client again");
+    let (status, other) = upgrade_with(&server, ("Forwarded", "for=\"198.51.100.9:4711\"")).await;
+    assert_eq!(status, 101, "another client, by RFC 7239's header");
+    // A client cannot dodge the limit by writing its own header in front of the proxy's.
+    let (status, _) = upgrade_with(&server, (xff, "1.2.3.4, 203.0.113.7")).await;
+    assert_eq!(status, 429);
+    let mut first = first.unwrap();
+    first.hello("Ann").await;
+    drop(other);
+
+    // Without trusted proxies the header is anyone's to write, and is not read.
+    let plain = TestServer::start_with(|c| c.limits.connections_per_address = 1).await;
+    let (status, _held) = upgrade_with(&plain, (xff, "203.0.113.7")).await;
+    assert_eq!(status, 101);
+    let (status, _) = upgrade_with(&plain, (xff, "203.0.113.8")).await;
+    assert_eq!(status, 429, "both are 127.0.0.1's");
 }
 
 #[tokio::test]

@@ -28,6 +28,13 @@ pub struct Limits {
         default_value = "32"
     )]
     pub handshakes_per_address: usize,
+    /// Reverse proxies (addresses or networks, comma-separated: `127.0.0.1,10.0.0.0/8`) whose
+    /// `Forwarded` or `X-Forwarded-For` header names the client: every per-address limit
+    /// counts that address instead of the proxy's, and a proxy's own sockets are not held to
+    /// the handshakes per address. Nobody else's header is read. Empty: none.
+    #[arg(long = "trusted-proxies", env = "KIBITZ_TRUSTED_PROXIES", default_value = "",
+        value_parser = proxy_nets, value_name = "ADDRS")]
+    pub trusted_proxies: ProxyNets,
     /// Seconds a socket has to send a whole request head (after opening, or after its last
     /// request); otherwise it is closed.
     #[arg(long = "handshake-secs", env = "KIBITZ_HANDSHAKE_SECS", default_value = "10", value_parser = secs,
@@ -252,6 +259,25 @@ pub struct Limits {
     #[arg(long = "signin-lock-secs", env = "KIBITZ_SIGNIN_LOCK_SECS", default_value = "60", value_parser = secs,
         value_name = "SECS")]
     pub signin_lock: Duration,
+}
+
+/// Trusted reverse proxies: addresses and networks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ProxyNets(pub Vec<ipnet::IpNet>);
+
+/// Proxies' addresses (`10.0.0.7`, `::1`) and networks (`10.0.0.0/8`), comma-separated, as a
+/// flag gives them; empty for none.
+fn proxy_nets(text: &str) -> Result<ProxyNets, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+        .map(|t| {
+            t.parse::<ipnet::IpNet>()
+                .or_else(|_| t.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| format!("{t:?} is not an IP address or network (10.0.0.0/8)"))
+        })
+        .collect::<Result<_, _>>()
+        .map(ProxyNets)
 }
 
 /// A whole number of seconds, as a flag gives it.

@@ -26,6 +26,7 @@ use tokio::time::{sleep_until, timeout, Instant, Sleep};
 
 use crate::config::Limits;
 use crate::metrics::Metrics;
+use crate::net::client_addr::is_trusted;
 use crate::net::gate::{Admission, ConnectionGate};
 
 /// Accept errors are logged at most this often.
@@ -92,6 +93,9 @@ pub struct Sockets {
     /// Most sockets open at once (the open-file limit less the reserve), if known.
     capacity: Option<usize>,
     per_address: ConnectionGate,
+    /// Reverse proxies: their sockets carry many clients, and are not held to the handshakes
+    /// per address.
+    trusted_proxies: Vec<ipnet::IpNet>,
     open: AtomicUsize,
     next_id: AtomicU64,
     /// Sockets still in their handshake (or plain HTTP), oldest first.
@@ -112,6 +116,7 @@ impl Sockets {
             handshake_timeout: limits.handshake_timeout,
             capacity,
             per_address: ConnectionGate::new(limits.handshakes_per_address),
+            trusted_proxies: limits.trusted_proxies.0.clone(),
             open: AtomicUsize::new(0),
             next_id: AtomicU64::new(1),
             pending: Mutex::new(BTreeMap::new()),
@@ -263,10 +268,15 @@ impl GuardedListener {
     /// Takes a socket in, or sheds it; `None` when it was shed.
     async fn admit(&self, tcp: TcpStream, peer: SocketAddr) -> Option<GuardedStream> {
         let sockets = &self.sockets;
-        let Some(place) = sockets.per_address.admit(peer.ip()) else {
-            sockets.metrics.socket_shed(Shed::Address.as_str());
-            refuse_at_once(&tcp, peer.ip(), sockets.per_address.max());
-            return None;
+        let place = if is_trusted(&sockets.trusted_proxies, peer.ip()) {
+            None
+        } else {
+            let Some(place) = sockets.per_address.admit(peer.ip()) else {
+                sockets.metrics.socket_shed(Shed::Address.as_str());
+                refuse_at_once(&tcp, peer.ip(), sockets.per_address.max());
+                return None;
+            };
+            Some(place)
         };
         if !sockets.make_room().await {
             sockets.metrics.socket_shed(Shed::Full.as_str());
@@ -281,7 +291,7 @@ impl GuardedListener {
             phase: AtomicU8::new(HANDSHAKE),
             deadline_ms: AtomicU64::new(sockets.ms_after_epoch(deadline)),
             waker: AtomicWaker::new(),
-            pending: Mutex::new(Some(place)),
+            pending: Mutex::new(place),
         });
         sockets.pending_map().insert(id, Arc::clone(&state));
         sockets.open.fetch_add(1, Ordering::SeqCst);

@@ -2,6 +2,7 @@
 //! ([`gate`]), a connection's bounded outgoing queue ([`connection`]), and the HTTP routes
 //! with the embedded web client ([`http`]).
 
+pub mod client_addr;
 pub mod connection;
 pub mod gate;
 pub mod http;

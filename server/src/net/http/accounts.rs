@@ -19,6 +19,7 @@ use crate::accounts;
 use crate::accounts::guard::Throttled;
 use crate::accounts::ratings::{self, PROVISIONAL_RD};
 use crate::hub::SharedHub;
+use crate::net::client_addr::client_ip;
 use crate::net::listener::Peer;
 use crate::store::{GameLine, StoreError, StoredAccount, Write};
 use crate::token;
@@ -179,8 +180,14 @@ struct RegisterBody {
 async fn register(
     State(hub): State<SharedHub>,
     ConnectInfo(peer): ConnectInfo<Peer>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let client = client_ip(
+        &hub.config().limits.trusted_proxies.0,
+        peer.addr.ip(),
+        &headers,
+    );
     let Some(body) = parse::<RegisterBody>(&body) else {
         return bad_body();
     };
@@ -194,7 +201,7 @@ async fn register(
     // Each claim costs a password hash: counted with the address's sign-in attempts (not
     // against the name: claims of a name must not lock its owner out).
     let limits = hub.config().limits.signin();
-    if let Err(t) = hub.signin().admit_address(&limits, peer.addr.ip()).await {
+    if let Err(t) = hub.signin().admit_address(&limits, client).await {
         return throttled(t);
     }
     let player = match player_of_token(&hub, &body.token).await {
@@ -271,8 +278,14 @@ struct SignInBody {
 async fn sign_in(
     State(hub): State<SharedHub>,
     ConnectInfo(peer): ConnectInfo<Peer>,
+    headers: HeaderMap,
     body: Bytes,
 ) -> Response {
+    let client = client_ip(
+        &hub.config().limits.trusted_proxies.0,
+        peer.addr.ip(),
+        &headers,
+    );
     let Some(body) = parse::<SignInBody>(&body) else {
         return bad_body();
     };
@@ -280,14 +293,14 @@ async fn sign_in(
     let Ok(name) = accounts::check_name(body.name.trim()) else {
         // No account has such a name: the same answer after the same work, and nothing kept
         // of a name an attacker chose.
-        if let Err(t) = hub.signin().admit_address(&limits, peer.addr.ip()).await {
+        if let Err(t) = hub.signin().admit_address(&limits, client).await {
             return throttled(t);
         }
         accounts::verify_password(None, body.password).await;
         return error(StatusCode::UNAUTHORIZED, "wrong name or password");
     };
     let name = name.as_str();
-    if let Err(t) = hub.signin().attempt(&limits, peer.addr.ip(), name).await {
+    if let Err(t) = hub.signin().attempt(&limits, client, name).await {
         return throttled(t);
     }
     let account = match hub.store().account_by_name(name).await {

@@ -11,7 +11,7 @@ pub mod web;
 
 use axum::extract::ws::WebSocketUpgrade;
 use axum::extract::{ConnectInfo, Path, Request, State};
-use axum::http::{header, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -21,6 +21,7 @@ use serde::Serialize;
 use game_core::record::GameRecord;
 
 use crate::hub::SharedHub;
+use crate::net::client_addr::client_ip;
 use crate::net::listener::Peer;
 use crate::store::{StoredChat, StoredRoom};
 
@@ -68,9 +69,15 @@ async fn request_started(State(hub): State<SharedHub>, request: Request, next: N
 async fn ws(
     upgrade: WebSocketUpgrade,
     ConnectInfo(peer): ConnectInfo<Peer>,
+    headers: HeaderMap,
     State(hub): State<SharedHub>,
 ) -> Response {
-    let Some(admission) = hub.gate().admit(peer.addr.ip()) else {
+    let client = client_ip(
+        &hub.config().limits.trusted_proxies.0,
+        peer.addr.ip(),
+        &headers,
+    );
+    let Some(admission) = hub.gate().admit(client) else {
         let max = hub.config().limits.connections_per_address;
         hub.metrics().connection_refused();
         let body = format!(
