@@ -48,6 +48,22 @@ enum Command {
     /// Generate load against a server (rooms of players and spectators playing fixed games) and
     /// report moves per second, move latencies, errors, and the server's memory and CPU.
     Loadtest(LoadtestArgs),
+    /// The store: a backup of a hall's SQLite file while its server runs.
+    #[command(subcommand)]
+    Store(StoreCommand),
+}
+
+#[derive(Subcommand, Debug)]
+enum StoreCommand {
+    /// Copy the SQLite store to a new file through SQLite's online backup: the server may run
+    /// meanwhile. The copy is a whole kibitz.db: a data directory holding it is a hall.
+    Backup {
+        /// The new file.
+        file: PathBuf,
+        /// Directory of the SQLite store.
+        #[arg(long, env = "KIBITZ_DATA", default_value = "./kibitz-data")]
+        data: PathBuf,
+    },
 }
 
 /// How a bot connects and how much it plays.
@@ -499,6 +515,18 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Bench => {
             kibitz_bot::bench::run(&mut std::io::stdout())?;
+            Ok(())
+        }
+        Command::Store(StoreCommand::Backup { file, data }) => {
+            let copied = kibitz_server::store::sqlite::backup::backup(&data, &file)?;
+            println!(
+                "copied {} to {}: {} pages, {} bytes in {} ms",
+                data.join("kibitz.db").display(),
+                file.display(),
+                copied.pages,
+                copied.bytes,
+                copied.took.as_millis()
+            );
             Ok(())
         }
         Command::Loadtest(args) => {

@@ -1,7 +1,8 @@
 //! The bot across crashes, with real processes: the server killed with SIGKILL mid-game and
 //! started again on the same data and address, the bot killed and started again on the same
 //! state file — either way the game is finished — and `kibitz up`, the default command, with
-//! its two bots and its showcase game, stopped by SIGTERM with nothing left behind.
+//! its two bots and its showcase game, stopped by SIGTERM with nothing left behind; and a backup
+//! of the store taken while the server plays, opened by another server.
 //!
 //! The bots run with `--pace-ms 20` (their natural pace is 250 ms against people).
 
@@ -217,4 +218,59 @@ async fn bots_started_by_kibitz_up_die_with_it_even_after_kill_9() {
         }
     })
     .await;
+}
+
+/// `kibitz store backup` while the server runs and plays: the copy is a hall of its own, with
+/// the game and its moves, that a server opens.
+#[tokio::test]
+async fn a_backup_taken_while_the_server_runs_is_a_whole_hall() {
+    let data = tempfile::tempdir().unwrap();
+    let server = ServeProcess::start("127.0.0.1:0", data.path()).await;
+    let mut ann = Client::connect(&server.url()).await;
+    ann.hello("Ann").await;
+    let mut ben = Client::connect(&server.url()).await;
+    ben.hello("Ben").await;
+    let (room, _) = ann
+        .create(json!({"t":"create","game":gomoku(),"seat":"black"}))
+        .await;
+    ben.join(&room, "player").await;
+    ann.play(&room, "f6").await;
+    ben.play(&room, "a1").await;
+
+    let copy = tempfile::tempdir().unwrap();
+    let file = copy.path().join("kibitz.db");
+    let out = tokio::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args(["store", "backup"])
+        .arg(&file)
+        .arg("--data")
+        .arg(data.path())
+        .output()
+        .await
+        .expect("run kibitz store backup");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{said}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(said.starts_with("copied "), "{said}");
+    // The running game goes on after the copy.
+    ann.play(&room, "g7").await;
+    drop(server);
+
+    let restored = ServeProcess::start("127.0.0.1:0", copy.path()).await;
+    let (status, body) = http_get(
+        restored.addr.parse().unwrap(),
+        &format!("/api/games/{room}"),
+    )
+    .await;
+    assert_eq!(status, 200, "{body}");
+    let game: Value = serde_json::from_str(&body).unwrap();
+    let moves: Vec<&str> = game["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["mv"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, ["f6", "a1"], "the game as it stood at the copy");
 }

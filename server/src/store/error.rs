@@ -9,6 +9,9 @@ use thiserror::Error;
 pub enum StoreError {
     #[error("data directory {0}: {1}")]
     DataDir(PathBuf, String),
+    /// A backup's file.
+    #[error("backup file {0}: {1}")]
+    BackupFile(PathBuf, String),
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("postgres: {}", postgres_message(.0))]

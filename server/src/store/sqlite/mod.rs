@@ -9,6 +9,7 @@
 //! WAL starts over).
 
 mod accounts;
+pub mod backup;
 mod checkpoint;
 mod reads;
 mod schema;
