@@ -266,11 +266,9 @@ async fn a_backup_taken_while_the_server_runs_is_a_whole_hall() {
     .await;
     assert_eq!(status, 200, "{body}");
     let game: Value = serde_json::from_str(&body).unwrap();
-    let moves: Vec<&str> = game["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["mv"].as_str().unwrap())
-        .collect();
-    assert_eq!(moves, ["f6", "a1"], "the game as it stood at the copy");
+    assert_eq!(
+        stored_moves(&game),
+        ["f6", "a1"],
+        "the game as it stood at the copy"
+    );
 }

@@ -377,13 +377,7 @@ async fn endings_on_the_board_and_forced_passes_are_told_only_once_stored() {
     assert_eq!(stored(&server, &five).await["result"]["reason"], "five");
     assert_eq!(stored(&server, &full).await["result"]["reason"], "full");
     let game = stored(&server, &passed).await;
-    let moves: Vec<&str> = game["moves"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["mv"].as_str().unwrap())
-        .collect();
-    assert_eq!(moves, ["h6", "pass"]);
+    assert_eq!(stored_moves(&game), ["h6", "pass"]);
     assert_eq!(stored(&server, &wiped).await["result"]["reason"], "count");
     drop(disk);
 }

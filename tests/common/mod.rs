@@ -277,6 +277,16 @@ pub async fn metric(server: &TestServer, name: &str) -> f64 {
     metric_in(&text, name)
 }
 
+/// The moves of a stored game (`/api/games/{room}`), as their texts.
+pub fn stored_moves(game: &Value) -> Vec<&str> {
+    game["moves"]
+        .as_array()
+        .expect("a stored game's moves")
+        .iter()
+        .map(|m| m["mv"].as_str().expect("a move's text"))
+        .collect()
+}
+
 /// How many players a lobby frame shows waiting for quick pairing at `kind`; `None` for a
 /// frame that is not the lobby.
 pub fn seekers_waiting(v: &Value, kind: &str) -> Option<u64> {

@@ -42,9 +42,6 @@ use crate::store::{StoreError, StoredRoom, StoredSeat, Write};
 /// How often the rooms of the current round are looked at.
 const POLL: Duration = Duration::from_secs(1);
 
-/// The level a bot plays a tournament at: its best, the level of rated games.
-const BOT_LEVEL: u8 = crate::accounts::ratings::RATED_BOT_LEVEL;
-
 /// Looks (one a second) at a game whose room can neither be made nor run before the game is
 /// given up: recorded aborted, half a point each, so that one broken room (a stored game that
 /// no longer replays, limits narrowed since the tournament was made) cannot stall the
@@ -490,7 +487,7 @@ fn seat(entrant: &Entrant) -> StoredSeat {
         player: entrant.account().to_string(),
         name: entrant.name.clone(),
         bot: entrant.bot,
-        level: entrant.bot.then_some(entrant.level.unwrap_or(BOT_LEVEL)),
+        level: entrant.bot.then(|| entrant.bot_level()),
     }
 }
 

@@ -95,6 +95,14 @@ impl Entrant {
     pub fn account(&self) -> &str {
         self.account.as_deref().unwrap_or(&self.player)
     }
+
+    /// The level a bot entrant plays at: the one it was entered at, else its best (the level
+    /// of rated games).
+    #[must_use]
+    pub fn bot_level(&self) -> u8 {
+        self.level
+            .unwrap_or(crate::accounts::ratings::RATED_BOT_LEVEL)
+    }
 }
 
 /// One game of a round: its room (whose id is drawn, and stored here, before the room is

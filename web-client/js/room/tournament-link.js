@@ -1,8 +1,7 @@
 // A tournament's game says so: the room's line names the tournament and the round, linked to the tournament's page (the game-over dialog's "Back to the tournament" goes there too).
 
-import { h } from '../dom.js';
+import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
-import { routeUrl } from '../route.js';
 import { tournament as fetchTournament } from '../api.js';
 
 /** The round of `doc` (a tournament as /api/tournaments/{id} shows it) whose games hold `room`. */
@@ -12,15 +11,12 @@ export function roundOf(doc, room) {
 }
 
 /**
- * The link of room `roomId` to its tournament, hidden until `show(id)` names one; `app.show`
- * opens the tournament's page. Returns { element, show(id), open() }.
+ * The link of room `roomId` to its tournament (`app.viewLink`), hidden until `show(id)` names
+ * one. Returns { element, show(id), open() }.
  */
 export function createTournamentLink({ app, roomId }) {
   let shown = null;
-  const element = h('a', { class: 'room-tournament', 'data-testid': 'room-tournament', hidden: true, onclick: (ev) => {
-    ev.preventDefault();
-    open();
-  } });
+  const element = h('span', { hidden: true });
 
   function open() {
     if (shown) app.show({ page: 'tournament', id: shown });
@@ -29,14 +25,15 @@ export function createTournamentLink({ app, roomId }) {
   async function show(id) {
     if (!id || id === shown) return;
     shown = id;
-    element.href = routeUrl({ page: 'tournament', id }, location.pathname.replace(/tv$/, ''));
-    element.textContent = t('room.tournamentGame');
+    const link = app.viewLink({ page: 'tournament', id }, { 'data-testid': 'room-tournament' }, t('room.tournamentGame'));
+    clear(element);
+    element.append(link);
     element.hidden = false;
     const res = await fetchTournament(id);
     if (!res.ok || shown !== id) return;
     const round = roundOf(res.data, roomId);
     const name = String(res.data?.name ?? id);
-    element.textContent = round ? t('room.tournamentRound', { name, round }) : t('room.tournamentName', { name });
+    link.textContent = round ? t('room.tournamentRound', { name, round }) : t('room.tournamentName', { name });
   }
 
   return { element, show, open };

@@ -4,12 +4,14 @@
 //! asks again only for the page. A debug build reads `web-client/` from disk: a file that
 //! changed gets its new hash on the next request.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::{Arc, LazyLock};
 
+use axum::body::Bytes;
 use dashmap::DashMap;
-use rust_embed::Embed;
+use rust_embed::{Embed, EmbeddedFile};
 
 #[derive(Embed)]
 #[folder = "../web-client/"]
@@ -31,27 +33,33 @@ pub struct Asset {
     /// The first 16 hex digits of its SHA-256: its version in links, and its `ETag`.
     pub hash: String,
     pub content_type: &'static str,
-    pub raw: Vec<u8>,
+    pub raw: Bytes,
     /// Compressed copies, when they are smaller.
-    pub brotli: Option<Vec<u8>>,
-    pub gzip: Option<Vec<u8>>,
+    pub brotli: Option<Bytes>,
+    pub gzip: Option<Bytes>,
 }
 
 /// The files served so far, by path: a file is compressed once per content.
 static SERVED: LazyLock<DashMap<String, Arc<Asset>>> = LazyLock::new(DashMap::new);
 
-/// The file at `path` (the page rewritten), or `None` when there is none.
+/// The file at `path` (the page rewritten), or `None` when there is none. A file's hash is
+/// the one `rust-embed` computed when it embedded it (a debug build: when it read it), so a
+/// request for a file compressed already copies nothing.
 #[must_use]
 pub fn asset(path: &str) -> Option<Arc<Asset>> {
-    let raw = if path == PAGE {
-        page()?.into_bytes()
+    let (raw, hash): (Cow<'static, [u8]>, String) = if path == PAGE {
+        let page = page()?.into_bytes();
+        let hash = hash_of(&page);
+        (Cow::Owned(page), hash)
     } else {
-        Files::get(path)?.data.into_owned()
+        let file = Files::get(path)?;
+        let hash = version(&file);
+        (file.data, hash)
     };
-    let hash = hash_of(&raw);
     if let Some(known) = SERVED.get(path).filter(|a| a.hash == hash) {
         return Some(known.clone());
     }
+    let raw = Bytes::from(raw.into_owned());
     let asset = Arc::new(Asset {
         content_type: content_type(path),
         brotli: compressed(&raw, brotli_of),
@@ -66,21 +74,23 @@ pub fn asset(path: &str) -> Option<Arc<Asset>> {
 /// The first 16 hex digits of the SHA-256 of `bytes`.
 fn hash_of(bytes: &[u8]) -> String {
     use sha2::{Digest, Sha256};
-    Sha256::digest(bytes)
-        .iter()
-        .take(8)
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex16(&Sha256::digest(bytes))
+}
+
+/// An embedded file's version: the first 16 hex digits of its SHA-256.
+fn version(file: &EmbeddedFile) -> String {
+    hex16(&file.metadata.sha256_hash())
+}
+
+fn hex16(digest: &[u8]) -> String {
+    digest.iter().take(8).map(|b| format!("{b:02x}")).collect()
 }
 
 /// The version of every file but the page, by path.
 fn versions() -> BTreeMap<String, String> {
     Files::iter()
         .filter(|p| p != PAGE)
-        .filter_map(|p| {
-            let file = Files::get(&p)?;
-            Some((p.to_string(), hash_of(&file.data)))
-        })
+        .filter_map(|p| Some((p.to_string(), version(&Files::get(&p)?))))
         .collect()
 }
 
@@ -126,11 +136,11 @@ fn page() -> Option<String> {
     Some(html)
 }
 
-fn compressed(raw: &[u8], how: fn(&[u8]) -> Option<Vec<u8>>) -> Option<Vec<u8>> {
+fn compressed(raw: &[u8], how: fn(&[u8]) -> Option<Vec<u8>>) -> Option<Bytes> {
     if raw.len() < COMPRESS_FROM_BYTES {
         return None;
     }
-    how(raw).filter(|c| c.len() < raw.len())
+    how(raw).filter(|c| c.len() < raw.len()).map(Bytes::from)
 }
 
 fn brotli_of(raw: &[u8]) -> Option<Vec<u8>> {
@@ -169,7 +179,7 @@ mod tests {
 
     #[test]
     fn the_page_names_every_file_by_its_version() {
-        let page = String::from_utf8(asset(PAGE).unwrap().raw.clone()).unwrap();
+        let page = String::from_utf8(asset(PAGE).unwrap().raw.to_vec()).unwrap();
         let versions = versions();
         let main = format!("src=\"js/main.js?v={}\"", versions["js/main.js"]);
         assert!(page.contains(&main), "{page}");

@@ -240,29 +240,29 @@ fn bot_entrant(
             ));
         }
     }
-    let level_of = |e: &Entrant| e.level.unwrap_or(RATED_BOT_LEVEL);
     let same_bot: Vec<&Entrant> = entered
         .players
         .iter()
         .filter(|e| e.account() == bot)
         .collect();
     let wanted = level.unwrap_or(RATED_BOT_LEVEL);
-    if same_bot.iter().any(|e| level_of(e) == wanted) {
+    if same_bot.iter().any(|e| e.bot_level() == wanted) {
         return Err(format!(
             "{bot_name} is named twice at level {wanted}: name another level to enter it again"
         ));
     }
-    // The first entry of a bot is its account; another level is a player of its own.
-    let (player, account) = if same_bot.is_empty() {
-        (bot, None)
+    // The first entry of a bot is its account, at the level asked for (none: its best);
+    // another level is a player of its own, its level written out.
+    let (player, account, level) = if same_bot.is_empty() {
+        (bot, None, level)
     } else {
-        (format!("{bot}#{wanted}"), Some(bot))
+        (format!("{bot}#{wanted}"), Some(bot), Some(wanted))
     };
     Ok(Entrant {
         player,
         name: bot_name,
         bot: true,
-        level: level.or(account.as_ref().map(|_| RATED_BOT_LEVEL)),
+        level,
         account,
     })
 }
