@@ -7,6 +7,7 @@ use std::time::Duration;
 
 mod loadtest;
 mod showcase;
+mod store_tools;
 mod up;
 
 use std::sync::Arc;
@@ -48,7 +49,8 @@ enum Command {
     /// Generate load against a server (rooms of players and spectators playing fixed games) and
     /// report moves per second, move latencies, errors, and the server's memory and CPU.
     Loadtest(LoadtestArgs),
-    /// The store: a backup of a hall's SQLite file while its server runs.
+    /// The store: a backup of a hall's SQLite file while its server runs; a hall's store
+    /// copied to another backend (SQLite to PostgreSQL, and back).
     #[command(subcommand)]
     Store(StoreCommand),
 }
@@ -63,6 +65,25 @@ enum StoreCommand {
         /// Directory of the SQLite store.
         #[arg(long, env = "KIBITZ_DATA", default_value = "./kibitz-data")]
         data: PathBuf,
+    },
+    /// Copy a hall's whole store to another one: a data directory (SQLite) or a postgres://
+    /// URL, either way. Every table is read from one snapshot of the source and written in
+    /// batches; a copy stopped part way goes on where it stopped when run again. Each table is
+    /// counted and checksummed on both sides at the end.
+    Copy {
+        /// The store to copy: a data directory or a postgres:// URL.
+        #[arg(long)]
+        from: String,
+        /// The store to copy into: a data directory or a postgres:// URL. It must hold no hall
+        /// (unless --replace), or an unfinished copy from the same source, which goes on.
+        #[arg(long)]
+        to: String,
+        /// Rows per batch (one transaction each on the target).
+        #[arg(long, default_value_t = kibitz_server::store::copy::BATCH_ROWS)]
+        batch: usize,
+        /// Empty a target that holds a hall first (its rows are lost).
+        #[arg(long)]
+        replace: bool,
     },
 }
 
@@ -517,18 +538,13 @@ fn main() -> anyhow::Result<()> {
             kibitz_bot::bench::run(&mut std::io::stdout())?;
             Ok(())
         }
-        Command::Store(StoreCommand::Backup { file, data }) => {
-            let copied = kibitz_server::store::sqlite::backup::backup(&data, &file)?;
-            println!(
-                "copied {} to {}: {} pages, {} bytes in {} ms",
-                data.join("kibitz.db").display(),
-                file.display(),
-                copied.pages,
-                copied.bytes,
-                copied.took.as_millis()
-            );
-            Ok(())
-        }
+        Command::Store(StoreCommand::Backup { file, data }) => store_tools::backup(&data, &file),
+        Command::Store(StoreCommand::Copy {
+            from,
+            to,
+            batch,
+            replace,
+        }) => runtime.block_on(store_tools::store_copy(&from, &to, batch, replace)),
         Command::Loadtest(args) => {
             if !runtime.block_on(loadtest(args))? {
                 // Scripts see a failed run; the report is out already.

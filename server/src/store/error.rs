@@ -12,6 +12,9 @@ pub enum StoreError {
     /// A backup's file.
     #[error("backup file {0}: {1}")]
     BackupFile(PathBuf, String),
+    /// `kibitz store copy` refused or found its copy unlike its source.
+    #[error("store copy: {0}")]
+    Copy(String),
     #[error("sqlite: {0}")]
     Sqlite(#[from] rusqlite::Error),
     #[error("postgres: {}", postgres_message(.0))]

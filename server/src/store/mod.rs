@@ -4,6 +4,7 @@
 //! database that servers on several machines can share). Every write is answered only once it
 //! is durable, so a room announces an event only once it is stored.
 
+pub mod copy;
 pub mod error;
 mod fence;
 mod job;

@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn account(player: &str, name: &str, bot: bool) -> StoredAccount {
+pub(crate) fn account(player: &str, name: &str, bot: bool) -> StoredAccount {
     StoredAccount {
         player: player.into(),
         name: name.into(),
@@ -13,7 +13,7 @@ fn account(player: &str, name: &str, bot: bool) -> StoredAccount {
     }
 }
 
-fn person(id: &str, name: &str, token_hash: &str) -> StoredPlayer {
+pub(crate) fn person(id: &str, name: &str, token_hash: &str) -> StoredPlayer {
     StoredPlayer {
         id: id.into(),
         name: name.into(),
@@ -23,7 +23,11 @@ fn person(id: &str, name: &str, token_hash: &str) -> StoredPlayer {
 }
 
 /// A rated Gomoku room between two seated accounts, playing.
-fn rated_room(id: &str, black: (&str, &str, bool), white: (&str, &str, bool)) -> StoredRoom {
+pub(crate) fn rated_room(
+    id: &str,
+    black: (&str, &str, bool),
+    white: (&str, &str, bool),
+) -> StoredRoom {
     let seat = |(player, name, bot): (&str, &str, bool)| StoredSeat {
         player: player.into(),
         name: name.into(),
@@ -41,7 +45,7 @@ fn rated_room(id: &str, black: (&str, &str, bool), white: (&str, &str, bool)) ->
 }
 
 /// Ends `room` with `result` (`None`: without one, as an abort).
-async fn end(store: &Store, room: &str, result: Option<ResultKind>) {
+pub(crate) async fn end(store: &Store, room: &str, result: Option<ResultKind>) {
     let mut over = change(room, 9);
     over.status = Some((
         RoomStatus::Over,

@@ -9,6 +9,7 @@
 mod support;
 
 mod accounts;
+mod copy;
 mod postgres_alone;
 mod rooms;
 mod tournaments;

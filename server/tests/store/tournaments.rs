@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn tournament(id: &str, status: &str, created_ms: u64, doc: &str) -> StoredTournament {
+pub(crate) fn tournament(id: &str, status: &str, created_ms: u64, doc: &str) -> StoredTournament {
     StoredTournament {
         id: id.into(),
         status: status.into(),

@@ -123,6 +123,18 @@ pub(super) async fn connect(config: &Config) -> Result<Client, tokio_postgres::E
     Ok(client)
 }
 
+/// One connection to the database at `url`, its schema made or migrated, and where it points
+/// (without user or password): `kibitz store copy`'s end of a PostgreSQL store.
+pub(in crate::store) async fn open_migrated(url: &str) -> Result<(Client, String), StoreError> {
+    let config = parse_url(url)?;
+    let target = describe_target(&config);
+    let mut client = connect(&config)
+        .await
+        .map_err(|e| StoreError::Unreachable(target.clone(), postgres_message(&e)))?;
+    schema::migrate(&mut client).await?;
+    Ok((client, target))
+}
+
 impl PostgresStore {
     /// Connects to the database at `url`, creates or migrates its schema and starts the
     /// writer. A bad URL, an unreachable server or a database of a newer schema is a clear

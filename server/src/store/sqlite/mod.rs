@@ -60,6 +60,17 @@ fn check_writable(dir: &Path) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Opens the file at `path` with every table of this build made or migrated (the store's own
+/// open, and `kibitz store copy`'s).
+pub(in crate::store) fn open_with_schema(path: &Path) -> Result<Connection, StoreError> {
+    let conn = open_connection(path)?;
+    conn.execute_batch(SCHEMA)?;
+    migrate(&conn)?;
+    conn.execute_batch(accounts::SCHEMA)?;
+    conn.execute_batch(tournaments::SCHEMA)?;
+    Ok(conn)
+}
+
 impl SqliteStore {
     /// Opens (creating if needed) `kibitz.db` in `dir` and starts the writer thread. The
     /// directory is created if its parent exists; a missing parent or an unwritable directory
@@ -87,12 +98,7 @@ impl SqliteStore {
         }
         check_writable(dir)?;
         let path = dir.join("kibitz.db");
-        let conn = open_connection(&path)?;
-        conn.execute_batch(SCHEMA)?;
-        migrate(&conn)?;
-        conn.execute_batch(accounts::SCHEMA)?;
-        conn.execute_batch(tournaments::SCHEMA)?;
-        let mut conn = conn;
+        let mut conn = open_with_schema(&path)?;
         conn.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
         let checkpointer = open_connection(&path)?;
         checkpointer.pragma_update(None, "journal_size_limit", WAL_KEEP_BYTES)?;
