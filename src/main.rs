@@ -260,13 +260,18 @@ struct ServeArgs {
     #[arg(long, env = "KIBITZ_DATA", default_value = "./kibitz-data")]
     data: PathBuf,
     /// Keep the store in PostgreSQL instead: a postgres:// or postgresql:// URL. Without it
-    /// (or empty) the store is SQLite in the data directory.
+    /// (or empty) the store is SQLite in the data directory. TLS as libpq's options say:
+    /// `?sslmode=verify-full&sslrootcert=/etc/kibitz/db-ca.pem` (or require, verify-ca).
     #[arg(long, env = "KIBITZ_STORE", hide_env_values = true, value_name = "URL")]
     store: Option<String>,
-    /// Cluster mode: the Redis that links the nodes (a redis:// URL; needs --store
-    /// postgres://...). Each room is owned by one node through a lease in it.
+    /// Cluster mode: the Redis that links the nodes (a redis:// URL, or rediss:// for TLS;
+    /// needs --store postgres://...). Each room is owned by one node through a lease in it.
     #[arg(long, env = "KIBITZ_REDIS", hide_env_values = true, value_name = "URL")]
     redis: Option<String>,
+    /// The CA file (PEM) a rediss:// server's certificate must chain to; without it, the
+    /// system's CAs.
+    #[arg(long, env = "KIBITZ_REDIS_CA", requires = "redis", value_name = "FILE")]
+    redis_ca: Option<PathBuf>,
     /// This node's name in the cluster, unique among its nodes (letters, digits, '-', '_').
     #[arg(long, env = "KIBITZ_NODE_ID", requires = "redis")]
     node_id: Option<String>,
@@ -290,6 +295,7 @@ impl ServeArgs {
         if let Some(redis_url) = self.redis.clone().filter(|url| !url.is_empty()) {
             config.cluster = Some(kibitz_server::cluster::ClusterSettings {
                 redis_url,
+                redis_ca: self.redis_ca.clone(),
                 node_id: self.node_id.clone().unwrap_or_default(),
                 lease: std::time::Duration::from_millis(self.lease_ms),
             });

@@ -432,6 +432,7 @@ async fn an_address_s_new_players_and_open_rooms_count_once_over_the_nodes() {
             c.store_url = Some(store);
             c.cluster = Some(kibitz_server::cluster::ClusterSettings {
                 redis_url: redis,
+                redis_ca: Some(common::redis::ca_file()),
                 node_id: id,
                 lease: Duration::from_secs(3),
             });

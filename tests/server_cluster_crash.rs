@@ -33,6 +33,8 @@ async fn the_owner_killed_mid_game_loses_no_acknowledged_move() {
             store.clone(),
             "--redis".to_string(),
             redis.url(),
+            "--redis-ca".to_string(),
+            common::redis::ca_file().display().to_string(),
             "--node-id".to_string(),
             id.to_string(),
             "--lease-ms".to_string(),
@@ -342,7 +344,7 @@ async fn postgres_out_of_reach_for_a_while_refuses_moves_and_service_returns() {
     .await;
 }
 
-/// Empties the Redis at `url` (`FLUSHALL`), as a restart without persistence would, without
+/// Empties the Redis at the plain `url` (`FLUSHALL`), as a restart without persistence would, without
 /// taking it away: the old owner is not kept from hearing the new one's word meanwhile.
 async fn redis_loses_its_data(url: &str) {
     use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -383,7 +385,7 @@ async fn a_player_on_the_old_owner_hears_the_moves_after_a_takeover() {
 
     // Redis loses its data: no node owns the room, and Bob's move makes node B take it over
     // before node A's next renewal finds its lease gone.
-    redis_loses_its_data(&redis.url()).await;
+    redis_loses_its_data(&redis.plain_url()).await;
     bob.play(&room, "a15").await;
     assert!(metric(&b, "kibitz_cluster_takeovers_total").await >= 1.0);
 
@@ -453,11 +455,14 @@ async fn a_redis_that_lost_its_data_takes_no_live_node_for_gone() {
     let lease = Duration::from_secs(6);
     let a = TestServer::cluster_node(&store, &redis.url(), "A", lease).await;
     let dir_b = tempfile::tempdir().unwrap();
+    let ca = common::redis::ca_file().display().to_string();
     let b_flags = [
         "--store",
         &store,
         "--redis",
         &redis.url(),
+        "--redis-ca",
+        &ca,
         "--node-id",
         "B",
         "--lease-ms",
@@ -479,7 +484,7 @@ async fn a_redis_that_lost_its_data_takes_no_live_node_for_gone() {
     // Redis loses every key, node B's presence too, and node B is away for longer than node
     // A's questions are apart: node A asks while B's key is missing, but its own is missing
     // as well, so it takes nobody for gone until every live node has had time to set its key.
-    redis_loses_its_data(&redis.url()).await;
+    redis_loses_its_data(&redis.plain_url()).await;
     signal(b.pid, "STOP");
     tokio::time::sleep(lease + Duration::from_secs(1)).await;
     signal(b.pid, "CONT");

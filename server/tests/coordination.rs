@@ -18,7 +18,8 @@ use std::time::Duration;
 use cluster_node::cluster_node;
 use kibitz_server::accounts::guard::{SignInGuard, SignInLimits, Throttled};
 use kibitz_server::accounts::new_players::{NewPlayers, NotAdmitted};
-use kibitz_server::cluster::{review_tally, Cluster, OPEN_ROOMS};
+use kibitz_server::cluster::{review_tally, Cluster, ClusterSettings, OPEN_ROOMS};
+use kibitz_server::metrics::Metrics;
 use kibitz_server::rate_limit::Rate;
 use kibitz_server::room::open_rooms::{Makers, NotOpened, OpenLimits, OpenRooms};
 use redis_support::RedisServer;
@@ -268,4 +269,39 @@ async fn open_rooms_counted_in_redis_shared_by_two_nodes() {
         a.open("r9", &alice, limits).await,
         Err(NotOpened::Unavailable)
     );
+}
+
+/// A node reaches Redis over TLS, checked against the CA it names: another CA, or none (the
+/// system's, which do not know the test CA), is refused with a clear error, and a CA file
+/// with a plain `redis://` URL is a mistake said at start.
+#[tokio::test]
+async fn nodes_reach_redis_over_checked_tls() {
+    let redis = RedisServer::start();
+    let _a = node(&redis, "A").await;
+    let (tls, plain) = redis.clients_by_port();
+    assert!(
+        tls >= 2,
+        "the node's connections are on the TLS port ({tls})"
+    );
+    assert_eq!(plain, 1, "only the question's own redis-cli is plain");
+    let other = tempfile::tempdir().expect("a temporary directory");
+    let stranger = redis_support::test_ca::make(other.path(), "other");
+    let refused = |url: String, ca: Option<std::path::PathBuf>| async move {
+        let settings = ClusterSettings {
+            redis_url: url,
+            redis_ca: ca,
+            node_id: "B".to_string(),
+            lease: Duration::from_secs(5),
+        };
+        match Cluster::open(&settings, Metrics::new()).await {
+            Ok(_) => panic!("the node joined"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let e = refused(redis.url(), Some(stranger.ca)).await;
+    assert!(e.contains("certificate"), "{e}");
+    let e = refused(redis.url(), None).await;
+    assert!(e.contains("certificate"), "{e}");
+    let e = refused(redis.plain_url(), Some(redis_support::ca_file())).await;
+    assert!(e.contains("rediss://"), "{e}");
 }

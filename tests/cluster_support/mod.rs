@@ -33,11 +33,14 @@ pub const LEASE_MS: u64 = 1500;
 /// `extra` flags.
 pub async fn node(data: &Path, store: &str, redis: &str, id: &str, extra: &[&str]) -> ServeProcess {
     let lease = LEASE_MS.to_string();
+    let ca = crate::common::redis::ca_file();
     let mut flags = vec![
         "--store",
         store,
         "--redis",
         redis,
+        "--redis-ca",
+        ca.to_str().expect("a UTF-8 path"),
         "--node-id",
         id,
         "--lease-ms",

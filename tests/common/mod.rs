@@ -222,6 +222,7 @@ impl TestServer {
             c.store_url = Some(store);
             c.cluster = Some(kibitz_server::cluster::ClusterSettings {
                 redis_url: redis,
+                redis_ca: Some(self::redis::ca_file()),
                 node_id: id,
                 lease,
             });

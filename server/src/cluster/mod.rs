@@ -52,7 +52,11 @@ const MAX_NODE_ID: usize = 64;
 /// What cluster mode needs: where Redis is, the name of this node, how long a lease lasts.
 #[derive(Clone, Debug)]
 pub struct ClusterSettings {
+    /// `redis://`, or `rediss://` for TLS (the server's certificate checked against the
+    /// system's CAs, or `redis_ca`'s).
     pub redis_url: String,
+    /// A CA file (PEM) that the Redis server's certificate must chain to.
+    pub redis_ca: Option<std::path::PathBuf>,
     pub node_id: String,
     /// A node that stops renewing loses its rooms after this long; another node then takes
     /// them over at their next request.
@@ -117,6 +121,30 @@ struct Inner {
     metrics: Metrics,
 }
 
+/// The Redis client: over TLS with the CA file `ca` when one is named (the URL must then be
+/// `rediss://`), else as the URL says.
+fn redis_client(
+    info: redis::ConnectionInfo,
+    ca: Option<&std::path::Path>,
+) -> Result<redis::Client, ClusterError> {
+    let url_error = |e: redis::RedisError| ClusterError::Url(e.to_string());
+    let Some(ca) = ca else {
+        return redis::Client::open(info).map_err(url_error);
+    };
+    if !matches!(info.addr(), redis::ConnectionAddr::TcpTls { .. }) {
+        return Err(ClusterError::Url(
+            "a Redis CA file is for TLS: the URL must be rediss://".to_string(),
+        ));
+    }
+    let pem = std::fs::read(ca)
+        .map_err(|e| ClusterError::Url(format!("Redis CA file {}: {e}", ca.display())))?;
+    let certificates = redis::TlsCertificates {
+        client_tls: None,
+        root_cert: Some(pem),
+    };
+    redis::Client::build_with_tls(info, certificates).map_err(url_error)
+}
+
 impl Cluster {
     /// Connects to Redis, takes a node number and subscribes to this node's channels. The
     /// returned inbox is what arrives on them.
@@ -144,8 +172,7 @@ impl Cluster {
             .redis_settings()
             .clone()
             .set_protocol(ProtocolVersion::RESP3);
-        let client = redis::Client::open(info.set_redis_settings(resp3))
-            .map_err(|e| ClusterError::Url(e.to_string()))?;
+        let client = redis_client(info.set_redis_settings(resp3), settings.redis_ca.as_deref())?;
         let config = ConnectionManagerConfig::new()
             .set_connection_timeout(Some(bus::REDIS_TIMEOUT))
             .set_response_timeout(Some(bus::REDIS_TIMEOUT))

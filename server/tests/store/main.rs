@@ -11,6 +11,7 @@ mod support;
 mod accounts;
 mod copy;
 mod postgres_alone;
+mod postgres_tls;
 mod rooms;
 mod tournaments;
 

@@ -306,9 +306,11 @@ async fn postgres_writes_survive_the_writers_backend_ending_mid_flow() {
     );
 }
 
-/// A plain connection to the test's database, beside the store's.
+/// A plain connection to the test's database, beside the store's (the test server takes
+/// plain TCP too: the URL's TLS options are the store's).
 async fn connect(url: &str) -> tokio_postgres::Client {
-    let (client, connection) = tokio_postgres::connect(url, tokio_postgres::NoTls)
+    let plain = url.split('?').next().unwrap_or(url);
+    let (client, connection) = tokio_postgres::connect(plain, tokio_postgres::NoTls)
         .await
         .expect("connect to the test database");
     tokio::spawn(connection);

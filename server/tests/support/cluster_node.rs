@@ -11,6 +11,7 @@ use super::redis_support::RedisServer;
 pub async fn cluster_node(redis: &RedisServer, id: &str) -> Cluster {
     let settings = ClusterSettings {
         redis_url: redis.url(),
+        redis_ca: Some(super::redis_support::ca_file()),
         node_id: id.to_string(),
         lease: Duration::from_secs(5),
     };

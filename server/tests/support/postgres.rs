@@ -5,8 +5,13 @@
 //! takes a database of its own ([`PgServer::database`]), so tests run in parallel on one
 //! server. A server is stopped and its directory removed when dropped; the one a test binary
 //! shares ([`PgServer::shared`]) when the binary exits, however it exits: a watchdog process
-//! waits on a pipe the binary holds, and cleans up once the pipe closes.
+//! waits on a pipe the binary holds, and cleans up once the pipe closes. Every server speaks
+//! TLS with a certificate of a test CA of its own, and the URLs it hands out ask for
+//! `sslmode=verify-full` against that CA: the store's tests run over checked TLS.
 #![allow(dead_code)]
+
+#[path = "test_ca.rs"]
+pub mod test_ca;
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
@@ -30,6 +35,8 @@ pub struct PgServer {
     as_postgres: bool,
     /// Stops the server and removes `dir` once its standard input closes.
     watchdog: Option<Child>,
+    /// The test CA and the server's certificate (in `dir/tls`).
+    tls: Option<test_ca::CaFiles>,
 }
 
 /// The directory of Debian's newest PostgreSQL binaries, else the PATH's.
@@ -124,6 +131,7 @@ impl PgServer {
             port: 0,
             as_postgres,
             watchdog: None,
+            tls: None,
         };
         // First, so that the directory is removed however the rest fails.
         server.arm_watchdog();
@@ -143,6 +151,7 @@ impl PgServer {
             .args(["-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C"])
             .arg("--no-sync");
         run(initdb, "initdb");
+        server.turn_on_tls();
         for attempt in 1..=START_TRIES {
             server.port = free_port();
             if server.try_start() {
@@ -180,9 +189,27 @@ impl PgServer {
         self.url(&name)
     }
 
-    /// The URL of database `name` on this server.
+    /// The URL of database `name` on this server, over TLS checked against the server's CA.
     pub fn url(&self, name: &str) -> String {
+        format!(
+            "{}?sslmode=verify-full&sslrootcert={}",
+            self.plain_url(name),
+            self.ca_file().display()
+        )
+    }
+
+    /// The URL of database `name` without TLS options (plain TCP: the server takes both).
+    pub fn plain_url(&self, name: &str) -> String {
         format!("postgres://postgres@127.0.0.1:{}/{name}", self.port)
+    }
+
+    /// The test CA's certificate, which the server's chains to.
+    pub fn ca_file(&self) -> PathBuf {
+        self.tls
+            .as_ref()
+            .expect("the server's TLS files")
+            .ca
+            .clone()
     }
 
     /// Runs `sql` with `psql` on the database at `url`; its rows, one a line, fields
@@ -235,6 +262,32 @@ impl PgServer {
     /// The port it listens on (loopback).
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Makes the test CA and the server's certificate, and turns TLS on in the cluster's
+    /// configuration (the server's key readable by the server's user alone, as it requires).
+    fn turn_on_tls(&mut self) {
+        let tls = self.dir.join("tls");
+        std::fs::create_dir(&tls).expect("the TLS directory");
+        let files = test_ca::make(&tls, "pg");
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&files.key, std::fs::Permissions::from_mode(0o600))
+            .expect("the key's mode");
+        if self.as_postgres {
+            let (uid, gid) = postgres_user();
+            std::os::unix::fs::chown(&files.key, Some(uid), Some(gid))
+                .expect("hand the key to the postgres user");
+        }
+        let settings = format!(
+            "\nssl = on\nssl_cert_file = '{}'\nssl_key_file = '{}'\n",
+            files.cert.display(),
+            files.key.display()
+        );
+        let conf = self.data().join("postgresql.conf");
+        let mut text = std::fs::read_to_string(&conf).expect("read postgresql.conf");
+        text.push_str(&settings);
+        std::fs::write(&conf, text).expect("write postgresql.conf");
+        self.tls = Some(files);
     }
 
     fn data(&self) -> PathBuf {

@@ -1,14 +1,19 @@
 //! A real Redis server for tests: Debian's `redis-server` on a free loopback port, with no
 //! persistence, in a temporary directory. It can be stopped and started again on the same
 //! port (an outage). However the test binary ends, the server goes with it: a watchdog shell
-//! waits on a pipe the binary holds and kills the server once the pipe closes.
+//! waits on a pipe the binary holds and kills the server once the pipe closes. Every server
+//! speaks TLS (its `url` is `rediss://`, checked against the test CA of [`ca_file`], which
+//! nodes name as their Redis CA) beside a plain port that only the harness's own checks use.
 #![allow(dead_code)]
+
+#[path = "test_ca.rs"]
+pub mod test_ca;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 /// What to do when no Redis is found.
@@ -20,7 +25,9 @@ const READY_WITHIN: Duration = Duration::from_secs(20);
 /// A Redis server of the test's own.
 pub struct RedisServer {
     dir: tempfile::TempDir,
+    /// The plain port (the harness's checks) and the TLS port (the nodes').
     port: u16,
+    tls_port: u16,
     running: Mutex<Option<Running>>,
 }
 
@@ -57,6 +64,38 @@ fn free_port() -> u16 {
     probe.local_addr().expect("the probe's address").port()
 }
 
+/// The test CA every Redis server of this test binary uses, made on first use in a directory
+/// that a watchdog removes once the binary ends.
+fn shared_tls() -> &'static test_ca::CaFiles {
+    static SHARED: OnceLock<(test_ca::CaFiles, Mutex<Child>)> = OnceLock::new();
+    let (files, _watchdog) = SHARED.get_or_init(|| {
+        let dir = tempfile::Builder::new()
+            .prefix("kibitz-redis-ca-")
+            .tempdir()
+            .expect("a temporary directory")
+            .keep();
+        let watchdog = Command::new("sh")
+            .args([
+                "-c",
+                "trap '' INT TERM HUP; read -r _ || true; rm -rf \"$1\"",
+                "kibitz-ca-watchdog",
+            ])
+            .arg(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the CA's watchdog");
+        (test_ca::make(&dir, "redis"), Mutex::new(watchdog))
+    });
+    files
+}
+
+/// The CA file that nodes name as their Redis CA (`--redis-ca`) to reach a test's Redis.
+pub fn ca_file() -> PathBuf {
+    shared_tls().ca.clone()
+}
+
 /// Whether a Redis server answers PING on `port`.
 fn answers(port: u16) -> bool {
     let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
@@ -80,14 +119,20 @@ impl RedisServer {
         let server = RedisServer {
             dir,
             port: free_port(),
+            tls_port: free_port(),
             running: Mutex::new(None),
         };
         server.restart();
         server
     }
 
-    /// The URL nodes connect to.
+    /// The URL nodes connect to: TLS, with the certificate of [`ca_file`]'s CA.
     pub fn url(&self) -> String {
+        format!("rediss://127.0.0.1:{}", self.tls_port)
+    }
+
+    /// The URL of the plain port.
+    pub fn plain_url(&self) -> String {
         format!("redis://127.0.0.1:{}", self.port)
     }
 
@@ -109,9 +154,19 @@ impl RedisServer {
     /// Starts the server (again) on its port and waits until it answers.
     pub fn restart(&self) {
         self.stop();
+        let tls = shared_tls();
         let server = Command::new(find_bin())
             .args(["--bind", "127.0.0.1", "--port"])
             .arg(self.port.to_string())
+            .arg("--tls-port")
+            .arg(self.tls_port.to_string())
+            .arg("--tls-cert-file")
+            .arg(&tls.cert)
+            .arg("--tls-key-file")
+            .arg(&tls.key)
+            .arg("--tls-ca-cert-file")
+            .arg(&tls.ca)
+            .args(["--tls-auth-clients", "no"])
             .args(["--save", "", "--appendonly", "no", "--dir"])
             .arg(self.dir.path())
             .stdin(Stdio::null())
@@ -163,6 +218,17 @@ impl RedisServer {
             .unwrap_or_else(|e| panic!("cannot run {} ({e}): {INSTALL}", cli.display()));
         assert!(out.status.success(), "redis-cli {args:?} failed");
         String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// How many clients are connected to the TLS port and to the plain port (this question's
+    /// own `redis-cli` among the plain ones).
+    pub fn clients_by_port(&self) -> (usize, usize) {
+        let list = self.command(None, &["CLIENT", "LIST"]);
+        let on = |port: u16| {
+            let laddr = format!("laddr=127.0.0.1:{port} ");
+            list.lines().filter(|line| line.contains(&laddr)).count()
+        };
+        (on(self.tls_port), on(self.port))
     }
 
     /// The ids of the connections subscribed to some channel.

@@ -1,13 +1,14 @@
 //! The PostgreSQL backend, for a store shared beyond one machine: the same records and the same
 //! promises as SQLite. One writer task owns one connection and commits queued writes together,
 //! answering each only once committed (`writer`); reads go through a few connections of their
-//! own (`reads`); the schema is created and migrated at open (`schema`). No TLS: the server is
-//! reached over a trusted network or a local socket.
+//! own (`reads`); the schema is created and migrated at open (`schema`). TLS as the URL's
+//! `sslmode` and `sslrootcert` say (`tls`).
 
 mod accounts;
 mod reads;
 mod schema;
 mod statements;
+mod tls;
 mod tournaments;
 mod writer;
 
@@ -17,6 +18,8 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio_postgres::config::Host;
 use tokio_postgres::{Client, Config, NoTls};
+
+use tls::Tls;
 
 use super::error::{postgres_message, StoreError};
 use super::job::{self, Job};
@@ -55,14 +58,23 @@ pub struct PostgresStore {
     reads: Arc<reads::Readers>,
 }
 
+/// Where and how to connect: the driver's settings and the TLS to use.
+#[derive(Clone)]
+pub(super) struct Dial {
+    pub config: Config,
+    tls: Tls,
+}
+
 /// Reads a store URL: `postgres://` or `postgresql://` only, with the defaults above where it
 /// does not set its own.
-fn parse_url(url: &str) -> Result<Config, StoreError> {
+fn parse_url(url: &str) -> Result<Dial, StoreError> {
     if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
         return Err(StoreError::Url(
             "expected a postgres:// or postgresql:// URL".to_string(),
         ));
     }
+    let (url, tls) = tls::from_url(url)?;
+    let url = url.as_str();
     // The driver's message alone: the URL may hold a password.
     let mut config: Config = url
         .parse()
@@ -86,7 +98,10 @@ fn parse_url(url: &str) -> Result<Config, StoreError> {
     if config.get_tcp_user_timeout().is_none() {
         config.tcp_user_timeout(TCP_USER_TIMEOUT);
     }
-    Ok(config)
+    if let Tls::On(mode, _) = &tls {
+        config.ssl_mode(*mode);
+    }
+    Ok(Dial { config, tls })
 }
 
 /// Whether the URL's options (after `?`) set `option`.
@@ -111,24 +126,33 @@ pub(super) fn describe_target(config: &Config) -> String {
 }
 
 /// Opens one connection, its I/O driven by a task of its own until it closes.
-pub(super) async fn connect(config: &Config) -> Result<Client, tokio_postgres::Error> {
-    let (client, connection) = config.connect(NoTls).await?;
-    let target = describe_target(config);
-    tokio::spawn(async move {
-        if let Err(e) = connection.await {
-            tracing::warn!(store = %target, error = %postgres_message(&e),
-                           "PostgreSQL connection ended");
+pub(super) async fn connect(dial: &Dial) -> Result<Client, tokio_postgres::Error> {
+    let target = describe_target(&dial.config);
+    let ended = move |e: tokio_postgres::Error| {
+        tracing::warn!(store = %target, error = %postgres_message(&e),
+                       "PostgreSQL connection ended");
+    };
+    let client = match &dial.tls {
+        Tls::Off => {
+            let (client, connection) = dial.config.connect(NoTls).await?;
+            tokio::spawn(async move { connection.await.unwrap_or_else(ended) });
+            client
         }
-    });
+        Tls::On(_, tls) => {
+            let (client, connection) = dial.config.connect(tls.clone()).await?;
+            tokio::spawn(async move { connection.await.unwrap_or_else(ended) });
+            client
+        }
+    };
     Ok(client)
 }
 
 /// One connection to the database at `url`, its schema made or migrated, and where it points
 /// (without user or password): `kibitz store copy`'s end of a PostgreSQL store.
 pub(in crate::store) async fn open_migrated(url: &str) -> Result<(Client, String), StoreError> {
-    let config = parse_url(url)?;
-    let target = describe_target(&config);
-    let mut client = connect(&config)
+    let dial = parse_url(url)?;
+    let target = describe_target(&dial.config);
+    let mut client = connect(&dial)
         .await
         .map_err(|e| StoreError::Unreachable(target.clone(), postgres_message(&e)))?;
     schema::migrate(&mut client).await?;
@@ -140,19 +164,19 @@ impl PostgresStore {
     /// writer. A bad URL, an unreachable server or a database of a newer schema is a clear
     /// error.
     pub async fn open(url: &str, metrics: Metrics) -> Result<PostgresStore, StoreError> {
-        let config = parse_url(url)?;
+        let dial = parse_url(url)?;
         let unreachable = |e: tokio_postgres::Error| {
-            StoreError::Unreachable(describe_target(&config), postgres_message(&e))
+            StoreError::Unreachable(describe_target(&dial.config), postgres_message(&e))
         };
-        let mut client = connect(&config).await.map_err(unreachable)?;
+        let mut client = connect(&dial).await.map_err(unreachable)?;
         schema::migrate(&mut client).await?;
         drop(client);
-        let link = writer::Link::open(&config).await.map_err(unreachable)?;
+        let link = writer::Link::open(&dial).await.map_err(unreachable)?;
         let (jobs, queued) = mpsc::channel(WRITE_QUEUE);
-        tokio::spawn(writer::run(config.clone(), link, queued, metrics));
+        tokio::spawn(writer::run(dial.clone(), link, queued, metrics));
         Ok(PostgresStore {
             jobs,
-            reads: Arc::new(reads::Readers::new(config)),
+            reads: Arc::new(reads::Readers::new(dial)),
         })
     }
 
@@ -254,11 +278,15 @@ mod tests {
 
     #[test]
     fn a_urls_own_keepalive_idle_is_kept_and_otherwise_defaulted() {
-        let config = parse_url("postgres://db.example/kibitz?keepalives_idle=3600").unwrap();
+        let config = parse_url("postgres://db.example/kibitz?keepalives_idle=3600")
+            .unwrap()
+            .config;
         assert_eq!(config.get_keepalives_idle(), Duration::from_secs(3600));
-        let config = parse_url("postgres://db.example/kibitz?keepalives_idle=5").unwrap();
+        let config = parse_url("postgres://db.example/kibitz?keepalives_idle=5")
+            .unwrap()
+            .config;
         assert_eq!(config.get_keepalives_idle(), Duration::from_secs(5));
-        let config = parse_url("postgres://db.example/kibitz").unwrap();
+        let config = parse_url("postgres://db.example/kibitz").unwrap().config;
         assert_eq!(config.get_keepalives_idle(), KEEPALIVE_IDLE);
         assert_eq!(config.get_application_name(), Some(APPLICATION_NAME));
     }

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::{MappedMutexGuard, Mutex, MutexGuard};
 use tokio_postgres::types::ToSql;
-use tokio_postgres::{Client, Config, IsolationLevel, Row, Transaction};
+use tokio_postgres::{Client, IsolationLevel, Row, Transaction};
 
 use super::connect;
 use crate::store::error::StoreError;
@@ -38,13 +38,13 @@ impl Rooms<'_> {
 
 /// The read connections.
 pub(super) struct Readers {
-    config: Config,
+    config: super::Dial,
     slots: Vec<Mutex<Option<Client>>>,
     next: AtomicUsize,
 }
 
 impl Readers {
-    pub(super) fn new(config: Config) -> Readers {
+    pub(super) fn new(config: super::Dial) -> Readers {
         Readers {
             config,
             slots: (0..READ_CONNECTIONS).map(|_| Mutex::new(None)).collect(),

@@ -22,10 +22,10 @@ use std::time::Duration;
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_postgres::error::Severity;
-use tokio_postgres::{Client, Config};
+use tokio_postgres::Client;
 
 use super::statements::Statements;
-use super::{connect, describe_target, APPLICATION_NAME};
+use super::{connect, describe_target, Dial, APPLICATION_NAME};
 use super::{KEEPALIVE_IDLE, KEEPALIVE_INTERVAL, KEEPALIVE_RETRIES};
 use crate::metrics::Metrics;
 use crate::store::error::{postgres_message, StoreError};
@@ -79,10 +79,10 @@ pub(super) struct Link {
 }
 
 impl Link {
-    pub(super) async fn open(config: &Config) -> Result<Link, tokio_postgres::Error> {
-        let mut config = config.clone();
-        if config.get_application_name() == Some(APPLICATION_NAME) {
-            config.application_name(WRITER_APPLICATION_NAME);
+    pub(super) async fn open(dial: &Dial) -> Result<Link, tokio_postgres::Error> {
+        let mut config = dial.clone();
+        if config.config.get_application_name() == Some(APPLICATION_NAME) {
+            config.config.application_name(WRITER_APPLICATION_NAME);
         }
         let client = connect(&config).await?;
         client
@@ -317,7 +317,7 @@ async fn commit_batch(link: &Link, batch: &[Job]) -> Outcome {
 /// The writer task's state: its connection, when it may try to connect again, and why the
 /// last try failed.
 struct Writer {
-    config: Config,
+    config: Dial,
     link: Option<Link>,
     metrics: Metrics,
     retry_at: Instant,
@@ -333,7 +333,7 @@ impl Writer {
     /// Forgets a connection that has closed.
     fn drop_closed_link(&mut self) {
         if self.link.as_ref().is_some_and(|l| l.client.is_closed()) {
-            tracing::warn!(store = %describe_target(&self.config), "PostgreSQL connection lost");
+            tracing::warn!(store = %describe_target(&self.config.config), "PostgreSQL connection lost");
             self.forget_link();
         }
     }
@@ -359,7 +359,7 @@ impl Writer {
     async fn reconnect(&mut self) {
         match Link::open(&self.config).await {
             Ok(link) => {
-                tracing::info!(store = %describe_target(&self.config), "PostgreSQL connected");
+                tracing::info!(store = %describe_target(&self.config.config), "PostgreSQL connected");
                 if let Some(old) = self.lost.take() {
                     match terminate(&link.client, &old).await {
                         Ok(true) => tracing::warn!(
@@ -375,7 +375,7 @@ impl Writer {
             }
             Err(e) => {
                 self.last_error = postgres_message(&e);
-                tracing::warn!(store = %describe_target(&self.config), error = %self.last_error,
+                tracing::warn!(store = %describe_target(&self.config.config), error = %self.last_error,
                                "cannot connect to PostgreSQL");
                 self.retry_at = Instant::now() + self.retry_in;
                 self.retry_in = (self.retry_in * 2).min(RETRY_MAX);
@@ -390,8 +390,11 @@ impl Writer {
             self.reconnect().await;
         }
         self.link.as_ref().ok_or_else(|| {
-            StoreError::Unreachable(describe_target(&self.config), self.last_error.clone())
-                .to_string()
+            StoreError::Unreachable(
+                describe_target(&self.config.config),
+                self.last_error.clone(),
+            )
+            .to_string()
         })
     }
 
@@ -443,7 +446,7 @@ impl Writer {
                     };
                     self.metrics.store_failed();
                     let why = StoreError::Unreachable(
-                        describe_target(&self.config),
+                        describe_target(&self.config.config),
                         format!("{} (an earlier commit's outcome is being settled)", self.last_error),
                     );
                     let _ = job.done.send(Err(why));
@@ -516,12 +519,7 @@ impl Writer {
 
 /// The writer task: takes every queued write (up to a batch), commits them together, then
 /// answers; while the server is away it tries to connect again on its own, backing off.
-pub(super) async fn run(
-    config: Config,
-    link: Link,
-    mut jobs: mpsc::Receiver<Job>,
-    metrics: Metrics,
-) {
+pub(super) async fn run(config: Dial, link: Link, mut jobs: mpsc::Receiver<Job>, metrics: Metrics) {
     let mut writer = Writer {
         config,
         link: Some(link),
