@@ -132,10 +132,11 @@ export function startBot(server, { name, stateFile, capacity = 4 }) {
  * Launches Chromium. Plain `launch` gives the browser a new temporary profile directory every
  * time (playwright passes its own fresh --user-data-dir and deletes it on close), and every
  * `newContext` inside it is a separate incognito-like context with its own storage, so two
- * contexts are two different players (their tokens live in their own localStorage).
+ * contexts are two different players (their tokens live in their own localStorage). `args`
+ * adds command-line switches (a host name mapped to an address, a certificate trusted).
  */
-export async function launchBrowser() {
-  const launch = () => chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+export async function launchBrowser({ args = [] } = {}) {
+  const launch = () => chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS, ...args] });
   try {
     return await launch();
   } catch (e) {
