@@ -2,8 +2,12 @@
 //! moves land in the database and, after a SIGKILL, come back to a server started again on
 //! an empty data directory (through `KIBITZ_STORE`) — from PostgreSQL alone. A store URL of
 //! another kind, or a server nobody answers at, stops `kibitz serve` at start with a clear
-//! error and a non-zero exit.
+//! error and a non-zero exit. And a hall moved: a SQLite hall with accounts, a rated game
+//! with its chat and its review by the real bot, and a tournament is copied to PostgreSQL by
+//! `kibitz store copy` (killed part way with SIGKILL, then run again: it goes on), and served
+//! from there, where the players sign in with their passwords and find their history.
 
+mod bot_support;
 mod common;
 
 use std::process::Stdio;
@@ -112,4 +116,187 @@ async fn a_bad_store_url_or_an_absent_server_stops_serve_at_start() {
         !stderr.contains("secret"),
         "the password is not shown: {stderr}"
     );
+}
+
+const PASSWORD: &str = "correct horse battery";
+
+/// A guest who claims `name` with [`PASSWORD`]: its connection as the account.
+async fn account(server: &TestServer, name: &str) -> Client {
+    let guest = server.client(&format!("guest-{name}")).await;
+    let (status, body) = http_json(
+        server.addr,
+        "POST",
+        "/api/accounts",
+        json!({"token": guest.token, "name": name, "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let token = guest.token.clone();
+    guest.close().await;
+    let mut me = Client::connect(&server.url()).await;
+    me.hello_again("anything", &token).await;
+    me
+}
+
+/// A SQLite hall: Alice beats Bob in a rated game with a chat line, the bot reviews it, Alice
+/// opens a tournament. Returns the room, the review and the stopped hall's data directory.
+async fn a_sqlite_hall() -> (String, serde_json::Value, tempfile::TempDir) {
+    let server = TestServer::start().await;
+    let bot_dir = tempfile::tempdir().unwrap();
+    let _bot =
+        bot_support::BotProcess::start(&server.url(), "Kibot", 1, &bot_dir.path().join("bot.json"));
+    let mut alice = account(&server, "Alice").await;
+    let mut bob = account(&server, "Bob").await;
+    let (room, _) = alice
+        .create(
+            json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black","rated":true}),
+        )
+        .await;
+    bob.join(&room, "player").await;
+    alice.play(&room, "h8").await;
+    bob.play(&room, "a1").await;
+    alice
+        .send(json!({"t":"chat","room":room,"text":"gg — 好棋"}))
+        .await;
+    alice.expect("chat").await;
+    bob.send(json!({"t":"resign","room":room})).await;
+    alice.expect("rated").await;
+    alice.send(json!({"t":"review","room":room})).await;
+    let done = alice
+        .expect_where(|v| v["t"] == "review" && v["status"] == "done")
+        .await;
+    let (status, made) = http_json(
+        server.addr,
+        "POST",
+        "/api/tournaments",
+        json!({"token": alice.token, "name": "Winter Cup", "kind": "swiss",
+               "game": {"kind":"connect4","cols":7,"rows":6},
+               "clock": {"initial_ms":60_000,"increment_ms":0}}),
+    )
+    .await;
+    assert_eq!(status, 201, "{made}");
+    drop((alice, bob));
+    (room, done["review"].clone(), server.stop().await)
+}
+
+/// Adds `n` guests to the stopped hall's file, so that the copy takes many batches.
+fn pad_with_guests(data: &std::path::Path, n: usize) {
+    let mut db = rusqlite::Connection::open(data.join("kibitz.db")).expect("open kibitz.db");
+    let tx = db.transaction().unwrap();
+    for i in 0..n {
+        tx.execute(
+            "INSERT INTO players (id, name, token_hash, bot, last_seen_ms) VALUES (?1, ?2, ?3, 0, 0)",
+            (format!("pad-{i}"), format!("Guest{i}"), format!("pad-hash-{i}")),
+        )
+        .unwrap();
+    }
+    tx.commit().unwrap();
+}
+
+fn store_copy(from: &std::path::Path, to: &str) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_kibitz"));
+    command
+        .args(["store", "copy", "--batch", "20", "--from"])
+        .arg(from)
+        .args(["--to", to])
+        .stdin(Stdio::null())
+        .kill_on_drop(true);
+    command
+}
+
+#[tokio::test]
+async fn a_sqlite_hall_copied_to_postgres_is_served_from_there() {
+    use tokio::io::AsyncBufReadExt;
+    let (room, review, data) = a_sqlite_hall().await;
+    pad_with_guests(data.path(), 3000);
+    let pg = PgServer::shared();
+    let url = pg.database();
+
+    // The first copy is killed once it has committed a batch.
+    let mut first = store_copy(data.path(), &url)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("run kibitz store copy");
+    let mut lines = tokio::io::BufReader::new(first.stderr.take().unwrap()).lines();
+    let progress = within("a batch copied", async {
+        loop {
+            let line = lines
+                .next_line()
+                .await
+                .unwrap()
+                .expect("the copy printed its progress");
+            if line.trim_start().starts_with("players: ") {
+                return line;
+            }
+        }
+    })
+    .await;
+    first.start_kill().expect("SIGKILL");
+    first.wait().await.unwrap();
+    let copied: u64 = pg
+        .psql(&url, "SELECT count(*) FROM players")
+        .parse()
+        .unwrap();
+    assert!(
+        copied > 0 && copied < 3002,
+        "{progress}: {copied} players copied before the kill"
+    );
+
+    let second = within("the copy to end", store_copy(data.path(), &url).output())
+        .await
+        .expect("run kibitz store copy again");
+    let (out, err) = (
+        String::from_utf8_lossy(&second.stdout),
+        String::from_utf8_lossy(&second.stderr),
+    );
+    assert!(second.status.success(), "{err}");
+    assert!(err.contains("going on with the copy"), "{err}");
+    assert!(out.contains("counts and checksums match"), "{out}");
+    assert_eq!(
+        pg.psql(&url, "SELECT count(*) FROM players"),
+        "3003",
+        "{out}"
+    );
+
+    // Served from PostgreSQL, on a new data directory: Alice signs in and finds her game.
+    let server = TestServer::start_with(|c| c.store_url = Some(url.clone())).await;
+    let (status, session) = http_json(
+        server.addr,
+        "POST",
+        "/api/session",
+        json!({"name": "alice", "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(status, 200, "{session}");
+    let mut alice = Client::connect(&server.url()).await;
+    let welcome = alice
+        .hello_again("anything", session["token"].as_str().expect("a token"))
+        .await;
+    assert_eq!(
+        (&welcome["name"], &welcome["account"]),
+        (&json!("Alice"), &json!(true))
+    );
+    let (status, page) = http_get(server.addr, "/api/players/alice").await;
+    assert_eq!(status, 200);
+    let page: serde_json::Value = serde_json::from_str(&page).unwrap();
+    assert_eq!(page["games"][0]["room"], room, "{page}");
+    assert_eq!(page["history"].as_array().map(Vec::len), Some(1), "{page}");
+    assert!(page["ratings"][0]["rating"].as_i64() > Some(1500), "{page}");
+    let (status, game) = http_get(server.addr, &format!("/api/games/{room}")).await;
+    assert_eq!(status, 200);
+    let game: serde_json::Value = serde_json::from_str(&game).unwrap();
+    assert_eq!(stored_moves(&game), ["h8", "a1"]);
+    assert_eq!(game["chat"][0]["text"], "gg — 好棋", "{game}");
+    alice.join(&room, "spectator").await;
+    alice
+        .send(json!({"t":"review","room":room,"ask":false}))
+        .await;
+    let stored = alice.expect("review").await;
+    assert_eq!(
+        (&stored["status"], &stored["review"]),
+        (&json!("done"), &review)
+    );
+    let (_, list) = http_get(server.addr, "/api/tournaments").await;
+    assert!(list.contains("Winter Cup"), "{list}");
 }

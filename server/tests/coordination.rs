@@ -9,6 +9,8 @@
 
 #[path = "support/cluster_node.rs"]
 mod cluster_node;
+#[path = "support/test_ca.rs"]
+pub mod test_ca;
 #[path = "support/redis.rs"]
 mod redis_support;
 

@@ -2,3 +2,4 @@
 //! the root crate).
 
 pub mod postgres;
+pub mod test_ca;

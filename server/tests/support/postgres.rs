@@ -10,8 +10,7 @@
 //! `sslmode=verify-full` against that CA: the store's tests run over checked TLS.
 #![allow(dead_code)]
 
-#[path = "test_ca.rs"]
-pub mod test_ca;
+pub use super::test_ca;
 
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};

@@ -6,8 +6,7 @@
 //! nodes name as their Redis CA) beside a plain port that only the harness's own checks use.
 #![allow(dead_code)]
 
-#[path = "test_ca.rs"]
-pub mod test_ca;
+pub use super::test_ca;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
