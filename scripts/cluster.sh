@@ -25,6 +25,10 @@ Options:
   --pg-port P         PostgreSQL's port (default: a free one)
   --redis-port P      Redis's port (default: a free one)
   --lease-ms MS       how long a node's lease on a room lasts (default: kibitz's, 5000)
+  --tls               every link over TLS: a CA of the script's own (made with openssl)
+                      signs PostgreSQL's and Redis's certificates, and the nodes check them
+                      (--store ...?sslmode=verify-full&sslrootcert=CA, --redis rediss://...
+                      --redis-ca CA); Redis then has no plain port
   -h, --help          this text
   -- SERVE-FLAGS...   further flags for every node's `kibitz serve` (e.g. -- --grace-secs 10)
 
@@ -32,7 +36,8 @@ Environment:
   KIBITZ_BIN          the kibitz binary (default target/release/kibitz of this checkout,
                       built with `cargo build --release` when missing)
 
-Needs Debian's packages `postgresql` (initdb, pg_ctl, createdb) and `redis-server`. Run as
+Needs Debian's packages `postgresql` (initdb, pg_ctl, createdb) and `redis-server` (and
+`openssl` for --tls). Run as
 root, PostgreSQL runs as the `postgres` user (it refuses root) and the directory is made
 under /tmp, where that user can reach it.
 EOF
@@ -54,6 +59,7 @@ base_port=8081
 pg_port=
 redis_port=
 lease_ms=
+tls=
 serve_flags=()
 
 is_port() {
@@ -75,6 +81,10 @@ while (($# > 0)); do
         --lease-ms) lease_ms=$2 ;;
       esac
       shift 2
+      ;;
+    --tls)
+      tls=1
+      shift
       ;;
     --)
       shift
@@ -131,6 +141,10 @@ fi
 createdb=$pg_bin/createdb
 [[ -x $createdb ]] || createdb=$(command -v createdb) ||
   die "createdb was not found: install Debian's package postgresql-client (apt-get install postgresql-client)"
+if [[ -n $tls ]]; then
+  command -v openssl >/dev/null ||
+    die "--tls makes its certificates with openssl: install Debian's package openssl"
+fi
 redis_server=$(command -v redis-server || true)
 [[ -n $redis_server ]] ||
   die "redis-server was not found: install Debian's package redis-server (apt-get install redis-server)"
@@ -211,6 +225,38 @@ if ((EUID == 0)); then
   chown -R postgres: "$dir/pg"
 fi
 
+# ---- TLS ----------------------------------------------------------------------------------
+
+# A CA of the script's own, and one certificate it signs for 127.0.0.1 that PostgreSQL and
+# Redis both present (P-256 keys: quick to make).
+pg_tls=()
+redis_tls=()
+if [[ -n $tls ]]; then
+  mkdir "$dir/tls"
+  (
+    cd "$dir/tls"
+    printf '%s\n' '[req]' 'distinguished_name = dn' 'x509_extensions = ca' 'prompt = no' \
+      '[dn]' 'CN = Kibitz cluster CA' '[ca]' 'basicConstraints = critical, CA:TRUE' \
+      'keyUsage = critical, keyCertSign, cRLSign' >ca.cnf
+    printf '%s\n' 'basicConstraints = CA:FALSE' 'extendedKeyUsage = serverAuth' \
+      'subjectAltName = IP:127.0.0.1' >server.ext
+    ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
+    openssl req -x509 -days 30 -config ca.cnf "${ec[@]}" -keyout ca.key -out ca.pem
+    openssl req -subj /CN=127.0.0.1 "${ec[@]}" -keyout server.key -out server.csr
+    openssl x509 -req -days 30 -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
+      -extfile server.ext -out server.pem
+  ) >"$dir/tls/openssl.log" 2>&1 || die "openssl failed: $(cat "$dir/tls/openssl.log")"
+  # PostgreSQL reads its key only if no one else may.
+  cp "$dir/tls/server.pem" "$dir/tls/server.key" "$dir/pg/"
+  chmod 600 "$dir/pg/server.key"
+  if ((EUID == 0)); then
+    chown postgres: "$dir/pg/server.pem" "$dir/pg/server.key"
+  fi
+  pg_tls=(-c ssl=on -c "ssl_cert_file='$dir/pg/server.pem'" -c "ssl_key_file='$dir/pg/server.key'")
+  redis_tls=(--tls-cert-file "$dir/tls/server.pem" --tls-key-file "$dir/tls/server.key"
+    --tls-ca-cert-file "$dir/tls/ca.pem" --tls-auth-clients no)
+fi
+
 # A loopback port nobody listens on now (another process may take it before it is used:
 # the servers below are started again on another one when theirs is taken).
 free_port() {
@@ -234,7 +280,7 @@ say "making a PostgreSQL cluster in $dir/pg"
 for try in 1 2 3; do
   port=${pg_port:-$(free_port)}
   if (cd "$dir" && "${as_postgres[@]}" "$pg_bin/pg_ctl" -D "$dir/pg/data" -l "$dir/pg/log" \
-    -w -t 60 -o "-p $port -k '$dir/pg/sock' -c listen_addresses=127.0.0.1" start) \
+    -w -t 60 -o "-p $port -k '$dir/pg/sock' -c listen_addresses=127.0.0.1 ${pg_tls[*]}" start) \
     </dev/null >/dev/null 2>&1; then
     pg_port=$port
     pg_started=1
@@ -247,11 +293,18 @@ done
 "$createdb" -h 127.0.0.1 -p "$pg_port" -U postgres kibitz ||
   die "createdb could not create the database kibitz"
 store=postgres://postgres@127.0.0.1:$pg_port/kibitz
+if [[ -n $tls ]]; then
+  store="$store?sslmode=verify-full&sslrootcert=$dir/tls/ca.pem"
+fi
 
 # ---- Redis --------------------------------------------------------------------------------
 
 # Whether a Redis server answers PING on port $1 (in a subshell, which closes the socket).
 redis_answers() (
+  if [[ -n $tls ]]; then
+    [[ $(redis-cli --tls --cacert "$dir/tls/ca.pem" -h 127.0.0.1 -p "$1" PING 2>/dev/null) == PONG ]]
+    exit
+  fi
   exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
   printf 'PING\r\n' >&3
   read -r -t 2 reply <&3 || exit 1
@@ -260,7 +313,12 @@ redis_answers() (
 
 for try in 1 2 3; do
   port=${redis_port:-$(free_port)}
-  "$redis_server" --bind 127.0.0.1 --port "$port" --save '' --appendonly no \
+  if [[ -n $tls ]]; then
+    ports=(--port 0 --tls-port "$port" "${redis_tls[@]}")
+  else
+    ports=(--port "$port")
+  fi
+  "$redis_server" --bind 127.0.0.1 "${ports[@]}" --save '' --appendonly no \
     --dir "$dir/redis" --logfile "$dir/redis.log" </dev/null >/dev/null 2>&1 &
   redis_pid=$!
   for _ in $(seq 200); do
@@ -280,6 +338,11 @@ for try in 1 2 3; do
   fi
 done
 redis=redis://127.0.0.1:$redis_port
+redis_flags=(--redis "$redis")
+if [[ -n $tls ]]; then
+  redis=rediss://127.0.0.1:$redis_port
+  redis_flags=(--redis "$redis" --redis-ca "$dir/tls/ca.pem")
+fi
 
 # ---- the nodes ----------------------------------------------------------------------------
 
@@ -296,7 +359,7 @@ for ((i = 1; i <= nodes; i++)); do
   mkdir "$dir/node$i"
   # Plain text in the log files: no colour codes.
   NO_COLOR=1 "$kibitz" serve --bind "127.0.0.1:$port" --data "$dir/node$i" --store "$store" \
-    --redis "$redis" --node-id "node$i" --bot-key "$bot_key" "${lease_flags[@]}" \
+    "${redis_flags[@]}" --node-id "node$i" --bot-key "$bot_key" "${lease_flags[@]}" \
     "${serve_flags[@]}" </dev/null >"$dir/node$i.log" 2>&1 &
   node_pids+=($!)
 done

@@ -161,6 +161,9 @@ struct Printed {
     dir: PathBuf,
     pg_port: u16,
     redis_port: u16,
+    /// The store's and Redis's URLs, as the nodes were given them.
+    store: String,
+    redis: String,
     /// Node name to its address.
     nodes: BTreeMap<String, SocketAddr>,
 }
@@ -184,14 +187,21 @@ async fn read_printed(
 ) -> Printed {
     let mut dir = None;
     let (mut pg_port, mut redis_port) = (None, None);
+    let (mut store, mut redis) = (String::new(), String::new());
     let mut nodes = BTreeMap::new();
     let read = async {
         while let Some(line) = lines.recv().await {
             let (key, value) = line.split_once(' ').unwrap_or((&line, ""));
             match key {
                 "directory" => dir = Some(PathBuf::from(value)),
-                "postgresql" => pg_port = Some(url_port(value)),
-                "redis" => redis_port = Some(url_port(value)),
+                "postgresql" => {
+                    pg_port = Some(url_port(value));
+                    store = value.to_string();
+                }
+                "redis" => {
+                    redis_port = Some(url_port(value));
+                    redis = value.to_string();
+                }
                 "Logs:" => return true,
                 node if node.starts_with("node") => {
                     let addr = value
@@ -216,6 +226,8 @@ async fn read_printed(
         dir: dir.expect("a directory line"),
         pg_port: pg_port.expect("a postgresql line"),
         redis_port: redis_port.expect("a redis line"),
+        store,
+        redis,
         nodes,
     }
 }
@@ -278,7 +290,24 @@ fn postmaster(dir: &Path) -> Proc {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_game_across_two_nodes_then_sigterm_stops_everything() {
-    let (mut script, mut lines) = ClusterScript::start(&["2", "--base-port", "0"]);
+    let printed = a_game_across_two_nodes_then_sigterm(&["2", "--base-port", "0"]).await;
+    assert!(printed.store.starts_with("postgres://") && !printed.store.contains('?'));
+    assert!(printed.redis.starts_with("redis://"), "{}", printed.redis);
+}
+
+/// With --tls, the nodes reach PostgreSQL and Redis over TLS that they check against the
+/// script's CA (Redis has no plain port then): the game goes as it does without.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_tls_a_game_across_two_nodes_then_sigterm_stops_everything() {
+    let printed = a_game_across_two_nodes_then_sigterm(&["2", "--base-port", "0", "--tls"]).await;
+    assert!(printed.store.contains("?sslmode=verify-full&sslrootcert="), "{}", printed.store);
+    assert!(printed.redis.starts_with("rediss://"), "{}", printed.redis);
+}
+
+/// Starts the script with `args`, plays a game between its two nodes, stops it with SIGTERM
+/// and checks that everything it started is gone; what it printed.
+async fn a_game_across_two_nodes_then_sigterm(args: &[&str]) -> Printed {
+    let (mut script, mut lines) = ClusterScript::start(args);
     let printed = read_printed(&script, &mut lines).await;
     script.dir = Some(printed.dir.clone());
     let postmaster = postmaster(&printed.dir);
@@ -384,4 +413,5 @@ async fn a_game_across_two_nodes_then_sigterm_stops_everything() {
         let (left, open) = left_behind();
         panic!("after the script ended, processes {left:?} are still there, ports {open:?} open");
     }
+    printed
 }
