@@ -300,7 +300,11 @@ async fn a_game_across_two_nodes_then_sigterm_stops_everything() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn with_tls_a_game_across_two_nodes_then_sigterm_stops_everything() {
     let printed = a_game_across_two_nodes_then_sigterm(&["2", "--base-port", "0", "--tls"]).await;
-    assert!(printed.store.contains("?sslmode=verify-full&sslrootcert="), "{}", printed.store);
+    assert!(
+        printed.store.contains("?sslmode=verify-full&sslrootcert="),
+        "{}",
+        printed.store
+    );
     assert!(printed.redis.starts_with("rediss://"), "{}", printed.redis);
 }
 

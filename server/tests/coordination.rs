@@ -9,10 +9,10 @@
 
 #[path = "support/cluster_node.rs"]
 mod cluster_node;
-#[path = "support/test_ca.rs"]
-pub mod test_ca;
 #[path = "support/redis.rs"]
 mod redis_support;
+#[path = "support/test_ca.rs"]
+pub mod test_ca;
 
 use std::net::IpAddr;
 use std::time::Duration;

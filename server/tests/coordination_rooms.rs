@@ -7,10 +7,10 @@
 
 #[path = "support/cluster_node.rs"]
 mod cluster_node;
-#[path = "support/test_ca.rs"]
-pub mod test_ca;
 #[path = "support/redis.rs"]
 mod redis_support;
+#[path = "support/test_ca.rs"]
+pub mod test_ca;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -5,13 +5,13 @@
 /// A real PostgreSQL server for tests: the server crate's harness, shared by path.
 #[path = "../../server/tests/support/postgres.rs"]
 pub mod postgres;
-/// A test CA for the TLS of both, shared the same way.
-#[path = "../../server/tests/support/test_ca.rs"]
-pub mod test_ca;
 /// A real Redis server for tests, shared with the server crate the same way.
 #[path = "../../server/tests/support/redis.rs"]
 pub mod redis;
 pub mod serve;
+/// A test CA for the TLS of both, shared the same way.
+#[path = "../../server/tests/support/test_ca.rs"]
+pub mod test_ca;
 
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
