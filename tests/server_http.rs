@@ -1,5 +1,5 @@
 //! The HTTP side of the port: `/healthz`, `/metrics` with every series the operators rely on,
-//! finished games as JSON, SGF and PSQ, the web client at `/` (compressed, named by version,
+//! finished games as JSON, SGF and PSQ, the opening explorer, the web client at `/` (compressed, named by version,
 //! kept by browsers), and a clear error when the data directory cannot be used.
 
 mod common;
@@ -209,4 +209,54 @@ async fn an_unusable_data_directory_is_a_clear_error() {
     // A missing directory whose parent exists is created.
     let config = kibitz_server::Config::new(dir.path().join("fresh"));
     assert!(kibitz_server::Server::open(config).await.is_ok());
+}
+
+/// The opening explorer over HTTP: two finished Connect Four games are in it, by position;
+/// a look-up filters by rated games; an unknown variant, an illegal move and a bad filter are
+/// clear errors.
+#[tokio::test]
+async fn the_explorer_lists_the_moves_of_finished_games() {
+    let server = TestServer::start().await;
+    let (mut a, mut b) = (server.client("Ann").await, server.client("Ben").await);
+    quick_game(&mut a, &mut b).await;
+    quick_game(&mut a, &mut b).await;
+    let get = |path: String| {
+        let addr = server.addr;
+        async move {
+            let (status, body) = http_get(addr, &path).await;
+            (status, serde_json::from_str::<Value>(&body).expect("JSON"))
+        }
+    };
+    let (status, after) = get("/api/explorer/connect4?moves=1,2".to_string()).await;
+    assert_eq!(status, 200, "{after}");
+    assert_eq!(after["moves"], json!(["1", "2"]));
+    assert_eq!(after["to_move"], "black");
+    assert_eq!(
+        after["next"],
+        json!([{"move":"1","games":2,"black":2,"draws":0,"white":0,"rating":null}])
+    );
+    let (_, start) = get("/api/explorer/connect4".to_string()).await;
+    assert_eq!(
+        (&start["games"], &start["next"][0]["move"]),
+        (&json!(2), &json!("1"))
+    );
+    let (_, rated) = get("/api/explorer/connect4?rated=yes".to_string()).await;
+    assert_eq!(rated["next"], json!([]), "neither game was rated");
+
+    let (status, body) = get("/api/explorer/chess".to_string()).await;
+    assert_eq!(status, 404, "{body}");
+    let (status, body) = get("/api/explorer/connect4?moves=1,9".to_string()).await;
+    assert_eq!(status, 400);
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("move 2 (\"9\")"),
+        "{body}"
+    );
+    let (status, body) = get("/api/explorer/othello?bots=maybe".to_string()).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (400, Some("bots is yes, no or any, not \"maybe\""))
+    );
 }

@@ -46,6 +46,7 @@ pub mod bots;
 pub mod clock;
 pub mod cluster;
 pub mod config;
+pub mod explorer;
 pub mod housekeeping;
 pub mod hub;
 pub mod lobby;

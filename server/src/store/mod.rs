@@ -168,6 +168,22 @@ impl Store {
         }
     }
 
+    /// The opening explorer's look-up: the moves played from `position` (a key of
+    /// [`crate::explorer::position_key`]) in finished games of `variant` in `buckets`, the
+    /// most played first, at most `limit`.
+    pub async fn explorer(
+        &self,
+        variant: &str,
+        position: &str,
+        buckets: Vec<i64>,
+        limit: usize,
+    ) -> Result<Vec<crate::explorer::ExplorerMove>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.explorer(variant, position, buckets, limit).await,
+            Store::Postgres(s) => s.explorer(variant, position, buckets, limit).await,
+        }
+    }
+
     /// An account's page (`None` for a name no account has), with its newest `games` games.
     pub async fn player_page(
         &self,

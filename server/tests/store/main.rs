@@ -10,12 +10,14 @@ mod support;
 
 mod accounts;
 mod copy;
+mod explorer;
 mod postgres_alone;
 mod postgres_tls;
 mod rooms;
 mod tournaments;
 
 use accounts::*;
+use explorer::*;
 use game_core::protocol::{ClockSpec, GameResult, ResultKind, RoomStatus};
 use game_core::{Color, EndReason, GameSpec, GomokuRule};
 use kibitz_server::accounts::ratings::{rate_game, Rating, Side};
@@ -194,6 +196,7 @@ macro_rules! suite {
             a_tournament_document_is_stored_and_replaced_whole,
             tournaments_are_listed_newest_first_and_the_running_ones_found,
             an_edit_of_a_tournament_is_stored_only_over_the_document_it_was_made_from,
+            a_finished_game_is_indexed_by_position_once,
         );
     };
     ($backend:expr => $($check:ident),* $(,)?) => {

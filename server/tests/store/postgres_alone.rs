@@ -14,11 +14,11 @@ fn error_text(result: Result<Store, kibitz_server::store::StoreError>) -> String
 }
 
 /// The schema version this build migrates to.
-const LATEST: &str = "5";
+const LATEST: &str = "6";
 
-/// What versions 5 (tournaments) and 4 (accounts and ratings) added, dropped to make a
-/// database of an older one.
-const UNDO_SINCE_V3: &str = "DROP TABLE tournaments; \
+/// What versions 6 (the explorer), 5 (tournaments) and 4 (accounts and ratings) added,
+/// dropped to make a database of an older one.
+const UNDO_SINCE_V3: &str = "DROP TABLE explorer, explorer_games; DROP TABLE tournaments; \
     DROP TABLE accounts, tokens, ratings, rating_changes; \
     ALTER TABLE rooms DROP COLUMN rated, DROP COLUMN unrated;";
 

@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod assets;
+pub mod explorer;
 pub mod tournaments;
 pub mod web;
 
@@ -52,6 +53,7 @@ pub fn router(hub: SharedHub) -> Router {
         .route("/api/games/{room}/psq", get(game_psq))
         .merge(crate::net::http::accounts::routes())
         .merge(crate::net::http::tournaments::routes())
+        .merge(crate::net::http::explorer::routes())
         .fallback(get(crate::net::http::web::static_file))
         .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)

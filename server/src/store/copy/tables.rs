@@ -47,7 +47,7 @@ use Kind::{Bool, Int, Real, Small, Text};
 
 /// Every table of a hall, parents before the rows that name them (nothing enforces it, but a
 /// half-copied hall then reads sensibly).
-pub(super) const TABLES: [Table; 11] = [
+pub(super) const TABLES: [Table; 13] = [
     Table {
         name: "players",
         columns: &[
@@ -169,6 +169,27 @@ pub(super) const TABLES: [Table; 11] = [
     Table {
         name: "reviews",
         columns: &[("room", Text), ("review", Text), ("made_ms", Int)],
+        key_len: 1,
+    },
+    Table {
+        name: "explorer",
+        columns: &[
+            ("variant", Text),
+            ("position", Text),
+            ("mv", Text),
+            ("bucket", Int),
+            ("games", Int),
+            ("black_wins", Int),
+            ("draws", Int),
+            ("white_wins", Int),
+            ("rated_players", Int),
+            ("rating_sum", Real),
+        ],
+        key_len: 4,
+    },
+    Table {
+        name: "explorer_games",
+        columns: &[("room", Text)],
         key_len: 1,
     },
     Table {

@@ -5,6 +5,7 @@
 //! `sslmode` and `sslrootcert` say (`tls`).
 
 mod accounts;
+mod explorer;
 mod reads;
 mod schema;
 mod statements;
@@ -242,6 +243,18 @@ impl PostgresStore {
         limit: usize,
     ) -> Result<Vec<LeaderRow>, StoreError> {
         self.reads.leaderboard(key, bots, limit).await
+    }
+
+    pub async fn explorer(
+        &self,
+        variant: &str,
+        position: &str,
+        buckets: Vec<i64>,
+        limit: usize,
+    ) -> Result<Vec<crate::explorer::ExplorerMove>, StoreError> {
+        self.reads
+            .explorer(variant, position, &buckets, limit)
+            .await
     }
 
     pub async fn player_page(

@@ -51,7 +51,14 @@ ALTER TABLE rooms ADD COLUMN fence BIGINT NOT NULL DEFAULT 0;
 
 /// Every migration in order: the one at index `i` brings a database from version `i` to
 /// `i + 1`.
-const MIGRATIONS: [&str; 5] = [V1, V2, V3, super::accounts::V4, super::tournaments::V5];
+const MIGRATIONS: [&str; 6] = [
+    V1,
+    V2,
+    V3,
+    super::accounts::V4,
+    super::tournaments::V5,
+    super::explorer::V6,
+];
 
 /// The advisory lock the migration holds (any number, the same in every build).
 const MIGRATION_LOCK: i64 = 0x6b69_6269_747a;

@@ -4,7 +4,7 @@
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 
-use super::{accounts, tournaments};
+use super::{accounts, explorer, tournaments};
 use tokio_postgres::{Client, Statement};
 
 use crate::store::error::StoreError;
@@ -332,6 +332,7 @@ impl Statements {
         }
         if let Some((RoomStatus::Over, Some(result))) = &change.status {
             accounts::settle_rated(db, room, result).await?;
+            explorer::index_game(db, room, result).await?;
         }
         if let Some(line) = &change.chat {
             db.execute(

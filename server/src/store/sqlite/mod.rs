@@ -11,6 +11,7 @@
 mod accounts;
 pub mod backup;
 mod checkpoint;
+mod explorer;
 mod reads;
 mod schema;
 mod tournaments;
@@ -68,6 +69,7 @@ pub(in crate::store) fn open_with_schema(path: &Path) -> Result<Connection, Stor
     migrate(&conn)?;
     conn.execute_batch(accounts::SCHEMA)?;
     conn.execute_batch(tournaments::SCHEMA)?;
+    conn.execute_batch(explorer::SCHEMA)?;
     Ok(conn)
 }
 
@@ -268,6 +270,19 @@ impl SqliteStore {
     ) -> Result<Vec<LeaderRow>, StoreError> {
         let key = key.to_string();
         self.read(move |conn| accounts::leaderboard(conn, &key, bots, limit))
+            .await
+    }
+
+    /// The moves played from `position` in the explorer's index (see [`crate::explorer`]).
+    pub async fn explorer(
+        &self,
+        variant: &str,
+        position: &str,
+        buckets: Vec<i64>,
+        limit: usize,
+    ) -> Result<Vec<crate::explorer::ExplorerMove>, StoreError> {
+        let (variant, position) = (variant.to_string(), position.to_string());
+        self.read(move |conn| explorer::lookup(conn, &variant, &position, &buckets, limit))
             .await
     }
 

@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 
-use super::{accounts, checkpoint, tournaments};
+use super::{accounts, checkpoint, explorer, tournaments};
 use crate::metrics::Metrics;
 use crate::store::error::StoreError;
 use crate::store::fence;
@@ -182,6 +182,7 @@ fn apply_change(db: &Connection, change: &RoomChange) -> Result<(), StoreError> 
     }
     if let Some((RoomStatus::Over, Some(result))) = &change.status {
         accounts::settle_rated(db, room, result, now_ms() as u64)?;
+        explorer::index_game(db, room, result)?;
     }
     if let Some(line) = &change.chat {
         db.prepare_cached(

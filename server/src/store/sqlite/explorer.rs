@@ -1,0 +1,122 @@
+//! The SQLite store's opening-explorer index (see [`crate::explorer`]): a game indexed as it
+//! ends, in the writer's transaction, once (`explorer_games` remembers it); and the look-up.
+
+use rusqlite::{params, Connection, OptionalExtension};
+
+use game_core::protocol::GameResult;
+use game_core::GameSpec;
+
+use crate::explorer::{self, ExplorerMove, Outcome};
+use crate::store::error::StoreError;
+
+/// The index and the games in it. No rowid: the key is the row.
+pub(super) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS explorer (
+  variant TEXT NOT NULL, position TEXT NOT NULL, mv TEXT NOT NULL, bucket INTEGER NOT NULL,
+  games INTEGER NOT NULL, black_wins INTEGER NOT NULL, draws INTEGER NOT NULL,
+  white_wins INTEGER NOT NULL, rated_players INTEGER NOT NULL, rating_sum REAL NOT NULL,
+  PRIMARY KEY (variant, position, mv, bucket)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS explorer_games (room TEXT PRIMARY KEY);
+";
+
+/// Indexes `room`, which has just ended with `result` (after its ratings were settled), if its
+/// game is one the explorer keeps and it is not indexed yet.
+pub(super) fn index_game(
+    db: &Connection,
+    room: &str,
+    result: &GameResult,
+) -> Result<(), StoreError> {
+    let Some(outcome) = Outcome::of(result.result) else {
+        return Ok(());
+    };
+    let head: Option<(String, String)> = db
+        .prepare_cached("SELECT game, opening FROM rooms WHERE id = ?1")?
+        .query_row([room], |r| Ok((r.get(0)?, r.get(1)?)))
+        .optional()?;
+    let Some((game, opening)) = head else {
+        return Ok(());
+    };
+    let spec: GameSpec = serde_json::from_str(&game)?;
+    let opening: Vec<String> = serde_json::from_str(&opening)?;
+    let Some(variant) = explorer::variant(&spec, !opening.is_empty()) else {
+        return Ok(());
+    };
+    let first = db
+        .prepare_cached("INSERT INTO explorer_games (room) VALUES (?1) ON CONFLICT DO NOTHING")?
+        .execute([room])?;
+    if first == 0 {
+        return Ok(());
+    }
+    let bot_seated: bool = db
+        .prepare_cached("SELECT EXISTS (SELECT 1 FROM seats WHERE room = ?1 AND bot <> 0)")?
+        .query_row([room], |r| r.get(0))?;
+    let (rated_players, rating_sum): (i64, f64) = db
+        .prepare_cached(
+            "SELECT count(*), coalesce(sum(before), 0) FROM rating_changes WHERE room = ?1",
+        )?
+        .query_row([room], |r| Ok((r.get(0)?, r.get(1)?)))?;
+    let moves: Vec<String> = db
+        .prepare_cached("SELECT mv FROM moves WHERE room = ?1 ORDER BY ply LIMIT ?2")?
+        .query_map(params![room, explorer::MAX_PLIES as i64], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    let bucket = explorer::bucket(rated_players > 0, bot_seated);
+    let mut add = db.prepare_cached(
+        "INSERT INTO explorer (variant, position, mv, bucket, games, black_wins, draws,
+                               white_wins, rated_players, rating_sum)
+         VALUES (?1, ?2, ?3, ?4, 1, ?5, ?6, ?7, ?8, ?9)
+         ON CONFLICT (variant, position, mv, bucket) DO UPDATE SET
+           games = games + 1, black_wins = black_wins + excluded.black_wins,
+           draws = draws + excluded.draws, white_wins = white_wins + excluded.white_wins,
+           rated_players = rated_players + excluded.rated_players,
+           rating_sum = rating_sum + excluded.rating_sum",
+    )?;
+    for played in explorer::played_from(&spec, &moves) {
+        add.execute(params![
+            variant,
+            played.position,
+            played.mv,
+            bucket,
+            outcome.black_wins,
+            outcome.draws,
+            outcome.white_wins,
+            rated_players,
+            rating_sum
+        ])?;
+    }
+    Ok(())
+}
+
+/// The moves played from `position` in games of `variant` in `buckets`, the most played first.
+pub(super) fn lookup(
+    db: &Connection,
+    variant: &str,
+    position: &str,
+    buckets: &[i64],
+    limit: usize,
+) -> Result<Vec<ExplorerMove>, StoreError> {
+    let buckets: Vec<String> = buckets.iter().map(i64::to_string).collect();
+    let sql = format!(
+        "SELECT mv, sum(games), sum(black_wins), sum(draws), sum(white_wins),
+                sum(rated_players), sum(rating_sum)
+         FROM explorer WHERE variant = ?1 AND position = ?2 AND bucket IN ({})
+         GROUP BY mv ORDER BY 2 DESC, mv LIMIT ?3",
+        buckets.join(", ")
+    );
+    let rows = db
+        .prepare_cached(&sql)?
+        .query_map(params![variant, position, limit as i64], |r| {
+            Ok(ExplorerMove {
+                mv: r.get(0)?,
+                games: r.get(1)?,
+                outcome: Outcome {
+                    black_wins: r.get(2)?,
+                    draws: r.get(3)?,
+                    white_wins: r.get(4)?,
+                },
+                rated_players: r.get(5)?,
+                rating_sum: r.get(6)?,
+            })
+        })?
+        .collect::<Result<_, _>>()?;
+    Ok(rows)
+}

@@ -1,0 +1,89 @@
+//! The contract's checks of the opening explorer's index: a finished game of a kept variant is
+//! indexed with its end, once, by position (move orders that meet count together), in its
+//! bucket; an aborted game or a board the explorer does not keep is not.
+
+use kibitz_server::explorer::{self, buckets, ExplorerMove};
+
+use super::*;
+
+/// Plays `moves` in a new rated room `id` between p1 (black) and p2 (white), ended by `result`.
+async fn finished(store: &Store, id: &str, moves: &str, result: Option<ResultKind>) {
+    let mut r = rated_room(id, ("p1", "Ann", false), ("p2", "Ben", false));
+    r.head.rated = false;
+    write(store, Write::NewRoom(Box::new(r))).await;
+    let mut played = change(id, 2);
+    played.moves = moves
+        .split(' ')
+        .enumerate()
+        .map(|(i, m)| {
+            mv(
+                i,
+                m,
+                if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                i as u64 + 1,
+            )
+        })
+        .collect();
+    write(store, Write::Room(played)).await;
+    end(store, id, result).await;
+}
+
+async fn look_up(store: &Store, moves: &str, rated: Option<bool>) -> Vec<ExplorerMove> {
+    let spec = explorer::spec_of("gomoku-freestyle").unwrap();
+    let moves: Vec<&str> = moves.split(' ').filter(|m| !m.is_empty()).collect();
+    let pos = game_core::AnyPosition::with_moves(&spec, &moves).unwrap();
+    store
+        .explorer(
+            "gomoku-freestyle",
+            &explorer::position_key(&pos),
+            buckets(rated, None),
+            10,
+        )
+        .await
+        .expect("the look-up works")
+}
+
+fn line(m: &ExplorerMove) -> (&str, i64, i64, i64, i64) {
+    (
+        m.mv.as_str(),
+        m.games,
+        m.outcome.black_wins,
+        m.outcome.draws,
+        m.outcome.white_wins,
+    )
+}
+
+pub(crate) async fn a_finished_game_is_indexed_by_position_once(b: &impl Backend) {
+    let store = b.open().await;
+    finished(&store, "g1", "h8 h9 i8 i9", Some(ResultKind::Black)).await;
+    finished(&store, "g2", "i8 i9 h8 h9 j8", Some(ResultKind::White)).await;
+    finished(&store, "g3", "h8 g7", Some(ResultKind::Draw)).await;
+    finished(&store, "aborted", "h8 h9", None).await;
+    // The same end stored again adds nothing.
+    end(&store, "g1", Some(ResultKind::Black)).await;
+
+    let first = look_up(&store, "", None).await;
+    assert_eq!(
+        first.iter().map(line).collect::<Vec<_>>(),
+        [("h8", 2, 1, 1, 0), ("i8", 1, 0, 0, 1)]
+    );
+    let after_h8 = look_up(&store, "h8", None).await;
+    assert_eq!(
+        after_h8.iter().map(line).collect::<Vec<_>>(),
+        [("g7", 1, 0, 1, 0), ("h9", 1, 1, 0, 0)]
+    );
+    // h8 h9 i8 i9 and i8 i9 h8 h9 meet: j8 was played from where g1 went on with nothing.
+    let met = look_up(&store, "h8 h9 i8 i9", None).await;
+    assert_eq!(
+        met.iter().map(line).collect::<Vec<_>>(),
+        [("j8", 1, 0, 0, 1)]
+    );
+    // None of them was rated: the rated bucket is empty.
+    assert!(look_up(&store, "", Some(true)).await.is_empty());
+    assert_eq!(look_up(&store, "", Some(false)).await.len(), 2);
+    assert_eq!(first[0].rated_players, 0);
+}
