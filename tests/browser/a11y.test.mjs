@@ -1,4 +1,4 @@
-// Accessibility audit of every page with axe-core (the version tests/browser/package.json pins), in the light and the dark theme and in English and Chinese: the lobby, a room of each game in play, the leave dialog, a finished game with its dialog, the TV, a leaderboard, a player's page, the tournaments and the account form. No serious or critical violation anywhere, no disallowed ARIA role, and exactly one h1 on each page.
+// Accessibility audit of every page with axe-core (the version tests/browser/package.json pins), in the light and the dark theme and in English and Chinese: the lobby, a room of each game in play, the leave dialog, a finished game with its dialog, the TV, a leaderboard, a player's page, the tournaments, the account form and the opening explorer. No serious or critical violation anywhere, no disallowed ARIA role, and exactly one h1 on each page.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,10 +62,13 @@ for (const scheme of ['light', 'dark']) {
       for (const [where, path] of [
         ['tv', '/tv'], ['leaderboard', '/?leaderboard=gomoku-freestyle'], ['player page', '/?player=Ann'],
         ['tournaments', '/?tournaments'], ['register form', '/?account=register'], ['sign-in form', '/?account=signin'],
+        ['opening explorer', '/?explorer=gomoku-freestyle'],
       ]) {
         await ann.page.goto(`${hall.server.url.replace(/\/$/, '')}${path}`);
         await waitOnline(ann.page);
         await ann.page.locator('main, #app').first().waitFor({ timeout: WAIT_MS });
+        // The explorer's table, with the resigned game's first move in it.
+        if (path.includes('explorer')) await ann.page.locator('[data-testid="explorer-body"][data-state="rows"]').waitFor({ timeout: WAIT_MS });
         await audit(ann, where, found);
       }
       assert.deepEqual(found, [], found.join('\n'));

@@ -1,6 +1,7 @@
-// The HTTP side of accounts, ratings and tournaments: JSON requests to the server's /api/ (accounts, sign-in and sign-out, leaderboards, player pages, tournaments), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
+// The HTTP side of accounts, ratings, tournaments and the opening explorer: JSON requests to the server's /api/ (accounts, sign-in and sign-out, leaderboards, player pages, tournaments, explorer look-ups), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
 
 import { t } from './i18n.js';
+import { explorerPath } from './explorer-data.js';
 
 /**
  * Sends `method` `path` and reads the JSON answer. `body` (an object) goes as JSON; `token`
@@ -68,3 +69,7 @@ export const createTournament = (body, opts) => apiRequest('POST', '/api/tournam
 
 /** Joins, leaves or starts (the creator) tournament `id` as the player of `token`. */
 export const tournamentAction = (id, action, token, opts) => apiRequest('POST', `/api/tournaments/${enc(id)}/${action}`, { ...opts, body: { token } });
+
+/** The opening explorer at a position: { variant, moves, to_move, games, depth, next }
+ *  (`look` is { key, moves, rated, bots }, the filters 'any' | 'yes' | 'no'). */
+export const explorer = (look, opts) => apiRequest('GET', explorerPath(look), opts);

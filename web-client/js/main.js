@@ -1,4 +1,4 @@
-// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`) and a tournament's page (`/?tournament=<id>`); the header's links to the leaderboards and the tournaments.
+// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`) and the opening explorer (`/?explorer=<key>&moves=…`); the header's links to the leaderboards, the tournaments and the explorer.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -12,6 +12,7 @@ import { mountLeaderboard } from './leaderboard.js';
 import { mountPlayer } from './player.js';
 import { mountTournaments } from './tournaments.js';
 import { mountTournament } from './tournament.js';
+import { mountExplorer } from './explorer.js';
 import { parseRoute, routeUrl } from './route.js';
 import * as api from './api.js';
 
@@ -84,6 +85,15 @@ const app = {
     remember(route, routeUrl(route, basePath()));
     mount(route, opts);
   },
+  /** Records `route` in the address bar in place of the current entry, without showing it
+   *  again: a view whose own state changed (the explorer's line) keeps its link up to date. */
+  replace(route) {
+    try {
+      history.replaceState(route, '', routeUrl(route, basePath()));
+    } catch {
+      // As in remember(): the view is right even where the address cannot follow.
+    }
+  },
   /** Signed in (the answer of POST /api/session): the new token is our identity from now on. */
   signedIn({ token, name: accountName }) {
     if (accountName) {
@@ -138,8 +148,10 @@ clear(header);
 header.append(
   h('a', { href: '/', class: 'brand', onclick: (ev) => { ev.preventDefault(); app.go(null); } },
     h('span', { class: 'logo', 'aria-hidden': 'true' }), h('span', {}, t('app.title'))),
-  h('span', { class: 'tagline', 'data-i18n': 'app.tagline' }, t('app.tagline')),
   siteNav,
+  // After the links: on a laptop it takes what room the line has left, cut short rather than
+  // pushing the header onto a second line (style.css).
+  h('span', { class: 'tagline', 'data-i18n': 'app.tagline' }, t('app.tagline')),
   h('span', { class: 'spacer' }),
   h('span', { class: 'me-box' }, statusDot, whoSlot),
   accountBox,
@@ -162,10 +174,11 @@ function viewLink(route, attrs, ...children) {
 }
 app.viewLink = viewLink;
 
-// The pages every view leads to: the leaderboards and the tournaments.
+// The pages every view leads to: the leaderboards, the tournaments and the opening explorer.
 siteNav.append(
   viewLink({ page: 'leaderboard', key: 'gomoku-freestyle', bots: false }, { 'data-testid': 'header-link-leaderboard', 'data-i18n': 'lobby.leaderboard' }, t('lobby.leaderboard')),
-  viewLink({ page: 'tournaments' }, { 'data-testid': 'header-link-tournaments', 'data-i18n': 'tour.link' }, t('tour.link')));
+  viewLink({ page: 'tournaments' }, { 'data-testid': 'header-link-tournaments', 'data-i18n': 'tour.link' }, t('tour.link')),
+  viewLink({ page: 'explorer', key: 'gomoku-freestyle', moves: [], rated: 'any', bots: 'any' }, { 'data-testid': 'header-link-explorer', 'data-i18n': 'explorer.link' }, t('explorer.link')));
 
 /** Who we are in the header: a guest's name with "Sign in" and "Register", or the account's
  *  name (a link to its player page) with "Sign out". Nothing of it until the server says which. */
@@ -257,6 +270,7 @@ function mount(route, opts = {}) {
     case 'player': view = mountPlayer(main, app, route); break;
     case 'tournaments': view = mountTournaments(main, app); break;
     case 'tournament': view = mountTournament(main, app, route); break;
+    case 'explorer': view = mountExplorer(main, app, route); break;
     default:
       view = mountLobby(main, app);
       // The lobby's h1, for screen readers (the header shows the name already).

@@ -1,6 +1,7 @@
-// The page's addresses: which view an address shows (lobby, room, TV, account form, leaderboard, player page, tournaments, a tournament) and the address of a view; no DOM, so node can test it.
+// The page's addresses: which view an address shows (lobby, room, TV, account form, leaderboard, player page, tournaments, a tournament, the opening explorer) and the address of a view; no DOM, so node can test it.
 
 import { RATING_KEYS } from './rating.js';
+import { explorerRoute, explorerQuery } from './explorer-data.js';
 
 const ACCOUNT_MODES = ['signin', 'register'];
 
@@ -12,7 +13,9 @@ const trimmed = (v) => (v && v.trim() ? v.trim() : null);
  * for `?account=signin|register`, { page: 'leaderboard', key, bots } for
  * `?leaderboard=<key>[&bots=true]` (an unknown key is the first), { page: 'player', name } for
  * `?player=<name>`, { page: 'tournaments' } for `?tournaments`, { page: 'tournament', id } for
- * `?tournament=<id>`, else { page: 'lobby' }.
+ * `?tournament=<id>`, { page: 'explorer', key, moves, rated, bots } for
+ * `?explorer=<key>[&moves=a,b][&rated=yes|no][&bots=yes|no]` (explorer-data.js), else
+ * { page: 'lobby' }.
  */
 export function parseRoute(search = '', pathname = '/') {
   const q = new URLSearchParams(search);
@@ -30,6 +33,7 @@ export function parseRoute(search = '', pathname = '/') {
   const tournament = trimmed(q.get('tournament'));
   if (tournament) return { page: 'tournament', id: tournament };
   if (q.has('tournaments')) return { page: 'tournaments' };
+  if (q.has('explorer')) return explorerRoute(q);
   return { page: 'lobby' };
 }
 
@@ -44,6 +48,7 @@ export function routeUrl(route, base = '/') {
     case 'player': return `${base}?player=${enc(route.name)}`;
     case 'tournaments': return `${base}?tournaments`;
     case 'tournament': return `${base}?tournament=${enc(route.id)}`;
+    case 'explorer': return `${base}?${explorerQuery(route)}`;
     default: return base;
   }
 }

@@ -1,7 +1,7 @@
-// Tests js/api.js with a stand-in fetch: the JSON requests (Content-Type on every change, the token as a Bearer header), the tournaments' requests (the token in the body), the server's error sentence on failure, Retry-After, and an unreachable server; and js/player.js's reading of how a listed game went.
+// Tests js/api.js with a stand-in fetch: the JSON requests (Content-Type on every change, the token as a Bearer header), the tournaments' requests (the token in the body), the explorer's look-up, the server's error sentence on failure, Retry-After, and an unreachable server; and js/player.js's reading of how a listed game went.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { apiRequest, register, signIn, signOut, leaderboard, playerPage, tournaments, tournament, createTournament, tournamentAction } from '../js/api.js';
+import { apiRequest, register, signIn, signOut, leaderboard, playerPage, tournaments, tournament, createTournament, tournamentAction, explorer } from '../js/api.js';
 import { outcomeFor } from '../js/player.js';
 
 /** A fetch that records its calls and answers `status` with `body` (a string) and `headers`. */
@@ -117,4 +117,16 @@ test('tournaments: GETs of the list and of one, POSTs of create, join, leave and
   const refused = await tournamentAction('T1', 'start', 'tok', { fetchFn: fakeFetch(403, '{"error":"only the creator can start the tournament"}') });
   assert.equal(refused.ok, false);
   assert.equal(refused.error, 'only the creator can start the tournament');
+});
+
+test('an explorer look-up is a GET of the key, the moves and both filters; a refusal gives the sentence', async () => {
+  const fetchFn = fakeFetch(200, '{"variant":"connect4","moves":["4"],"to_move":"white","games":2,"depth":30,"next":[]}');
+  const res = await explorer({ key: 'connect4', moves: ['4'], rated: 'no', bots: 'any' }, { fetchFn });
+  assert.equal(res.ok, true);
+  assert.equal(res.data.to_move, 'white');
+  assert.equal(fetchFn.calls[0].url, '/api/explorer/connect4?moves=4&rated=no&bots=any');
+  assert.equal(fetchFn.calls[0].init.method, 'GET');
+  const bad = await explorer({ key: 'connect4', moves: ['9'] }, { fetchFn: fakeFetch(400, '{"error":"move 1 (\\"9\\"): 9 is off the board"}') });
+  assert.equal(bad.ok, false);
+  assert.equal(bad.error, 'move 1 ("9"): 9 is off the board');
 });

@@ -1,4 +1,4 @@
-// Room view: draws the room's state into the page (board, player bars, clocks, status, game-over banner, move list, export, offers, action buttons) and keeps the display-only choices (board turned, resign armed).
+// Room view: draws the room's state into the page (board, player bars, clocks, status, game-over banner, move list with a finished game's link to the opening explorer, export, offers, action buttons) and keeps the display-only choices (board turned, resign armed).
 
 import { h, clear } from '../dom.js';
 import { t, gameLabel, clockLabel } from '../i18n.js';
@@ -12,6 +12,7 @@ import { changeWords } from '../rating.js';
 import { noteRoom } from '../my-game.js';
 import { createPresence } from './presence.js';
 import { createTournamentLink } from './tournament-link.js';
+import { createExploreLink } from './explore-link.js';
 
 const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
 
@@ -50,6 +51,8 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
   });
   const { board, chat, clocks, buttons, nav } = el;
   el.titleEl.after(tournamentLink.element);
+  const exploreLink = createExploreLink({ app });
+  el.moveList.after(exploreLink.element);
   const presence = createPresence(el.presenceEl, { state: R, name: (seat) => playerWord(seat), onClaim: (result) => actions.claim(result) });
   const forbiddenCache = new WeakMap();
   let flipped = false;
@@ -357,6 +360,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
       }
     } else if (R.view == null) moveList.scrollTop = moveList.scrollHeight;
     review.render();
+    exploreLink.render(R);
     nav.first.disabled = nav.prev.disabled = shown <= 0;
     nav.next.disabled = nav.last.disabled = shown >= R.liveIndex;
     if (R.game) {
