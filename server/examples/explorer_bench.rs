@@ -34,23 +34,21 @@ fn spec() -> GameSpec {
     GameSpec::gomoku(15, GomokuRule::Freestyle)
 }
 
-/// The empty points within two of a stone (the centre on an empty board), in board order.
-fn near_stones(pos: &AnyPosition) -> Vec<String> {
-    let board: Vec<char> = pos.board_text().chars().filter(|c| *c != '\n').collect();
-    let stone = |col: i32, row: i32| {
-        (0..15).contains(&col)
-            && (0..15).contains(&row)
-            && board[((14 - row) * 15 + col) as usize] != '.'
-    };
+/// The empty points within two of the last two stones (the centre on an empty board).
+fn candidates(taken: &[bool; 225], last: &[(i32, i32)]) -> Vec<String> {
     let mut out = Vec::new();
-    for row in 0..15 {
-        for col in 0..15 {
-            if stone(col, row) {
-                continue;
-            }
-            let near = (-2..=2).any(|dc| (-2..=2).any(|dr| stone(col + dc, row + dr)));
-            if near {
-                out.push(format!("{}{}", (b'a' + col as u8) as char, row + 1));
+    for &(col, row) in last.iter().rev().take(2) {
+        for dc in -2..=2 {
+            for dr in -2..=2 {
+                let (c, r) = (col + dc, row + dr);
+                let cell = format!("{}{}", (b'a' + c as u8) as char, r + 1);
+                if (0..15).contains(&c)
+                    && (0..15).contains(&r)
+                    && !taken[(r * 15 + c) as usize]
+                    && !out.contains(&cell)
+                {
+                    out.push(cell);
+                }
             }
         }
     }
@@ -60,12 +58,15 @@ fn near_stones(pos: &AnyPosition) -> Vec<String> {
     out
 }
 
-/// One game's moves: book moves most of the time, others near the stones otherwise.
-fn one_game(rng: &mut StdRng) -> Vec<String> {
+/// Game `g`'s moves: book moves most of the time, others near the last stones otherwise.
+fn one_game(g: u64) -> Vec<String> {
+    let mut rng = StdRng::seed_from_u64(g);
     let mut pos = AnyPosition::new(&spec()).expect("the board");
+    let mut taken = [false; 225];
+    let mut last = Vec::new();
     let mut moves = Vec::new();
     while moves.len() < PLIES && !pos.is_over() {
-        let candidates = near_stones(&pos);
+        let candidates = candidates(&taken, &last);
         let key = explorer::position_key(&pos);
         let mut book = StdRng::seed_from_u64(u64::from_str_radix(&key[..16], 16).unwrap_or(0));
         let roll: f64 = rng.random();
@@ -89,6 +90,10 @@ fn one_game(rng: &mut StdRng) -> Vec<String> {
         if pos.play_str(&mv).is_err() {
             break;
         }
+        let col = i32::from(mv.as_bytes()[0] - b'a');
+        let row: i32 = mv[1..].parse::<i32>().expect("a row") - 1;
+        taken[(row * 15 + col) as usize] = true;
+        last.push((col, row));
         moves.push(mv);
     }
     moves
@@ -140,17 +145,11 @@ fn room(id: String, moves: &[String]) -> StoredRoom {
     }
 }
 
-async fn play_games(store: &Store, games: usize) {
-    let mut rng = StdRng::seed_from_u64(53);
-    let lines: Vec<(usize, Vec<String>, ResultKind)> = (0..games)
-        .map(|g| {
-            let result =
-                [ResultKind::Black, ResultKind::White, ResultKind::Draw][rng.random_range(0..3)];
-            (g, one_game(&mut rng), result)
-        })
-        .collect();
-    stream::iter(lines)
-        .for_each_concurrent(IN_FLIGHT, |(g, moves, result)| async move {
+async fn play_games(store: &Store, games: u64) {
+    stream::iter(0..games)
+        .for_each_concurrent(IN_FLIGHT, |g| async move {
+            let moves = one_game(g);
+            let result = [ResultKind::Black, ResultKind::White, ResultKind::Draw][(g % 3) as usize];
             let id = format!("g{g:07}");
             store
                 .write(Write::NewRoom(Box::new(room(id.clone(), &moves))))
@@ -180,7 +179,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let usage = "usage: explorer_bench <dir> <games> [look-ups]";
     let dir = PathBuf::from(args.next().ok_or(usage)?);
-    let games: usize = args.next().ok_or(usage)?.parse()?;
+    let games: u64 = args.next().ok_or(usage)?.parse()?;
     let lookups: usize = args.next().map_or(Ok(10_000), |n| n.parse())?;
     let store = Store::open_sqlite(&dir, Metrics::new())?;
     let started = Instant::now();
@@ -191,12 +190,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         took.as_secs_f64(),
         games as f64 / took.as_secs_f64()
     );
-    // Positions to look up: prefixes of games drawn as the stored ones were.
+    // Positions to look up: prefixes of stored games (those players reach), at any depth.
     let mut rng = StdRng::seed_from_u64(7);
     let mut times = Vec::with_capacity(lookups);
     let mut found = 0usize;
     for _ in 0..lookups {
-        let line = one_game(&mut rng);
+        let line = one_game(rng.random_range(0..games));
         let depth = rng.random_range(0..line.len().min(explorer::MAX_PLIES));
         let pos = AnyPosition::with_moves(&spec(), &line[..depth])?;
         let key = explorer::position_key(&pos);
