@@ -1,6 +1,7 @@
 //! The HTTP side of the port: `/healthz`, `/metrics` with every series the operators rely on,
-//! finished games as JSON, SGF and PSQ, the opening explorer, the web client at `/` (compressed, named by version,
-//! kept by browsers), and a clear error when the data directory cannot be used.
+//! finished games as JSON, SGF and PSQ, the opening explorer (filled at start with games stored
+//! before it), the web client at `/` (compressed, named by version, kept by browsers), and a
+//! clear error when the data directory cannot be used.
 
 mod common;
 
@@ -259,4 +260,33 @@ async fn the_explorer_lists_the_moves_of_finished_games() {
         (status, body["error"].as_str()),
         (400, Some("bots is yes, no or any, not \"maybe\""))
     );
+}
+
+/// Games that ended before the explorer's index existed (a store of an earlier version: here
+/// its index emptied behind the server's back) are indexed once the server starts again.
+#[tokio::test]
+async fn games_stored_before_the_explorer_are_indexed_at_start() {
+    let server = TestServer::start().await;
+    let (mut a, mut b) = (server.client("Ann").await, server.client("Ben").await);
+    quick_game(&mut a, &mut b).await;
+    drop((a, b));
+    let data = server.stop().await;
+    let db = rusqlite::Connection::open(data.path().join("kibitz.db")).expect("kibitz.db");
+    db.execute_batch("DELETE FROM explorer; DELETE FROM explorer_games;")
+        .expect("the index emptied");
+    drop(db);
+
+    let server = TestServer::start_in(data, |_| {}).await;
+    let indexed = async {
+        loop {
+            let (_, body) = http_get(server.addr, "/api/explorer/connect4").await;
+            let answer: Value = serde_json::from_str(&body).expect("JSON");
+            if answer["games"] == 1 {
+                return answer;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    };
+    let answer = within("the ended game to be indexed", indexed).await;
+    assert_eq!(answer["next"][0]["move"], "1", "{answer}");
 }

@@ -201,6 +201,10 @@ impl Server {
         let coord = hub.coord().clone();
         tokio::spawn(coord.renew_leases(hub.store().clone(), hub.shutdown().clone()));
         let sweep = tokio::spawn(housekeeping::run(hub.clone()));
+        tokio::spawn(explorer::backfill::run(
+            hub.store().clone(),
+            hub.shutdown().clone(),
+        ));
         let app = net::http::router(hub.clone());
         let mut stopped = hub.shutdown().clone();
         // The accept loop's rules; moves are small frames that must go out at once, so it

@@ -7,6 +7,8 @@
 //! seated or not) that a look-up may filter by. Only the five rated boards without a preset
 //! opening are indexed: they are the games players meet again.
 
+pub mod backfill;
+
 use game_core::protocol::ResultKind;
 use game_core::{AnyPosition, GameSpec};
 use sha2::{Digest, Sha256};

@@ -184,6 +184,15 @@ impl Store {
         }
     }
 
+    /// Up to `limit` finished rooms the explorer's index has not seen (they ended before it
+    /// existed): what [`Write::IndexEnded`] takes.
+    pub async fn unindexed_ended(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.unindexed_ended(limit).await,
+            Store::Postgres(s) => s.unindexed_ended(limit).await,
+        }
+    }
+
     /// An account's page (`None` for a name no account has), with its newest `games` games.
     pub async fn player_page(
         &self,

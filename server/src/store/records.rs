@@ -57,6 +57,9 @@ pub enum Write {
         before: String,
         after: StoredTournament,
     },
+    /// Indexes a finished room in the opening explorer unless it is already (a game that
+    /// ended before the index existed); marks it indexed either way.
+    IndexEnded { room: String },
     /// Writes nothing; answered once everything queued before it is committed.
     Barrier,
 }

@@ -1,6 +1,7 @@
 //! The contract's checks of the opening explorer's index: a finished game of a kept variant is
 //! indexed with its end, once, by position (move orders that meet count together), in its
-//! bucket; an aborted game or a board the explorer does not keep is not.
+//! bucket; an aborted game or a board the explorer does not keep is not; a room that ended
+//! before the index existed is indexed on request, once.
 
 use kibitz_server::explorer::{self, buckets, ExplorerMove};
 
@@ -86,4 +87,38 @@ pub(crate) async fn a_finished_game_is_indexed_by_position_once(b: &impl Backend
     assert!(look_up(&store, "", Some(true)).await.is_empty());
     assert_eq!(look_up(&store, "", Some(false)).await.len(), 2);
     assert_eq!(first[0].rated_players, 0);
+}
+
+/// A room stored already over (as a store of an earlier version holds it, before the index
+/// existed) is found unindexed, indexed by `IndexEnded` once, and then no longer found.
+pub(crate) async fn a_room_that_ended_before_the_index_is_indexed_on_request(b: &impl Backend) {
+    let store = b.open().await;
+    let mut old = rated_room("old", ("p1", "Ann", false), ("p2", "Ben", false));
+    old.head.rated = false;
+    old.status = RoomStatus::Over;
+    old.result = Some(GameResult {
+        result: ResultKind::White,
+        reason: EndReason::Resign,
+        line: None,
+        score: None,
+    });
+    old.moves = vec![mv(0, "h8", Color::Black, 1), mv(1, "h9", Color::White, 2)];
+    write(&store, Write::NewRoom(Box::new(old))).await;
+    let mut aborted = rated_room("aborted", ("p1", "Ann", false), ("p2", "Ben", false));
+    aborted.status = RoomStatus::Over;
+    write(&store, Write::NewRoom(Box::new(aborted))).await;
+
+    let mut waiting = store.unindexed_ended(10).await.expect("the read works");
+    waiting.sort();
+    assert_eq!(waiting, ["aborted", "old"]);
+    for room in waiting {
+        write(&store, Write::IndexEnded { room: room.clone() }).await;
+        write(&store, Write::IndexEnded { room }).await;
+    }
+    assert!(store.unindexed_ended(10).await.unwrap().is_empty());
+    let first = look_up(&store, "", None).await;
+    assert_eq!(
+        first.iter().map(line).collect::<Vec<_>>(),
+        [("h8", 1, 0, 0, 1)]
+    );
 }

@@ -197,6 +197,7 @@ macro_rules! suite {
             tournaments_are_listed_newest_first_and_the_running_ones_found,
             an_edit_of_a_tournament_is_stored_only_over_the_document_it_was_made_from,
             a_finished_game_is_indexed_by_position_once,
+            a_room_that_ended_before_the_index_is_indexed_on_request,
         );
     };
     ($backend:expr => $($check:ident),* $(,)?) => {

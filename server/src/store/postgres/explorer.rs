@@ -19,15 +19,25 @@ CREATE TABLE explorer (
 CREATE TABLE explorer_games (room TEXT PRIMARY KEY);
 ";
 
-/// Indexes `room`, which has just ended with `result`, once, if the explorer keeps its game.
+/// Indexes `room`, which has just ended with `result`, once (see the SQLite backend's
+/// `index_game`: every ended room marked, the kept games' moves indexed).
 pub(super) async fn index_game(
     db: &Client,
     room: &str,
-    result: &GameResult,
+    result: Option<&GameResult>,
 ) -> Result<(), StoreError> {
-    let Some(outcome) = Outcome::of(result.result) else {
+    let first = db
+        .execute(
+            "INSERT INTO explorer_games (room) VALUES ($1) ON CONFLICT DO NOTHING",
+            &[&room],
+        )
+        .await?;
+    let Some(outcome) = result.and_then(|r| Outcome::of(r.result)) else {
         return Ok(());
     };
+    if first == 0 {
+        return Ok(());
+    }
     let Some(head) = db
         .query_opt("SELECT game, opening FROM rooms WHERE id = $1", &[&room])
         .await?
@@ -39,15 +49,6 @@ pub(super) async fn index_game(
     let Some(variant) = explorer::variant(&spec, !opening.is_empty()) else {
         return Ok(());
     };
-    let first = db
-        .execute(
-            "INSERT INTO explorer_games (room) VALUES ($1) ON CONFLICT DO NOTHING",
-            &[&room],
-        )
-        .await?;
-    if first == 0 {
-        return Ok(());
-    }
     let facts = db
         .query_one(
             "SELECT EXISTS (SELECT 1 FROM seats WHERE room = $1 AND bot),
@@ -95,7 +96,38 @@ pub(super) async fn index_game(
     Ok(())
 }
 
+/// Indexes a room that ended before the index existed, with its stored result.
+pub(super) async fn index_ended(db: &Client, room: &str) -> Result<(), StoreError> {
+    let Some(row) = db
+        .query_opt(
+            "SELECT result FROM rooms WHERE id = $1 AND status = 'over'",
+            &[&room],
+        )
+        .await?
+    else {
+        return Ok(());
+    };
+    let result: Option<GameResult> = row
+        .try_get::<_, Option<&str>>(0)?
+        .map(serde_json::from_str)
+        .transpose()?;
+    index_game(db, room, result.as_ref()).await
+}
+
 impl Readers {
+    /// Up to `limit` finished rooms not yet marked in the index.
+    pub(super) async fn unindexed_ended(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        let db = self.client().await?;
+        let rows = db
+            .query(
+                "SELECT id FROM rooms WHERE status = 'over'
+                   AND NOT EXISTS (SELECT 1 FROM explorer_games WHERE room = rooms.id) LIMIT $1",
+                &[&(limit as i64)],
+            )
+            .await?;
+        rows.iter().map(|r| Ok(r.try_get(0)?)).collect()
+    }
+
     /// The moves played from `position` in games of `variant` in `buckets`, the most played
     /// first.
     pub(super) async fn explorer(

@@ -257,6 +257,10 @@ impl PostgresStore {
             .await
     }
 
+    pub async fn unindexed_ended(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.reads.unindexed_ended(limit).await
+    }
+
     pub async fn player_page(
         &self,
         name: &str,

@@ -155,6 +155,7 @@ impl Statements {
             } => accounts::drop_token(db, token_hash, replacement).await?,
             Write::Tournament(t) => tournaments::upsert(db, t).await?,
             Write::TournamentEdit { before, after } => tournaments::edit(db, before, after).await?,
+            Write::IndexEnded { room } => explorer::index_ended(db, room).await?,
             Write::Barrier => {}
         }
         Ok(())
@@ -332,7 +333,7 @@ impl Statements {
         }
         if let Some((RoomStatus::Over, Some(result))) = &change.status {
             accounts::settle_rated(db, room, result).await?;
-            explorer::index_game(db, room, result).await?;
+            explorer::index_game(db, room, Some(result)).await?;
         }
         if let Some(line) = &change.chat {
             db.execute(

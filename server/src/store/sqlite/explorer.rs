@@ -19,16 +19,23 @@ CREATE TABLE IF NOT EXISTS explorer (
 CREATE TABLE IF NOT EXISTS explorer_games (room TEXT PRIMARY KEY);
 ";
 
-/// Indexes `room`, which has just ended with `result` (after its ratings were settled), if its
-/// game is one the explorer keeps and it is not indexed yet.
+/// Indexes `room`, which has just ended with `result` (after its ratings were settled), once:
+/// every ended room is marked in `explorer_games` (so that the backfill passes it by), and its
+/// moves are indexed if it has a result and its game is one the explorer keeps.
 pub(super) fn index_game(
     db: &Connection,
     room: &str,
-    result: &GameResult,
+    result: Option<&GameResult>,
 ) -> Result<(), StoreError> {
-    let Some(outcome) = Outcome::of(result.result) else {
+    let first = db
+        .prepare_cached("INSERT INTO explorer_games (room) VALUES (?1) ON CONFLICT DO NOTHING")?
+        .execute([room])?;
+    let Some(outcome) = result.and_then(|r| Outcome::of(r.result)) else {
         return Ok(());
     };
+    if first == 0 {
+        return Ok(());
+    }
     let head: Option<(String, String)> = db
         .prepare_cached("SELECT game, opening FROM rooms WHERE id = ?1")?
         .query_row([room], |r| Ok((r.get(0)?, r.get(1)?)))
@@ -41,12 +48,6 @@ pub(super) fn index_game(
     let Some(variant) = explorer::variant(&spec, !opening.is_empty()) else {
         return Ok(());
     };
-    let first = db
-        .prepare_cached("INSERT INTO explorer_games (room) VALUES (?1) ON CONFLICT DO NOTHING")?
-        .execute([room])?;
-    if first == 0 {
-        return Ok(());
-    }
     let bot_seated: bool = db
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM seats WHERE room = ?1 AND bot <> 0)")?
         .query_row([room], |r| r.get(0))?;
@@ -84,6 +85,32 @@ pub(super) fn index_game(
         ])?;
     }
     Ok(())
+}
+
+/// Indexes a room that ended before the index existed (`Write::IndexEnded`), with the
+/// result it was stored with.
+pub(super) fn index_ended(db: &Connection, room: &str) -> Result<(), StoreError> {
+    let result: Option<Option<String>> = db
+        .prepare_cached("SELECT result FROM rooms WHERE id = ?1 AND status = 'over'")?
+        .query_row([room], |r| r.get(0))
+        .optional()?;
+    let Some(result) = result else {
+        return Ok(());
+    };
+    let result: Option<GameResult> = result.map(|r| serde_json::from_str(&r)).transpose()?;
+    index_game(db, room, result.as_ref())
+}
+
+/// Up to `limit` finished rooms not yet marked in the index.
+pub(super) fn unindexed(db: &Connection, limit: usize) -> Result<Vec<String>, StoreError> {
+    let ids = db
+        .prepare_cached(
+            "SELECT id FROM rooms WHERE status = 'over'
+               AND NOT EXISTS (SELECT 1 FROM explorer_games WHERE room = rooms.id) LIMIT ?1",
+        )?
+        .query_map([limit as i64], |r| r.get(0))?
+        .collect::<Result<_, _>>()?;
+    Ok(ids)
 }
 
 /// The moves played from `position` in games of `variant` in `buckets`, the most played first.

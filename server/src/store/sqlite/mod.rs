@@ -286,6 +286,12 @@ impl SqliteStore {
             .await
     }
 
+    /// Up to `limit` finished rooms the explorer's index has not seen yet.
+    pub async fn unindexed_ended(&self, limit: usize) -> Result<Vec<String>, StoreError> {
+        self.read(move |conn| explorer::unindexed(conn, limit))
+            .await
+    }
+
     pub async fn player_page(
         &self,
         name: &str,

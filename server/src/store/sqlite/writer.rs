@@ -182,7 +182,7 @@ fn apply_change(db: &Connection, change: &RoomChange) -> Result<(), StoreError> 
     }
     if let Some((RoomStatus::Over, Some(result))) = &change.status {
         accounts::settle_rated(db, room, result, now_ms() as u64)?;
-        explorer::index_game(db, room, result)?;
+        explorer::index_game(db, room, Some(result))?;
     }
     if let Some(line) = &change.chat {
         db.prepare_cached(
@@ -254,6 +254,7 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
         } => accounts::drop_token(db, token_hash, replacement)?,
         Write::Tournament(t) => tournaments::upsert(db, t)?,
         Write::TournamentEdit { before, after } => tournaments::edit(db, before, after)?,
+        Write::IndexEnded { room } => explorer::index_ended(db, room)?,
         Write::Barrier => {}
     }
     Ok(())
