@@ -118,26 +118,6 @@ async fn a_bad_store_url_or_an_absent_server_stops_serve_at_start() {
     );
 }
 
-const PASSWORD: &str = "correct horse battery";
-
-/// A guest who claims `name` with [`PASSWORD`]: its connection as the account.
-async fn account(server: &TestServer, name: &str) -> Client {
-    let guest = server.client(&format!("guest-{name}")).await;
-    let (status, body) = http_json(
-        server.addr,
-        "POST",
-        "/api/accounts",
-        json!({"token": guest.token, "name": name, "password": PASSWORD}),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let token = guest.token.clone();
-    guest.close().await;
-    let mut me = Client::connect(&server.url()).await;
-    me.hello_again("anything", &token).await;
-    me
-}
-
 /// A SQLite hall: Alice beats Bob in a rated game with a chat line, the bot reviews it, Alice
 /// opens a tournament. Returns the room, the review and the stopped hall's data directory.
 async fn a_sqlite_hall() -> (String, serde_json::Value, tempfile::TempDir) {

@@ -606,6 +606,29 @@ impl Client {
     }
 }
 
+/// The password of the accounts the tests make.
+pub const PASSWORD: &str = "correct horse battery";
+
+/// A guest who claims `name` with [`PASSWORD`] and says hello again as the account: its
+/// connection.
+pub async fn account(server: &TestServer, name: &str) -> Client {
+    let guest = server.client(&format!("guest-{name}")).await;
+    let (status, body) = http_json(
+        server.addr,
+        "POST",
+        "/api/accounts",
+        json!({"token": guest.token, "name": name, "password": PASSWORD}),
+    )
+    .await;
+    assert_eq!(status, 201, "{body}");
+    let token = guest.token.clone();
+    guest.close().await;
+    let mut me = Client::connect(&server.url()).await;
+    let welcome = me.hello_again("anything", &token).await;
+    assert_eq!(welcome["account"], true);
+    me
+}
+
 /// Two players seated in a fresh room of `game` (black first), the game started.
 pub async fn seated_pair(
     server: &TestServer,

@@ -3,8 +3,6 @@
 
 use super::*;
 
-pub(crate) const PASSWORD: &str = "correct horse battery";
-
 /// How long a whole tournament may take to reach a state (each round takes about a second).
 pub(crate) const TOURNAMENT_WAIT: Duration = Duration::from_secs(60);
 
@@ -14,25 +12,6 @@ pub(crate) fn connect4() -> Value {
 
 pub(crate) fn clock() -> Value {
     json!({"initial_ms":60_000,"increment_ms":0})
-}
-
-/// A guest who claims `name` and says hello again as the account: its connection.
-pub(crate) async fn account(server: &TestServer, name: &str) -> Client {
-    let guest = server.client(&format!("guest-{name}")).await;
-    let (status, body) = http_json(
-        server.addr,
-        "POST",
-        "/api/accounts",
-        json!({"token": guest.token, "name": name, "password": PASSWORD}),
-    )
-    .await;
-    assert_eq!(status, 201, "{body}");
-    let token = guest.token.clone();
-    guest.close().await;
-    let mut me = Client::connect(&server.url()).await;
-    let welcome = me.hello_again("anything", &token).await;
-    assert_eq!(welcome["account"], true);
-    me
 }
 
 /// A bot (the test's own client) that says hello again with its token after a restart.
