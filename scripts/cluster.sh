@@ -119,6 +119,8 @@ redis_port=${redis_port:+$((10#$redis_port))}
 # ---- what it needs ------------------------------------------------------------------------
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/test_ca.sh
+source "$root/scripts/test_ca.sh"
 kibitz=${KIBITZ_BIN:-$root/target/release/kibitz}
 if [[ -z ${KIBITZ_BIN:-} && ! -x $kibitz ]]; then
   command -v cargo >/dev/null || die "$kibitz is missing and cargo is not installed to build it"
@@ -233,19 +235,8 @@ pg_tls=()
 redis_tls=()
 if [[ -n $tls ]]; then
   mkdir "$dir/tls"
-  (
-    cd "$dir/tls"
-    printf '%s\n' '[req]' 'distinguished_name = dn' 'x509_extensions = ca' 'prompt = no' \
-      '[dn]' 'CN = Kibitz cluster CA' '[ca]' 'basicConstraints = critical, CA:TRUE' \
-      'keyUsage = critical, keyCertSign, cRLSign' >ca.cnf
-    printf '%s\n' 'basicConstraints = CA:FALSE' 'extendedKeyUsage = serverAuth' \
-      'subjectAltName = IP:127.0.0.1' >server.ext
-    ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
-    openssl req -x509 -days 30 -config ca.cnf "${ec[@]}" -keyout ca.key -out ca.pem
-    openssl req -subj /CN=127.0.0.1 "${ec[@]}" -keyout server.key -out server.csr
-    openssl x509 -req -days 30 -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
-      -extfile server.ext -out server.pem
-  ) >"$dir/tls/openssl.log" 2>&1 || die "openssl failed: $(cat "$dir/tls/openssl.log")"
+  make_test_ca "$dir/tls" "Kibitz cluster CA" 30 ||
+    die "openssl failed: $(cat "$dir/tls/openssl.log")"
   # PostgreSQL reads its key only if no one else may.
   cp "$dir/tls/server.pem" "$dir/tls/server.key" "$dir/pg/"
   chmod 600 "$dir/pg/server.key"

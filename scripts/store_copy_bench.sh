@@ -9,6 +9,8 @@ set -euo pipefail
 games=${1:-100000}
 accounts=${2:-10000}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# shellcheck source=scripts/test_ca.sh
+source "$root/scripts/test_ca.sh"
 cd "$root"
 say() { echo "store_copy_bench: $*" >&2; }
 
@@ -39,19 +41,7 @@ cleanup() {
 trap cleanup EXIT
 
 # The CA and PostgreSQL's certificate for 127.0.0.1.
-(
-  cd "$dir/tls"
-  printf '%s\n' '[req]' 'distinguished_name = dn' 'x509_extensions = ca' 'prompt = no' \
-    '[dn]' 'CN = bench CA' '[ca]' 'basicConstraints = critical, CA:TRUE' \
-    'keyUsage = critical, keyCertSign, cRLSign' >ca.cnf
-  printf '%s\n' 'basicConstraints = CA:FALSE' 'extendedKeyUsage = serverAuth' \
-    'subjectAltName = IP:127.0.0.1' >server.ext
-  ec=(-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes)
-  openssl req -x509 -days 2 -config ca.cnf "${ec[@]}" -keyout ca.key -out ca.pem
-  openssl req -subj /CN=127.0.0.1 "${ec[@]}" -keyout server.key -out server.csr
-  openssl x509 -req -days 2 -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial \
-    -extfile server.ext -out server.pem
-) >/dev/null 2>&1
+make_test_ca "$dir/tls" "bench CA" 2 || { say "openssl failed: $(cat "$dir/tls/openssl.log")"; exit 1; }
 cp "$dir/tls/server.pem" "$dir/tls/server.key" "$dir/pg/"
 chmod 600 "$dir/pg/server.key"
 ((EUID == 0)) && chown -R postgres: "$dir/pg"
