@@ -1,0 +1,186 @@
+// A puzzle without the DOM: its variants and themes, the server's puzzle object read into the page's shape, moves between the server's notation and the board's, the position a line reaches (legal points, renju's forbidden points, Othello's pass), and the cells a hint names; node tests it.
+
+import { replay, applyMove, dims, othelloLegal, stoneOf, seatOf, connect4Drop, parseCell, EMPTY } from '../rules.js';
+import { forbiddenPoints } from '../renju.js';
+
+/** The puzzles' variants, in the pickers' order. */
+export const VARIANTS = ['gomoku-freestyle', 'gomoku-renju', 'othello', 'connect4'];
+
+/** The themes of each variant, used until the server's index says which it has. */
+export const THEMES = {
+  'gomoku-freestyle': ['vcf'],
+  'gomoku-renju': ['vcf', 'renju-foul'],
+  othello: ['endgame', 'corner', 'parity'],
+  connect4: ['win', 'zugzwang'],
+};
+
+/** Every theme, in the order of THEMES. */
+export const ALL_THEMES = [...new Set(Object.values(THEMES).flat())];
+
+/** The game (a GameSpec as rules.js reads it) of a variant. */
+export function variantGame(variant) {
+  switch (variant) {
+    case 'gomoku-renju': return { kind: 'gomoku', size: 15, rule: 'renju' };
+    case 'othello': return { kind: 'othello' };
+    case 'connect4': return { kind: 'connect4', cols: 7, rows: 6, blocked: [] };
+    default: return { kind: 'gomoku', size: 15, rule: 'freestyle' };
+  }
+}
+
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** A move of the server as the board's rules write it: lower case, and a Connect Four column
+ *  given as a letter ("d") as its number ("4"), the notation of a room's moves. */
+export function toBoardMove(game, move) {
+  const text = String(move ?? '').trim().toLowerCase();
+  if (game?.kind === 'connect4' && /^[a-z]$/.test(text)) return String(LETTERS.indexOf(text) + 1);
+  return text;
+}
+
+/** Whether the server writes this puzzle's Connect Four columns as letters: said by the moves
+ *  it sent (a room's notation, numbers, otherwise). */
+export function usesLetters(game, moves) {
+  return game?.kind === 'connect4' && (moves || []).some((m) => /^[a-z]$/i.test(String(m).trim()));
+}
+
+/** A move of the board ("4", "h8", "pass") in the server's notation for this puzzle. */
+export function toServerMove(game, move, letters) {
+  const text = String(move);
+  if (letters && game?.kind === 'connect4' && /^\d+$/.test(text)) return LETTERS[Number(text) - 1] ?? text;
+  return text;
+}
+
+const num = (v, fallback = null) => (v != null && Number.isFinite(Number(v)) ? Number(v) : fallback);
+
+/**
+ * The server's puzzle object in the page's shape, or null when it is not a puzzle: { id,
+ * variant, game, moves (the board's notation), letters (the server's Connect Four notation),
+ * toMove, themes, length, goal (the server's English words), rating, rd, plays, alternatives,
+ * date }.
+ */
+export function readPuzzle(data) {
+  if (!data || typeof data !== 'object' || typeof data.id !== 'string' || !data.id) return null;
+  const variant = VARIANTS.includes(data.variant) ? data.variant : null;
+  const game = data.game && typeof data.game === 'object' && ['gomoku', 'othello', 'connect4'].includes(data.game.kind)
+    ? data.game : variant ? variantGame(variant) : null;
+  if (!game) return null;
+  const raw = Array.isArray(data.moves) ? data.moves.map(String) : [];
+  return {
+    id: data.id,
+    variant: variant || (game.kind === 'gomoku' ? (game.rule === 'renju' ? 'gomoku-renju' : 'gomoku-freestyle') : game.kind),
+    game,
+    moves: raw.map((m) => toBoardMove(game, m)),
+    letters: usesLetters(game, raw),
+    toMove: data.to_move === 'black' ? 'black' : data.to_move === 'white' ? 'white' : null,
+    themes: Array.isArray(data.themes) ? data.themes.map(String) : [],
+    length: Math.max(1, Math.round(num(data.length, 1))),
+    goal: typeof data.goal === 'string' ? data.goal : '',
+    rating: num(data.rating),
+    rd: num(data.rd),
+    plays: Math.max(0, Math.round(num(data.plays, 0))),
+    alternatives: data.alternatives === true,
+    date: typeof data.date === 'string' ? data.date : null,
+  };
+}
+
+/** The goal's string key and its values: "{seat} to play and win: VCF in {n}" for a VCF,
+ *  else "{seat} to play and win in {n}" (a move counts the player's moves only). */
+export function goalKey(puzzle, toMove) {
+  const seat = toMove || puzzle.toMove || 'black';
+  const vcf = puzzle.themes.includes('vcf');
+  return { key: vcf ? 'puz.goalVcf' : 'puz.goal', seat, n: puzzle.length };
+}
+
+const DIRS = [[1, 0], [0, 1], [1, 1], [1, -1]];
+
+/** Whether the stone at `idx` ends the game: five or more in Gomoku (exactly five for black in
+ *  renju), four or more in Connect Four. */
+function winsAt(game, cells, idx) {
+  const { cols, rows } = dims(game);
+  const stone = cells[idx];
+  const x0 = idx % cols;
+  const y0 = Math.floor(idx / cols);
+  return DIRS.some(([dx, dy]) => {
+    let len = 1;
+    for (const sgn of [1, -1]) {
+      let x = x0 + dx * sgn;
+      let y = y0 + dy * sgn;
+      while (x >= 0 && x < cols && y >= 0 && y < rows && cells[y * cols + x] === stone) {
+        len += 1;
+        x += dx * sgn;
+        y += dy * sgn;
+      }
+    }
+    if (game.kind === 'connect4') return len >= 4;
+    const exact = game.rule === 'standard' || (game.rule === 'renju' && seatOf(stone) === 'black');
+    return exact ? len === 5 : len >= 5;
+  });
+}
+
+/**
+ * The position `moves` reach in `game`, for the board: { game, pos, over, legal (Othello's
+ * legal squares), forbidden (renju's forbidden points for black), mustPass (Othello: the side
+ * to move has no move but the other has) }. Display only: the server is the referee.
+ */
+export function positionAfter(game, moves) {
+  const positions = replay(game, moves);
+  const pos = positions[positions.length - 1];
+  let over = false;
+  let legal = [];
+  let forbidden = [];
+  let mustPass = false;
+  if (game.kind === 'othello') {
+    legal = othelloLegal(pos.cells, stoneOf(pos.toMove));
+    if (!legal.length) {
+      const other = othelloLegal(pos.cells, stoneOf(pos.toMove === 'black' ? 'white' : 'black'));
+      mustPass = other.length > 0;
+      over = !mustPass;
+    }
+  } else {
+    over = (pos.last >= 0 && winsAt(game, pos.cells, pos.last)) || !pos.cells.includes(EMPTY);
+    if (!over && game.rule === 'renju' && pos.toMove === 'black') forbidden = forbiddenPoints(pos.cells, dims(game).cols);
+  }
+  return { game, pos, over, legal, forbidden, mustPass };
+}
+
+/** Whether `move` may be played from `at` (a positionAfter): an empty point, a column with
+ *  room, a legal square, not a renju forbidden point; a pass only when it must be. */
+export function canPlay(at, move) {
+  if (at.over) return false;
+  if (move === 'pass') return at.mustPass;
+  const next = applyMove(at.game, at.pos, move);
+  if (next.last < 0) return false;
+  if (at.game.kind === 'othello') return at.legal.includes(next.last);
+  return !at.forbidden.some((f) => f.idx === next.last);
+}
+
+/** A move typed by a person in the board's notation ("H8" → "h8", "D" → "4" in Connect Four),
+ *  or null when it names no cell or column of the board. */
+export function typedMove(game, text) {
+  const move = toBoardMove(game, text);
+  if (move === 'pass') return move;
+  if (game.kind === 'connect4') {
+    const x = Number(move);
+    return Number.isInteger(x) && x >= 1 && x <= dims(game).cols ? String(x) : null;
+  }
+  return parseCell(game, move) >= 0 ? move : null;
+}
+
+/** The cells a hint's area names (cell names, or Connect Four columns as letters or numbers)
+ *  on the board at `pos`: for a column, the cell its next stone would take. */
+export function hintCells(game, pos, area) {
+  const out = [];
+  for (const a of Array.isArray(area) ? area : []) {
+    const move = toBoardMove(game, a);
+    let idx = -1;
+    if (game.kind === 'connect4') {
+      const { cols, rows } = dims(game);
+      const x = Number(move) - 1;
+      if (Number.isInteger(x) && x >= 0 && x < cols) idx = connect4Drop(pos.cells, cols, rows, x);
+    } else {
+      idx = parseCell(game, move);
+    }
+    if (idx >= 0 && !out.some((c) => c.idx === idx)) out.push({ idx, move });
+  }
+  return out;
+}
