@@ -1,4 +1,4 @@
-// Lobby view: name (or the account signed in), the leaderboard and tournament links, quick pairing ("play now" seeks, with a bot offered after a while), the new-game form, and the live lists of open rooms, live games and bots.
+// Lobby view: name (or the account signed in), the leaderboard and tournament links, the daily puzzle's card, quick pairing ("play now" seeks, with a bot offered after a while), the new-game form, and the live lists of open rooms, live games and bots.
 
 import { h, clear } from './dom.js';
 import { t, gameLabel, clockLabel, errorText } from './i18n.js';
@@ -9,6 +9,7 @@ import { openingRules } from './opening.js';
 import { livePosition } from './live-board.js';
 import { backToGameCard, isMine, showBackToGame } from './my-game.js';
 import { canBeRated } from './rating.js';
+import { dailyPuzzleCard } from './puzzles/daily.js';
 
 const FORM_KEY = 'kibitz.newGame';
 /** How long a seek waits before a bot is offered. Browser tests shorten it with the page
@@ -630,6 +631,7 @@ export function mountLobby(root, app) {
       card('lobby.vsComputer', vsComputerRow),
       card('lobby.newGame', newGameForm)),
     h('div', { class: 'lobby-lists' },
+      dailyPuzzleCard(app),
       card('lobby.open', openList),
       card('lobby.live',
         h('a', { href: 'tv', class: 'tv-link', 'data-testid': 'link-tv', 'data-i18n': 'lobby.tv', onclick: (ev) => { ev.preventDefault(); app.goTv(); } }, t('lobby.tv')),
