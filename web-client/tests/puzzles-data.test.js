@@ -35,6 +35,10 @@ test('a puzzle object is read into the page\'s shape; Connect Four letters becom
   assert.deepEqual(gomoku.game, variantGame('gomoku-renju'), 'no game: the variant\'s');
   assert.deepEqual(gomoku.moves, ['h8', 'i9']);
   for (const bad of [null, 'x', {}, { id: '' }, { id: 'x', variant: 'chess' }]) assert.equal(readPuzzle(bad), null, JSON.stringify(bad));
+  // The side to move is the server's word: an Othello pass left out of the moves is put back.
+  const oth = readPuzzle({ id: 'o1', variant: 'othello', moves: ['f5'], to_move: 'black', themes: ['endgame'], length: 1 });
+  assert.deepEqual(oth.moves, ['f5', 'pass']);
+  assert.deepEqual(readPuzzle({ id: 'o2', variant: 'othello', moves: ['f5'], to_move: 'white', length: 1 }).moves, ['f5']);
 });
 
 test('moves between the board and the server', () => {

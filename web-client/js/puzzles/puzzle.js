@@ -65,13 +65,18 @@ export function readPuzzle(data) {
     ? data.game : variant ? variantGame(variant) : null;
   if (!game) return null;
   const raw = Array.isArray(data.moves) ? data.moves.map(String) : [];
+  const moves = raw.map((m) => toBoardMove(game, m));
+  const toMove = data.to_move === 'black' ? 'black' : data.to_move === 'white' ? 'white' : null;
+  // An Othello position whose side to move has to pass, written without the pass: the pass is
+  // the board's, so that the player's side is to move.
+  if (game.kind === 'othello' && toMove && positionAfter(game, moves).pos.toMove !== toMove) moves.push('pass');
   return {
     id: data.id,
     variant: variant || (game.kind === 'gomoku' ? (game.rule === 'renju' ? 'gomoku-renju' : 'gomoku-freestyle') : game.kind),
     game,
-    moves: raw.map((m) => toBoardMove(game, m)),
+    moves,
     letters: usesLetters(game, raw),
-    toMove: data.to_move === 'black' ? 'black' : data.to_move === 'white' ? 'white' : null,
+    toMove,
     themes: Array.isArray(data.themes) ? data.themes.map(String) : [],
     length: Math.max(1, Math.round(num(data.length, 1))),
     goal: typeof data.goal === 'string' ? data.goal : '',
