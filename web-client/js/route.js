@@ -1,7 +1,8 @@
-// The page's addresses: which view an address shows (lobby, room, TV, account form, leaderboard, player page, tournaments, a tournament, the opening explorer, the puzzles) and the address of a view; no DOM, so node can test it.
+// The page's addresses: which view an address shows (lobby, room, TV, account form, leaderboard, player page, tournaments, a tournament, the opening explorer, the puzzles, the analysis board) and the address of a view; no DOM, so node can test it.
 
 import { RATING_KEYS } from './rating.js';
 import { explorerRoute, explorerQuery } from './explorer-data.js';
+import { analysisRoute, analysisQuery } from './analysis/share.js';
 import { puzzlesRoute, puzzleRoute, puzzlesQuery } from './puzzles/address.js';
 
 const ACCOUNT_MODES = ['signin', 'register'];
@@ -15,7 +16,9 @@ const trimmed = (v) => (v && v.trim() ? v.trim() : null);
  * `?leaderboard=<key>[&bots=true]` (an unknown key is the first), { page: 'player', name } for
  * `?player=<name>`, { page: 'tournaments' } for `?tournaments`, { page: 'tournament', id } for
  * `?tournament=<id>`, { page: 'explorer', key, moves, rated, bots } for
- * `?explorer=<key>[&moves=a,b][&rated=yes|no][&bots=yes|no]` (explorer-data.js), else
+ * `?explorer=<key>[&moves=a,b][&rated=yes|no][&bots=yes|no]` (explorer-data.js),
+ * { page: 'analysis', variant, setup, tree, at } for `?analysis=<variant>[&setup=…][&tree=…][&at=n]`
+ * (analysis/share.js), else
  * { page: 'puzzles', variant, theme, mode } for `?puzzles[&variant=][&theme=][&mode=streak]`,
  * { page: 'puzzle', id } for `?puzzle=<id>` (puzzles/address.js), else { page: 'lobby' }.
  */
@@ -36,6 +39,7 @@ export function parseRoute(search = '', pathname = '/') {
   if (tournament) return { page: 'tournament', id: tournament };
   if (q.has('tournaments')) return { page: 'tournaments' };
   if (q.has('explorer')) return explorerRoute(q);
+  if (q.has('analysis')) return analysisRoute(q);
   const puzzle = puzzleRoute(q);
   if (puzzle) return puzzle;
   if (q.has('puzzles')) return puzzlesRoute(q);
@@ -54,6 +58,7 @@ export function routeUrl(route, base = '/') {
     case 'tournaments': return `${base}?tournaments`;
     case 'tournament': return `${base}?tournament=${enc(route.id)}`;
     case 'explorer': return `${base}?${explorerQuery(route)}`;
+    case 'analysis': return `${base}?${analysisQuery(route)}`;
     case 'puzzles':
     case 'puzzle': return `${base}?${puzzlesQuery(route)}`;
     default: return base;
