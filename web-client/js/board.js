@@ -94,6 +94,8 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
 
   function canPlayAt(idx) {
     if (!view || !view.interactive || idx < 0) return false;
+    // The analysis board's edit mode: any point, taken or not, gets a stone or loses one.
+    if (view.edit) return idx < view.pos.cells.length;
     if (view.game.kind === 'connect4') return connect4Drop(view.pos.cells, geo.cols, geo.rows, idx) >= 0;
     if (view.pos.cells[idx] !== EMPTY) return false;
     if (view.game.kind === 'othello') return (view.legal || []).includes(idx);
@@ -108,7 +110,7 @@ export function createBoard(container, { onPlay, testPrefix = '', label = 'board
     if (!previewLayer) return;
     clear(previewLayer);
     const at = hover >= 0 ? hover : touchPending;
-    if (!canPlayAt(at) || !view.me) return;
+    if (!canPlayAt(at) || !view.me || (view.edit && view.pos.cells[at] !== EMPTY)) return;
     if (view.game.kind === 'connect4') {
       const [sx] = screen(at, 0);
       previewLayer.append(

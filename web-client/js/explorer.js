@@ -11,8 +11,9 @@ const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
 const gamesWords = (n) => (n === 1 ? t('explorer.oneGame') : t('explorer.games', { n }));
 
 /** Black wins, draws and white wins of a table row as a bar: the shares drawn (the wider ones
- *  with their percentage), the counts in words for screen readers and on hover. */
-function resultsBar(row) {
+ *  with their percentage), the counts in words for screen readers and on hover (the analysis
+ *  board's explorer panel draws it too). */
+export function resultsBar(row) {
   const words = t('explorer.resultsText', { black: row.black, draws: row.draws, white: row.white });
   const parts = [['black', row.pct.black], ['draws', row.pct.draws], ['white', row.pct.white]].filter(([, p]) => p > 0);
   return h('div', { class: 'wdl', title: words },

@@ -1,4 +1,4 @@
-// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`) and the puzzles (`/?puzzles…`, `/?puzzle=<id>`); the header's links to the leaderboards, the tournaments, the explorer and the puzzles.
+// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`) and the puzzles (`/?puzzles…`, `/?puzzle=<id>`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -13,6 +13,7 @@ import { mountPlayer } from './player.js';
 import { mountTournaments } from './tournaments.js';
 import { mountTournament } from './tournament.js';
 import { mountExplorer } from './explorer.js';
+import { mountAnalysis } from './analysis/page.js';
 import { mountPuzzles } from './puzzles/page.js';
 import { parseRoute, routeUrl } from './route.js';
 import * as api from './api.js';
@@ -179,6 +180,7 @@ app.viewLink = viewLink;
 siteNav.append(
   viewLink({ page: 'leaderboard', key: 'gomoku-freestyle', bots: false }, { 'data-testid': 'header-link-leaderboard', 'data-i18n': 'lobby.leaderboard' }, t('lobby.leaderboard')),
   viewLink({ page: 'tournaments' }, { 'data-testid': 'header-link-tournaments', 'data-i18n': 'tour.link' }, t('tour.link')),
+  viewLink({ page: 'analysis', variant: 'gomoku-freestyle', setup: '', tree: '', at: 0 }, { 'data-testid': 'header-link-analysis', 'data-i18n': 'analysis.link' }, t('analysis.link')),
   viewLink({ page: 'explorer', key: 'gomoku-freestyle', moves: [], rated: 'any', bots: 'any' }, { 'data-testid': 'header-link-explorer', 'data-i18n': 'explorer.link' }, t('explorer.link')),
   viewLink({ page: 'puzzles', variant: null, theme: null, mode: null }, { 'data-testid': 'header-link-puzzles', 'data-i18n': 'puz.link' }, t('puz.link')));
 
@@ -273,6 +275,7 @@ function mount(route, opts = {}) {
     case 'tournaments': view = mountTournaments(main, app); break;
     case 'tournament': view = mountTournament(main, app, route); break;
     case 'explorer': view = mountExplorer(main, app, route); break;
+    case 'analysis': view = mountAnalysis(main, app, route); break;
     case 'puzzles':
     case 'puzzle': view = mountPuzzles(main, app, route); break;
     default:

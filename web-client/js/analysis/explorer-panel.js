@@ -1,0 +1,92 @@
+// The analysis board's opening explorer panel: for a position reached by moves from the game's start on one of the five rated boards, the moves played from it in the hall's finished games (`GET /api/explorer/<key>?moves=…`, as the explorer page asks), each a button that plays it, and a link to the explorer there; a set-up position or another board is said not to be covered.
+
+import { h, clear } from '../dom.js';
+import { t } from '../i18n.js';
+import { ratingKey } from '../rating.js';
+import { explorerAnswer, DEFAULT_DEPTH } from '../explorer-data.js';
+import { resultsBar } from '../explorer.js';
+import * as api from '../api.js';
+
+const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
+
+/**
+ * The panel: `onPlay(move)` plays a move chosen in its table, `app` gives viewLink. Returns
+ * { element, show({ game, setup, line, over }), render() }: show the position on show (asks the
+ * server unless it is the one shown already), render again in another language.
+ */
+export function createExplorerPanel({ app, onPlay }) {
+  const title = h('h2', { class: 'panel-title', id: 'analysis-explorer-title' });
+  const body = h('div', { class: 'an-explorer-body', 'data-testid': 'analysis-explorer' });
+  const element = h('section', { class: 'an-explorer', 'aria-labelledby': 'analysis-explorer-title' }, title, body);
+  let at = null; // { key, line, setup, over } on show
+  let answer = null; // { ok, data, error } for `at`, null while asked for
+  let asked = 0;
+
+  function say(state, cls, text) {
+    body.dataset.state = state;
+    body.append(h('p', { class: cls, 'data-testid': `analysis-explorer-${state}` }, text));
+  }
+
+  function table(rows) {
+    return h('table', { class: 'rating-table explorer-table an-explorer-table', 'data-testid': 'analysis-explorer-table' },
+      h('caption', { class: 'sr-only' }, t('explorer.caption')),
+      h('thead', {}, h('tr', {},
+        h('th', { scope: 'col' }, t('explorer.move')),
+        h('th', { scope: 'col', class: 'num' }, t('explorer.gamesCol')),
+        h('th', { scope: 'col', class: 'wdl-head' }, t('explorer.results')))),
+      h('tbody', {}, rows.map((r) => h('tr', { 'data-move': r.move, 'data-games': r.games },
+        h('th', { scope: 'row' }, h('button', {
+          type: 'button', class: 'explorer-move', 'data-testid': `analysis-explorer-move-${r.move}`,
+          title: t('explorer.play', { move: moveLabel(r.move) }), onclick: () => onPlay(r.move),
+        }, moveLabel(r.move))),
+        h('td', { class: 'num' }, String(r.games)),
+        h('td', { class: 'wdl-cell' }, resultsBar(r))))));
+  }
+
+  function render() {
+    title.textContent = t('analysis.explorer.title');
+    clear(body);
+    if (!at) return;
+    body.dataset.moves = at.line.join(',');
+    if (!at.key) return say('board', 'note', t('analysis.explorer.board'));
+    if (at.setup) return say('setup', 'note', t('analysis.explorer.setup'));
+    const link = app.viewLink({ page: 'explorer', key: at.key, moves: at.line, rated: 'any', bots: 'any' },
+      { class: 'an-explorer-link', 'data-testid': 'analysis-explorer-link' }, t('analysis.explorer.open'));
+    if (!answer) say('loading', 'note', t('explorer.loading'));
+    else if (!answer.ok) say('error', 'error-msg', answer.error);
+    else if (answer.data.rows.length) {
+      body.dataset.state = 'rows';
+      body.append(h('p', { class: 'note' }, answer.data.games === 1 ? t('explorer.oneGame') : t('explorer.games', { n: answer.data.games })), table(answer.data.rows));
+    } else if (at.line.length >= answer.data.depth) say('deep', 'note', t('explorer.deep', { depth: answer.data.depth }));
+    else say('empty', 'note', t(at.over ? 'explorer.over' : 'explorer.empty'));
+    body.append(h('p', { class: 'note' }, link));
+  }
+
+  function ask() {
+    const id = ++asked;
+    answer = null;
+    if (at.line.length > DEFAULT_DEPTH) {
+      answer = { ok: true, data: explorerAnswer({ depth: DEFAULT_DEPTH }) };
+      return;
+    }
+    api.explorer({ key: at.key, moves: at.line }).then((res) => {
+      if (id !== asked) return;
+      answer = res.ok ? { ok: true, data: explorerAnswer(res.data) } : { ok: false, error: res.error };
+      render();
+    });
+  }
+
+  function show({ game, setup, line, over }) {
+    const next = { key: ratingKey(game), line: [...line], setup: !!setup, over };
+    const same = at && at.key === next.key && at.setup === next.setup && at.line.join(',') === next.line.join(',');
+    at = next;
+    if (!same) {
+      asked += 1;
+      answer = null;
+      if (at.key && !at.setup) ask();
+    }
+    render();
+  }
+
+  return { element, show, render };
+}
