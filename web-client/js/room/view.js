@@ -1,4 +1,4 @@
-// Room view: draws the room's state into the page (board, player bars, clocks, status, game-over banner, move list with a finished game's link to the opening explorer, export, offers, action buttons) and keeps the display-only choices (board turned, resign armed).
+// Room view: draws the room's state into the page (board, player bars, clocks, status, game-over banner, move list with a finished game's links to the opening explorer and the analysis board, export, offers, action buttons) and keeps the display-only choices (board turned, resign armed).
 
 import { h, clear } from '../dom.js';
 import { t, gameLabel, clockLabel } from '../i18n.js';
@@ -13,6 +13,7 @@ import { noteRoom } from '../my-game.js';
 import { createPresence } from './presence.js';
 import { createTournamentLink } from './tournament-link.js';
 import { createExploreLink } from './explore-link.js';
+import { createAnalyseLink } from './analyse-link.js';
 
 const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
 
@@ -52,7 +53,8 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
   const { board, chat, clocks, buttons, nav } = el;
   el.titleEl.after(tournamentLink.element);
   const exploreLink = createExploreLink({ app });
-  el.moveList.after(exploreLink.element);
+  const analyseLink = createAnalyseLink({ app });
+  el.moveList.after(exploreLink.element, analyseLink.element);
   const presence = createPresence(el.presenceEl, { state: R, name: (seat) => playerWord(seat), onClaim: (result) => actions.claim(result) });
   const forbiddenCache = new WeakMap();
   let flipped = false;
@@ -123,6 +125,8 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     });
     buttons.flip.setAttribute('aria-pressed', String(flipped));
     renderForbiddenNote(forbidden, -1);
+    // The position on show changed (a replay's move, a review's variation): the link follows.
+    analyseLink.render(R);
     // On a phone a stone takes two taps: said once, until the player dismisses it or plays.
     el.touchHintEl.hidden = !(interactive && R.game.kind === 'gomoku' && coarsePointer() && !touchHintSeen());
   }
