@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 mod loadtest;
+mod puzzle_tools;
 mod showcase;
 mod store_tools;
 mod up;
@@ -53,6 +54,9 @@ enum Command {
     /// copied to another backend (SQLite to PostgreSQL, and back).
     #[command(subcommand)]
     Store(StoreCommand),
+    /// Puzzles: generate a set from bot-vs-bot games, proven by the solvers; check a set.
+    #[command(subcommand)]
+    Puzzles(puzzle_tools::PuzzlesCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -551,6 +555,7 @@ fn main() -> anyhow::Result<()> {
             batch,
             replace,
         }) => runtime.block_on(store_tools::store_copy(&from, &to, batch, replace)),
+        Command::Puzzles(command) => puzzle_tools::run(command),
         Command::Loadtest(args) => {
             if !runtime.block_on(loadtest(args))? {
                 // Scripts see a failed run; the report is out already.

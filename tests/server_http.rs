@@ -290,3 +290,192 @@ async fn games_stored_before_the_explorer_are_indexed_at_start() {
     let answer = within("the ended game to be indexed", indexed).await;
     assert_eq!(answer["next"][0]["move"], "1", "{answer}");
 }
+
+/// A Connect Four puzzle whose first move has a second solution, its first move not the main
+/// line's, and a legal first move the puzzle refuses.
+fn puzzle_with_alternative() -> (game_core::puzzle::Puzzle, String, String) {
+    let set = kibitz_server::puzzles::PuzzleSet::shipped();
+    for p in set.of_variant("connect4", None) {
+        let alternative = p.proof.0.keys().find(|m| **m != p.line[0]);
+        let pos = game_core::AnyPosition::with_moves(&p.game, &p.moves).unwrap();
+        let wrong = pos
+            .legal_moves()
+            .into_iter()
+            .find(|m| !p.proof.0.contains_key(m));
+        if let (Some(alt), Some(wrong)) = (alternative, wrong) {
+            return ((**p).clone(), alt.clone(), wrong);
+        }
+    }
+    panic!("no shipped Connect Four puzzle has a second first move");
+}
+
+#[tokio::test]
+async fn puzzles_are_checked_against_their_proofs_and_rated() {
+    let server = TestServer::start().await;
+    let addr = server.addr;
+    let get = |path: String| async move {
+        let (status, body) = http_get(addr, &path).await;
+        (status, serde_json::from_str::<Value>(&body).expect("JSON"))
+    };
+    let (_, summary) = get("/api/puzzles".into()).await;
+    for v in ["gomoku-freestyle", "gomoku-renju", "othello", "connect4"] {
+        assert!(
+            summary["variants"][v]["count"].as_u64().unwrap() >= 300,
+            "{summary}"
+        );
+    }
+    let (p, alternative, wrong) = puzzle_with_alternative();
+    let (status, shown) = get(format!("/api/puzzles/{}", p.id)).await;
+    assert_eq!(status, 200, "{shown}");
+    assert_eq!(shown["moves"], json!(p.moves));
+    assert!(
+        shown.get("line").is_none() && shown.get("proof").is_none(),
+        "{shown}"
+    );
+    assert_eq!(shown["alternatives"], true);
+    let play = |line: Vec<String>| {
+        let id = p.id.clone();
+        async move {
+            http_json(
+                addr,
+                "POST",
+                &format!("/api/puzzles/{id}/move"),
+                json!({ "line": line }),
+            )
+            .await
+        }
+    };
+    let (status, refused) = play(vec![wrong.clone()]).await;
+    assert_eq!(
+        (status, &refused["correct"]),
+        (200, &json!(false)),
+        "{refused}"
+    );
+    assert!(
+        refused["message"].as_str().unwrap().starts_with(&wrong),
+        "{refused}"
+    );
+    let (_, accepted) = play(vec![alternative.clone()]).await;
+    assert_eq!(accepted["correct"], true, "{accepted}");
+    // The main line, move by move: each reply is the proof's, the last move solves it.
+    for k in (0..p.line.len()).step_by(2) {
+        let (_, answer) = play(p.line[..=k].to_vec()).await;
+        assert_eq!(answer["correct"], true);
+        assert_eq!(answer["reply"], json!(p.line.get(k + 1)), "{answer}");
+        assert_eq!(answer["solved"], k + 1 == p.line.len());
+    }
+    let (status, illegal) = play(vec!["9".into()]).await;
+    assert_eq!(status, 400, "{illegal}");
+    let (_, hint) = get(format!("/api/puzzles/{}/hint?level=1", p.id)).await;
+    assert!(
+        hint["area"].as_array().unwrap().contains(&json!(p.line[0])),
+        "{hint}"
+    );
+    let (_, hint) = get(format!("/api/puzzles/{}/hint?level=2", p.id)).await;
+    assert_eq!(hint["move"], json!(p.line[0]));
+    let (_, solution) = get(format!("/api/puzzles/{}/solution", p.id)).await;
+    assert_eq!(solution["line"], json!(p.line));
+
+    // A guest's rating comes back moved; nothing is stored for him.
+    let result = format!("/api/puzzles/{}/result", p.id);
+    let guest = json!({"rating": 1500.0, "rd": 350.0, "volatility": 0.06});
+    let (status, r) = http_json(
+        addr,
+        "POST",
+        &result,
+        json!({"line": p.line, "solved": true, "guest": guest}),
+    )
+    .await;
+    assert_eq!(status, 200, "{r}");
+    assert!(r["player"]["change"].as_f64().unwrap() > 0.0, "{r}");
+    let (status, _) = http_json(
+        addr,
+        "POST",
+        &result,
+        json!({"line": [p.line[0].clone()], "solved": true, "guest": guest}),
+    )
+    .await;
+    assert_eq!(status, 400, "an unfinished line is no solution");
+
+    // An account's first attempt is stored and rated; a second is not.
+    let me = account(&server, "Solver").await;
+    let bearer = format!("Bearer {}", me.token);
+    let post = |body: Value| {
+        let (result, bearer) = (result.clone(), bearer.clone());
+        async move {
+            let text = body.to_string();
+            let headers = [
+                ("Content-Type", "application/json"),
+                ("Authorization", bearer.as_str()),
+            ];
+            let (status, _, answer) =
+                http_request(addr, "POST", &result, &headers, Some(&text)).await;
+            (status, serde_json::from_str::<Value>(&answer).unwrap())
+        }
+    };
+    let (_, first) = post(json!({"line": [wrong], "solved": false})).await;
+    assert_eq!(first["rated"], true, "{first}");
+    assert!(first["player"]["change"].as_f64().unwrap() < 0.0, "{first}");
+    let (_, again) = post(json!({"line": p.line, "solved": true})).await;
+    assert_eq!(
+        (&again["rated"], &again["player"]["change"]),
+        (&json!(false), &json!(0.0)),
+        "{again}"
+    );
+    let (status, _, mine) = http_request(
+        addr,
+        "GET",
+        "/api/puzzles/me",
+        &[("Authorization", bearer.as_str())],
+        None,
+    )
+    .await;
+    let mine: Value = serde_json::from_str(&mine).unwrap();
+    assert_eq!(status, 200, "{mine}");
+    assert_eq!(
+        mine["ratings"]["connect4"]["rating"],
+        first["player"]["rating"]
+    );
+    assert_eq!(mine["ratings"]["connect4"]["plays"], 1);
+    let (_, shown) = get(format!("/api/puzzles/{}", p.id)).await;
+    assert_eq!(
+        shown["plays"], 1,
+        "the puzzle's rating moved with the account's attempt"
+    );
+    let next = format!(
+        "/api/puzzles/next?variant=connect4&rating={}",
+        shown["rating"]
+    );
+    let (_, _, n) = http_request(
+        addr,
+        "GET",
+        &next,
+        &[("Authorization", bearer.as_str())],
+        None,
+    )
+    .await;
+    let n: Value = serde_json::from_str(&n).unwrap();
+    assert_ne!(
+        n["id"],
+        json!(p.id),
+        "an account is given puzzles it has not tried"
+    );
+
+    let (status, daily) = get("/api/puzzles/daily".into()).await;
+    assert_eq!(status, 200);
+    assert!(daily["date"].as_str().unwrap().starts_with("20"), "{daily}");
+    let (status, _) = get("/api/puzzles/nothing-0001".into()).await;
+    assert_eq!(status, 404);
+    let (status, _, _) = http_request(
+        addr,
+        "POST",
+        &result,
+        &[
+            ("Content-Type", "application/json"),
+            ("Origin", "http://elsewhere.example"),
+        ],
+        Some(r#"{"line":[],"solved":false}"#),
+    )
+    .await;
+    assert_eq!(status, 403, "another site's page may not post results");
+}

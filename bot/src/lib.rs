@@ -32,6 +32,7 @@ pub mod gomoku;
 pub mod nboard;
 pub mod othello;
 pub mod pbrain;
+pub mod puzzles;
 pub mod registry;
 pub mod search;
 pub mod tt;

@@ -72,6 +72,7 @@ pub mod opening;
 pub mod othello;
 pub mod position;
 pub mod protocol;
+pub mod puzzle;
 pub mod record;
 pub mod renju;
 pub mod review;

@@ -53,6 +53,7 @@ pub mod lobby;
 pub mod metrics;
 pub mod net;
 pub mod player_links;
+pub mod puzzles;
 pub mod rate_limit;
 pub mod refusal;
 pub mod review;

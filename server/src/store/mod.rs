@@ -17,9 +17,9 @@ use std::path::Path;
 
 pub use error::StoreError;
 pub use records::{
-    name_key, GameLine, LeaderRow, PlayerPage, RatingPoint, RoomChange, StoredAccount, StoredChat,
-    StoredMove, StoredPlayer, StoredRating, StoredRematch, StoredRoom, StoredRoomHead, StoredSeat,
-    StoredTournament, Write,
+    name_key, GameLine, LeaderRow, PlayerPage, PuzzleAttempt, RatingPoint, RoomChange,
+    StoredAccount, StoredChat, StoredGlicko, StoredMove, StoredPlayer, StoredRating, StoredRematch,
+    StoredRoom, StoredRoomHead, StoredSeat, StoredTournament, Write,
 };
 
 use crate::metrics::Metrics;
@@ -190,6 +190,40 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.unindexed_ended(limit).await,
             Store::Postgres(s) => s.unindexed_ended(limit).await,
+        }
+    }
+
+    /// The stored ratings of the puzzles of `variant` that have been attempted, by id.
+    pub async fn puzzle_ratings(
+        &self,
+        variant: &str,
+    ) -> Result<Vec<(String, StoredGlicko)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.puzzle_ratings(variant).await,
+            Store::Postgres(s) => s.puzzle_ratings(variant).await,
+        }
+    }
+
+    /// A player's puzzle ratings, by variant.
+    pub async fn puzzle_player(
+        &self,
+        player: &str,
+    ) -> Result<Vec<(String, StoredGlicko)>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.puzzle_player(player).await,
+            Store::Postgres(s) => s.puzzle_player(player).await,
+        }
+    }
+
+    /// The puzzles of `variant` a player has attempted.
+    pub async fn puzzles_tried(
+        &self,
+        player: &str,
+        variant: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.puzzles_tried(player, variant).await,
+            Store::Postgres(s) => s.puzzles_tried(player, variant).await,
         }
     }
 

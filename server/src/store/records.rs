@@ -60,6 +60,9 @@ pub enum Write {
     /// Indexes a finished room in the opening explorer unless it is already (a game that
     /// ended before the index existed); marks it indexed either way.
     IndexEnded { room: String },
+    /// A puzzle attempt of an account, with the ratings it leads to: stored only if it is the
+    /// account's first attempt at that puzzle (a second changes nothing, ratings included).
+    PuzzleAttempt(PuzzleAttempt),
     /// Writes nothing; answered once everything queued before it is committed.
     Barrier,
 }
@@ -276,4 +279,25 @@ pub struct StoredTournament {
     pub status: String,
     pub created_ms: u64,
     pub doc: String,
+}
+
+/// A Glicko-2 puzzle rating (a player's per variant, or a puzzle's) and its attempts.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StoredGlicko {
+    pub rating: f64,
+    pub rd: f64,
+    pub volatility: f64,
+    pub plays: i64,
+}
+
+/// One rated puzzle attempt: who, which puzzle, the result and both ratings after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PuzzleAttempt {
+    pub player: String,
+    pub puzzle: String,
+    pub variant: String,
+    pub solved: bool,
+    pub at_ms: u64,
+    pub player_after: StoredGlicko,
+    pub puzzle_after: StoredGlicko,
 }

@@ -120,6 +120,30 @@ async fn a_hall(store: &Store) {
         )),
     )
     .await;
+    // A rated puzzle attempt: the attempt, the player's and the puzzle's ratings.
+    write(
+        store,
+        Write::PuzzleAttempt(kibitz_server::store::PuzzleAttempt {
+            player: "player-1".into(),
+            puzzle: "connect4-0001".into(),
+            variant: "connect4".into(),
+            solved: true,
+            at_ms: 1_700_000_000_900,
+            player_after: kibitz_server::store::StoredGlicko {
+                rating: 1612.5,
+                rd: 290.25,
+                volatility: 0.06,
+                plays: 1,
+            },
+            puzzle_after: kibitz_server::store::StoredGlicko {
+                rating: 1587.5,
+                rd: 240.0,
+                volatility: 0.06,
+                plays: 1,
+            },
+        }),
+    )
+    .await;
 }
 
 fn rows_of(report: &CopyReport) -> u64 {
@@ -166,6 +190,12 @@ async fn what_players_see(store: &Store) -> Vec<String> {
         .unwrap()
         .map(|p| p.name);
     seen.push(format!("{token:?}"));
+    seen.push(format!(
+        "{:?} {:?} {:?}",
+        store.puzzle_player("player-1").await.unwrap(),
+        store.puzzles_tried("player-1", "connect4").await.unwrap(),
+        store.puzzle_ratings("connect4").await.unwrap()
+    ));
     let room = read(store, "game-7").await;
     seen.push(format!(
         "{:?} {:?} {}",

@@ -13,6 +13,7 @@ mod copy;
 mod explorer;
 mod postgres_alone;
 mod postgres_tls;
+mod puzzles;
 mod rooms;
 mod tournaments;
 
@@ -26,6 +27,7 @@ use kibitz_server::store::{
     RoomChange, Store, StoreError, StoredAccount, StoredChat, StoredMove, StoredPlayer, StoredRoom,
     StoredRoomHead, StoredSeat, StoredTournament, Write,
 };
+use puzzles::*;
 use rooms::*;
 use support::postgres::PgServer;
 use tournaments::*;
@@ -198,6 +200,7 @@ macro_rules! suite {
             an_edit_of_a_tournament_is_stored_only_over_the_document_it_was_made_from,
             a_finished_game_is_indexed_by_position_once,
             a_room_that_ended_before_the_index_is_indexed_on_request,
+            a_puzzle_attempt_is_rated_once,
         );
     };
     ($backend:expr => $($check:ident),* $(,)?) => {

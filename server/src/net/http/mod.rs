@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod assets;
 pub mod explorer;
+pub mod puzzles;
 pub mod tournaments;
 pub mod web;
 
@@ -54,6 +55,7 @@ pub fn router(hub: SharedHub) -> Router {
         .merge(crate::net::http::accounts::routes())
         .merge(crate::net::http::tournaments::routes())
         .merge(crate::net::http::explorer::routes())
+        .merge(crate::net::http::puzzles::routes())
         .fallback(get(crate::net::http::web::static_file))
         .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)

@@ -47,7 +47,7 @@ use Kind::{Bool, Int, Real, Small, Text};
 
 /// Every table of a hall, parents before the rows that name them (nothing enforces it, but a
 /// half-copied hall then reads sensibly).
-pub(super) const TABLES: [Table; 13] = [
+pub(super) const TABLES: [Table; 16] = [
     Table {
         name: "players",
         columns: &[
@@ -201,6 +201,41 @@ pub(super) const TABLES: [Table; 13] = [
             ("doc", Text),
         ],
         key_len: 1,
+    },
+    Table {
+        name: "puzzle_ratings",
+        columns: &[
+            ("puzzle", Text),
+            ("variant", Text),
+            ("rating", Real),
+            ("rd", Real),
+            ("volatility", Real),
+            ("plays", Int),
+        ],
+        key_len: 1,
+    },
+    Table {
+        name: "puzzle_players",
+        columns: &[
+            ("player", Text),
+            ("variant", Text),
+            ("rating", Real),
+            ("rd", Real),
+            ("volatility", Real),
+            ("plays", Int),
+        ],
+        key_len: 2,
+    },
+    Table {
+        name: "puzzle_attempts",
+        columns: &[
+            ("player", Text),
+            ("puzzle", Text),
+            ("variant", Text),
+            ("solved", Bool),
+            ("at_ms", Int),
+        ],
+        key_len: 2,
     },
 ];
 

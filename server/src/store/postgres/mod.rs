@@ -6,6 +6,7 @@
 
 mod accounts;
 mod explorer;
+mod puzzles;
 mod reads;
 mod schema;
 mod statements;
@@ -259,6 +260,28 @@ impl PostgresStore {
 
     pub async fn unindexed_ended(&self, limit: usize) -> Result<Vec<String>, StoreError> {
         self.reads.unindexed_ended(limit).await
+    }
+
+    pub async fn puzzle_ratings(
+        &self,
+        variant: &str,
+    ) -> Result<Vec<(String, crate::store::StoredGlicko)>, StoreError> {
+        self.reads.puzzle_ratings(variant).await
+    }
+
+    pub async fn puzzle_player(
+        &self,
+        player: &str,
+    ) -> Result<Vec<(String, crate::store::StoredGlicko)>, StoreError> {
+        self.reads.puzzle_player(player).await
+    }
+
+    pub async fn puzzles_tried(
+        &self,
+        player: &str,
+        variant: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        self.reads.puzzles_tried(player, variant).await
     }
 
     pub async fn player_page(

@@ -4,7 +4,7 @@
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 
-use super::{accounts, explorer, tournaments};
+use super::{accounts, explorer, puzzles, tournaments};
 use tokio_postgres::{Client, Statement};
 
 use crate::store::error::StoreError;
@@ -156,6 +156,7 @@ impl Statements {
             Write::Tournament(t) => tournaments::upsert(db, t).await?,
             Write::TournamentEdit { before, after } => tournaments::edit(db, before, after).await?,
             Write::IndexEnded { room } => explorer::index_ended(db, room).await?,
+            Write::PuzzleAttempt(a) => puzzles::record_attempt(db, a).await?,
             Write::Barrier => {}
         }
         Ok(())

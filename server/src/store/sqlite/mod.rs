@@ -12,6 +12,7 @@ mod accounts;
 pub mod backup;
 mod checkpoint;
 mod explorer;
+mod puzzles;
 mod reads;
 mod schema;
 mod tournaments;
@@ -70,6 +71,7 @@ pub(in crate::store) fn open_with_schema(path: &Path) -> Result<Connection, Stor
     conn.execute_batch(accounts::SCHEMA)?;
     conn.execute_batch(tournaments::SCHEMA)?;
     conn.execute_batch(explorer::SCHEMA)?;
+    conn.execute_batch(puzzles::SCHEMA)?;
     Ok(conn)
 }
 
@@ -289,6 +291,33 @@ impl SqliteStore {
     /// Up to `limit` finished rooms the explorer's index has not seen yet.
     pub async fn unindexed_ended(&self, limit: usize) -> Result<Vec<String>, StoreError> {
         self.read(move |conn| explorer::unindexed(conn, limit))
+            .await
+    }
+
+    pub async fn puzzle_ratings(
+        &self,
+        variant: &str,
+    ) -> Result<Vec<(String, crate::store::StoredGlicko)>, StoreError> {
+        let variant = variant.to_string();
+        self.read(move |conn| puzzles::ratings(conn, &variant))
+            .await
+    }
+
+    pub async fn puzzle_player(
+        &self,
+        player: &str,
+    ) -> Result<Vec<(String, crate::store::StoredGlicko)>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| puzzles::player(conn, &player)).await
+    }
+
+    pub async fn puzzles_tried(
+        &self,
+        player: &str,
+        variant: &str,
+    ) -> Result<Vec<String>, StoreError> {
+        let (player, variant) = (player.to_string(), variant.to_string());
+        self.read(move |conn| puzzles::tried(conn, &player, &variant))
             .await
     }
 

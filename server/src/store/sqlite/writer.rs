@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 
-use super::{accounts, checkpoint, explorer, tournaments};
+use super::{accounts, checkpoint, explorer, puzzles, tournaments};
 use crate::metrics::Metrics;
 use crate::store::error::StoreError;
 use crate::store::fence;
@@ -255,6 +255,7 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::Tournament(t) => tournaments::upsert(db, t)?,
         Write::TournamentEdit { before, after } => tournaments::edit(db, before, after)?,
         Write::IndexEnded { room } => explorer::index_ended(db, room)?,
+        Write::PuzzleAttempt(a) => puzzles::record_attempt(db, a)?,
         Write::Barrier => {}
     }
     Ok(())

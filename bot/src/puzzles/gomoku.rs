@@ -1,0 +1,142 @@
+//! Gomoku puzzles: a win by continuous fours (VCF), freestyle or renju, proven by the threat
+//! search. The attacker's moves are his fives and fours — a VCF asks for those — and after a
+//! four the defender's only replies that do not lose at once are his own five (he wins) and
+//! the five-point's block; a block that is forbidden to black in renju is no block.
+
+use game_core::{AnyPosition, Cell, Color, GomokuRule};
+
+use super::proof::{NoProof, Prover};
+use crate::gomoku::board::{side, Board, Point};
+use crate::gomoku::movegen::four_moves;
+use crate::gomoku::threat::ThreatSearch;
+
+/// Nodes one threat search may take; a position that needs more is not made a puzzle.
+const SEARCH_NODES: u64 = 2_000_000;
+
+/// The threat search with its caches.
+pub struct GomokuProver {
+    threats: ThreatSearch,
+}
+
+impl Default for GomokuProver {
+    fn default() -> Self {
+        GomokuProver::new()
+    }
+}
+
+fn board_of(pos: &AnyPosition) -> Result<Board, NoProof> {
+    match pos {
+        AnyPosition::Gomoku(p) => Ok(Board::from_position(p)),
+        _ => Err(NoProof::Unsuited),
+    }
+}
+
+fn name(board: &Board, p: Point) -> String {
+    board.cell(p).to_string()
+}
+
+/// Points where `v` would make five (legal for `v`).
+fn five_points(board: &Board, v: usize) -> Vec<Point> {
+    board
+        .summary(v)
+        .fives
+        .iter()
+        .filter(|&p| board.is_legal(p, v))
+        .collect()
+}
+
+impl GomokuProver {
+    #[must_use]
+    pub fn new() -> GomokuProver {
+        let mut threats = ThreatSearch::new(18);
+        threats.set_budget(SEARCH_NODES, None, None);
+        GomokuProver { threats }
+    }
+
+    /// The plies of the side to move's quickest VCF within `plies`, if he has one.
+    pub fn vcf_plies(&mut self, pos: &AnyPosition, plies: u32) -> Result<Option<u32>, NoProof> {
+        let mut board = board_of(pos)?;
+        self.threats.clear();
+        let win = self.threats.vcf(&mut board, plies);
+        if win.is_none() && self.threats.aborted() {
+            return Err(NoProof::Unknown);
+        }
+        Ok(win.map(|w| w.plies))
+    }
+
+    /// The themes: `vcf`, and `renju-foul` when on the main line black cannot block a
+    /// five-point because it is forbidden to him.
+    #[must_use]
+    pub fn themes(start: &AnyPosition, line: &[String]) -> Vec<String> {
+        let mut themes = vec!["vcf".to_string()];
+        let AnyPosition::Gomoku(g) = start else {
+            return themes;
+        };
+        if g.rule() != GomokuRule::Renju || start.turn() != Color::White {
+            return themes;
+        }
+        let mut pos = start.clone();
+        for (i, mv) in line.iter().enumerate() {
+            let _ = pos.play_str(mv);
+            if i % 2 == 0 && !pos.is_over() {
+                let Ok(board) = board_of(&pos) else { break };
+                let white = side(Color::White);
+                let foul = board
+                    .summary(white)
+                    .fives
+                    .iter()
+                    .any(|p| !board.is_legal(p, side(Color::Black)));
+                if foul {
+                    themes.push("renju-foul".into());
+                    break;
+                }
+            }
+        }
+        themes
+    }
+}
+
+impl Prover for GomokuProver {
+    fn attacker_moves(&mut self, pos: &AnyPosition) -> Result<Vec<String>, NoProof> {
+        let board = board_of(pos)?;
+        let a = side(pos.turn());
+        let mut moves = five_points(&board, a);
+        four_moves(&board, a, &mut moves);
+        Ok(moves.into_iter().map(|p| name(&board, p)).collect())
+    }
+
+    fn defender_moves(&mut self, pos: &AnyPosition) -> Vec<String> {
+        let Ok(board) = board_of(pos) else {
+            return Vec::new();
+        };
+        let d = side(pos.turn());
+        let own = five_points(&board, d);
+        if !own.is_empty() {
+            return own.into_iter().map(|p| name(&board, p)).collect();
+        }
+        let blocks: Vec<Point> = board
+            .summary(1 - d)
+            .fives
+            .iter()
+            .filter(|&p| board.is_legal(p, d))
+            .collect();
+        if !blocks.is_empty() {
+            return blocks.into_iter().map(|p| name(&board, p)).collect();
+        }
+        // No block he may play (renju: it is forbidden to black): whatever he plays loses to
+        // the five; the stone kept is the legal point nearest the board's centre.
+        let centre = Cell::new(board.size() as u8 / 2, board.size() as u8 / 2);
+        let mut legal = pos.legal_moves();
+        legal.sort_by_key(|m| {
+            m.parse::<Cell>().map_or(u32::MAX, |c| {
+                u32::from(c.col.abs_diff(centre.col)) + u32::from(c.row.abs_diff(centre.row))
+            })
+        });
+        legal.truncate(1);
+        legal
+    }
+
+    fn wins_within(&mut self, pos: &AnyPosition, moves: u32) -> Result<Option<i32>, NoProof> {
+        Ok(self.vcf_plies(pos, 2 * moves - 1)?.map(|p| p as i32))
+    }
+}

@@ -1,0 +1,112 @@
+//! The SQLite store's puzzle ratings: each puzzle's and each account's (per variant), and the
+//! attempts that moved them — one an account and puzzle, the first (a second is not rated).
+
+use rusqlite::{params, Connection};
+
+use crate::store::error::StoreError;
+use crate::store::records::{PuzzleAttempt, StoredGlicko};
+
+pub(super) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS puzzle_ratings (
+  puzzle TEXT PRIMARY KEY, variant TEXT NOT NULL, rating REAL NOT NULL, rd REAL NOT NULL,
+  volatility REAL NOT NULL, plays INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS puzzle_ratings_variant ON puzzle_ratings(variant);
+CREATE TABLE IF NOT EXISTS puzzle_players (
+  player TEXT NOT NULL, variant TEXT NOT NULL, rating REAL NOT NULL, rd REAL NOT NULL,
+  volatility REAL NOT NULL, plays INTEGER NOT NULL, PRIMARY KEY (player, variant));
+CREATE TABLE IF NOT EXISTS puzzle_attempts (
+  player TEXT NOT NULL, puzzle TEXT NOT NULL, variant TEXT NOT NULL, solved INTEGER NOT NULL,
+  at_ms INTEGER NOT NULL, PRIMARY KEY (player, puzzle));
+";
+
+/// Stores an attempt and both new ratings, if it is the player's first at the puzzle.
+pub(super) fn record_attempt(db: &Connection, a: &PuzzleAttempt) -> Result<(), StoreError> {
+    let first = db
+        .prepare_cached(
+            "INSERT INTO puzzle_attempts (player, puzzle, variant, solved, at_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
+        )?
+        .execute(params![
+            a.player,
+            a.puzzle,
+            a.variant,
+            a.solved,
+            a.at_ms as i64
+        ])?;
+    if first == 0 {
+        return Ok(());
+    }
+    let (p, q) = (&a.player_after, &a.puzzle_after);
+    db.prepare_cached(
+        "INSERT INTO puzzle_players (player, variant, rating, rd, volatility, plays)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (player, variant) DO UPDATE SET rating = excluded.rating, rd = excluded.rd,
+           volatility = excluded.volatility, plays = excluded.plays",
+    )?
+    .execute(params![
+        a.player,
+        a.variant,
+        p.rating,
+        p.rd,
+        p.volatility,
+        p.plays
+    ])?;
+    db.prepare_cached(
+        "INSERT INTO puzzle_ratings (puzzle, variant, rating, rd, volatility, plays)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+         ON CONFLICT (puzzle) DO UPDATE SET rating = excluded.rating, rd = excluded.rd,
+           volatility = excluded.volatility, plays = excluded.plays",
+    )?
+    .execute(params![
+        a.puzzle,
+        a.variant,
+        q.rating,
+        q.rd,
+        q.volatility,
+        q.plays
+    ])?;
+    Ok(())
+}
+
+fn glicko(r: &rusqlite::Row<'_>, from: usize) -> rusqlite::Result<StoredGlicko> {
+    Ok(StoredGlicko {
+        rating: r.get(from)?,
+        rd: r.get(from + 1)?,
+        volatility: r.get(from + 2)?,
+        plays: r.get(from + 3)?,
+    })
+}
+
+pub(super) fn ratings(
+    db: &Connection,
+    variant: &str,
+) -> Result<Vec<(String, StoredGlicko)>, StoreError> {
+    let mut stmt = db.prepare_cached(
+        "SELECT puzzle, rating, rd, volatility, plays FROM puzzle_ratings WHERE variant = ?1",
+    )?;
+    let rows = stmt.query_map([variant], |r| Ok((r.get(0)?, glicko(r, 1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub(super) fn player(
+    db: &Connection,
+    player: &str,
+) -> Result<Vec<(String, StoredGlicko)>, StoreError> {
+    let mut stmt = db.prepare_cached(
+        "SELECT variant, rating, rd, volatility, plays FROM puzzle_players WHERE player = ?1
+         ORDER BY variant",
+    )?;
+    let rows = stmt.query_map([player], |r| Ok((r.get(0)?, glicko(r, 1)?)))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+pub(super) fn tried(
+    db: &Connection,
+    player: &str,
+    variant: &str,
+) -> Result<Vec<String>, StoreError> {
+    let mut stmt =
+        db.prepare_cached("SELECT puzzle FROM puzzle_attempts WHERE player = ?1 AND variant = ?2")?;
+    let rows = stmt.query_map([player, variant], |r| r.get(0))?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
