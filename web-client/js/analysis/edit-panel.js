@@ -44,7 +44,9 @@ export function createEditPanel({ game, position, onChange, onApply, say }) {
   }
 
   function toolChoice() {
-    const box = h('fieldset', { class: 'an-tools' }, h('legend', {}, t('analysis.setup.tool')));
+    // A group of radios, not a fieldset: see export-panel.js.
+    const box = h('div', { class: 'an-tools', role: 'radiogroup', 'aria-labelledby': 'analysis-tools' },
+      h('span', { class: 'an-legend', id: 'analysis-tools' }, t('analysis.setup.tool')));
     for (const [name] of TOOLS) {
       const id = `analysis-tool-${name}`;
       const radio = h('input', { type: 'radio', name: 'analysis-tool', id, value: name, 'data-testid': id, checked: edit.tool === name });

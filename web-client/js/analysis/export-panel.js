@@ -28,7 +28,10 @@ export function createExportPanel({ analysis, shareUrl }) {
   const urlLabel = h('label', { for: 'analysis-share-url' });
   const copyLink = h('button', { type: 'button', 'data-testid': 'analysis-copy-link', onclick: () => copyFrom(urlField, urlNote) });
   const urlNote = h('span', { class: 'note', 'data-testid': 'analysis-copy-note', 'aria-live': 'polite' });
-  const scopeBox = h('fieldset', { class: 'an-scope' });
+  // A group of radios, not a fieldset: Chromium lays out a fieldset built inside a closed
+  // <details> with no height once it opens.
+  const scopeLabel = h('span', { class: 'an-legend', id: 'analysis-export-scope' });
+  const scopeBox = h('div', { class: 'an-scope', role: 'radiogroup', 'aria-labelledby': 'analysis-export-scope' });
   const formats = h('div', { class: 'an-row an-formats' });
   const text = h('textarea', { id: 'analysis-export-text', 'data-testid': 'analysis-export-text', rows: 4, readonly: true, hidden: true, spellcheck: 'false' });
   const textLabel = h('label', { for: 'analysis-export-text', class: 'sr-only' });
@@ -47,7 +50,8 @@ export function createExportPanel({ analysis, shareUrl }) {
 
   function renderScope() {
     clear(scopeBox);
-    scopeBox.append(h('legend', {}, t('analysis.export.scope')));
+    scopeLabel.textContent = t('analysis.export.scope');
+    scopeBox.append(scopeLabel);
     for (const s of ['tree', 'line']) {
       const id = `analysis-export-scope-${s}`;
       const radio = h('input', { type: 'radio', name: 'analysis-export-scope', id, value: s, 'data-testid': id, checked: scope === s });

@@ -147,7 +147,7 @@ export function mountAnalysis(root, app, route) {
       text = t('analysis.setup.editing');
     } else {
       status.dataset.state = at.over ? 'over' : at.mustPass ? 'pass' : 'play';
-      const where = a.current.parent ? t('analysis.after', { move: `${numberText(a.current, first())} ${a.current.move}` }) : t(a.setup ? 'analysis.setupStart' : 'analysis.start');
+      const where = a.current.parent ? t('analysis.after', { move: `${numberText(a.current, first())} ${a.current.move === 'pass' ? t('room.pass') : a.current.move}` }) : t(a.setup ? 'analysis.setupStart' : 'analysis.start');
       const variation = a.current.parent && !isMain(a.current) ? ` (${t('analysis.inVariation')})` : '';
       const then = at.over ? t(`analysis.over.${at.winner}`) : t('analysis.toMove', { seat: t(`seat.${pos.toMove}`) });
       text = `${where}${variation} · ${then}`;
