@@ -1,8 +1,9 @@
 //! The puzzle generator and the set's check. Bot-vs-bot games at weak levels (a few random
 //! moves first, so that every game differs) leave positions where the side to move has a
 //! forced win; each is proven by its game's prover, kept once up to the board's symmetries,
-//! and at most one is taken from one game (the next positions of a game mostly repeat its puzzle). The check proves every puzzle of a set again and
-//! compares the tree, the line and the themes with what is stored.
+//! and at most one is taken from one game (the next positions of a game mostly repeat its
+//! puzzle). The check proves every puzzle of a set again and compares the tree, the line and
+//! the themes with what is stored.
 
 use std::collections::HashSet;
 use std::time::Instant;
