@@ -1,0 +1,292 @@
+// Browser tests of the analysis board (`/?analysis=…`): a Gomoku position set up by hand (edit mode), moves, a variation made, switched to with the keys, promoted and deleted, the screen reader's words, the share link opened in another browser (the tree and the move on show restored), the SGF export downloaded; a pasted renju SGF with its forbidden point marked and refused, a bad paste refused with nothing changed, a move played from the keyboard; an Othello position and Connect Four's move string and position; "Analyse from here" from a finished Connect Four game's replay, with the explorer's panel; the axe audit and the page in view at 1280x720 and on a phone (in Chinese).
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import {
+  useHall, openPlayer, assertClean, assertInView, assertShown, screenshot, byId, gotoLobby, waitOnline, openRoom,
+  seriousViolations, SIZES, WAIT_MS,
+} from './harness.mjs';
+import { livePair } from './wire.mjs';
+
+const DESK720 = { viewport: { width: 1280, height: 720 } };
+const C4 = { kind: 'connect4', cols: 7, rows: 6, blocked: [] };
+const hall = useHall('analysis');
+
+/** Fails on any serious axe finding or a page without exactly one h1. */
+async function audit(player, where) {
+  const found = await seriousViolations(player.page, { also: ['aria-allowed-role', 'page-has-heading-one'] });
+  assert.deepEqual(found, [], `${where}: ${JSON.stringify(found, null, 1)}`);
+  assert.equal(await player.page.locator('h1').count(), 1, `${where}: one h1`);
+}
+
+/** Waits until the status line says `text` (a string: its start, or a RegExp). */
+async function waitStatus(page, text) {
+  const want = text instanceof RegExp ? text.source : `^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`;
+  await page.waitForFunction((re) => new RegExp(re).test(document.querySelector('[data-testid="analysis-status"]')?.textContent || ''), want, { timeout: WAIT_MS })
+    .catch(async (e) => { throw new Error(`${e.message}\nstatus: ${await byId(page, 'analysis-status').textContent()}`); });
+}
+
+/** The move list as `line:main` texts ("k11,m13:false"), in the list's order. */
+const moveList = (page) => page.locator('[data-testid="analysis-move"]').evaluateAll((bs) => bs.map((b) => `${b.dataset.line}:${b.dataset.main}`));
+
+/** The line of the move on show ('' at the start). */
+const shownLine = (page) => page.evaluate(() => document.querySelector('[data-testid="analysis-move"][aria-current="step"]')?.dataset.line ?? '');
+
+/** The last thing the live region said. */
+const lastSaid = (page) => page.locator('[data-testid="analysis-announce"] p').last().textContent();
+
+/** The stone on `cell` ('black', 'white' or ''). */
+const stoneAt = (page, cell) => byId(page, `cell-${cell}`).getAttribute('data-stone');
+
+/** Pastes `text` into the paste box (opening it first) and loads it. */
+async function paste(page, text) {
+  if (!(await byId(page, 'analysis-paste').isVisible())) await byId(page, 'analysis-paste-open').click();
+  await byId(page, 'analysis-paste').fill(text);
+  await byId(page, 'analysis-paste-load').click();
+  await byId(page, 'analysis-paste-msg').waitFor({ timeout: WAIT_MS });
+  return byId(page, 'analysis-paste-msg').textContent();
+}
+
+test('a Gomoku position set up by hand: moves, a variation promoted and deleted, the keys; the share link restores it; the SGF downloaded', async () => {
+  const ann = await openPlayer(hall.browser, { name: 'Ann', ...DESK720 });
+  const { page } = ann;
+  await gotoLobby(ann, hall.server);
+  await byId(page, 'header-link-analysis').click();
+  await page.waitForURL(/\?analysis=gomoku-freestyle$/, { timeout: WAIT_MS });
+  await waitStatus(page, 'Start position · Black to move');
+  await assertInView(ann, ['board', 'analysis-status', 'analysis-moves', 'analysis-back', 'analysis-forward', 'header-link-analysis'], 'the analysis board at 1280x720');
+
+  // Edit mode: two black stones, a white one, a stone placed and taken away again, white to move.
+  await byId(page, 'analysis-setup-open').click();
+  await byId(page, 'analysis-edit').click();
+  await waitStatus(page, 'Editing');
+  await byId(page, 'cell-h8').click();
+  await byId(page, 'cell-i9').click();
+  await byId(page, 'analysis-tool-white').check();
+  await byId(page, 'cell-j10').click();
+  await byId(page, 'cell-a1').click();
+  await byId(page, 'cell-a1').click();
+  await byId(page, 'analysis-edit-side').selectOption('white');
+  await byId(page, 'analysis-edit-done').click();
+  await waitStatus(page, 'Set-up position · White to move');
+  assert.deepEqual(await Promise.all(['h8', 'i9', 'j10', 'a1'].map((c) => stoneAt(page, c))), ['black', 'black', 'white', '']);
+  await page.waitForURL(/setup=i9h8\.j10\.w/, { timeout: WAIT_MS });
+  assert.equal(await byId(page, 'analysis-explorer').getAttribute('data-state'), 'setup', 'the explorer covers games from the start only');
+
+  // Moves: white k11, black l12; back, and m13 instead of l12 is a variation.
+  await byId(page, 'cell-k11').click();
+  await byId(page, 'cell-l12').click();
+  await waitStatus(page, 'After 2. l12 · White to move');
+  assert.equal(await lastSaid(page), '2. black l12');
+  await page.keyboard.press('ArrowLeft');
+  await waitStatus(page, 'After 1… k11 · Black to move');
+  await byId(page, 'cell-m13').click();
+  await waitStatus(page, 'After 2. m13 (variation) · White to move');
+  assert.deepEqual(await moveList(page), ['k11:true', 'k11,l12:true', 'k11,m13:false']);
+  assert.equal(await lastSaid(page), 'New variation: 2. black m13, variation');
+  assert.equal(await byId(page, 'analysis-promote').isDisabled(), false);
+
+  // ↑ and ↓ switch between the two, from the move list's own button too.
+  await page.keyboard.press('ArrowUp');
+  await waitStatus(page, 'After 2. l12 · White');
+  assert.equal(await shownLine(page), 'k11,l12');
+  await page.locator('[data-testid="analysis-move"][data-line="k11,l12"]').focus();
+  await page.keyboard.press('ArrowDown');
+  await waitStatus(page, 'After 2. m13 (variation)');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.line), 'k11,m13', 'the focus follows the move on show');
+
+  // Promote m13: the main line now; delete l12 (now the variation): gone, back to k11.
+  await byId(page, 'analysis-promote').click();
+  await page.waitForFunction(() => document.querySelector('[data-line="k11,m13"]')?.dataset.main === 'true', null, { timeout: WAIT_MS });
+  assert.deepEqual(await moveList(page), ['k11:true', 'k11,m13:true', 'k11,l12:false']);
+  assert.equal(await byId(page, 'analysis-promote').isDisabled(), true);
+  await page.locator('[data-testid="analysis-move"][data-line="k11,l12"]').click();
+  await byId(page, 'analysis-delete').click();
+  await waitStatus(page, 'After 1… k11 · Black to move');
+  assert.deepEqual(await moveList(page), ['k11:true', 'k11,m13:true']);
+  assert.match(await lastSaid(page), /^Deleted; back to 1… white k11/);
+  await page.keyboard.press('ArrowRight');
+  await waitStatus(page, 'After 2. m13 · White to move');
+  await byId(page, 'cell-n14').click();
+  await byId(page, 'cell-o15').click();
+  // Home, End, and a variation of white's second move kept for the link.
+  await page.keyboard.press('Home');
+  await waitStatus(page, 'Set-up position · White to move');
+  await page.keyboard.press('End');
+  await waitStatus(page, 'After 3. o15');
+  await page.locator('[data-testid="analysis-move"][data-line="k11,m13"]').click();
+  await byId(page, 'cell-a15').click();
+  await waitStatus(page, 'After 2… a15 (variation)');
+
+  // The share link is the page's address: opened in another browser, the same tree and move.
+  await byId(page, 'analysis-share-open').click();
+  const link = await byId(page, 'analysis-share-url').inputValue();
+  assert.equal(link, page.url());
+  assert.match(link, /\?analysis=gomoku-freestyle&setup=i9h8\.j10\.w&tree=k11m13n14\(a15\)o15&at=4$/);
+  const ben = await openPlayer(hall.browser, { name: 'Ben', ...SIZES.desk800 });
+  await ben.page.goto(link);
+  await waitOnline(ben.page);
+  await waitStatus(ben.page, 'After 2… a15 (variation) · Black to move');
+  assert.deepEqual(await moveList(ben.page), await moveList(page));
+  assert.equal(await shownLine(ben.page), 'k11,m13,a15');
+  assert.deepEqual(await Promise.all(['h8', 'j10', 'a15', 'o15'].map((c) => stoneAt(ben.page, c))), ['black', 'white', 'white', '']);
+  assertClean(ben);
+  await ben.context.close();
+
+  // Export: the whole tree as SGF, shown and downloaded.
+  await byId(page, 'analysis-export-sgf').click();
+  const sgf = await byId(page, 'analysis-export-text').inputValue();
+  assert.equal(sgf, '(;FF[4]GM[4]SZ[15]RU[freestyle]AB[ig][hh]AW[jf]PL[W];W[ke];B[mc](;W[nb];B[oa])(;W[aa]))\n');
+  const [download] = await Promise.all([page.waitForEvent('download'), byId(page, 'analysis-download').click()]);
+  assert.equal(download.suggestedFilename(), 'analysis-gomoku-freestyle-tree.sgf');
+  assert.equal(await readFile(await download.path(), 'utf8'), sgf);
+  await byId(page, 'analysis-export-scope-line').check();
+  await byId(page, 'analysis-export-json').click();
+  assert.deepEqual(JSON.parse(await byId(page, 'analysis-export-text').inputValue()).moves, ['k11', 'm13', 'a15']);
+  assert.equal(await byId(page, 'analysis-export-psq').count(), 0, 'no PSQ from a set-up position');
+  await screenshot(page, 'analysis-desktop');
+  await audit(ann, 'the analysis board at 1280x720, every part open');
+  assertClean(ann);
+  await ann.context.close();
+});
+
+test('a pasted renju SGF: its variations, the forbidden point marked and refused, a bad paste refused, a move from the keyboard', async () => {
+  const cy = await openPlayer(hall.browser, { name: 'Cy', ...SIZES.desk768 });
+  const { page } = cy;
+  await page.goto(`${hall.server.url}?analysis=gomoku-renju`);
+  await waitOnline(page);
+  // h8 a1 i8 a2 j9 a3 j10 a4 (a variation g9 for black's third move): j8 is black's double three.
+  const said = await paste(page, '(;FF[4]GM[4]SZ[15]RU[renju];B[hh];W[ao];B[ih];W[an](;B[jg];W[am];B[jf];W[al])(;B[gg]))');
+  assert.equal(said, 'Read an SGF record: 9 moves.');
+  await waitStatus(page, 'After 4… a4 · Black to move');
+  assert.deepEqual((await moveList(page)).filter((m) => m.endsWith(':false')), ['h8,a1,i8,a2,g9:false']);
+  await byId(page, 'forbidden-j8').waitFor({ state: 'attached', timeout: WAIT_MS });
+  assert.equal(await byId(page, 'forbidden-j8').getAttribute('data-kind'), 'double-three');
+  // From the keyboard: Tab from the link before it to the board, the cursor from the centre (h8)
+  // to j8, Enter: refused, with the reason beside the board.
+  await byId(page, 'analysis-other').focus();
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'board');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('Enter');
+  await byId(page, 'analysis-refused').waitFor({ timeout: WAIT_MS });
+  assert.equal(await byId(page, 'analysis-refused').textContent(), 'j8: Forbidden for black: double three.');
+  assert.equal(await stoneAt(page, 'j8'), '');
+  await assertInView(cy, ['board', 'analysis-refused', 'analysis-status'], 'the refusal beside the board');
+  const url = page.url();
+
+  // A bad paste says why and changes nothing.
+  assert.equal(await paste(page, 'h8h8'), 'Move 2 (h8) cannot be played: the point is taken.');
+  assert.equal(await byId(page, 'analysis-paste-msg').getAttribute('data-state'), 'error');
+  assert.equal(page.url(), url);
+  assert.equal((await moveList(page)).length, 9);
+
+  // Back on the board: the cursor from j8 to h9, Enter plays it.
+  await byId(page, 'analysis-other').focus();
+  await page.keyboard.press('Tab');
+  for (const key of ['ArrowLeft', 'ArrowLeft', 'ArrowUp', 'Enter']) await page.keyboard.press(key);
+  await waitStatus(page, 'After 5. h9 · White to move');
+  assert.equal(await lastSaid(page), '5. black h9');
+  await page.keyboard.press('Escape');
+  assertClean(cy);
+  await cy.context.close();
+});
+
+test('Othello from a pasted position, Connect Four from a move string and a position', async () => {
+  const dee = await openPlayer(hall.browser, { name: 'Dee', ...SIZES.desk800 });
+  const { page } = dee;
+  await page.goto(`${hall.server.url}?analysis=othello`);
+  await waitOnline(page);
+  assert.equal(await page.locator('[data-testid^="legal-"]').count(), 4);
+  // After f5: white to move, three legal squares.
+  const cells = Array(64).fill('-');
+  cells[27] = 'O';
+  for (const i of [28, 35, 36, 37]) cells[i] = 'X';
+  assert.equal(await paste(page, `${cells.join('')} O`), 'Read a position.');
+  await waitStatus(page, 'Set-up position · White to move');
+  assert.deepEqual((await page.locator('[data-testid^="legal-"]').evaluateAll((ls) => ls.map((l) => l.dataset.testid))).sort(), ['legal-d6', 'legal-f4', 'legal-f6']);
+  await byId(page, 'cell-f6').click();
+  await waitStatus(page, 'After 1… f6 · Black to move');
+  assert.equal(await stoneAt(page, 'e5'), 'white', 'e5 turned');
+  await assertInView(dee, ['board', 'analysis-status', 'analysis-moves'], 'Othello at 1280x800');
+  await audit(dee, 'Othello analysis');
+
+  // Connect Four: a move string from the start, then a column clicked.
+  await byId(page, 'analysis-tab-connect4').click();
+  await page.waitForURL(/\?analysis=connect4$/, { timeout: WAIT_MS });
+  assert.equal(await paste(page, '4453'), 'Read a move string: 4 moves.');
+  await waitStatus(page, 'After 2… 3 · Black to move');
+  assert.equal(await stoneAt(page, 'c1'), 'white');
+  await byId(page, 'col-5').click();
+  await waitStatus(page, 'After 3. 5 · White to move');
+  assert.equal(await stoneAt(page, 'e2'), 'black');
+  // A position: a floating disc is refused, a standing one set up.
+  assert.equal(await paste(page, '-------/-------/-------/---O---/-------/---XX--'), 'The disc on d3 has an empty cell under it.');
+  assert.equal(await paste(page, '-------/-------/-------/-------/---O---/---XX--'), 'Read a position.');
+  await waitStatus(page, 'Set-up position · White to move');
+  assert.deepEqual(await Promise.all(['d1', 'e1', 'd2'].map((c) => stoneAt(page, c))), ['black', 'black', 'white']);
+  assert.match(page.url(), /\?analysis=connect4&setup=d1e1\.d2\.w$/);
+  assertClean(dee);
+  await dee.context.close();
+});
+
+test('"Analyse from here" in a finished game\'s replay opens the game as the main line at the move on show, with the explorer', async () => {
+  const { room, black, white } = await livePair(hall.browser, hall.server, C4, ['Ed', 'Flo']);
+  const moves = ['4', '4', '3', '3', '5', '5', '6'];
+  for (const [k, move] of moves.entries()) {
+    await (k % 2 === 0 ? black : white).send({ t: 'move', room, move });
+    await black.waitFor('moved', { room, ply: k + 1 });
+  }
+  await black.waitFor('over', { room });
+  await black.close();
+  await white.close();
+
+  const gus = await openPlayer(hall.browser, { name: 'Gus', ...DESK720 });
+  const { page } = gus;
+  await openRoom(gus, hall.server, room);
+  await byId(page, 'link-analyse').waitFor({ timeout: WAIT_MS });
+  assert.match(await byId(page, 'link-analyse').getAttribute('href'), /\?analysis=connect4&tree=ddcceef&at=7$/);
+  await byId(page, 'move-2').click();
+  await page.waitForFunction(() => /&at=2$/.test(document.querySelector('[data-testid="link-analyse"]')?.getAttribute('href')), null, { timeout: WAIT_MS });
+  await assertShown(gus, ['link-analyse'], 'the link beside the replay');
+  await byId(page, 'link-analyse').click();
+  await page.waitForURL(/\?analysis=connect4&tree=ddcceef&at=2$/, { timeout: WAIT_MS });
+  await waitStatus(page, 'After 1… 4 · Black to move');
+  assert.equal((await moveList(page)).length, 7);
+  // The explorer's panel: the hall's game went on with 3 here.
+  await page.locator('[data-testid="analysis-explorer"][data-state="rows"]').waitFor({ timeout: WAIT_MS });
+  await byId(page, 'analysis-explorer-move-3').click();
+  await waitStatus(page, 'After 2. 3 · White to move');
+  assert.equal((await moveList(page)).length, 7, 'the game\'s own move: no variation');
+  await page.keyboard.press('End');
+  await waitStatus(page, 'After 4. 6 · Game over: Black wins');
+  assert.equal(await page.locator('[data-testid^="win-"]').count(), 4);
+  await page.locator('[data-testid="analysis-explorer"][data-state="empty"]').waitFor({ timeout: WAIT_MS });
+  assert.equal(await byId(page, 'analysis-explorer-empty').textContent(), 'The game is over in this position.');
+  assertClean(gus);
+  await gus.context.close();
+});
+
+test('on a phone (in Chinese) the board, the moves and the panels are within reach; axe finds nothing serious', async () => {
+  const pia = await openPlayer(hall.browser, { name: 'Pia', locale: 'zh-CN', ...SIZES.phone });
+  const { page } = pia;
+  await page.goto(`${hall.server.url}?analysis=gomoku-renju&tree=h8i9(j10)h10&at=3`);
+  await waitOnline(page);
+  assert.match(await page.locator('h1').textContent(), /研究棋盘/);
+  await assertInView(pia, ['board'], 'the board on a phone');
+  // A finger previews a Gomoku point with the first tap and plays it with the second.
+  await byId(page, 'cell-k11').tap();
+  assert.equal(await stoneAt(page, 'k11'), '');
+  await byId(page, 'cell-k11').tap();
+  await page.locator('[data-testid="cell-k11"][data-stone="black"]').waitFor({ state: 'attached', timeout: WAIT_MS });
+  for (const id of ['analysis-status', 'analysis-moves', 'analysis-back', 'analysis-promote']) await assertShown(pia, [id], `${id} on a phone`);
+  for (const part of ['setup', 'paste', 'share']) await byId(page, `analysis-${part}-open`).tap();
+  await byId(page, 'analysis-edit').tap();
+  for (const id of ['analysis-edit-done', 'analysis-paste-load', 'analysis-share-url', 'engine-panel']) await assertShown(pia, [id], `${id} on a phone`);
+  await screenshot(page, 'analysis-phone');
+  await audit(pia, 'the analysis board on a phone, in Chinese');
+  assertClean(pia);
+  await pia.context.close();
+});
