@@ -47,7 +47,7 @@ export function mountAnalysis(root, app, route) {
   const said = h('div', { class: 'sr-only', role: 'log', 'aria-live': 'polite', 'data-testid': 'analysis-announce' });
   const status = h('p', { class: 'an-status', 'data-testid': 'analysis-status' });
   const treeView = createTreeView({ onPick: (node) => goTo(node) });
-  const navBtn = (id, key, fn) => h('button', { type: 'button', 'data-testid': `analysis-${id}`, onclick: fn, 'aria-label': t(key), title: t(key) });
+  const navBtn = (id, key, fn) => h('button', { type: 'button', 'data-testid': `analysis-${id}`, onclick: fn, 'data-i18n-aria': key, 'data-i18n-title': key });
   const nav = {
     first: navBtn('first', 'analysis.firstAria', () => goTo(a.tree.root)),
     back: navBtn('back', 'analysis.backAria', () => goTo(prev(a.current))),
@@ -92,10 +92,11 @@ export function mountAnalysis(root, app, route) {
     title.textContent = t('analysis.title', { game: key ? t(`ratingKey.${key}`) : gameLabel(a.game) });
     picker.render(a.game);
     movesTitle.textContent = t('analysis.moves');
-    nav.first.textContent = '«';
-    nav.back.textContent = '‹';
-    nav.forward.textContent = '›';
-    nav.last.textContent = '»';
+    for (const [name, sign] of [['first', '«'], ['back', '‹'], ['forward', '›'], ['last', '»']]) {
+      nav[name].textContent = sign;
+      nav[name].title = t(nav[name].dataset.i18nTitle);
+      nav[name].setAttribute('aria-label', nav[name].title);
+    }
     promoteBtn.textContent = t('analysis.promote');
     deleteBtn.textContent = t('analysis.delete');
     keysNote.textContent = t('analysis.keys');
