@@ -372,6 +372,8 @@ test('hints: the area ringed, then the move; the attempt counted as failed', asy
   assert.equal(await page.locator('[data-testid^="hint-"]').count(), 0, 'the hint gone with the move');
   assert.equal(solved || (await byId(page, 'puzzle-hint').textContent()) === 'Hint: where to look', true, 'the next move has its own hint');
   await audit(hal, 'hints at 1280x800');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await audit(hal, 'hints at 1280x800, dark');
   assertClean(hal);
   await hal.context.close();
 });
