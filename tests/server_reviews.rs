@@ -286,3 +286,180 @@ async fn nobody_fills_the_review_queue_and_reviews_nobody_takes_expire() {
         .await;
     assert_eq!(pending["status"], "pending", "{pending}");
 }
+
+/// Asks `who` for a live analysis (`id`) until a worker takes it: the bot process registers
+/// as a worker just after its `hello`.
+async fn analyse_when_a_worker_is_in(who: &mut Client, ask: Value) {
+    for _ in 0..200 {
+        who.send(ask.clone()).await;
+        let status = who
+            .expect_where(|v| v["t"] == "analysis_status" && v["id"] == ask["id"])
+            .await;
+        if status["status"] == "running" {
+            return;
+        }
+        assert!(
+            status["message"]
+                .as_str()
+                .unwrap()
+                .contains("no analysis worker"),
+            "{status}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("no worker took the analysis");
+}
+
+/// The lines of analysis `id` until its worker says it is done.
+async fn lines_until_done(who: &mut Client, id: &str) -> Vec<Value> {
+    let mut lines = Vec::new();
+    loop {
+        let v = who
+            .expect_where(|v| {
+                v["id"] == id && (v["t"] == "analysis_line" || v["t"] == "analysis_status")
+            })
+            .await;
+        if v["t"] == "analysis_status" {
+            assert_eq!(v["status"], "done", "{v}");
+            return lines;
+        }
+        lines.push(v);
+    }
+}
+
+#[tokio::test]
+async fn the_bot_streams_a_live_analysis_depth_by_depth_and_proves_a_puzzles_win() {
+    let server = TestServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&server.url(), "Kibot", 1, &dir.path().join("bot.json"));
+    let mut ann = server.client("Ann").await;
+    // A shipped VCF puzzle: the engine proves the win for the side to move.
+    let set = kibitz_server::puzzles::PuzzleSet::shipped();
+    let puzzle = set.of_variant("gomoku-freestyle", Some("vcf"))[0];
+    let ask =
+        json!({"t":"analyse","id":"p1","game":puzzle.game,"position":null,"moves":puzzle.moves});
+    analyse_when_a_worker_is_in(&mut ann, ask).await;
+    let lines = lines_until_done(&mut ann, "p1").await;
+    assert!(!lines.is_empty());
+    let depths: Vec<u64> = lines.iter().map(|l| l["depth"].as_u64().unwrap()).collect();
+    assert!(
+        depths.windows(2).all(|w| w[0] < w[1]),
+        "depth by depth: {depths:?}"
+    );
+    assert!(lines.iter().all(|l| l["by"] == "Kibot"));
+    let last = lines.last().unwrap();
+    let black_wins = puzzle.to_move == game_core::Color::Black;
+    assert_eq!(last["proven"], true, "{last}");
+    assert_eq!(
+        last["eval"],
+        if black_wins { 1000 } else { -1000 },
+        "{last}"
+    );
+    // Proven by the threat search (a VCF or a VCT: its move need not be the puzzle's four).
+    let win_in = last["win_in"].as_i64().unwrap();
+    assert_eq!(win_in > 0, black_wins, "{last}");
+
+    // A set-up Connect Four board, then the same after a move: the new analysis replaces the
+    // old, whose lines stop.
+    let mut cells = "-".repeat(35);
+    cells.push_str("--XOX--");
+    let board = format!("{cells} O");
+    let game = json!({"kind":"connect4","cols":7,"rows":6});
+    ann.send(json!({"t":"analyse","id":"c1","game":game,"position":board,"moves":[]}))
+        .await;
+    let first = ann
+        .expect_where(|v| v["t"] == "analysis_line" && v["id"] == "c1")
+        .await;
+    ann.send(json!({"t":"analyse","id":"c2","game":game,"position":board,"moves":[first["best"]]}))
+        .await;
+    let running = ann
+        .expect_where(|v| v["t"] == "analysis_status" && v["id"] == "c2")
+        .await;
+    assert_eq!(running["status"], "running");
+    let lines = lines_until_done(&mut ann, "c2").await;
+    let depths: Vec<u64> = lines.iter().map(|l| l["depth"].as_u64().unwrap()).collect();
+    assert!(depths.len() >= 2, "{lines:?}");
+    assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+    assert!(
+        !ann.backlog
+            .iter()
+            .any(|v| v["id"] == "c1" && v["t"] == "analysis_status" && v["status"] == "done"),
+        "the replaced analysis was stopped, not finished"
+    );
+}
+
+#[tokio::test]
+async fn live_analyses_without_a_worker_bad_positions_and_false_lines_are_refused() {
+    let server = TestServer::start().await;
+    let mut ann = server.client("Ann").await;
+    let game = json!({"kind":"othello"});
+    ann.send(json!({"t":"analyse","id":"1","game":game,"moves":["f5"]}))
+        .await;
+    let status = ann.expect("analysis_status").await;
+    assert_eq!(status["status"], "failed");
+    assert!(
+        status["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("no analysis worker"),
+        "{status}"
+    );
+    ann.send(json!({"t":"analyse","id":"2","game":game,"moves":["a1"]}))
+        .await;
+    assert_eq!(ann.expect_error().await, "illegal_move");
+    ann.send(json!({"t":"analyse","id":"3","game":game,"position":"XO X"}))
+        .await;
+    assert_eq!(ann.expect_error().await, "bad_game");
+    ann.send(json!({"t":"analyse","id":"","game":game})).await;
+    assert_eq!(ann.expect_error().await, "bad_request");
+    ann.send(json!({"t":"analysis_line","job":"l1","depth":1,"eval":0,"best":"d3"}))
+        .await;
+    assert_eq!(ann.expect_error().await, "not_a_player");
+
+    // A scripted worker: its false line is refused and never reaches Ann; a true one does.
+    let mut w = worker(&server, "Scripted").await;
+    ann.send(json!({"t":"analyse","id":"4","game":game,"moves":["f5"]}))
+        .await;
+    assert_eq!(ann.expect("analysis_status").await["status"], "running");
+    let job = w.expect("analyse_live").await;
+    assert_eq!(
+        (&job["moves"], &job["ms"]),
+        (&json!(["f5"]), &json!(10_000))
+    );
+    let line = |best: &str| json!({"t":"analysis_line","job":job["job"],"depth":2,"eval":30,"best":best,"pv":[best]});
+    w.send(line("a1")).await;
+    assert_eq!(w.expect_error().await, "illegal_move");
+    w.send(line("d6")).await;
+    let seen = ann.expect("analysis_line").await;
+    assert_eq!(
+        (&seen["id"], &seen["best"], &seen["by"]),
+        (&json!("4"), &json!("d6"), &json!("Scripted"))
+    );
+    // Ann stops: the worker is told; its late lines go nowhere.
+    ann.send(json!({"t":"analyse_stop"})).await;
+    let stop = w.expect("analyse_stop").await;
+    assert_eq!(stop["job"], job["job"]);
+    w.send(line("d6")).await;
+    w.send(json!({"t":"analysis_done","job":job["job"]})).await;
+    // The worker leaves during a new analysis: Ann hears why.
+    ann.send(json!({"t":"analyse","id":"5","game":game,"moves":["f5"]}))
+        .await;
+    assert_eq!(ann.expect("analysis_status").await["status"], "running");
+    w.expect("analyse_live").await;
+    w.close().await;
+    let failed = ann
+        .expect_where(|v| v["t"] == "analysis_status" && v["id"] == "5")
+        .await;
+    assert_eq!(failed["status"], "failed");
+    assert!(
+        failed["message"]
+            .as_str()
+            .unwrap()
+            .contains("Scripted left"),
+        "{failed}"
+    );
+    assert!(!ann
+        .backlog
+        .iter()
+        .any(|v| v["t"] == "analysis_line" && v["id"] == "4" && *v != seen));
+}

@@ -76,6 +76,7 @@ pub mod puzzle;
 pub mod record;
 pub mod renju;
 pub mod review;
+pub mod setup;
 pub mod spec;
 pub mod symmetry;
 

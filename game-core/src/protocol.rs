@@ -305,7 +305,9 @@ pub struct RatingOutcome {
     pub unrated: Option<String>,
 }
 
-pub use crate::review::{AnalysisPly, AnalyzeJob, Review, ReviewMark, ReviewPly, ReviewStatus};
+pub use crate::review::{
+    AnalysisPly, AnalyzeJob, LiveJob, LiveLine, Review, ReviewMark, ReviewPly, ReviewStatus,
+};
 
 // ---------------------------------------------------------------------------------------------
 // Messages
@@ -418,6 +420,28 @@ pub enum ClientMsg {
         #[serde(flatten)]
         ply: AnalysisPly,
     },
+    /// Starts (or replaces) this connection's live analysis of a position: a set-up board
+    /// (`position`, [`crate::setup`]) or the game's start, then `moves`.
+    Analyse {
+        id: String,
+        game: GameSpec,
+        #[serde(default)]
+        position: Option<String>,
+        #[serde(default)]
+        moves: Vec<String>,
+    },
+    /// Ends this connection's live analysis.
+    AnalyseStop,
+    /// A worker's line at one depth of a live analysis.
+    AnalysisLine {
+        job: String,
+        #[serde(flatten)]
+        line: LiveLine,
+    },
+    /// A worker has finished a live analysis (its time is up or the position is solved).
+    AnalysisDone {
+        job: String,
+    },
 }
 
 fn yes() -> bool {
@@ -467,6 +491,10 @@ client_types! {
     Decline => "decline",
     Review => "review",
     Analysis => "analysis",
+    Analyse => "analyse",
+    AnalyseStop => "analyse_stop",
+    AnalysisLine => "analysis_line",
+    AnalysisDone => "analysis_done",
 }
 
 impl ClientMsg {
@@ -579,6 +607,26 @@ pub enum ServerMsg {
     },
     /// A job for an analysis worker.
     Analyze(Box<AnalyzeJob>),
+    /// A live analysis for a worker.
+    AnalyseLive(Box<LiveJob>),
+    /// Stop a live analysis (to its worker).
+    AnalyseStop {
+        job: String,
+    },
+    /// One depth of the asker's live analysis, with the worker's name.
+    AnalysisLine {
+        id: String,
+        by: String,
+        #[serde(flatten)]
+        line: LiveLine,
+    },
+    /// Where the asker's live analysis stands: `pending`, `running`, `done` or `failed`.
+    AnalysisStatus {
+        id: String,
+        status: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
     /// Where the review of a finished game stands, with the review once it is made.
     Review {
         room: String,

@@ -93,3 +93,36 @@ pub enum ReviewStatus {
     /// Could not be made; `message` says why. Asking again tries again.
     Failed,
 }
+
+/// A live analysis for a worker (the analysis board's engine): the position — a set-up board
+/// ([`crate::setup`]) or the game's start — with `moves` played from it, searched deeper and
+/// deeper for `ms` milliseconds, one [`LiveLine`] a depth.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveJob {
+    pub job: String,
+    pub game: GameSpec,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+    #[serde(default)]
+    pub moves: Vec<String>,
+    pub ms: u64,
+}
+
+/// What a live analysis found at one depth: the evaluation on the review's scale (from
+/// black's view, ±1000 only for a proven win), the best move and line, and the work done.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LiveLine {
+    pub depth: u32,
+    pub eval: i32,
+    #[serde(default)]
+    pub proven: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win_in: Option<i32>,
+    pub best: String,
+    #[serde(default)]
+    pub pv: Vec<String>,
+    #[serde(default)]
+    pub nodes: u64,
+    #[serde(default)]
+    pub ms: u64,
+}

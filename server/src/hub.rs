@@ -80,6 +80,8 @@ pub struct Hub {
     parked: ParkedMembers,
     /// Reviews waiting for an analysis worker, and the workers.
     reviews: ReviewQueue,
+    /// The analysis board's live analyses on this node's workers.
+    live: crate::review::live::LiveAnalyses,
     /// Reviews asked on other nodes for this node's workers (served by
     /// `session::reviews::serve_asked`).
     reviews_asked: tokio::sync::mpsc::Sender<ReviewAsked>,
@@ -135,6 +137,7 @@ impl Hub {
             sockets,
             parked: ParkedMembers::default(),
             reviews,
+            live: crate::review::live::LiveAnalyses::default(),
             reviews_asked,
             tournaments: TournamentRegistry::default(),
             new_players: counts.new_players,
@@ -238,6 +241,12 @@ impl Hub {
     #[must_use]
     pub fn parked(&self) -> &ParkedMembers {
         &self.parked
+    }
+
+    /// The live analyses of the analysis board running on this node's workers.
+    #[must_use]
+    pub fn live(&self) -> &crate::review::live::LiveAnalyses {
+        &self.live
     }
 
     /// Reviews waiting for an analysis worker, and the workers.

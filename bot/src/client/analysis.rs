@@ -43,7 +43,7 @@ pub fn review_eval(kind: GameKind, score: Score) -> (i32, bool, Option<i32>) {
 }
 
 /// The engine's line, cut where it stops being legal or the game ends, starting with `best`.
-fn legal_line(position: &AnyPosition, result: &SearchResult) -> Vec<String> {
+pub fn legal_line(position: &AnyPosition, result: &SearchResult) -> Vec<String> {
     let mut line = position.clone();
     let mut pv = Vec::new();
     for mv in result.pv.iter().take(MAX_PV) {

@@ -11,9 +11,11 @@
 //! - [`thinking`]: the searches, on blocking threads with deadlines and stop flags.
 //! - [`talk`]: the lines the bot says in a room.
 //! - [`analysis`]: the bot as an analysis worker: `analyze` jobs searched on a thread.
+//! - [`live`]: the analysis board's live analyses, one thread a job, one line a depth.
 //! - [`state_file`]: what survives a restart.
 
 mod analysis;
+mod live;
 mod policy;
 mod state_file;
 mod table;
@@ -125,6 +127,7 @@ async fn session(
         thoughts: thoughts_tx,
         analysis: analysis_tx,
         analysis_stop: StopFlag::new(),
+        live: live::LiveJobs::default(),
         outbox: Vec::new(),
     };
     loop {
@@ -178,12 +181,15 @@ struct Bot<'a> {
     /// Stops the analysis under way: a new job replaces it (the server hands a worker one job
     /// at a time, so a new one means the last was taken back), and so does the connection's end.
     analysis_stop: StopFlag,
+    /// The live analyses under way.
+    live: live::LiveJobs,
     outbox: Vec<ClientMsg>,
 }
 
 impl Drop for Bot<'_> {
     fn drop(&mut self) {
         self.analysis_stop.stop();
+        self.live.stop_all();
     }
 }
 
@@ -370,6 +376,14 @@ impl Bot<'_> {
                 }
                 None => tracing::debug!("an analyze job, but this bot takes none"),
             },
+            ServerMsg::AnalyseLive(job) => {
+                if self.options.analysis.is_some() {
+                    tracing::info!(job = %job.job, "live analysis");
+                    self.live.start(*job, self.engines, self.analysis.clone());
+                }
+            }
+            ServerMsg::AnalyseStop { job } => self.live.stop(&job),
+            ServerMsg::AnalysisLine { .. } | ServerMsg::AnalysisStatus { .. } => {}
             ServerMsg::Created { .. }
             | ServerMsg::Review { .. }
             | ServerMsg::Crowd { .. }

@@ -262,6 +262,10 @@ fn every_client_type_is_listed_and_covered() {
         r#"{"t":"decline","room":"r"}"#,
         r#"{"t":"review","room":"r"}"#,
         r#"{"t":"analysis","job":"a1","ply":0,"eval":0,"best":"4"}"#,
+        r#"{"t":"analyse","id":"1","game":{"kind":"othello"},"position":null,"moves":["f5"]}"#,
+        r#"{"t":"analyse_stop"}"#,
+        r#"{"t":"analysis_line","job":"l1","depth":3,"eval":12,"best":"d6","pv":["d6"]}"#,
+        r#"{"t":"analysis_done","job":"l1"}"#,
     ];
     let names: Vec<&str> = samples
         .iter()
@@ -287,6 +291,18 @@ fn golden_welcome_created() {
         r#"{"t":"welcome","player":"p1","name":"Alice","token":"tok","protocol":1,"name_max":32}"#,
     );
     server_golden(r#"{"t":"created","room":"r1"}"#);
+}
+
+#[test]
+fn golden_live_analysis() {
+    server_golden(
+        r#"{"t":"analyse_live","job":"l1","game":{"kind":"othello"},"moves":["f5"],"ms":10000}"#,
+    );
+    server_golden(r#"{"t":"analyse_stop","job":"l1"}"#);
+    server_golden(
+        r#"{"t":"analysis_line","id":"7","by":"Kibot","depth":9,"eval":-35,"proven":false,"best":"d6","pv":["d6","c5"],"nodes":123456,"ms":800}"#,
+    );
+    server_golden(r#"{"t":"analysis_status","id":"7","status":"failed","message":"no worker"}"#);
 }
 
 #[test]

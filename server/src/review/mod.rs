@@ -6,11 +6,13 @@
 //! - [`check`]: a worker's answer for one position, checked against the position.
 //! - [`marks`]: mistakes and missed forced wins, from the evaluations.
 //! - [`queue`]: the jobs waiting, the workers and what each is doing.
+//! - [`live`]: live analyses of the analysis board, run on the same workers.
 //! - [`error`]: why a review request or a worker's answer is refused.
 
 pub mod check;
 pub mod error;
 pub mod input;
+pub mod live;
 pub mod marks;
 pub mod queue;
 

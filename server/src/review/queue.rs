@@ -237,6 +237,16 @@ impl ReviewQueue {
         self.hand_out(&mut inner, now)
     }
 
+    /// The workers' connections and names (live analyses run on them too).
+    #[must_use]
+    pub fn worker_list(&self) -> Vec<(Conn, String)> {
+        self.lock()
+            .workers
+            .iter()
+            .map(|w| (w.conn.clone(), w.name.clone()))
+            .collect()
+    }
+
     /// Whether connection `conn_id` is a worker.
     #[must_use]
     pub fn is_worker(&self, conn_id: u64) -> bool {

@@ -12,7 +12,7 @@ use super::create::{create, CreateRequest};
 use super::error::SessionError;
 use super::frames::Role;
 use super::identity::hello;
-use super::reviews;
+use super::{live, reviews};
 use crate::accounts::players::PlayerRecord;
 use crate::hub::SharedHub;
 use crate::lobby::pairing::{seek, unseek};
@@ -280,6 +280,44 @@ impl Session {
             ClientMsg::Analysis { job, ply } => {
                 reviews::answer(&self.hub, &self.conn, &job, &ply, reference).await;
             }
+            ClientMsg::Analyse {
+                id,
+                game,
+                position,
+                moves,
+            } => {
+                let ask = live::Ask {
+                    id: &id,
+                    game: &game,
+                    position: position.as_deref(),
+                    moves: &moves,
+                };
+                let player = self.actor().player.id;
+                live::ask(
+                    &self.hub,
+                    &self.conn,
+                    &player,
+                    &ask,
+                    About {
+                        reference: Some(reference),
+                        ..About::default()
+                    },
+                );
+            }
+            ClientMsg::AnalyseStop => live::stop(&self.hub, &self.conn),
+            ClientMsg::AnalysisLine { job, line } => {
+                live::line(
+                    &self.hub,
+                    &self.conn,
+                    &job,
+                    &line,
+                    About {
+                        reference: Some(reference),
+                        ..About::default()
+                    },
+                );
+            }
+            ClientMsg::AnalysisDone { job } => live::done(&self.hub, &self.conn, &job),
         }
     }
 
@@ -299,6 +337,7 @@ impl Session {
         }
         self.hub.lobby().unsubscribe(self.conn.id);
         reviews::worker_left(&self.hub, self.conn.id).await;
+        live::conn_closed(&self.hub, &self.conn);
         if let Some(p) = &self.player {
             self.hub.players().disconnected(&p.id);
             self.hub.links().disconnected(&p.id, self.conn.id);

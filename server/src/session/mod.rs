@@ -8,6 +8,7 @@
 //! - [`create`]: `create`, checked once into a room plan.
 //! - `seek` and `unseek` go to quick pairing (`crate::lobby::pairing`).
 //! - [`reviews`]: `review` requests and analysis workers' answers.
+//! - [`live`]: the analysis board's live analyses: `analyse`, `analyse_stop`, workers' lines.
 //! - [`error`]: why a session refuses a message.
 
 pub mod create;
@@ -15,6 +16,7 @@ pub mod dispatch;
 pub mod error;
 pub mod frames;
 pub mod identity;
+pub mod live;
 pub mod reader;
 pub mod reviews;
 pub mod writer;

@@ -1,0 +1,221 @@
+//! Live analyses for the analysis board: a connection asks for a position, one of this node's
+//! analysis workers (the review queue's) searches it deeper and deeper, and each depth's line,
+//! checked against the position like a review's answer, goes back to the asker. One analysis a
+//! connection (a new one replaces it), [`PER_PLAYER`] a player, [`PER_WORKER`] a worker; the
+//! worker is told how long to think ([`THINK`]). All of it under one short lock.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use game_core::protocol::{AnalysisPly, LiveLine};
+use game_core::AnyPosition;
+use tokio::time::Instant;
+
+use super::check::check_ply;
+use crate::net::connection::Conn;
+
+/// Live analyses one player may have at once (over all his connections).
+pub const PER_PLAYER: usize = 2;
+
+/// Live analyses one worker runs at once.
+pub const PER_WORKER: usize = 4;
+
+/// How long a worker searches one position.
+pub const THINK: Duration = Duration::from_secs(10);
+
+/// Past its time by this much, an analysis no worker ended is dropped.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// Why an analysis cannot start.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LiveError {
+    #[error("no analysis worker is connected: the engine cannot look at this position now")]
+    NoWorker,
+    #[error("every analysis worker is busy; try again in a few seconds")]
+    Busy,
+    #[error("at most {PER_PLAYER} analyses of one player run at once")]
+    TooMany,
+}
+
+struct Live {
+    asker: Conn,
+    player: String,
+    ask_id: String,
+    worker: Conn,
+    worker_name: String,
+    position: AnyPosition,
+    ends: Instant,
+}
+
+/// A started analysis: its job, its worker, and the analysis it replaced (its job and worker,
+/// to be told to stop).
+pub struct Started {
+    pub job: String,
+    pub worker: Conn,
+    pub replaced: Option<(String, Conn)>,
+}
+
+/// What is needed to send a line to its asker.
+pub struct Route {
+    pub asker: Conn,
+    pub ask_id: String,
+    pub by: String,
+}
+
+#[derive(Default)]
+struct Inner {
+    next: u64,
+    jobs: HashMap<String, Live>,
+}
+
+/// This node's live analyses.
+#[derive(Default)]
+pub struct LiveAnalyses {
+    inner: Mutex<Inner>,
+}
+
+impl LiveAnalyses {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// Starts `asker`'s analysis of `position` on the least busy of `workers`.
+    pub fn start(
+        &self,
+        asker: Conn,
+        player: &str,
+        ask_id: &str,
+        position: AnyPosition,
+        workers: &[(Conn, String)],
+        now: Instant,
+    ) -> Result<Started, LiveError> {
+        let mut inner = self.lock();
+        inner
+            .jobs
+            .retain(|_, l| l.ends + GRACE > now && !l.asker.is_closed());
+        let replaced = take_of(&mut inner, asker.id);
+        if workers.is_empty() {
+            return Err(LiveError::NoWorker);
+        }
+        if inner.jobs.values().filter(|l| l.player == player).count() >= PER_PLAYER {
+            return Err(LiveError::TooMany);
+        }
+        let load = |w: &Conn| inner.jobs.values().filter(|l| l.worker.id == w.id).count();
+        let (worker, name) = workers
+            .iter()
+            .filter(|(w, _)| load(w) < PER_WORKER)
+            .min_by_key(|(w, _)| load(w))
+            .ok_or(LiveError::Busy)?;
+        inner.next += 1;
+        let job = format!("l{}", inner.next);
+        inner.jobs.insert(
+            job.clone(),
+            Live {
+                asker,
+                player: player.to_string(),
+                ask_id: ask_id.to_string(),
+                worker: worker.clone(),
+                worker_name: name.clone(),
+                position,
+                ends: now + THINK,
+            },
+        );
+        Ok(Started {
+            job,
+            worker: worker.clone(),
+            replaced,
+        })
+    }
+
+    /// Ends the analysis of connection `asker_id` (it asked to stop, or left): its job and
+    /// worker, to be told.
+    pub fn stop(&self, asker_id: u64) -> Option<(String, Conn)> {
+        take_of(&mut self.lock(), asker_id)
+    }
+
+    /// A worker's line for `job`, checked against the job's position: where it goes, or
+    /// `Ok(None)` for a job that is no longer (stopped, replaced: a late line is dropped).
+    pub fn line(
+        &self,
+        worker_id: u64,
+        job: &str,
+        line: &LiveLine,
+    ) -> Result<Option<(Route, LiveLine)>, String> {
+        let inner = self.lock();
+        let Some(live) = inner.jobs.get(job) else {
+            return Ok(None);
+        };
+        if live.worker.id != worker_id {
+            return Err(format!("job {job} is not this worker's"));
+        }
+        let as_ply = AnalysisPly {
+            ply: 0,
+            eval: line.eval,
+            proven: line.proven,
+            win_in: line.win_in,
+            best: line.best.clone(),
+            pv: line.pv.clone(),
+        };
+        let (best, pv) = check_ply(&live.position, &as_ply)?;
+        let checked = LiveLine {
+            best,
+            pv,
+            ..line.clone()
+        };
+        Ok(Some((route(live), checked)))
+    }
+
+    /// A worker has finished `job`: where to say so.
+    pub fn done(&self, worker_id: u64, job: &str) -> Option<Route> {
+        let mut inner = self.lock();
+        if inner
+            .jobs
+            .get(job)
+            .is_some_and(|l| l.worker.id == worker_id)
+        {
+            return inner.jobs.remove(job).map(|l| route(&l));
+        }
+        None
+    }
+
+    /// A worker left: the analyses it ran, whose askers are told.
+    pub fn worker_gone(&self, worker_id: u64) -> Vec<Route> {
+        let mut inner = self.lock();
+        let gone: Vec<String> = inner
+            .jobs
+            .iter()
+            .filter(|(_, l)| l.worker.id == worker_id)
+            .map(|(job, _)| job.clone())
+            .collect();
+        gone.iter()
+            .filter_map(|job| inner.jobs.remove(job))
+            .map(|l| route(&l))
+            .collect()
+    }
+
+    /// Analyses under way (for tests and metrics).
+    #[must_use]
+    pub fn running(&self) -> usize {
+        self.lock().jobs.len()
+    }
+}
+
+fn route(l: &Live) -> Route {
+    Route {
+        asker: l.asker.clone(),
+        ask_id: l.ask_id.clone(),
+        by: l.worker_name.clone(),
+    }
+}
+
+fn take_of(inner: &mut Inner, asker_id: u64) -> Option<(String, Conn)> {
+    let job = inner
+        .jobs
+        .iter()
+        .find(|(_, l)| l.asker.id == asker_id)
+        .map(|(job, _)| job.clone())?;
+    inner.jobs.remove(&job).map(|l| (job, l.worker))
+}

@@ -1,0 +1,181 @@
+//! Live analyses as a session sees them (docs/protocol.md "Analysis board"): an `analyse`
+//! request checked into a position and handed to a worker, `analyse_stop`, a worker's
+//! `analysis_line` and `analysis_done`, and the ends of askers and workers. The rules are in
+//! `crate::review::live`.
+
+use game_core::protocol::{ErrorCode, LiveJob, LiveLine, ServerMsg};
+use game_core::{setup, AnyPosition, GameSpec};
+use thiserror::Error;
+use tokio::time::Instant;
+
+use crate::hub::SharedHub;
+use crate::net::connection::Conn;
+use crate::refusal::{error_reply, About, Refusal};
+use crate::review::live::{Route, Started, THINK};
+
+/// Moves an `analyse` may play from its position: more than any board holds.
+const MOST_MOVES: usize = 26 * 26;
+
+/// The longest request id kept.
+const ID_MAX_CHARS: usize = 64;
+
+/// A refused `analyse` or worker line.
+#[derive(Debug, Error)]
+enum LiveRefusal {
+    #[error("{0}")]
+    BadGame(String),
+    #[error("the position: {0}")]
+    BadPosition(String),
+    #[error("move {0} ({1:?}): {2}")]
+    Illegal(usize, String, String),
+    #[error("the game is over in this position: nothing to analyse")]
+    Over,
+    #[error("the id is 1 to {ID_MAX_CHARS} characters")]
+    BadId,
+    #[error("only an analysis worker sends analysis lines")]
+    NotAWorker,
+    #[error("bad analysis line: {0}")]
+    BadLine(String),
+}
+
+impl Refusal for LiveRefusal {
+    fn code(&self) -> ErrorCode {
+        match self {
+            LiveRefusal::BadGame(_) | LiveRefusal::BadPosition(_) => ErrorCode::BadGame,
+            LiveRefusal::Illegal(..) | LiveRefusal::BadLine(_) => ErrorCode::IllegalMove,
+            LiveRefusal::Over | LiveRefusal::BadId => ErrorCode::BadRequest,
+            LiveRefusal::NotAWorker => ErrorCode::NotAPlayer,
+        }
+    }
+}
+
+fn status(id: &str, status: &str, message: Option<String>) -> ServerMsg {
+    ServerMsg::AnalysisStatus {
+        id: id.to_string(),
+        status: status.to_string(),
+        message,
+    }
+}
+
+/// The position an `analyse` names: the set-up board or the start, then the moves.
+fn position_of(
+    game: &GameSpec,
+    position: Option<&str>,
+    moves: &[String],
+) -> Result<AnyPosition, LiveRefusal> {
+    if game.opening_rule().is_some() {
+        return Err(LiveRefusal::BadGame(
+            "analyse the position an opening rule reached, without the rule".into(),
+        ));
+    }
+    let mut pos = match position {
+        Some(text) => setup::position_from_text(game, text).map_err(LiveRefusal::BadPosition)?,
+        None => AnyPosition::new(game).map_err(|e| LiveRefusal::BadGame(e.to_string()))?,
+    };
+    if moves.len() > MOST_MOVES {
+        return Err(LiveRefusal::BadPosition(format!(
+            "more than {MOST_MOVES} moves"
+        )));
+    }
+    for (i, mv) in moves.iter().enumerate() {
+        pos.play_str(mv)
+            .map_err(|e| LiveRefusal::Illegal(i + 1, mv.clone(), e.to_string()))?;
+    }
+    if pos.is_over() {
+        return Err(LiveRefusal::Over);
+    }
+    Ok(pos)
+}
+
+/// A request of the analysis that a session knows.
+pub struct Ask<'a> {
+    pub id: &'a str,
+    pub game: &'a GameSpec,
+    pub position: Option<&'a str>,
+    pub moves: &'a [String],
+}
+
+/// `analyse`: checks the position, starts it on a worker (stopping the connection's last one)
+/// and says how it stands.
+pub fn ask(hub: &SharedHub, conn: &Conn, player: &str, ask: &Ask<'_>, about: About<'_>) {
+    let refuse = |why: &LiveRefusal| conn.send(&error_reply(hub.metrics(), why, about));
+    if ask.id.is_empty() || ask.id.chars().count() > ID_MAX_CHARS {
+        return refuse(&LiveRefusal::BadId);
+    }
+    let position = match position_of(ask.game, ask.position, ask.moves) {
+        Ok(p) => p,
+        Err(why) => return refuse(&why),
+    };
+    let workers = hub.reviews().worker_list();
+    match hub.live().start(
+        conn.clone(),
+        player,
+        ask.id,
+        position,
+        &workers,
+        Instant::now(),
+    ) {
+        Ok(Started {
+            job,
+            worker,
+            replaced,
+        }) => {
+            if let Some((old, old_worker)) = replaced {
+                old_worker.send(&ServerMsg::AnalyseStop { job: old });
+            }
+            worker.send(&ServerMsg::AnalyseLive(Box::new(LiveJob {
+                job,
+                game: ask.game.clone(),
+                position: ask.position.map(str::to_string),
+                moves: ask.moves.to_vec(),
+                ms: THINK.as_millis() as u64,
+            })));
+            conn.send(&status(ask.id, "running", None));
+        }
+        Err(why) => conn.send(&status(ask.id, "failed", Some(why.to_string()))),
+    }
+}
+
+/// `analyse_stop`, or the asker's connection ended: its worker is told.
+pub fn stop(hub: &SharedHub, asker: &Conn) {
+    if let Some((job, worker)) = hub.live().stop(asker.id) {
+        worker.send(&ServerMsg::AnalyseStop { job });
+    }
+}
+
+/// A worker's `analysis_line`: checked, and passed on to its asker.
+pub fn line(hub: &SharedHub, conn: &Conn, job: &str, line: &LiveLine, about: About<'_>) {
+    let refuse = |why: &LiveRefusal| conn.send(&error_reply(hub.metrics(), why, about));
+    if !hub.reviews().is_worker(conn.id) {
+        return refuse(&LiveRefusal::NotAWorker);
+    }
+    match hub.live().line(conn.id, job, line) {
+        Ok(Some((Route { asker, ask_id, by }, line))) => {
+            asker.send(&ServerMsg::AnalysisLine {
+                id: ask_id,
+                by,
+                line,
+            });
+        }
+        Ok(None) => {}
+        Err(why) => refuse(&LiveRefusal::BadLine(why)),
+    }
+}
+
+/// A worker's `analysis_done`.
+pub fn done(hub: &SharedHub, conn: &Conn, job: &str) {
+    if let Some(route) = hub.live().done(conn.id, job) {
+        route.asker.send(&status(&route.ask_id, "done", None));
+    }
+}
+
+/// A connection ended: its own analysis stops; if it was a worker, its askers are told.
+pub fn conn_closed(hub: &SharedHub, conn: &Conn) {
+    stop(hub, conn);
+    for route in hub.live().worker_gone(conn.id) {
+        let message = format!("{} left before the analysis ended; ask again", route.by);
+        route
+            .asker
+            .send(&status(&route.ask_id, "failed", Some(message)));
+    }
+}
