@@ -1,5 +1,6 @@
 //! Measures the opening explorer at scale: plays GAMES generated Gomoku games (freestyle,
-//! 15x15) into a fresh SQLite store through the store's own writes — each game a new room with
+//! 15x15) into a fresh store — SQLite in a directory, or a PostgreSQL database named by its
+//! URL (`scripts/explorer_bench_pg.sh` starts one) — through the store's own writes — each game a new room with
 //! its moves, then its end, which indexes it as the server would — and then times look-ups of
 //! positions those games went through: the rate of indexed ends, the index's rows and size on
 //! disk, and the look-ups' p50, p95 and p99.
@@ -8,7 +9,7 @@
 //! same few "book" moves (chosen by the position's own hash) are played most of the time, and
 //! another move near the stones otherwise.
 //!
-//! `cargo run --release -p kibitz-server --example explorer_bench -- <dir> <games> [look-ups]`
+//! `cargo run --release -p kibitz-server --example explorer_bench -- <dir|postgres://…> <games> [look-ups]`
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -177,11 +178,16 @@ fn percentile(sorted: &[Duration], p: f64) -> Duration {
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
-    let usage = "usage: explorer_bench <dir> <games> [look-ups]";
-    let dir = PathBuf::from(args.next().ok_or(usage)?);
+    let usage = "usage: explorer_bench <dir|postgres://…> <games> [look-ups]";
+    let target = args.next().ok_or(usage)?;
     let games: u64 = args.next().ok_or(usage)?.parse()?;
     let lookups: usize = args.next().map_or(Ok(10_000), |n| n.parse())?;
-    let store = Store::open_sqlite(&dir, Metrics::new())?;
+    let postgres = target.starts_with("postgres");
+    let store = if postgres {
+        Store::open_postgres(&target, Metrics::new()).await?
+    } else {
+        Store::open_sqlite(&PathBuf::from(&target), Metrics::new())?
+    };
     let started = Instant::now();
     play_games(&store, games).await;
     let took = started.elapsed();
@@ -215,6 +221,21 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         times[times.len() - 1]
     );
     drop(store);
+    if postgres {
+        let (db, connection) = tokio_postgres::connect(&target, tokio_postgres::NoTls).await?;
+        tokio::spawn(connection);
+        let row = db
+            .query_one(
+                "SELECT (SELECT count(*) FROM explorer), pg_total_relation_size('explorer'),
+                        pg_database_size(current_database())",
+                &[],
+            )
+            .await?;
+        let (rows, bytes, whole): (i64, i64, i64) = (row.get(0), row.get(1), row.get(2));
+        println!("explorer: {rows} rows, {bytes} bytes with its index; database {whole} bytes");
+        return Ok(());
+    }
+    let dir = PathBuf::from(&target);
     let db = rusqlite::Connection::open(dir.join("kibitz.db"))?;
     let rows: i64 = db.query_row("SELECT count(*) FROM explorer", [], |r| r.get(0))?;
     let bytes: i64 = db

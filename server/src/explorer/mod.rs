@@ -70,16 +70,73 @@ pub fn buckets(rated: Option<bool>, bots: Option<bool>) -> Vec<i64> {
     out
 }
 
-/// The variant a game is indexed under (its rating key), or `None` when it is not indexed.
-#[must_use]
-pub fn variant(spec: &GameSpec, preset_opening: bool) -> Option<&'static str> {
-    ratings::rating_key(spec, preset_opening)
+/// What the index keeps of a finished game: its variant (the rating key, with `@<rule>` for a
+/// game played from an opening rule: `gomoku-renju@soosorv8`), the plain game its positions
+/// are of, and its line — an opening rule's stones, in the order they were placed, then the
+/// moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IndexedGame {
+    pub variant: String,
+    pub plain: GameSpec,
+    pub line: Vec<String>,
 }
 
-/// The game of a variant: its board and rule.
+/// The steps of a stored game the index reads at most (an opening rule's decisions, then
+/// moves).
+pub const STEPS_READ: usize = 2 * MAX_PLIES;
+
+/// How a game of `spec` with the preset `opening` and the stored `steps` is indexed; `None`
+/// for a game the explorer does not keep (another board, a preset opening, a game that ended
+/// within its opening rule).
+#[must_use]
+pub fn indexed_game(spec: &GameSpec, opening: &[String], steps: &[String]) -> Option<IndexedGame> {
+    let key = ratings::rating_key(spec, !opening.is_empty())?;
+    let Some(rule) = spec.opening_rule() else {
+        return Some(IndexedGame {
+            variant: key.to_string(),
+            plain: spec.clone(),
+            line: steps.to_vec(),
+        });
+    };
+    let GameSpec::Gomoku {
+        size,
+        rule: gomoku_rule,
+        ..
+    } = spec
+    else {
+        return None;
+    };
+    let game = game_core::game::Game::with_setup(spec, opening)
+        .ok()?
+        .replay(steps)
+        .ok()?;
+    if game.in_opening() {
+        return None;
+    }
+    let from = game.opening_steps();
+    let choices: Vec<&str> = steps[..from].iter().map(String::as_str).collect();
+    let mut line = crate::review::input::opening_stones(&choices);
+    line.extend(steps[from..].iter().cloned());
+    Some(IndexedGame {
+        variant: format!("{key}@{}", rule.as_str()),
+        plain: GameSpec::gomoku(*size, *gomoku_rule),
+        line,
+    })
+}
+
+/// The game of a variant: its board and rule (the plain game, for one with `@<rule>`, whose
+/// rule must belong to it).
 #[must_use]
 pub fn spec_of(variant: &str) -> Option<GameSpec> {
-    use game_core::GomokuRule;
+    use game_core::{GomokuRule, OpeningRule};
+    if let Some((base, rule)) = variant.split_once('@') {
+        let plain = spec_of(base)?;
+        let rule = OpeningRule::ALL.into_iter().find(|r| r.as_str() == rule)?;
+        let GameSpec::Gomoku { size, rule: g, .. } = plain else {
+            return None;
+        };
+        return rule.check(size, g).is_ok().then_some(plain);
+    }
     Some(match variant {
         "gomoku-freestyle" => GameSpec::gomoku(15, GomokuRule::Freestyle),
         "gomoku-standard" => GameSpec::gomoku(15, GomokuRule::Standard),
@@ -170,12 +227,48 @@ mod tests {
         assert_eq!(buckets(None, None), [0, 1, 2, 3]);
         assert_eq!(buckets(Some(true), Some(false)), [2]);
         assert_eq!(buckets(None, Some(true)), [1, 3]);
+        let othello = spec_of("othello").unwrap();
+        let f5 = moves("f5");
         assert_eq!(
-            variant(&spec_of("othello").unwrap(), false),
-            Some("othello")
+            indexed_game(&othello, &[], &f5).map(|g| g.variant),
+            Some("othello".to_string())
         );
-        assert_eq!(variant(&spec_of("othello").unwrap(), true), None);
+        assert_eq!(indexed_game(&othello, &f5, &f5), None);
         assert!(spec_of("chess").is_none());
         assert_eq!(Outcome::of(ResultKind::Aborted), None);
+    }
+
+    #[test]
+    fn a_game_from_an_opening_rule_is_indexed_under_its_rule_from_its_stones() {
+        use game_core::{GomokuRule, OpeningRule};
+        let spec = GameSpec::gomoku_with_opening(15, GomokuRule::Renju, OpeningRule::Soosorv8);
+        let steps = moves("h8 i9 j10 swap g7 declare_2 stay fifths_k5,e12 choose_e12 a1")
+            .into_iter()
+            .map(|s| s.replace('_', " "))
+            .collect::<Vec<_>>();
+        let game = indexed_game(&spec, &[], &steps).expect("kept");
+        assert_eq!(game.variant, "gomoku-renju@soosorv8");
+        assert_eq!(game.plain, GameSpec::gomoku(15, GomokuRule::Renju));
+        assert_eq!(game.line, moves("h8 i9 j10 g7 e12 a1"));
+        assert_eq!(spec_of("gomoku-renju@soosorv8"), Some(game.plain.clone()));
+        assert_eq!(
+            spec_of("gomoku-freestyle@soosorv8"),
+            None,
+            "the rule is renju's"
+        );
+        assert_eq!(spec_of("gomoku-renju@nothing"), None);
+        // Ended within the opening: not kept; a plain game: its moves as they are.
+        assert_eq!(indexed_game(&spec, &[], &steps[..4]), None);
+        let plain = GameSpec::gomoku(15, GomokuRule::Freestyle);
+        let kept = indexed_game(&plain, &[], &moves("h8 h9")).unwrap();
+        assert_eq!(
+            (kept.variant.as_str(), kept.line.len()),
+            ("gomoku-freestyle", 2)
+        );
+        assert_eq!(
+            indexed_game(&plain, &moves("h8"), &moves("h9")),
+            None,
+            "a preset opening"
+        );
     }
 }

@@ -110,7 +110,7 @@ impl ReviewInput {
 
 /// The stones an opening rule's decisions put on the board, in order: a cell is a stone,
 /// `choose c` is the stone `c`, every other decision places nothing.
-fn opening_stones(choices: &[&str]) -> Vec<String> {
+pub(crate) fn opening_stones(choices: &[&str]) -> Vec<String> {
     choices
         .iter()
         .filter_map(|c| c.parse::<OpeningChoice>().ok()?.stone())

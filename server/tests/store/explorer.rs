@@ -122,3 +122,79 @@ pub(crate) async fn a_room_that_ended_before_the_index_is_indexed_on_request(b: 
         [("h8", 1, 0, 0, 1)]
     );
 }
+
+/// A game played from an opening rule is indexed under `<key>@<rule>`, from its stones: the
+/// rule's decisions leave only the stones they placed.
+pub(crate) async fn a_game_from_an_opening_rule_is_indexed_under_its_rule(b: &impl Backend) {
+    let store = b.open().await;
+    let mut r = rated_room("soosorv", ("p1", "Ann", false), ("p2", "Ben", false));
+    r.head.rated = false;
+    r.head.opening = Vec::new();
+    r.head.game =
+        GameSpec::gomoku_with_opening(15, GomokuRule::Renju, game_core::OpeningRule::Soosorv8);
+    write(&store, Write::NewRoom(Box::new(r))).await;
+    let steps = [
+        "h8",
+        "i9",
+        "j10",
+        "swap",
+        "g7",
+        "declare 2",
+        "stay",
+        "fifths k5,e12",
+        "choose e12",
+        "a1",
+    ];
+    let mut played = change("soosorv", 2);
+    played.moves = steps
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            mv(
+                i,
+                m,
+                if i % 2 == 0 {
+                    Color::Black
+                } else {
+                    Color::White
+                },
+                i as u64 + 1,
+            )
+        })
+        .collect();
+    write(&store, Write::Room(played)).await;
+    end(&store, "soosorv", Some(ResultKind::Black)).await;
+    let spec = explorer::spec_of("gomoku-renju@soosorv8").unwrap();
+    let look = |moves: &[&str]| {
+        let pos = game_core::AnyPosition::with_moves(&spec, moves).unwrap();
+        let key = explorer::position_key(&pos);
+        let store = store.clone();
+        async move {
+            store
+                .explorer("gomoku-renju@soosorv8", &key, buckets(None, None), 10)
+                .await
+                .unwrap()
+        }
+    };
+    assert_eq!(
+        look(&[]).await.iter().map(line).collect::<Vec<_>>(),
+        [("h8", 1, 1, 0, 0)]
+    );
+    let fifth = look(&["h8", "i9", "j10", "g7"]).await;
+    assert_eq!(
+        fifth.iter().map(line).collect::<Vec<_>>(),
+        [("e12", 1, 1, 0, 0)]
+    );
+    // Not under the plain renju board's variant.
+    let plain = game_core::AnyPosition::new(&spec).unwrap();
+    let none = store
+        .explorer(
+            "gomoku-renju",
+            &explorer::position_key(&plain),
+            buckets(None, None),
+            10,
+        )
+        .await
+        .unwrap();
+    assert!(none.is_empty());
+}

@@ -14,7 +14,7 @@ fn error_text(result: Result<Store, kibitz_server::store::StoreError>) -> String
 }
 
 /// The schema version this build migrates to.
-const LATEST: &str = "6";
+const LATEST: &str = "7";
 
 /// What versions 6 (the explorer), 5 (tournaments) and 4 (accounts and ratings) added,
 /// dropped to make a database of an older one.

@@ -82,7 +82,8 @@ async fn look_up(
         return error(
             StatusCode::NOT_FOUND,
             format!(
-                "no explorer for {variant:?}; the explorer keeps {}",
+                "no explorer for {variant:?}; the explorer keeps {} (a Gomoku one with \
+                 @swap2, @soosorv8 or @taraguchi10 for games played from that opening rule)",
                 crate::accounts::ratings::KEYS.join(", ")
             ),
         );

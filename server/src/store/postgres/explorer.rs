@@ -46,16 +46,13 @@ pub(super) async fn index_game(
     };
     let spec: GameSpec = serde_json::from_str(head.try_get(0)?)?;
     let opening: Vec<String> = serde_json::from_str(head.try_get(1)?)?;
-    let Some(variant) = explorer::variant(&spec, !opening.is_empty()) else {
-        return Ok(());
-    };
     let facts = db
         .query_one(
             "SELECT EXISTS (SELECT 1 FROM seats WHERE room = $1 AND bot),
                     (SELECT count(*) FROM rating_changes WHERE room = $1),
                     (SELECT coalesce(sum(before), 0) FROM rating_changes WHERE room = $1),
                     ARRAY(SELECT mv FROM moves WHERE room = $1 ORDER BY ply LIMIT $2)",
-            &[&room, &(explorer::MAX_PLIES as i64)],
+            &[&room, &(explorer::STEPS_READ as i64)],
         )
         .await?;
     let (bot_seated, rated_players, rating_sum, moves): (bool, i64, f64, Vec<String>) = (
@@ -65,7 +62,10 @@ pub(super) async fn index_game(
         facts.try_get(3)?,
     );
     let bucket = explorer::bucket(rated_players > 0, bot_seated);
-    let played = explorer::played_from(&spec, &moves);
+    let Some(game) = explorer::indexed_game(&spec, &opening, &moves) else {
+        return Ok(());
+    };
+    let played = explorer::played_from(&game.plain, &game.line);
     let (positions, mvs): (Vec<String>, Vec<String>) =
         played.into_iter().map(|p| (p.position, p.mv)).unzip();
     // One statement for the game's moves: unnest pairs each position with its move.
@@ -81,7 +81,7 @@ pub(super) async fn index_game(
            rated_players = explorer.rated_players + excluded.rated_players,
            rating_sum = explorer.rating_sum + excluded.rating_sum",
         &[
-            &variant,
+            &game.variant,
             &positions,
             &mvs,
             &bucket,

@@ -45,9 +45,6 @@ pub(super) fn index_game(
     };
     let spec: GameSpec = serde_json::from_str(&game)?;
     let opening: Vec<String> = serde_json::from_str(&opening)?;
-    let Some(variant) = explorer::variant(&spec, !opening.is_empty()) else {
-        return Ok(());
-    };
     let bot_seated: bool = db
         .prepare_cached("SELECT EXISTS (SELECT 1 FROM seats WHERE room = ?1 AND bot <> 0)")?
         .query_row([room], |r| r.get(0))?;
@@ -58,8 +55,11 @@ pub(super) fn index_game(
         .query_row([room], |r| Ok((r.get(0)?, r.get(1)?)))?;
     let moves: Vec<String> = db
         .prepare_cached("SELECT mv FROM moves WHERE room = ?1 ORDER BY ply LIMIT ?2")?
-        .query_map(params![room, explorer::MAX_PLIES as i64], |r| r.get(0))?
+        .query_map(params![room, explorer::STEPS_READ as i64], |r| r.get(0))?
         .collect::<Result<_, _>>()?;
+    let Some(game) = explorer::indexed_game(&spec, &opening, &moves) else {
+        return Ok(());
+    };
     let bucket = explorer::bucket(rated_players > 0, bot_seated);
     let mut add = db.prepare_cached(
         "INSERT INTO explorer (variant, position, mv, bucket, games, black_wins, draws,
@@ -71,9 +71,9 @@ pub(super) fn index_game(
            rated_players = rated_players + excluded.rated_players,
            rating_sum = rating_sum + excluded.rating_sum",
     )?;
-    for played in explorer::played_from(&spec, &moves) {
+    for played in explorer::played_from(&game.plain, &game.line) {
         add.execute(params![
-            variant,
+            game.variant,
             played.position,
             played.mv,
             bucket,
