@@ -1,9 +1,9 @@
-// The opening explorer without the DOM: its address (`/?explorer=<key>&moves=…&rated=…&bots=…`), the API request, the explorer's answer as table rows, the position a line reaches on the board (legal points, the end of the game), and the line of a finished room to explore; node tests it.
+// The opening explorer without the DOM: its address (`/?explorer=<key>&opening=<rule>&moves=…&rated=…&bots=…`), the API request (a Gomoku opening rule as `<key>@<rule>`), the explorer's answer as table rows, the position a line reaches on the board (legal points, the end of the game), and the line of a finished room to explore; node tests it.
 
 import { RATING_KEYS, ratingKey } from './rating.js';
 import { replay, applyMove, dims, othelloLegal, stoneOf, seatOf, EMPTY } from './rules.js';
 import { forbiddenPoints } from './renju.js';
-import { stepStone } from './opening.js';
+import { stepStone, openingRules } from './opening.js';
 
 /** The explorer's games: the rating keys, in the leaderboard's order. */
 export const EXPLORER_KEYS = RATING_KEYS;
@@ -31,6 +31,21 @@ export function specOf(key) {
 
 const filterOf = (v) => (FILTERS.includes(v) ? v : 'any');
 
+/** The opening-rule filter's value for games played without a rule: the default, out of addresses. */
+export const NO_OPENING = 'none';
+
+/** The values of the opening-rule filter for the game of `key`: `none`, then the opening rules
+ *  of its board (swap2 for freestyle and standard, soosorv8 and taraguchi10 for renju); just
+ *  `none` for a game without them (Othello, Connect Four). */
+export function openingsOf(key) {
+  return [NO_OPENING, ...openingRules(specOf(key))];
+}
+
+/** `rule` when it belongs to the game of `key`, else `none` (another game's rule is dropped). */
+export function openingOf(key, rule) {
+  return rule !== NO_OPENING && openingsOf(key).includes(rule) ? rule : NO_OPENING;
+}
+
 /** A comma-separated line as moves: trimmed, lower case, empty ones dropped. */
 export function parseMoves(text) {
   if (!text) return [];
@@ -38,15 +53,18 @@ export function parseMoves(text) {
 }
 
 /** The explorer's route from an address's query (a URLSearchParams): an unknown key is the
- *  first, an unknown filter `any`. */
+ *  first, an unknown filter `any`, an opening rule not of the game `none`. The rule is
+ *  `&opening=<rule>`; the server's `<key>@<rule>` is read too (`?explorer=gomoku-renju@soosorv8`). */
 export function explorerRoute(q) {
-  const key = q.get('explorer');
+  const [named, at] = String(q.get('explorer') ?? '').split('@');
+  const key = EXPLORER_KEYS.includes(named) ? named : EXPLORER_KEYS[0];
   return {
     page: 'explorer',
-    key: EXPLORER_KEYS.includes(key) ? key : EXPLORER_KEYS[0],
+    key,
     moves: parseMoves(q.get('moves')),
     rated: filterOf(q.get('rated')),
     bots: filterOf(q.get('bots')),
+    opening: openingOf(key, q.get('opening') ?? at),
   };
 }
 
@@ -56,6 +74,8 @@ export function explorerQuery(route) {
   const enc = encodeURIComponent;
   const key = EXPLORER_KEYS.includes(route?.key) ? route.key : EXPLORER_KEYS[0];
   let q = `explorer=${enc(key)}`;
+  const opening = openingOf(key, route?.opening);
+  if (opening !== NO_OPENING) q += `&opening=${opening}`;
   const moves = route?.moves || [];
   if (moves.length) q += `&moves=${moves.map(enc).join(',')}`;
   for (const f of ['rated', 'bots']) {
@@ -65,10 +85,12 @@ export function explorerQuery(route) {
   return q;
 }
 
-/** The API path of a look-up (docs/protocol.md, "Opening explorer"). */
-export function explorerPath({ key, moves = [], rated = 'any', bots = 'any' }) {
+/** The API path of a look-up (docs/protocol.md, "Opening explorer"): games played from an
+ *  opening rule are the server's `<key>@<rule>`. */
+export function explorerPath({ key, moves = [], rated = 'any', bots = 'any', opening = NO_OPENING }) {
   const enc = encodeURIComponent;
-  return `/api/explorer/${enc(key)}?moves=${moves.map(enc).join(',')}&rated=${filterOf(rated)}&bots=${filterOf(bots)}`;
+  const rule = openingOf(key, opening);
+  return `/api/explorer/${enc(key)}${rule !== NO_OPENING ? `@${rule}` : ''}?moves=${moves.map(enc).join(',')}&rated=${filterOf(rated)}&bots=${filterOf(bots)}`;
 }
 
 /** Whole percentages of `parts` that add up to 100 (largest remainders), all 0 for no games. */
@@ -181,8 +203,9 @@ export function canPlay(line, move) {
 
 /**
  * The explorer's route for room `R` (a RoomState) at its shown position, or null when its game
- * is not one of the explorer's (a board without a rating, preset opening stones). An opening
- * rule's choices (swap, a colour, …) place no stone and are left out: the board is the same.
+ * is not one of the explorer's (a board without a rating, preset opening stones). A game played
+ * from an opening rule is explored among that rule's games: its choices (swap, a colour, …)
+ * place no stone and are left out of the line, as the server leaves them out.
  */
 export function roomExplorerRoute(R) {
   if (!R?.game || (R.opening || []).length) return null;
@@ -190,5 +213,5 @@ export function roomExplorerRoute(R) {
   if (!key) return null;
   const played = (R.moves || []).slice(0, Math.max(0, R.shownIndex ?? R.moves.length));
   const moves = R.game.opening_rule ? played.map(stepStone).filter((m) => m != null) : played;
-  return { page: 'explorer', key, moves, rated: 'any', bots: 'any' };
+  return { page: 'explorer', key, moves, rated: 'any', bots: 'any', opening: openingOf(key, R.game.opening_rule) };
 }

@@ -15,8 +15,8 @@ const trimmed = (v) => (v && v.trim() ? v.trim() : null);
  * for `?account=signin|register`, { page: 'leaderboard', key, bots } for
  * `?leaderboard=<key>[&bots=true]` (an unknown key is the first), { page: 'player', name } for
  * `?player=<name>`, { page: 'tournaments' } for `?tournaments`, { page: 'tournament', id } for
- * `?tournament=<id>`, { page: 'explorer', key, moves, rated, bots } for
- * `?explorer=<key>[&moves=a,b][&rated=yes|no][&bots=yes|no]` (explorer-data.js),
+ * `?tournament=<id>`, { page: 'explorer', key, moves, rated, bots, opening } for
+ * `?explorer=<key>[&opening=<rule>][&moves=a,b][&rated=yes|no][&bots=yes|no]` (explorer-data.js),
  * { page: 'analysis', variant, setup, tree, at } for `?analysis=<variant>[&setup=…][&tree=…][&at=n]`
  * (analysis/share.js), else
  * { page: 'puzzles', variant, theme, mode } for `?puzzles[&variant=][&theme=][&mode=streak]`,

@@ -1,9 +1,9 @@
-// Tests js/explorer-data.js: the explorer's address and its API path, the answer as table rows (percentages that add up, malformed answers), the position a line reaches (legal points, the end of a game, renju's forbidden points, Othello's pass), and the line of a finished room to explore.
+// Tests js/explorer-data.js: the explorer's address and its API path (the opening-rule filter among them), the answer as table rows (percentages that add up, malformed answers), the position a line reaches (legal points, the end of a game, renju's forbidden points, Othello's pass), and the line of a finished room to explore.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
   explorerRoute, explorerQuery, explorerPath, parseMoves, percentages, explorerAnswer, linePosition, canPlay,
-  roomExplorerRoute, DEFAULT_DEPTH,
+  roomExplorerRoute, openingsOf, openingOf, DEFAULT_DEPTH,
 } from '../js/explorer-data.js';
 import { parseRoute, routeUrl } from '../js/route.js';
 
@@ -11,19 +11,49 @@ const route = (search) => parseRoute(search, '/');
 
 test('an address gives the explorer its game, line and filters', () => {
   assert.deepEqual(route('?explorer=connect4&moves=4,4,3&rated=yes&bots=no'),
-    { page: 'explorer', key: 'connect4', moves: ['4', '4', '3'], rated: 'yes', bots: 'no' });
-  assert.deepEqual(route('?explorer'), { page: 'explorer', key: 'gomoku-freestyle', moves: [], rated: 'any', bots: 'any' });
+    { page: 'explorer', key: 'connect4', moves: ['4', '4', '3'], rated: 'yes', bots: 'no', opening: 'none' });
+  assert.deepEqual(route('?explorer'), { page: 'explorer', key: 'gomoku-freestyle', moves: [], rated: 'any', bots: 'any', opening: 'none' });
   assert.deepEqual(route('?explorer=chess&moves=,H8,%20h9%20,,&rated=maybe'),
-    { page: 'explorer', key: 'gomoku-freestyle', moves: ['h8', 'h9'], rated: 'any', bots: 'any' }, 'unknown key and filter, loose moves');
+    { page: 'explorer', key: 'gomoku-freestyle', moves: ['h8', 'h9'], rated: 'any', bots: 'any', opening: 'none' }, 'unknown key and filter, loose moves');
   assert.deepEqual(route('?room=abc&explorer=othello'), { page: 'room', room: 'abc' }, 'a room named wins');
   assert.equal(parseMoves('4,'.repeat(1000)).length, 240, 'a hand-made address is cut short');
 });
 
+test('an address gives the opening-rule filter: the board\'s rules only, the server\'s @ key read too', () => {
+  const opening = (search) => route(search).opening;
+  assert.equal(opening('?explorer=gomoku-renju&opening=soosorv8'), 'soosorv8');
+  assert.equal(opening('?explorer=gomoku-renju&opening=taraguchi10'), 'taraguchi10');
+  assert.equal(opening('?explorer=gomoku-freestyle&opening=swap2'), 'swap2');
+  assert.equal(opening('?explorer=gomoku-standard&opening=swap2'), 'swap2');
+  assert.equal(opening('?explorer=gomoku-renju&opening=swap2'), 'none', 'not a renju rule');
+  assert.equal(opening('?explorer=gomoku-freestyle&opening=soosorv8'), 'none', 'not a freestyle rule');
+  assert.equal(opening('?explorer=othello&opening=swap2'), 'none', 'Othello has none');
+  assert.equal(opening('?explorer=gomoku-freestyle&opening=none'), 'none');
+  assert.equal(opening('?explorer=gomoku-freestyle&opening=SWAP2'), 'none', 'the exact name only');
+  assert.deepEqual(route('?explorer=gomoku-renju@soosorv8&moves=h8,i9'),
+    { page: 'explorer', key: 'gomoku-renju', moves: ['h8', 'i9'], rated: 'any', bots: 'any', opening: 'soosorv8' }, 'the @ key');
+  assert.deepEqual(route('?explorer=gomoku-renju%40taraguchi10'), route('?explorer=gomoku-renju&opening=taraguchi10'), 'an encoded @');
+  assert.equal(opening('?explorer=gomoku-renju@soosorv8&opening=taraguchi10'), 'taraguchi10', '&opening= wins');
+  assert.deepEqual(route('?explorer=connect4@swap2'), route('?explorer=connect4'), 'a rule the board has not is dropped');
+  assert.equal(route('?explorer=chess@swap2').key, 'gomoku-freestyle');
+  assert.equal(opening('?explorer=chess@swap2'), 'swap2', 'an unknown game is freestyle, whose rule swap2 is');
+  assert.deepEqual(openingsOf('gomoku-freestyle'), ['none', 'swap2']);
+  assert.deepEqual(openingsOf('gomoku-standard'), ['none', 'swap2']);
+  assert.deepEqual(openingsOf('gomoku-renju'), ['none', 'soosorv8', 'taraguchi10']);
+  assert.deepEqual(openingsOf('othello'), ['none']);
+  assert.deepEqual(openingsOf('connect4'), ['none']);
+  assert.equal(openingOf('gomoku-standard', 'swap2'), 'swap2');
+  assert.equal(openingOf('gomoku-renju', 'swap2'), 'none');
+  assert.equal(openingOf('gomoku-renju', undefined), 'none');
+});
+
 test('an explorer route gives its address, which reads back the same', () => {
   const routes = [
-    { page: 'explorer', key: 'othello', moves: ['f5', 'd6', 'pass'], rated: 'any', bots: 'yes' },
-    { page: 'explorer', key: 'gomoku-renju', moves: [], rated: 'no', bots: 'any' },
-    { page: 'explorer', key: 'connect4', moves: ['4'], rated: 'any', bots: 'any' },
+    { page: 'explorer', key: 'othello', moves: ['f5', 'd6', 'pass'], rated: 'any', bots: 'yes', opening: 'none' },
+    { page: 'explorer', key: 'gomoku-renju', moves: [], rated: 'no', bots: 'any', opening: 'none' },
+    { page: 'explorer', key: 'connect4', moves: ['4'], rated: 'any', bots: 'any', opening: 'none' },
+    { page: 'explorer', key: 'gomoku-renju', moves: ['h8', 'i9', 'j10'], rated: 'any', bots: 'no', opening: 'soosorv8' },
+    { page: 'explorer', key: 'gomoku-standard', moves: [], rated: 'any', bots: 'any', opening: 'swap2' },
   ];
   for (const r of routes) {
     const url = new URL(routeUrl(r, '/'), 'http://x');
@@ -32,12 +62,28 @@ test('an explorer route gives its address, which reads back the same', () => {
   assert.equal(routeUrl(routes[2], '/hall/'), '/hall/?explorer=connect4&moves=4');
   assert.equal(explorerQuery({ key: 'connect4', moves: ['4', '3'], rated: 'yes', bots: 'any' }), 'explorer=connect4&moves=4,3&rated=yes',
     'commas stay readable, defaults stay out');
+  assert.equal(explorerQuery({ key: 'gomoku-renju', moves: ['h8'], opening: 'taraguchi10' }), 'explorer=gomoku-renju&opening=taraguchi10&moves=h8',
+    'the rule beside the game');
+  assert.equal(explorerQuery({ key: 'gomoku-freestyle', opening: 'none' }), 'explorer=gomoku-freestyle');
+  // Another game's tab takes the route with its key: a rule that is not the game's is dropped.
+  const swap2 = { page: 'explorer', key: 'gomoku-freestyle', moves: [], rated: 'yes', bots: 'any', opening: 'swap2' };
+  assert.equal(explorerQuery({ ...swap2, key: 'gomoku-standard' }), 'explorer=gomoku-standard&opening=swap2&rated=yes');
+  assert.equal(explorerQuery({ ...swap2, key: 'gomoku-renju' }), 'explorer=gomoku-renju&rated=yes');
+  assert.equal(explorerQuery({ ...swap2, key: 'connect4' }), 'explorer=connect4&rated=yes');
+  assert.equal(explorerQuery({ key: 'othello' }), 'explorer=othello', 'a route without the field (an older caller)');
 });
 
 test('the API path names the key, the moves and both filters', () => {
   assert.equal(explorerPath({ key: 'connect4', moves: ['4', '4'], rated: 'yes', bots: 'no' }), '/api/explorer/connect4?moves=4,4&rated=yes&bots=no');
   assert.equal(explorerPath({ key: 'othello' }), '/api/explorer/othello?moves=&rated=any&bots=any');
   assert.equal(explorerPath({ key: 'othello', rated: 'perhaps' }), '/api/explorer/othello?moves=&rated=any&bots=any');
+  assert.equal(explorerPath({ key: 'gomoku-renju', moves: ['h8', 'i9', 'j10', 'g7'], opening: 'soosorv8' }),
+    '/api/explorer/gomoku-renju@soosorv8?moves=h8,i9,j10,g7&rated=any&bots=any', 'an opening rule is the @ key');
+  assert.equal(explorerPath({ key: 'gomoku-freestyle', moves: ['h8'], rated: 'yes', opening: 'swap2' }),
+    '/api/explorer/gomoku-freestyle@swap2?moves=h8&rated=yes&bots=any');
+  assert.equal(explorerPath({ key: 'gomoku-freestyle', opening: 'none' }), '/api/explorer/gomoku-freestyle?moves=&rated=any&bots=any');
+  assert.equal(explorerPath({ key: 'gomoku-renju', opening: 'swap2' }), '/api/explorer/gomoku-renju?moves=&rated=any&bots=any',
+    'another board\'s rule is not asked for');
 });
 
 test('percentages are whole and add up to 100', () => {
@@ -133,7 +179,7 @@ test('Othello: a side without a move must pass; with neither, the game is over',
 test('a finished room gives the explorer its line at the position on show', () => {
   const room = (game, moves, extra = {}) => ({ game, moves, opening: [], status: 'over', shownIndex: moves.length, ...extra });
   assert.deepEqual(roomExplorerRoute(room({ kind: 'connect4', cols: 7, rows: 6 }, ['4', '4', '3'])),
-    { page: 'explorer', key: 'connect4', moves: ['4', '4', '3'], rated: 'any', bots: 'any' });
+    { page: 'explorer', key: 'connect4', moves: ['4', '4', '3'], rated: 'any', bots: 'any', opening: 'none' });
   assert.deepEqual(roomExplorerRoute(room({ kind: 'connect4', cols: 7, rows: 6 }, ['4', '4', '3'], { shownIndex: 1 })).moves, ['4'],
     'a replay shows an earlier position');
   assert.equal(roomExplorerRoute(room({ kind: 'connect4', cols: 7, rows: 6, blocked: [[1, 1]] }, ['4'])), null, 'blocked cells');
@@ -142,6 +188,10 @@ test('a finished room gives the explorer its line at the position on show', () =
   assert.equal(roomExplorerRoute(room({ kind: 'gomoku', size: 15, rule: 'renju' }, ['h8'], { opening: ['h8'], moves: ['h9'] })), null, 'preset stones');
   assert.equal(roomExplorerRoute(room({ kind: 'othello' }, ['f5', 'pass'])).key, 'othello');
   assert.deepEqual(roomExplorerRoute(room({ kind: 'gomoku', size: 15, rule: 'standard', opening_rule: 'swap2' }, ['h8', 'h9', 'i8', 'stay', 'j10'])),
-    { page: 'explorer', key: 'gomoku-standard', moves: ['h8', 'h9', 'i8', 'j10'], rated: 'any', bots: 'any' }, 'an opening rule\'s choices place no stone');
+    { page: 'explorer', key: 'gomoku-standard', moves: ['h8', 'h9', 'i8', 'j10'], rated: 'any', bots: 'any', opening: 'swap2' },
+    'explored among swap2\'s games; its choices place no stone');
+  const soosorv8 = ['h8', 'i9', 'j10', 'stay', 'g7', 'declare 2', 'stay', 'fifths k5,e12', 'choose e12', 'a1'];
+  assert.deepEqual(roomExplorerRoute(room({ kind: 'gomoku', size: 15, rule: 'renju', opening_rule: 'soosorv8' }, soosorv8)),
+    { page: 'explorer', key: 'gomoku-renju', moves: ['h8', 'i9', 'j10', 'g7', 'e12', 'a1'], rated: 'any', bots: 'any', opening: 'soosorv8' });
   assert.equal(roomExplorerRoute({ game: null }), null);
 });
