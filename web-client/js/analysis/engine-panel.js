@@ -1,25 +1,74 @@
-// Engine panel of the analysis board: an analysis worker's evaluation, depth, best move and best line for the position on show, from the server's messages.
+// Engine panel of the analysis board: a switch (on by default, remembered in this browser) and, while it is on, an analysis worker's evaluation, depth, best move and best line for the position on show, asked for again (after a short pause) whenever that position changes; a live region says the first line and the last of each analysis, and why one failed.
 //
-// What it expects from the server (the WebSocket protocol; the page sends nothing until
-// `connectEnginePanel` is called):
-//   C: {"t":"analyse","id":"<n>","game":<game spec, as a room's state.game>,"position":<text or null>,"moves":[...]}
+// The protocol (docs/protocol.md "Analysis board"):
+//   C: {"t":"analyse","id":"<n>","game":<game spec>,"position":<text or null>,"moves":[...]}
 //      starts or replaces this connection's analysis; `position` is positionText() of
 //      position.js (cells row by row from the top, X/O/-/#, a space, the side to move) for a
 //      set-up position, null for the game's own start; `moves` are played from it.
+//   S: {"t":"analysis_status","id":"<n>","status":"running|done|failed","message":"…"}
+//      the first answer to every accepted `analyse` (`running`, or `failed` with why: no
+//      analysis worker is connected, all are busy), then `done` (10 s searched, or solved) or
+//      `failed` (the worker left).
 //   S: {"t":"analysis_line","id":"<n>","depth":9,"eval":35,"proven":false,"win_in":null,
 //       "best":"h8","pv":["h8","i9"],"nodes":123456,"ms":800,"by":"Kibot"}
-//      `eval` from -1000 to 1000 from black's view; `proven` with ±1000 is a proven win,
-//      `win_in` its length in plies, positive when black wins.
-//   S: {"t":"analysis_status","id":"<n>","status":"pending|running|done|failed","message":"…"}
-//      `message` says why it waits or failed (no analysis worker is connected, say).
+//      one a depth; `eval` from -1000 to 1000 from black's view; `proven` with ±1000 is a
+//      proven win, `win_in` its length in plies, positive when black wins.
+//   S: {"t":"error","code":"bad_game|illegal_move|bad_request","message":"…","ref":"analyse"}
+//      a refused `analyse` (no id: the answers come in the order of the requests); the
+//      analysis before it goes on, so the panel stops it.
 //   C: {"t":"analyse_stop"}
 // Messages of an id other than the last one asked for are old and are dropped.
 
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
 import { evalWords } from '../room/review.js';
+import { positionText, tryMove } from './position.js';
 
 const STATUSES = ['pending', 'running', 'done', 'failed'];
+
+/** Where this browser keeps whether the engine is on. */
+export const ENGINE_KEY = 'kibitz.analysis.engine';
+
+/** The pause after a change of the position on show before it is asked for: holding an arrow
+ *  key walks the tree without asking for every position on the way. */
+export const ENGINE_DELAY_MS = 200;
+
+/** Request ids of this page, never used twice (a view mounted again goes on counting), so a
+ *  late line of an analysis asked for before can never pass for one of the new. */
+let lastId = 0;
+
+/** Whether the engine is on in this browser (on unless switched off). */
+export function engineOn(storage = globalThis.localStorage) {
+  try {
+    return storage?.getItem(ENGINE_KEY) !== 'off';
+  } catch {
+    return true;
+  }
+}
+
+/** Remembers the engine's switch. */
+export function rememberEngine(on, storage = globalThis.localStorage) {
+  try {
+    storage?.setItem(ENGINE_KEY, on ? 'on' : 'off');
+  } catch {
+    // Storage refused: the switch holds for this page.
+  }
+}
+
+/** The `analyse` request's body for the position reached by `moves` from `setup` (the page's
+ *  { cells, toMove }, null for the game's own start). */
+export function engineRequest(game, setup, moves) {
+  return { game, position: setup ? positionText(setup.cells, setup.toMove) : null, moves: [...moves] };
+}
+
+/** The board's mark of the engine's best move `best` at `pos`: a ghost stone of the side to
+ *  move where it would go ({ idx, kind: 'best', seat }), or null (a pass, or no move there). */
+export function bestMark(game, pos, best) {
+  if (!best || !pos) return null;
+  const res = tryMove(game, pos, best);
+  if (!res.ok || res.move === 'pass' || res.pos.last < 0) return null;
+  return { idx: res.pos.last, kind: 'best', seat: pos.toMove };
+}
 
 /** The panel's state before anything was asked: `off` until the page connects it. */
 export const engineState = () => ({ id: null, status: 'off', message: '', line: null });
@@ -49,12 +98,14 @@ export function engineReduce(state, msg) {
 }
 
 /** An evaluation in words: "Black wins: forced win in 9 plies" for a proven win, else the
- *  review's words ("+3.5: black is better"). */
+ *  review's words ("+3.5: black is better", black's view). */
 export function engineEvalWords(line) {
   if (line.proven && Math.abs(line.eval) === 1000) {
     const side = line.win_in != null ? (line.win_in > 0 ? 'black' : 'white') : line.eval > 0 ? 'black' : 'white';
     const seat = t(`seat.${side}`);
-    return line.win_in != null ? t('engine.winIn', { seat, n: Math.abs(line.win_in) }) : t('engine.forced', { seat });
+    if (line.win_in == null) return t('engine.forced', { seat });
+    const n = Math.abs(line.win_in);
+    return t(n === 1 ? 'engine.winIn1' : 'engine.winIn', { seat, n });
   }
   return evalWords(line);
 }
@@ -79,63 +130,173 @@ export function engineWords(state) {
   };
 }
 
-/** The panel in `container`: { element, render(state) }. */
-export function createEnginePanel(container) {
-  const status = h('p', { class: 'note engine-status', 'data-testid': 'engine-status', 'aria-live': 'polite' });
-  const body = h('dl', { class: 'engine-lines', 'data-testid': 'engine-lines' });
-  const title = h('h2', { class: 'panel-title', 'data-i18n': 'engine.title' }, t('engine.title'));
-  const element = h('section', { class: 'engine-panel', 'data-testid': 'engine-panel', 'aria-labelledby': 'engine-title' }, title, status, body);
-  title.id = 'engine-title';
-  container.append(element);
-
-  function row(key, text, testid) {
-    if (text == null) return [];
-    return [h('dt', {}, t(key)), h('dd', { 'data-testid': testid }, text)];
+/**
+ * What a screen reader hears when the state goes from `prev` to `next`, or null: the first line
+ * of an analysis, its last one when it is done, why it failed or was refused; never each depth.
+ */
+export function engineAnnouncement(prev, next) {
+  if (next.id == null) return null;
+  const same = prev && prev.id === next.id;
+  if (next.status === 'failed' || next.status === 'refused') {
+    return same && prev.status === next.status ? null : engineWords(next).status;
   }
-
-  function render(state) {
-    const w = engineWords(state);
-    element.dataset.status = state.status;
-    status.textContent = w.status;
-    clear(body);
-    body.hidden = !state.line;
-    body.append(...row('engine.eval', w.eval, 'engine-eval'), ...row('engine.depthLabel', w.depth, 'engine-depth'),
-      ...row('engine.best', w.best, 'engine-best'), ...row('engine.pv', w.pv, 'engine-pv'), ...row('engine.byLabel', w.by, 'engine-by'));
+  const lineWords = (key) => {
+    const w = engineWords(next);
+    return t(key, { depth: w.depth ?? '', eval: w.eval, best: w.best ?? '–' });
+  };
+  if (next.status === 'done' && !(same && prev.status === 'done')) {
+    return next.line ? lineWords('engine.said.final') : engineWords(next).status;
   }
-
-  render(engineState());
-  return { element, render };
+  if (next.line && !(same && prev.line)) return lineWords('engine.said.first');
+  return null;
 }
 
 /**
- * Connects `panel` (createEnginePanel's, or anything with `render(state)`) to `net` (anything
- * with `send(msg)`). Returns { analyse({ game, position, moves }), stop(), onMessage(msg), state }:
- * `analyse` asks for the position (replacing the analysis before), `stop` ends it, and the page
- * hands every server message to `onMessage`, which says whether it was the panel's.
+ * The panel in `container`: the switch (`onToggle(on)` when it is flipped), the evaluation (in
+ * words and points, black's view), the best line with its best move first, and a line with the
+ * status, the depth and who searched how much. Returns { element, render(state), setOn(on) }.
  */
-export function connectEnginePanel(panel, net) {
-  let state = { ...engineState(), status: 'idle' };
-  let asked = 0;
-  const show = () => panel.render(state);
-  show();
+export function createEnginePanel(container, { on = true, onToggle = () => {} } = {}) {
+  const title = h('h2', { class: 'panel-title', id: 'engine-title' });
+  const toggle = h('input', { type: 'checkbox', role: 'switch', id: 'engine-toggle', 'data-testid': 'engine-toggle', checked: on });
+  const toggleLabel = h('label', { for: 'engine-toggle' });
+  toggle.addEventListener('change', () => onToggle(toggle.checked));
+  const body = h('dl', { class: 'engine-lines', 'data-testid': 'engine-lines' });
+  const status = h('p', { class: 'note engine-status', 'data-testid': 'engine-status' });
+  const element = h('section', { class: 'engine-panel', 'data-testid': 'engine-panel', 'aria-labelledby': 'engine-title' },
+    h('div', { class: 'panel-head' }, title, h('span', { class: 'field engine-switch' }, toggle, toggleLabel)), body, status);
+  container.append(element);
+  let last = engineState();
+
+  function render(state = last) {
+    last = state;
+    title.textContent = t('engine.title');
+    toggleLabel.textContent = t('engine.toggle');
+    const w = engineWords(state);
+    element.dataset.status = state.status;
+    if (state.id != null) element.dataset.id = state.id;
+    else delete element.dataset.id;
+    clear(status);
+    status.append(h('span', {}, w.status));
+    if (w.depth) status.append(' · ', h('span', { 'data-testid': 'engine-depth' }, w.depth));
+    if (w.by) status.append(' · ', h('span', { 'data-testid': 'engine-by' }, w.by));
+    clear(body);
+    body.hidden = !state.line;
+    if (!state.line) return;
+    const l = state.line;
+    const proven = l.proven && Math.abs(l.eval) === 1000;
+    body.append(h('dt', {}, t('engine.eval')),
+      h('dd', {}, h('b', { 'data-testid': 'engine-eval', 'data-proven': proven ? 'true' : null }, w.eval), proven ? null : h('span', { class: 'note' }, ` ${t('engine.scale')}`)));
+    if (w.best || w.pv) {
+      const rest = l.best && l.pv[0] === l.best ? l.pv.slice(1) : l.pv;
+      body.append(h('dt', {}, t('engine.pv')),
+        h('dd', { class: 'engine-pv', 'data-testid': 'engine-pv' }, w.best ? h('b', { 'data-testid': 'engine-best' }, w.best) : null, rest.length ? `${w.best ? ' ' : ''}${rest.join(' ')}` : null));
+    }
+  }
+
+  render(engineState());
   return {
-    analyse({ game, position = null, moves = [] }) {
-      const id = String(++asked);
-      state = { ...engineState(), id, status: 'asked' };
-      if (net.send({ t: 'analyse', id, game, position, moves: [...moves] }) === false) state = { ...state, status: 'offline' };
-      show();
-      return id;
+    element,
+    render,
+    setOn(next) {
+      toggle.checked = next;
     },
-    stop() {
-      if (state.id == null) return;
-      net.send({ t: 'analyse_stop' });
-      state = { ...state, id: null, status: state.status === 'done' ? 'done' : 'stopped' };
-      show();
+  };
+}
+
+/**
+ * Connects `panel` (anything with `render(state, prev)`) to `net` (anything with `send(msg)`,
+ * false when it could not). Returns:
+ * - `want(request)`: the position on show changed; its old lines go at once and `request`
+ *   ({ game, position, moves }) is asked for after `delay` ms unless another comes first;
+ * - `analyse(request)`: asks at once (replacing the analysis before);
+ * - `stop(status)`: ends the analysis (the server is told when one may be running) and shows
+ *   `status` (`stopped`, `off`, `over`, `editing`);
+ * - `onReady()`: the connection is (again) welcomed: what was wanted and not finished is asked
+ *   for again (a new connection has no analysis);
+ * - `onMessage(msg)`: every server message; says whether it was the panel's;
+ * - `state`.
+ * `timers` ({ set, clear }) stand in for setTimeout and clearTimeout in tests.
+ */
+export function connectEnginePanel(panel, net, { delay = ENGINE_DELAY_MS, timers = { set: (fn, ms) => setTimeout(fn, ms), clear: (id) => clearTimeout(id) } } = {}) {
+  let state = { ...engineState(), status: 'idle' };
+  let wanted = null; // the request of the position on show, while the engine is on
+  let unanswered = []; // ids sent whose first answer (a status or an error) has not come
+  let mayRun = false; // whether the server may be running an analysis of ours
+  let timer = null;
+
+  const show = (next) => {
+    const prev = state;
+    state = next;
+    panel.render(state, prev);
+  };
+  const cancelTimer = () => {
+    if (timer != null) timers.clear(timer);
+    timer = null;
+  };
+
+  function send(request) {
+    cancelTimer();
+    const id = String(++lastId);
+    if (net.send({ t: 'analyse', id, game: request.game, position: request.position ?? null, moves: [...(request.moves || [])] }) === false) {
+      show({ ...engineState(), status: 'offline' });
+      return null;
+    }
+    unanswered.push(id);
+    mayRun = true;
+    show({ ...engineState(), id, status: 'asked' });
+    return id;
+  }
+
+  function stopServer() {
+    if (!mayRun) return;
+    net.send({ t: 'analyse_stop' });
+    mayRun = false;
+  }
+
+  return {
+    want(request) {
+      wanted = request;
+      cancelTimer();
+      show({ ...engineState(), status: 'asked' });
+      timer = timers.set(() => {
+        timer = null;
+        send(request);
+      }, delay);
+    },
+    analyse(request) {
+      wanted = request;
+      return send(request);
+    },
+    stop(status = 'stopped') {
+      cancelTimer();
+      wanted = null;
+      stopServer();
+      show({ ...engineState(), status });
+    },
+    onReady() {
+      unanswered = [];
+      mayRun = false;
+      if (wanted && state.status !== 'done' && timer == null) send(wanted);
     },
     onMessage(msg) {
+      if (msg?.t === 'error') {
+        if (msg.ref !== 'analyse') return false;
+        const id = msg.id != null ? String(msg.id) : unanswered.shift();
+        if (id == null || id !== state.id) return true;
+        // Refused: the analysis before this one was not replaced and goes on.
+        stopServer();
+        show({ ...state, status: 'refused', message: msg.message ? String(msg.message).slice(0, 300) : '' });
+        return true;
+      }
       if (msg?.t !== 'analysis_line' && msg?.t !== 'analysis_status') return false;
-      state = engineReduce(state, msg);
-      show();
+      if (msg.t === 'analysis_status') {
+        const k = unanswered.indexOf(String(msg.id));
+        if (k >= 0) unanswered = unanswered.slice(k + 1);
+        if (String(msg.id) === state.id && (msg.status === 'done' || msg.status === 'failed')) mayRun = false;
+      }
+      const next = engineReduce(state, msg);
+      if (next !== state) show(next);
       return true;
     },
     get state() {

@@ -1,4 +1,4 @@
-// The analysis board's opening explorer panel: for a position reached by moves from the game's start on one of the five rated boards, the moves played from it in the hall's finished games (`GET /api/explorer/<key>?moves=…`, as the explorer page asks), each a button that plays it, and a link to the explorer there; a set-up position or another board is said not to be covered.
+// The analysis board's opening explorer panel: for a position reached by moves from the game's start on one of the five rated boards, the moves played from it in the hall's finished games (`GET /api/explorer/<key>?moves=…`, as the explorer page asks), each a button that plays it, the engine's best move among them badged, and a link to the explorer there; a set-up position or another board is said not to be covered.
 
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
@@ -11,8 +11,9 @@ const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
 
 /**
  * The panel: `onPlay(move)` plays a move chosen in its table, `app` gives viewLink. Returns
- * { element, show({ game, setup, line, over }), render() }: show the position on show (asks the
- * server unless it is the one shown already), render again in another language.
+ * { element, show({ game, setup, line, over }), render(), markEngine(move) }: show the position
+ * on show (asks the server unless it is the one shown already), render again in another
+ * language, badge the engine's best move (as the table writes it; null for none) in the table.
  */
 export function createExplorerPanel({ app, onPlay }) {
   const title = h('h2', { class: 'panel-title', id: 'analysis-explorer-title' });
@@ -21,6 +22,7 @@ export function createExplorerPanel({ app, onPlay }) {
   let at = null; // { key, line, setup, over } on show
   let answer = null; // { ok, data, error } for `at`, null while asked for
   let asked = 0;
+  let engineBest = null; // the engine's best move at the position on show
 
   function say(state, cls, text) {
     body.dataset.state = state;
@@ -38,9 +40,23 @@ export function createExplorerPanel({ app, onPlay }) {
         h('th', { scope: 'row' }, h('button', {
           type: 'button', class: 'explorer-move', 'data-testid': `analysis-explorer-move-${r.move}`,
           title: t('explorer.play', { move: moveLabel(r.move) }), onclick: () => onPlay(r.move),
-        }, moveLabel(r.move))),
+        }, moveLabel(r.move)), r.move === engineBest ? badge() : null),
         h('td', { class: 'num' }, String(r.games)),
         h('td', { class: 'wdl-cell' }, resultsBar(r))))));
+  }
+
+  /** The engine's badge beside its best move (its words are read with the row). */
+  const badge = () => h('span', { class: 'engine-badge', 'data-testid': 'analysis-explorer-engine', title: t('analysis.explorer.engineTitle') }, t('analysis.explorer.engine'));
+
+  /** Moves the badge to `move`'s row in place (the table stays, and the focus in it). */
+  function markEngine(move) {
+    const next = move || null;
+    if (next === engineBest) return;
+    engineBest = next;
+    for (const old of body.querySelectorAll('.engine-badge')) old.remove();
+    if (!next) return;
+    const row = [...body.querySelectorAll('tr[data-move]')].find((tr) => tr.dataset.move === next);
+    row?.querySelector('th')?.append(badge());
   }
 
   function render() {
@@ -81,6 +97,7 @@ export function createExplorerPanel({ app, onPlay }) {
     const same = at && at.key === next.key && at.setup === next.setup && at.line.join(',') === next.line.join(',');
     at = next;
     if (!same) {
+      engineBest = null;
       asked += 1;
       answer = null;
       if (at.key && !at.setup) ask();
@@ -88,5 +105,5 @@ export function createExplorerPanel({ app, onPlay }) {
     render();
   }
 
-  return { element, show, render };
+  return { element, show, render, markEngine };
 }

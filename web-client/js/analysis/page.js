@@ -1,4 +1,4 @@
-// Analysis board page (`/?analysis=<variant>&setup=…&tree=…&at=…`): the board at the move on show (legal moves only; a move that differs from the next one branches), the move list with its variations, promote and delete, the keys (← → Home End, ↑ ↓ between variations), the edit mode and the paste box that set up a position, the opening explorer's and the engine's panels, the share link (the address itself) and the exports; a screen reader hears each move.
+// Analysis board page (`/?analysis=<variant>&setup=…&tree=…&at=…`): the board at the move on show (legal moves only; a move that differs from the next one branches), the move list with its variations, promote and delete, the keys (← → Home End, ↑ ↓ between variations), the edit mode and the paste box that set up a position, the opening explorer's panel, the engine's panel (a switch, on by default and remembered: every position on show asked for after a short pause, the evaluation, depth, best line and its best move as a ghost stone on the board and badged in the explorer, a live region saying its first and last line), the share link (the address itself) and the exports; a screen reader hears each move.
 
 import { h, clear } from '../dom.js';
 import { t, gameLabel } from '../i18n.js';
@@ -7,7 +7,7 @@ import { createBoard } from '../board.js';
 import { parseCell, cellName } from '../rules.js';
 import { moveWords } from '../room/announcer.js';
 import { decodeAnalysis, encodeAnalysis } from './share.js';
-import { startPos, info, tryMove, isStartSetup } from './position.js';
+import { startPos, info, tryMove, isStartSetup, canonicalMove } from './position.js';
 import { createTree, addMove, lineTo, isMain, next, prev, lineEnd, sibling, promote, remove, seatOfNode } from './tree.js';
 import { createTreeView, numberText } from './tree-view.js';
 import { createEditPanel } from './edit-panel.js';
@@ -15,13 +15,16 @@ import { createPastePanel } from './paste-panel.js';
 import { createExportPanel } from './export-panel.js';
 import { createExplorerPanel } from './explorer-panel.js';
 import { createBoardPicker } from './board-picker.js';
-import { createEnginePanel, engineState } from './engine-panel.js';
+import {
+  createEnginePanel, connectEnginePanel, engineRequest, bestMark, engineAnnouncement, engineOn, rememberEngine,
+} from './engine-panel.js';
 
 /** Lines the live region keeps: the latest is the one just said. */
 const SAID_KEEP = 4;
 
 /** Mounts the analysis board at `route` ({ variant, setup, tree, at }) in `root`; `app` gives
- *  viewLink, show and replace (which keeps the address, the share link, up to date). */
+ *  viewLink, show, replace (which keeps the address, the share link, up to date) and net (the
+ *  WebSocket connection, for the engine; main.js hands the view every server message). */
 export function mountAnalysis(root, app, route) {
   const a = decodeAnalysis(route); // { game, setup, tree, current, dropped }
   let positions = new WeakMap();
@@ -62,7 +65,7 @@ export function mountAnalysis(root, app, route) {
   const edit = createEditPanel({
     game: () => a.game,
     position: () => ({ cells: posOf(a.current).cells, toMove: posOf(a.current).toMove }),
-    onChange: () => { renderBoard(); renderStatus(); renderNav(); },
+    onChange: () => { syncEngine(); renderBoard(); renderStatus(); renderNav(); },
     onApply: (setup) => startFrom(a.game, isStartSetup(a.game, setup) ? null : setup, createTree()),
     say,
   });
@@ -70,7 +73,29 @@ export function mountAnalysis(root, app, route) {
   const exporter = createExportPanel({ analysis: () => ({ game: a.game, setup: a.setup, tree: a.tree, current: a.current }), shareUrl: () => location.href });
   const explorer = createExplorerPanel({ app, onPlay: (move) => play(move) });
   const engineBox = h('div', {});
-  const engine = createEnginePanel(engineBox);
+  let engineWanted = engineOn();
+  const enginePanel = createEnginePanel(engineBox, { on: engineWanted, onToggle: (on) => setEngine(on) });
+  // The engine's own live region: its first and last line of each position, and failures.
+  const engineSaid = h('div', { class: 'sr-only', role: 'log', 'aria-live': 'polite', 'data-testid': 'engine-announce' });
+  engineBox.append(engineSaid);
+  let engineBest = null; // the best move of the engine's latest line for the position on show
+  let engineKey = null; // the request last wanted, as text (a change that keeps the position asks nothing)
+  let changing = false;
+  const engine = connectEnginePanel({
+    render(state, prev) {
+      enginePanel.render(state);
+      const text = engineAnnouncement(prev, state);
+      if (text) {
+        engineSaid.append(h('p', {}, text));
+        while (engineSaid.childElementCount > SAID_KEEP) engineSaid.firstElementChild.remove();
+      }
+      const best = state.line?.best ?? null;
+      if (best === engineBest) return;
+      engineBest = best;
+      explorer.markEngine(best ? canonicalMove(a.game, best) : null);
+      if (!changing) renderBoard();
+    },
+  }, app.net);
   const section = (id, key, body) => h('details', { class: 'an-section', 'data-testid': `analysis-section-${id}` },
     h('summary', { 'data-testid': `analysis-${id}-open`, 'data-i18n': key }, t(key)), body);
 
@@ -112,11 +137,47 @@ export function mountAnalysis(root, app, route) {
       forbidden: [], legal: [], marks: [], winLine: [], animate: false,
     } : {
       game: a.game, pos, flipped: false, interactive: !at.over && !at.mustPass, me: pos.toMove,
-      forbidden: at.forbidden, legal: at.legal, marks: [], winLine: at.winLine, animate,
+      forbidden: at.forbidden, legal: at.legal, marks: engineMarks(pos), winLine: at.winLine, animate,
       onInspect: (idx) => inspect(idx),
     });
     board.element.setAttribute('aria-label', t(editing ? 'analysis.editAria' : 'analysis.boardAria'));
     renderNote();
+  }
+
+  /** The engine's best move at `pos` (the position on show) as a ghost stone. */
+  function engineMarks(pos) {
+    const mark = engineWanted ? bestMark(a.game, pos, engineBest) : null;
+    return mark ? [mark] : [];
+  }
+
+  /** Asks the engine for the position on show when it changed (after the panel's pause), or
+   *  stops it: switched off, editing, a finished game, or Othello's forced pass (the worker has
+   *  nothing to search there). */
+  function syncEngine() {
+    if (!engineWanted) return;
+    const at = infoOf(a.current);
+    const why = edit.editing() ? 'editing' : at.over ? 'over' : at.mustPass ? 'pass' : null;
+    if (why) {
+      engineKey = null;
+      if (engine.state.status !== why) engine.stop(why);
+      return;
+    }
+    const request = engineRequest(a.game, a.setup, lineTo(a.current));
+    const key = JSON.stringify(request);
+    if (key === engineKey) return;
+    engineKey = key;
+    engine.want(request);
+  }
+
+  function setEngine(on) {
+    engineWanted = on;
+    rememberEngine(on);
+    if (on) syncEngine();
+    else {
+      engineKey = null;
+      engine.stop('off');
+    }
+    renderBoard();
   }
 
   /** Under the board: the last refusal or message, why a hovered point is forbidden, a pass. */
@@ -168,12 +229,15 @@ export function mountAnalysis(root, app, route) {
   function changed(animate = false) {
     const hadFocus = treeView.element.contains(document.activeElement);
     app.replace(encodeAnalysis(a));
+    changing = true;
+    explorer.show({ game: a.game, setup: a.setup, line: lineTo(a.current), over: infoOf(a.current).over });
+    syncEngine();
+    changing = false;
     renderBoard(animate);
     renderStatus();
     renderNav();
     treeView.render(a.tree, a.current, first());
     if (hadFocus) treeView.element.querySelector('.current')?.focus();
-    explorer.show({ game: a.game, setup: a.setup, line: lineTo(a.current), over: infoOf(a.current).over });
     exporter.render();
   }
 
@@ -267,6 +331,7 @@ export function mountAnalysis(root, app, route) {
     h('div', { class: 'an-board' }, boardBox, boardNote, said),
     h('section', { class: 'card an-side' },
       status,
+      engineBox,
       h('div', { class: 'panel-head' }, movesTitle, h('span', { class: 'nav' }, nav.first, nav.back, nav.forward, nav.last)),
       treeView.element,
       h('div', { class: 'an-row' }, promoteBtn, deleteBtn),
@@ -274,25 +339,28 @@ export function mountAnalysis(root, app, route) {
       section('setup', 'analysis.setup.title', edit.element),
       section('paste', 'analysis.paste.title', paste.element),
       section('share', 'analysis.share.title', exporter.element),
-      explorer.element,
-      engineBox)));
+      explorer.element)));
   document.addEventListener('keydown', onKey);
   renderHead();
+  if (!engineWanted) engine.stop('off');
   changed();
 
   return {
-    onReady() {},
-    onMessage: () => false,
+    onReady() {
+      engine.onReady();
+    },
+    onMessage: (msg) => engine.onMessage(msg),
     onLang() {
       renderHead();
       edit.render();
       paste.render();
       explorer.render();
-      engine.render(engineState());
+      enginePanel.render();
       changed();
     },
     unmount() {
       document.removeEventListener('keydown', onKey);
+      engine.stop('off');
       exporter.dispose();
     },
   };
