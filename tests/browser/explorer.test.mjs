@@ -1,9 +1,9 @@
-// Browser tests of the opening explorer (`/?explorer=…`): three Connect Four games played to their end by wire players, then the explorer reached from the header, Connect Four chosen, the first move's counts, a move from the table and one from the board, a filter, the state restored from the address on a reload, a refused line's error (at 1280x800), the way back along the line (mouse and keyboard), the link from a finished game's replay, the axe audit, and the page within the window at 1280x720, 1366x768 and on a phone.
+// Browser tests of the opening explorer (`/?explorer=…`): three Connect Four games played to their end by wire players, then the explorer reached from the header, Connect Four chosen, the first move's counts, a move from the table and one from the board, a filter, the state restored from the address on a reload, a refused line's error (at 1280x800), the way back along the line (mouse and keyboard), the link from a finished game's replay, the axe audit, the page within the window at 1280x720, 1366x768 and on a phone; then a plain freestyle game and two swap2 games (one swapped, one stayed) and the opening-rule filter: swap2's games under swap2 only, through the stones its decisions placed, the rule in the address (the server's `@` key read too), kept by a game that has it and dropped by one that has not, renju's rules, no filter for Connect Four, at 1280x720 and on a phone.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  useHall, openPlayer, assertClean, assertInView, screenshot, byId, gotoLobby, waitOnline, openRoom,
+  useHall, openPlayer, assertClean, assertInView, assertShown, screenshot, byId, gotoLobby, waitOnline, openRoom,
   seriousViolations, SIZES, WAIT_MS,
 } from './harness.mjs';
 import { livePair } from './wire.mjs';
@@ -209,6 +209,110 @@ test('on a phone the explorer fits the width, its board and table within reach; 
   await byId(page, 'cell-f5').tap();
   await waitBody(page, 'f5', 'empty');
   await audit(pia, 'othello explorer on a phone');
+  assertClean(pia);
+  await pia.context.close();
+});
+
+/** A Gomoku game of `rule` (an opening rule or none) between two wire players, the first one
+ *  seated black: `steps` are [who, text] with who 'first' or 'second' (a stone or a choice of
+ *  the opening, sent as a move), then `resigns` ('first' or 'second') resigns; resolves with
+ *  the room once the game is over. */
+async function playGomoku(names, openingRule, steps, resigns) {
+  const game = { kind: 'gomoku', size: 15, rule: 'freestyle', ...(openingRule ? { opening_rule: openingRule } : {}) };
+  const { room, black: first, white: second } = await livePair(hall.browser, hall.server, game, names);
+  const by = { first, second };
+  for (const [k, [who, move]] of steps.entries()) {
+    await by[who].send({ t: 'move', room, move });
+    await first.waitFor('moved', { room, ply: k + 1 });
+  }
+  await by[resigns].send({ t: 'resign', room });
+  await first.waitFor('over', { room });
+  await first.close();
+  await second.close();
+  return room;
+}
+
+test('the opening-rule filter: swap2 games counted under swap2 only, the rule in the address, dropped by a game without it', async () => {
+  // A plain freestyle game, then two swap2 games with the same three stones: one swapped (the
+  // first player, now white, places the 4th stone and resigns: black wins), one stayed (the
+  // first player, still black, resigns after the 5th: white wins).
+  await playGomoku(['Gil', 'Hu'], null, [['first', 'h8'], ['second', 'i9'], ['first', 'h9']], 'second');
+  const opening = [['first', 'h8'], ['first', 'j9'], ['first', 'i7']];
+  await playGomoku(['Ivy', 'Jo'], 'swap2', [...opening, ['second', 'swap'], ['first', 'k10'], ['second', 'g6']], 'first');
+  await playGomoku(['Kai', 'Lu'], 'swap2', [...opening, ['second', 'stay'], ['second', 'k10'], ['first', 'g6']], 'first');
+
+  const ann = await openPlayer(hall.browser, { name: 'Nia', ...DESK720 });
+  const { page } = ann;
+  await page.goto(`${hall.server.url}?explorer=gomoku-freestyle`);
+  await waitOnline(page);
+  // Without a rule: the plain game only.
+  await waitBody(page, '', 'rows');
+  assert.deepEqual(await tableMoves(page), ['h8']);
+  assert.deepEqual(await row(page, 'h8'), { games: 1, black: 1, draws: 0, white: 0 });
+  const select = byId(page, 'explorer-filter-opening');
+  assert.equal(await select.inputValue(), 'none');
+  assert.deepEqual(await select.locator('option').allTextContents(), ['None (free opening)', 'Swap2']);
+
+  // Swap2: its two games, the stones its decisions placed; a swap or a stay is no move.
+  await select.selectOption('swap2');
+  await page.waitForURL(/\?explorer=gomoku-freestyle&opening=swap2$/, { timeout: WAIT_MS });
+  await page.locator('[data-testid="explorer-body"][data-opening="swap2"][data-state="rows"]').waitFor({ timeout: WAIT_MS });
+  assert.deepEqual(await tableMoves(page), ['h8']);
+  assert.deepEqual(await row(page, 'h8'), { games: 2, black: 1, draws: 0, white: 1 });
+  assert.match(await byId(page, 'explorer-status').textContent(), /Start position · Black to move · 2 games/);
+  await assertInView(ann, ['board', 'explorer-filter-opening', 'explorer-filter-rated', 'explorer-table'], 'the opening-rule filter at 1280x720');
+  await audit(ann, 'explorer with the opening-rule filter at 1280x720');
+  for (const move of ['h8', 'j9', 'i7']) await byId(page, `explorer-move-${move}`).click();
+  await waitBody(page, 'h8,j9,i7', 'rows');
+  assert.deepEqual(await row(page, 'k10'), { games: 2, black: 1, draws: 0, white: 1 });
+  await page.waitForURL(/\?explorer=gomoku-freestyle&opening=swap2&moves=h8,j9,i7$/, { timeout: WAIT_MS });
+
+  // Standard has swap2 too; renju and Connect Four have not: their tabs drop it.
+  assert.match(await byId(page, 'explorer-tab-gomoku-standard').getAttribute('href'), /\?explorer=gomoku-standard&opening=swap2$/);
+  assert.match(await byId(page, 'explorer-tab-gomoku-renju').getAttribute('href'), /\?explorer=gomoku-renju$/);
+  assert.match(await byId(page, 'explorer-tab-connect4').getAttribute('href'), /\?explorer=connect4$/);
+
+  // The server's @ key is an address too, written back as the filter; a reload keeps it.
+  await page.goto(`${hall.server.url}?explorer=gomoku-freestyle@swap2&moves=h8`);
+  await waitOnline(page);
+  await waitBody(page, 'h8', 'rows');
+  await page.waitForURL(/\?explorer=gomoku-freestyle&opening=swap2&moves=h8$/, { timeout: WAIT_MS });
+  assert.equal(await select.inputValue(), 'swap2');
+  assert.deepEqual(await row(page, 'j9'), { games: 2, black: 1, draws: 0, white: 1 });
+  await page.reload();
+  await waitOnline(page);
+  await waitBody(page, 'h8', 'rows');
+  assert.equal(await select.inputValue(), 'swap2');
+  // Back to no rule: the plain game's 2nd move, none of swap2's.
+  await select.selectOption('none');
+  await page.locator('[data-testid="explorer-body"][data-opening="none"][data-moves="h8"][data-state="rows"]').waitFor({ timeout: WAIT_MS });
+  assert.deepEqual(await tableMoves(page), ['i9']);
+  await page.waitForURL(/\?explorer=gomoku-freestyle&moves=h8$/, { timeout: WAIT_MS });
+
+  // Renju's rules; Connect Four has none and no filter.
+  await byId(page, 'explorer-tab-gomoku-renju').click();
+  await waitBody(page, '', 'empty');
+  assert.deepEqual(await select.locator('option').allTextContents(), ['None (free opening)', 'Soosõrv-8', 'Taraguchi-10']);
+  await select.selectOption('taraguchi10');
+  await page.waitForURL(/\?explorer=gomoku-renju&opening=taraguchi10$/, { timeout: WAIT_MS });
+  await page.locator('[data-testid="explorer-body"][data-opening="taraguchi10"][data-state="empty"]').waitFor({ timeout: WAIT_MS });
+  assert.match(await byId(page, 'explorer-empty').textContent(), /with these filters/);
+  await byId(page, 'explorer-tab-connect4').click();
+  await page.waitForURL(/\?explorer=connect4$/, { timeout: WAIT_MS });
+  await waitBody(page, '', 'rows');
+  assert.equal(await select.isVisible(), false, 'no opening rule for Connect Four');
+  assertClean(ann);
+  await ann.context.close();
+
+  // On a phone: the filter within reach, axe content.
+  const pia = await openPlayer(hall.browser, { name: 'Pat', ...SIZES.phone });
+  await pia.page.goto(`${hall.server.url}?explorer=gomoku-freestyle&opening=swap2&moves=h8`);
+  await waitOnline(pia.page);
+  await waitBody(pia.page, 'h8', 'rows');
+  await assertShown(pia, ['explorer-filter-opening'], 'the opening-rule filter on a phone');
+  await assertShown(pia, ['explorer-table'], 'the swap2 table on a phone');
+  await screenshot(pia.page, 'explorer-swap2-phone');
+  await audit(pia, 'explorer with the opening-rule filter on a phone');
   assertClean(pia);
   await pia.context.close();
 });

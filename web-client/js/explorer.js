@@ -1,10 +1,10 @@
-// Opening explorer page (`/?explorer=<key>&moves=…&rated=…&bots=…`): a tab for each game, the board at the line's position (a legal point played there extends the line), the line (each move a button back to it; Start, Back), the rated and bots filters, and the table of the moves played from the position in the hall's finished games (games, black wins · draws · white wins as a bar, average rating), each move a button that plays it.
+// Opening explorer page (`/?explorer=<key>&opening=<rule>&moves=…&rated=…&bots=…`): a tab for each game, the board at the line's position (a legal point played there extends the line), the line (each move a button back to it; Start, Back), the rated and bots filters and, for Gomoku, the opening-rule filter (games played from swap2, Soosõrv-8 or Taraguchi-10, whose line is the stones the rule placed), and the table of the moves played from the position in the hall's finished games (games, black wins · draws · white wins as a bar, average rating), each move a button that plays it.
 
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
 import { createBoard } from './board.js';
 import { moveRows } from './record.js';
-import { EXPLORER_KEYS, FILTERS, explorerAnswer, linePosition, canPlay } from './explorer-data.js';
+import { EXPLORER_KEYS, FILTERS, NO_OPENING, explorerAnswer, linePosition, canPlay, openingsOf, openingOf } from './explorer-data.js';
 import * as api from './api.js';
 
 const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
@@ -22,10 +22,10 @@ export function resultsBar(row) {
     h('span', { class: 'sr-only' }, words));
 }
 
-/** Mounts the explorer at `route` ({ key, moves, rated, bots }) in `root`. `app` gives
+/** Mounts the explorer at `route` ({ key, moves, rated, bots, opening }) in `root`. `app` gives
  *  viewLink(route, attrs, ...children) and replace(route), which keeps the address up to date. */
 export function mountExplorer(root, app, route) {
-  const state = { key: route.key, moves: [...route.moves], rated: route.rated, bots: route.bots };
+  const state = { key: route.key, moves: [...route.moves], rated: route.rated, bots: route.bots, opening: openingOf(route.key, route.opening) };
   let line = linePosition(state.key, state.moves);
   // The answer for the line on show ({ ok, error, data }), null while it is asked for.
   let answer = null;
@@ -60,14 +60,24 @@ export function mountExplorer(root, app, route) {
     filters[name] = select;
     filterBox.append(h('span', { class: 'field' }, h('label', { for: id, 'data-i18n': `explorer.${name}` }, t(`explorer.${name}`)), select));
   }
+  // The opening rule the games were played from (Gomoku only: hidden for a game without one).
+  const openingSelect = h('select', { id: 'explorer-filter-opening', 'data-testid': 'explorer-filter-opening' });
+  openingSelect.addEventListener('change', () => {
+    state.opening = openingOf(state.key, openingSelect.value);
+    changed();
+  });
+  const openingField = h('span', { class: 'field', 'data-testid': 'explorer-opening-field' },
+    h('label', { for: 'explorer-filter-opening', 'data-i18n': 'explorer.opening' }, t('explorer.opening')), openingSelect);
+  filterBox.append(openingField);
   // Focusable by script only: where the focus goes when a chosen move leads to an empty table.
   const body = h('div', { class: 'explorer-body', 'data-testid': 'explorer-body', tabindex: -1 });
 
-  const currentRoute = () => ({ page: 'explorer', key: state.key, moves: [...state.moves], rated: state.rated, bots: state.bots });
+  const currentRoute = () => ({ page: 'explorer', key: state.key, moves: [...state.moves], rated: state.rated, bots: state.bots, opening: state.opening });
 
   function renderTabs() {
     clear(tabs);
-    // Another game starts from its own start position; the filters go along.
+    // Another game starts from its own start position; the filters go along (an opening rule
+    // only to a game it belongs to: the address drops it).
     for (const k of EXPLORER_KEYS) {
       tabs.append(app.viewLink({ ...currentRoute(), key: k, moves: [] }, {
         class: `tab${k === state.key ? ' active' : ''}`, 'data-testid': `explorer-tab-${k}`, 'aria-current': k === state.key ? 'page' : null,
@@ -83,6 +93,12 @@ export function mountExplorer(root, app, route) {
       for (const v of FILTERS) select.append(h('option', { value: v }, t(`explorer.${name}.${v}`)));
       select.value = state[name];
     }
+    clear(openingSelect);
+    for (const v of openingsOf(state.key)) {
+      openingSelect.append(h('option', { value: v }, t(v === NO_OPENING ? 'explorer.opening.none' : `openingRule.${v}`)));
+    }
+    openingSelect.value = state.opening;
+    openingField.hidden = openingsOf(state.key).length < 2;
     clear(startBtn);
     startBtn.append(h('span', { 'aria-hidden': 'true' }, '« '), t('explorer.start'));
     startBtn.title = t('explorer.startAria');
@@ -169,6 +185,7 @@ export function mountExplorer(root, app, route) {
     body.dataset.moves = state.moves.join(',');
     body.dataset.rated = state.rated;
     body.dataset.bots = state.bots;
+    body.dataset.opening = state.opening;
     body.setAttribute('aria-busy', String(!answer));
     const say = (kind, cls, text, attrs = {}) => {
       body.dataset.state = kind;
@@ -191,7 +208,8 @@ export function mountExplorer(root, app, route) {
     } else if (line.over) {
       say('over', 'note', t('explorer.over'));
     } else {
-      say('empty', 'note', t(state.rated === 'any' && state.bots === 'any' ? 'explorer.empty' : 'explorer.emptyFiltered'));
+      const plain = state.rated === 'any' && state.bots === 'any' && state.opening === NO_OPENING;
+      say('empty', 'note', t(plain ? 'explorer.empty' : 'explorer.emptyFiltered'));
     }
     if (focusTable) {
       focusTable = false;
@@ -202,7 +220,7 @@ export function mountExplorer(root, app, route) {
   function ask() {
     const id = ++asked;
     answer = null;
-    api.explorer({ key: state.key, moves: state.moves, rated: state.rated, bots: state.bots }).then((res) => {
+    api.explorer({ key: state.key, moves: state.moves, rated: state.rated, bots: state.bots, opening: state.opening }).then((res) => {
       if (gone || id !== asked) return;
       answer = res.ok ? { ok: true, data: explorerAnswer(res.data) } : { ok: false, error: res.error };
       renderStatus();

@@ -578,6 +578,8 @@ export const EN = {
   'explorer.bots.any': 'With or without a bot',
   'explorer.bots.yes': 'With a bot',
   'explorer.bots.no': 'Without bots',
+  'explorer.opening': 'Opening rule',
+  'explorer.opening.none': 'None (free opening)',
   'explorer.line': 'Line',
   'explorer.lineAria': 'The line so far: choose a move to go back to it',
   'explorer.start': 'Start',

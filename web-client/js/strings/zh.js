@@ -578,6 +578,8 @@ export const ZH = {
   'explorer.bots.any': '有无机器人均可',
   'explorer.bots.yes': '有机器人参加',
   'explorer.bots.no': '没有机器人',
+  'explorer.opening': '开局规则',
+  'explorer.opening.none': '无（自由开局）',
   'explorer.line': '着法序列',
   'explorer.lineAria': '到目前为止的着法：选择一手回到那里',
   'explorer.start': '开始',
