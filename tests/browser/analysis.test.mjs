@@ -1,16 +1,19 @@
-// Browser tests of the analysis board (`/?analysis=…`): a Gomoku position set up by hand (edit mode), moves, a variation made, switched to with the keys, promoted and deleted, the screen reader's words, the share link opened in another browser (the tree and the move on show restored), the SGF export downloaded; a pasted renju SGF with its forbidden point marked and refused, a bad paste refused with nothing changed, a move played from the keyboard; an Othello position and Connect Four's move string and position; "Analyse from here" from a finished Connect Four game's replay, with the explorer's panel; the axe audit and the page in view at 1280x720 and on a phone (in Chinese).
+// Browser tests of the analysis board (`/?analysis=…`): a Gomoku position set up by hand (edit mode), moves, a variation made, switched to with the keys, promoted and deleted, the screen reader's words, the share link opened in another browser (the tree and the move on show restored), the SGF export downloaded; a pasted renju SGF with its forbidden point marked and refused, a bad paste refused with nothing changed, a move played from the keyboard; an Othello position and Connect Four's move string and position; "Analyse from here" from a finished Connect Four game's replay, with the explorer's panel; the axe audit and the page in view at 1280x720 and on a phone (in Chinese); the engine's panel without a worker (the server's reason, a set-up whose side does not fit the stones refused) and with a real bot process (lines streamed depth by depth, replaced after a move, one request for a quick walk, a proven win, the best move on the board and in the explorer, switched off mid-analysis and remembered, the live region's first and last line, axe and in view at 1280x720 and on a phone).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import {
   useHall, openPlayer, assertClean, assertInView, assertShown, screenshot, byId, gotoLobby, waitOnline, openRoom,
-  seriousViolations, SIZES, WAIT_MS,
+  seriousViolations, startBot, waitBots, dumpFrames, SIZES, WAIT_MS,
 } from './harness.mjs';
 import { livePair } from './wire.mjs';
 
 const DESK720 = { viewport: { width: 1280, height: 720 } };
 const C4 = { kind: 'connect4', cols: 7, rows: 6, blocked: [] };
+const GOMOKU = { kind: 'gomoku', size: 15, rule: 'freestyle' };
+// No bot at first: the engine's worker is started by the test that needs it.
 const hall = useHall('analysis');
 
 /** Fails on any serious axe finding or a page without exactly one h1. */
@@ -207,6 +210,8 @@ test('Othello from a pasted position, Connect Four from a move string and a posi
   assert.equal(await paste(page, `${cells.join('')} O`), 'Read a position.');
   await waitStatus(page, 'Set-up position · White to move');
   assert.deepEqual((await page.locator('[data-testid^="legal-"]').evaluateAll((ls) => ls.map((l) => l.dataset.testid))).sort(), ['legal-d6', 'legal-f4', 'legal-f6']);
+  // Back up from the paste box (under the engine's panel, below the fold) to the board.
+  await page.evaluate(() => window.scrollTo(0, 0));
   await byId(page, 'cell-f6').click();
   await waitStatus(page, 'After 1… f6 · Black to move');
   assert.equal(await stoneAt(page, 'e5'), 'white', 'e5 turned');
@@ -289,4 +294,229 @@ test('on a phone (in Chinese) the board, the moves and the panels are within rea
   await audit(pia, 'the analysis board on a phone, in Chinese');
   assertClean(pia);
   await pia.context.close();
+});
+
+// ---------- the engine's panel ----------
+
+/** Every WebSocket frame of `page` from now on, parsed: [{ dir: '>' | '<', msg }] (the harness
+ *  keeps the last 200 only, as text). */
+function recordFrames(page) {
+  const all = [];
+  page.on('websocket', (ws) => {
+    const keep = (dir) => (frame) => {
+      try {
+        all.push({ dir, msg: JSON.parse(String(frame.payload)) });
+      } catch {
+        // not JSON: not ours
+      }
+    };
+    ws.on('framesent', keep('>'));
+    ws.on('framereceived', keep('<'));
+  });
+  return all;
+}
+
+/** The `analyse` requests sent, and the frames received about request `id`. */
+const asked = (frames) => frames.filter((f) => f.dir === '>' && f.msg.t === 'analyse').map((f) => f.msg);
+const about = (frames, id) => frames.filter((f) => f.dir === '<' && f.msg.id === id && /^analysis_/.test(f.msg.t)).map((f) => f.msg);
+
+/** Waits until the engine's panel has `status` (a data-status value), for a request other than
+ *  `notId` when given. */
+async function waitEngine(page, status, notId = null) {
+  await page.waitForFunction(([st, not]) => {
+    const p = document.querySelector('[data-testid="engine-panel"]');
+    return p?.dataset.status === st && (not == null || (p.dataset.id && p.dataset.id !== not));
+  }, [status, notId], { timeout: WAIT_MS }).catch(async (e) => {
+    throw new Error(`${e.message}\nengine: ${await byId(page, 'engine-panel').getAttribute('data-status')} ${await byId(page, 'engine-panel').textContent()}`);
+  });
+  return byId(page, 'engine-panel').getAttribute('data-id');
+}
+
+/** Waits until `check()` holds (polled: the recorded frames come as events). */
+async function until(check, what) {
+  const end = Date.now() + WAIT_MS;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((done) => setTimeout(done, 50));
+  }
+}
+
+/** What the engine's live region said, oldest first. */
+const engineSaid = (page) => page.locator('[data-testid="engine-announce"] p').allTextContents();
+
+test('the engine without a worker says why; a set-up whose side does not fit the stones is refused with the server\'s reason', async () => {
+  const hal = await openPlayer(hall.browser, { name: 'Hal', ...DESK720 });
+  const { page } = hal;
+  const frames = recordFrames(page);
+  await page.goto(`${hall.server.url}?analysis=gomoku-freestyle`);
+  await waitOnline(page);
+  const id = await waitEngine(page, 'failed');
+  assert.match(await byId(page, 'engine-status').textContent(), /^The analysis failed\. no analysis worker is connected/);
+  assert.equal(await byId(page, 'engine-lines').isHidden(), true);
+  assert.deepEqual(asked(frames), [{ t: 'analyse', id, game: GOMOKU, position: null, moves: [] }], 'one request for the position on show');
+  assert.match((await engineSaid(page)).at(-1), /^The analysis failed\. no analysis worker is connected/);
+  assert.equal(await byId(page, 'engine-toggle').isChecked(), true, 'on by default');
+  await assertInView(hal, ['board', 'analysis-status', 'engine-panel', 'engine-status', 'engine-toggle'], 'the engine\'s failure at 1280x720');
+
+  // Edit mode: the engine waits; one black stone with black to move cannot stand.
+  await byId(page, 'analysis-setup-open').click();
+  await byId(page, 'analysis-edit').click();
+  await waitEngine(page, 'editing');
+  await byId(page, 'cell-h8').click();
+  await byId(page, 'analysis-edit-done').click();
+  await waitStatus(page, 'Set-up position · Black to move');
+  const bad = await waitEngine(page, 'refused');
+  assert.match(await byId(page, 'engine-status').textContent(), /^The server refused this position: \S/);
+  const error = frames.find((f) => f.dir === '<' && f.msg.t === 'error' && f.msg.ref === 'analyse');
+  assert.equal(error?.msg.code, 'bad_game', JSON.stringify(error));
+  assert.ok((await byId(page, 'engine-status').textContent()).endsWith(error.msg.message), 'the server\'s own words');
+  assert.equal(asked(frames).at(-1).id, bad);
+  assert.match(asked(frames).at(-1).position, /^-{112}X-{112} X$/, 'the set-up as text, black to move');
+  assert.match((await engineSaid(page)).at(-1), /^The server refused this position/);
+  await audit(hal, 'the engine refused, at 1280x720');
+  assertClean(hal);
+  await hal.context.close();
+});
+
+test('with a bot: lines streamed depth by depth, replaced after a move; a quick walk asks once; a proven win; the best move on the board and in the explorer; switched off mid-analysis and remembered', async () => {
+  // A finished game from h8 in the hall, for the explorer's list at the start.
+  const { room, black, white } = await livePair(hall.browser, hall.server, GOMOKU, ['Ivy', 'Jon']);
+  const moves = ['h8', 'a1', 'i8', 'a2', 'j8', 'a3', 'k8', 'a4', 'l8'];
+  for (const [k, move] of moves.entries()) {
+    await (k % 2 === 0 ? black : white).send({ t: 'move', room, move });
+    await black.waitFor('moved', { room, ply: k + 1 });
+  }
+  await black.waitFor('over', { room });
+  await black.close();
+  await white.close();
+
+  const bot = startBot(hall.server, { name: 'Kibot', stateFile: join(hall.dataDir, 'bot-Kibot.json') });
+  const kay = await openPlayer(hall.browser, { name: 'Kay', ...DESK720 });
+  const { page } = kay;
+  const frames = recordFrames(page);
+  try {
+    await gotoLobby(kay, hall.server);
+    await waitBots(page, ['Kibot']);
+    await byId(page, 'header-link-analysis').click();
+    await waitStatus(page, 'Start position · Black to move');
+
+    // The start: lines depth by depth, then done; the evaluation in words and points.
+    const id1 = await waitEngine(page, 'done');
+    const lines1 = about(frames, id1).filter((m) => m.t === 'analysis_line');
+    assert.ok(lines1.length >= 2, `lines depth by depth: ${JSON.stringify(lines1)}`);
+    assert.ok(lines1.every((l, k) => k === 0 || l.depth > lines1[k - 1].depth), 'deeper and deeper');
+    const last1 = lines1.at(-1);
+    assert.equal(await byId(page, 'engine-depth').textContent(), `depth ${last1.depth}`);
+    assert.match(await byId(page, 'engine-eval').textContent(), /^[+−]?\d+\.\d: (black is better|white is better|level)$/);
+    assert.equal(await byId(page, 'engine-best').textContent(), last1.best);
+    assert.equal(await byId(page, 'engine-pv').textContent(), last1.pv.join(' '));
+    assert.match(await byId(page, 'engine-by').textContent(), /^by Kibot · [\d,]+ nodes in \d+\.\d s$/);
+    assert.match(await byId(page, 'engine-status').textContent(), /^Analysis finished\./);
+    // The best move: a ghost stone on the board and badged in the explorer's list (h8 is the
+    // hall's game's first move and the engine's choice on the empty board).
+    assert.equal(last1.best, 'h8');
+    await byId(page, 'best-h8').waitFor({ state: 'attached', timeout: WAIT_MS });
+    await page.locator('[data-testid="analysis-explorer"][data-state="rows"]').waitFor({ timeout: WAIT_MS });
+    await page.locator('tr[data-move="h8"] [data-testid="analysis-explorer-engine"]').waitFor({ timeout: WAIT_MS });
+    assert.equal(await byId(page, 'analysis-explorer-engine').count(), 1);
+    // Heard: the first line and the last, not each depth.
+    const said1 = await engineSaid(page);
+    assert.deepEqual(said1.map((t) => t.split(',')[0]), ['Engine', 'Engine finished'], said1.join(' | '));
+    assert.match(said1[1], new RegExp(`^Engine finished, depth ${last1.depth}: .*; best move h8\\.$`));
+    await assertInView(kay, ['board', 'analysis-status', 'engine-panel', 'engine-eval', 'engine-pv', 'engine-depth', 'engine-toggle'], 'the engine\'s lines at 1280x720');
+    await screenshot(page, 'analysis-engine-desktop');
+    await audit(kay, 'the engine\'s lines at 1280x720');
+
+    // A move: a new request for the new position, whose lines replace the old (a position
+    // that takes the worker its 10 s: its lines are looked at while they come).
+    await byId(page, 'cell-h8').click();
+    await waitStatus(page, 'After 1. h8 · White to move');
+    const id2 = await waitEngine(page, 'running', id1);
+    assert.deepEqual(asked(frames).at(-1), { t: 'analyse', id: id2, game: GOMOKU, position: null, moves: ['h8'] });
+    await page.waitForFunction(() => /^depth ([4-9]|\d\d)$/.test(document.querySelector('[data-testid="engine-depth"]')?.textContent || ''), null, { timeout: WAIT_MS });
+    const shown = await page.evaluate(() => ['engine-depth', 'engine-best', 'engine-pv'].map((id) => document.querySelector(`[data-testid="${id}"]`).textContent));
+    const line2 = about(frames, id2).find((m) => m.t === 'analysis_line' && `depth ${m.depth}` === shown[0]);
+    assert.ok(line2, `the panel shows a line of ${id2}: ${shown}`);
+    assert.deepEqual(shown.slice(1), [line2.best, line2.pv.join(' ')]);
+    assert.notEqual(line2.best, 'h8');
+    assert.equal(await byId(page, 'best-h8').count(), 0, 'the old best move is gone from the board');
+    assert.equal(await page.locator('[data-testid^="best-"]').count(), 1, 'one best move on the board');
+    assert.equal(about(frames, id1).length, lines1.length + 2, 'nothing more of the old request (running, its lines, done)');
+
+    // A quick walk (back and forward within the pause): one request, for where it ends.
+    const before = asked(frames).length;
+    await page.locator('[data-testid="analysis-move"][data-line="h8"]').focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.keyboard.press('ArrowRight');
+    await waitStatus(page, 'After 1. h8 · White to move');
+    const id3 = await waitEngine(page, 'running', id2);
+    assert.equal(asked(frames).length, before + 1, JSON.stringify(asked(frames).slice(before)));
+    assert.deepEqual(asked(frames).at(-1).moves, ['h8']);
+
+    // A proven win: black's open four, white to move.
+    assert.equal(await paste(page, 'h8a1i8a2j8a3k8'), 'Read a move string: 7 moves.');
+    await waitStatus(page, 'After 4. k8 · White to move');
+    await waitEngine(page, 'done', id3);
+    assert.match(await byId(page, 'engine-eval').textContent(), /^Black wins: forced win in \d+ plies$/);
+    assert.equal(await byId(page, 'engine-eval').getAttribute('data-proven'), 'true');
+    assert.match((await engineSaid(page)).at(-1), /^Engine finished, depth \d+: Black wins: forced win in \d+ plies; best move [a-o]\d+\.$/);
+
+    // Connect Four's start searches for seconds: switched off after a few depths, nothing more
+    // of it comes (once the stop reached the server), and the switch is remembered.
+    await byId(page, 'analysis-tab-connect4').click();
+    await page.waitForURL(/\?analysis=connect4$/, { timeout: WAIT_MS });
+    const id4 = await waitEngine(page, 'running', id3);
+    await page.waitForFunction(() => /^depth (1[2-9]|[2-9]\d)$/.test(document.querySelector('[data-testid="engine-depth"]')?.textContent || ''), null, { timeout: WAIT_MS });
+    await byId(page, 'engine-toggle').uncheck();
+    await waitEngine(page, 'off');
+    assert.equal(await byId(page, 'engine-status').textContent(), 'The engine is off.');
+    assert.equal(await byId(page, 'engine-lines').isHidden(), true);
+    assert.equal(await page.locator('[data-testid^="best-"]').count(), 0, 'no best move on the board');
+    await new Promise((done) => setTimeout(done, 500));
+    assert.deepEqual(frames.filter((f) => f.dir === '>').at(-1).msg, { t: 'analyse_stop' });
+    const heard = about(frames, id4).length;
+    await new Promise((done) => setTimeout(done, 3000));
+    assert.equal(about(frames, id4).length, heard, `nothing of ${id4} after the stop: ${JSON.stringify(about(frames, id4).slice(heard))}`);
+    assert.equal(about(frames, id4).some((m) => m.t === 'analysis_status' && m.status === 'done'), false, 'stopped, not finished');
+    assert.equal(await page.evaluate(() => localStorage.getItem('kibitz.analysis.engine')), 'off');
+    // Moves while off ask for nothing; after a reload it is still off.
+    await byId(page, 'col-4').click();
+    await waitStatus(page, 'After 1. 4 · White to move');
+    await page.reload();
+    await waitOnline(page);
+    await waitStatus(page, 'After 1. 4 · White to move');
+    assert.equal(await byId(page, 'engine-toggle').isChecked(), false);
+    assert.equal(await byId(page, 'engine-panel').getAttribute('data-status'), 'off');
+    const sentBefore = asked(frames).length;
+    // On again: the position on show is asked for.
+    await byId(page, 'engine-toggle').check();
+    const id5 = await waitEngine(page, 'running', id4);
+    assert.equal(asked(frames).length, sentBefore + 1);
+    assert.deepEqual(asked(frames).at(-1), { t: 'analyse', id: id5, game: C4, position: null, moves: ['4'] });
+    assert.equal(await page.evaluate(() => localStorage.getItem('kibitz.analysis.engine')), 'on');
+    // Leaving the page stops it.
+    const leaving = frames.length;
+    await byId(page, 'btn-page-lobby').click();
+    await byId(page, 'analysis').waitFor({ state: 'detached', timeout: WAIT_MS });
+    await until(() => frames.slice(leaving).some((f) => f.dir === '>' && f.msg.t === 'analyse_stop'), 'analyse_stop on leaving');
+    assertClean(kay);
+    await kay.context.close();
+
+    // On a phone: the panel and its lines within reach; axe.
+    const lu = await openPlayer(hall.browser, { name: 'Lu', ...SIZES.phone });
+    await lu.page.goto(`${hall.server.url}?analysis=gomoku-freestyle&tree=h8a1i8a2j8a3&at=6`);
+    await waitOnline(lu.page);
+    await waitEngine(lu.page, 'done');
+    assert.match(await byId(lu.page, 'engine-eval').textContent(), /^Black wins: forced win in \d+ plies$/);
+    await assertInView(lu, ['board'], 'the board on a phone, with the engine');
+    await assertShown(lu, ['engine-panel', 'engine-eval', 'engine-pv', 'engine-toggle'], 'the engine on a phone');
+    await screenshot(lu.page, 'analysis-engine-phone');
+    await audit(lu, 'the engine on a phone');
+    assertClean(lu);
+    await lu.context.close();
+  } catch (e) {
+    throw new Error(`${e.message}\n${dumpFrames(kay)}\nKibot: ${bot.log()}`, { cause: e });
+  } finally {
+    await bot.stop();
+  }
 });
