@@ -32,6 +32,15 @@ pub enum PuzzlesCommand {
         /// Nodes of each engine move in the games.
         #[arg(long, default_value_t = 4000)]
         move_nodes: u64,
+        /// Gomoku: VCT puzzles (positions without a VCF) rather than VCF ones.
+        #[arg(long)]
+        vct: bool,
+        /// The number of the first puzzle's id (to add to a set: one past its last).
+        #[arg(long, default_value_t = 1)]
+        first_id: usize,
+        /// Add to the file rather than replace it.
+        #[arg(long)]
+        append: bool,
         /// The file to write.
         #[arg(long)]
         out: PathBuf,
@@ -52,6 +61,9 @@ pub fn run(command: PuzzlesCommand) -> anyhow::Result<()> {
             seed,
             max_games,
             move_nodes,
+            vct,
+            first_id,
+            append,
             out,
         } => {
             let variant = Variant::parse(&variant).with_context(|| {
@@ -63,9 +75,11 @@ pub fn run(command: PuzzlesCommand) -> anyhow::Result<()> {
                 seed,
                 max_games,
                 move_nodes,
+                vct,
+                first_id,
             };
             let (set, r) = puzzles::generate(&options, |line| eprintln!("{line}"));
-            write_set(&out, &set)?;
+            write_set(&out, &set, append)?;
             let nodes: usize = set.iter().map(|p| p.proof.size()).sum();
             println!(
                 "{}: {} puzzles from {} games ({} positions, {} candidates: {} kept, {} duplicates, \
@@ -104,8 +118,14 @@ pub fn run(command: PuzzlesCommand) -> anyhow::Result<()> {
     }
 }
 
-fn write_set(path: &Path, set: &[Puzzle]) -> anyhow::Result<()> {
-    let mut out = std::io::BufWriter::new(std::fs::File::create(path)?);
+fn write_set(path: &Path, set: &[Puzzle], append: bool) -> anyhow::Result<()> {
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .write(true)
+        .append(append)
+        .truncate(!append)
+        .open(path)?;
+    let mut out = std::io::BufWriter::new(file);
     for p in set {
         serde_json::to_writer(&mut out, p)?;
         out.write_all(b"\n")?;

@@ -83,6 +83,8 @@ fn connect_four_accepts_every_column_that_keeps_the_win_in_time() {
         seed: 7,
         max_games: 200,
         move_nodes: 2000,
+        vct: false,
+        first_id: 1,
     };
     let (set, report) = generate(&options, |_| {});
     assert_eq!(set.len(), 12, "{report:?}");
@@ -117,44 +119,61 @@ fn connect_four_accepts_every_column_that_keeps_the_win_in_time() {
 }
 
 #[test]
-fn gomoku_accepts_every_four_that_keeps_a_vcf_in_time() {
-    for variant in [Variant::GomokuFreestyle, Variant::GomokuRenju] {
+fn gomoku_accepts_every_threat_that_keeps_a_vcf_or_vct_in_time() {
+    use kibitz_bot::puzzles::proof::Prover;
+    for (variant, vct) in [
+        (Variant::GomokuFreestyle, false),
+        (Variant::GomokuRenju, false),
+        (Variant::GomokuFreestyle, true),
+        (Variant::GomokuRenju, true),
+    ] {
         let options = GenerateOptions {
             variant,
             count: 6,
             seed: 3,
-            max_games: 200,
+            max_games: 400,
             move_nodes: 2000,
+            vct,
+            first_id: 1,
         };
         let (set, report) = generate(&options, |_| {});
         assert_eq!(set.len(), 6, "{report:?}");
+        assert!(set.iter().all(|p| p
+            .themes
+            .contains(&(if vct { "vct" } else { "vcf" }).to_string())));
         let mut prover = GomokuProver::new();
+        prover.set_threes(vct);
         for p in &set {
             let pos = AnyPosition::with_moves(&p.game, &p.moves).unwrap();
             let attacker = pos.turn();
-            let mut fours = |q: &AnyPosition| {
-                use kibitz_bot::puzzles::proof::Prover;
-                GomokuProver::new().attacker_moves(q).unwrap()
+            let mut threats = |q: &AnyPosition| {
+                let mut fresh = GomokuProver::new();
+                fresh.set_threes(vct);
+                fresh.attacker_moves(q).unwrap()
             };
-            // After a four the defender must block; then the attacker needs a VCF within
-            // `left - 1` (or the four was a five).
+            // After a threat every defence the rules of threats leave him (the blocks of a
+            // four; the points that stop an open three, and his own fours) must lose within
+            // the moves left, by a VCF (or VCT) the threat search proves within its bound.
             let mut keeps = |after: &AnyPosition, left: u32| {
                 if let Some(o) = after.outcome() {
                     return o.winner == Some(attacker);
                 }
-                use kibitz_bot::puzzles::proof::Prover;
+                let replies = prover.defender_moves(after);
                 left > 1
-                    && prover.defender_moves(after).iter().all(|r| {
+                    && !replies.is_empty()
+                    && replies.iter().all(|r| {
                         let mut next = after.clone();
                         next.play_str(r).unwrap();
-                        !next.is_over()
-                            && prover
-                                .vcf_plies(&next, 2 * (left - 1) - 1)
-                                .unwrap()
-                                .is_some()
+                        let bound = 2 * (left - 1) - 1;
+                        let plies = if vct {
+                            prover.vct_plies(&next, bound).unwrap()
+                        } else {
+                            prover.vcf_plies(&next, bound).unwrap()
+                        };
+                        !next.is_over() && plies.is_some_and(|p| p <= bound)
                     })
             };
-            check_acceptance(&pos, &p.proof, p.length, &mut fours, &mut keeps);
+            check_acceptance(&pos, &p.proof, p.length, &mut threats, &mut keeps);
         }
         assert!(verify(&set).is_empty());
     }

@@ -40,7 +40,7 @@ pub struct Puzzle {
     pub to_move: Color,
     /// The attacker's moves to the end of the puzzle along the main line.
     pub length: u32,
-    /// `vcf`, `renju-foul`, `endgame`, `corner`, `parity`, `win`, `zugzwang`.
+    /// `vcf`, `vct`, `renju-foul`, `endgame`, `corner`, `parity`, `win`, `zugzwang`.
     pub themes: Vec<String>,
     /// The main line: the attacker's best moves and the defender's replies.
     pub line: Vec<String>,
@@ -158,7 +158,14 @@ impl Puzzle {
             "othello" => format!(
                 "{side} to play: find the only winning move, and keep the win for {n} {moves}"
             ),
-            v if v.starts_with("gomoku") => format!("{side} to play and win: VCF in {n}"),
+            v if v.starts_with("gomoku") => {
+                let kind = if self.themes.iter().any(|t| t == "vct") {
+                    "VCT"
+                } else {
+                    "VCF"
+                };
+                format!("{side} to play and win: {kind} in {n}")
+            }
             _ => format!("{side} to play and win in {n}"),
         }
     }

@@ -83,6 +83,10 @@ pub struct GenerateOptions {
     pub max_games: usize,
     /// Nodes of the engines' moves in the games.
     pub move_nodes: u64,
+    /// Gomoku: VCT puzzles (positions with no VCF), rather than VCF ones.
+    pub vct: bool,
+    /// The number of the first puzzle's id (a set made in two runs numbers on).
+    pub first_id: usize,
 }
 
 /// What a run did: its games and positions, the candidates (positions with a forced win of
@@ -100,16 +104,19 @@ pub struct GenerateReport {
     pub ms: u128,
 }
 
-/// The three provers, made once for a run.
+/// The three provers, made once for a run (`vct` for Gomoku VCT puzzles).
 #[derive(Default)]
 struct Provers {
     gomoku: GomokuProver,
     othello: OthelloProver,
     connect4: Connect4Prover,
+    vct: bool,
 }
 
 /// The VCF's attacker moves a Gomoku puzzle has: from 3 to 7.
 const GOMOKU_MOVES: (u32, u32) = (3, 7);
+/// A VCT puzzle's: from 2 to 4 (with no VCF within 7).
+const GOMOKU_VCT_MOVES: (u32, u32) = (2, 4);
 /// Connect Four: win in 2 to 6.
 const CONNECT4_MOVES: (u32, u32) = (2, 6);
 /// Othello: empty squares, and the player's moves to keep the win.
@@ -132,9 +139,20 @@ impl Provers {
                     return Ok(None);
                 }
                 let plies = self.gomoku.vcf_plies(pos, 2 * GOMOKU_MOVES.1 - 1)?;
+                if !self.vct {
+                    return Ok(plies
+                        .map(|p| p.div_ceil(2))
+                        .filter(|&m| m >= GOMOKU_MOVES.0));
+                }
+                if plies.is_some() {
+                    return Ok(None);
+                }
+                let bound = 2 * GOMOKU_VCT_MOVES.1 - 1;
+                let plies = self.gomoku.vct_plies(pos, bound)?;
                 Ok(plies
+                    .filter(|&p| p <= bound)
                     .map(|p| p.div_ceil(2))
-                    .filter(|&m| m >= GOMOKU_MOVES.0))
+                    .filter(|&m| m >= GOMOKU_VCT_MOVES.0))
             }
             Variant::Connect4 => {
                 if pos.ply() < 12 {
@@ -169,8 +187,9 @@ impl Provers {
     ) -> Result<(Proof, Vec<String>), NoProof> {
         let (proof, themes) = match v {
             Variant::GomokuFreestyle | Variant::GomokuRenju => {
+                self.gomoku.set_threes(self.vct);
                 let proof = prove(&mut self.gomoku, pos, moves)?;
-                let themes = GomokuProver::themes(pos, &proof.line);
+                let themes = GomokuProver::themes(pos, &proof.line, self.vct);
                 (proof, themes)
             }
             Variant::Connect4 => {
@@ -269,7 +288,10 @@ pub fn generate(
     let v = options.variant;
     let spec = v.spec();
     let mut rng = StdRng::seed_from_u64(options.seed);
-    let mut provers = Provers::default();
+    let mut provers = Provers {
+        vct: options.vct,
+        ..Provers::default()
+    };
     let mut engine = engine_for(spec.kind());
     let mut seen = HashSet::new();
     let mut puzzles = Vec::new();
@@ -293,7 +315,7 @@ pub fn generate(
                 ) {
                     taken += 1;
                     puzzles.push(Puzzle {
-                        id: format!("{}-{:04}", v.key(), puzzles.len() + 1),
+                        id: format!("{}-{:04}", v.key(), options.first_id + puzzles.len()),
                         ..p
                     });
                 }
@@ -432,6 +454,7 @@ pub fn verify(set: &[Puzzle]) -> Vec<(String, String)> {
 
 fn verify_one(provers: &mut Provers, p: &Puzzle) -> Result<(), String> {
     let v = Variant::parse(&p.variant).ok_or("an unknown variant")?;
+    provers.vct = p.themes.iter().any(|t| t == "vct");
     if p.game != v.spec() {
         return Err("the game is not the variant's".into());
     }

@@ -31,7 +31,7 @@ pub trait Prover {
     /// puzzle says which kind of move it asks for: fours in a VCF).
     fn attacker_moves(&mut self, pos: &AnyPosition) -> Result<Vec<String>, NoProof>;
     /// The defender to move: his replies worth trying; any he has that is not listed must
-    /// lose at least as fast as one that is.
+    /// lose at least as fast as one that is. None: nothing is proven after this move.
     fn defender_moves(&mut self, pos: &AnyPosition) -> Vec<String>;
     /// The attacker to move: `Some(resistance)` when he has a proven win within `moves` of
     /// his moves, `None` when he has none.
@@ -169,8 +169,9 @@ fn keep(
             longest = Some((value, reply, next));
         }
     }
+    // No reply to try: the prover knows of no defence that loses (nothing forces him).
     let Some((value, reply, next)) = longest else {
-        return Err(NoProof::Unsuited);
+        return Ok(None);
     };
     let below = match grow(prover, &next, attacker, moves - 1, nodes) {
         Ok(built) => built,

@@ -48,12 +48,10 @@ struct Live {
     ends: Instant,
 }
 
-/// A started analysis: its job, its worker, and the analysis it replaced (its job and worker,
-/// to be told to stop).
+/// A started analysis: its job and its worker.
 pub struct Started {
     pub job: String,
     pub worker: Conn,
-    pub replaced: Option<(String, Conn)>,
 }
 
 /// What is needed to send a line to its asker.
@@ -82,7 +80,8 @@ impl LiveAnalyses {
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// Starts `asker`'s analysis of `position` on the least busy of `workers`.
+    /// Starts `asker`'s analysis of `position` on the least busy of `workers`; with the
+    /// analysis it replaced, started or not (its job and worker, to be told to stop).
     pub fn start(
         &self,
         asker: Conn,
@@ -91,12 +90,25 @@ impl LiveAnalyses {
         position: AnyPosition,
         workers: &[(Conn, String)],
         now: Instant,
-    ) -> Result<Started, LiveError> {
+    ) -> (Option<(String, Conn)>, Result<Started, LiveError>) {
         let mut inner = self.lock();
         inner
             .jobs
             .retain(|_, l| l.ends + GRACE > now && !l.asker.is_closed());
         let replaced = take_of(&mut inner, asker.id);
+        let started = Self::start_in(&mut inner, asker, player, ask_id, position, workers, now);
+        (replaced, started)
+    }
+
+    fn start_in(
+        inner: &mut Inner,
+        asker: Conn,
+        player: &str,
+        ask_id: &str,
+        position: AnyPosition,
+        workers: &[(Conn, String)],
+        now: Instant,
+    ) -> Result<Started, LiveError> {
         if workers.is_empty() {
             return Err(LiveError::NoWorker);
         }
@@ -126,7 +138,6 @@ impl LiveAnalyses {
         Ok(Started {
             job,
             worker: worker.clone(),
-            replaced,
         })
     }
 

@@ -107,22 +107,19 @@ pub fn ask(hub: &SharedHub, conn: &Conn, player: &str, ask: &Ask<'_>, about: Abo
         Err(why) => return refuse(&why),
     };
     let workers = hub.reviews().worker_list();
-    match hub.live().start(
+    let (replaced, started) = hub.live().start(
         conn.clone(),
         player,
         ask.id,
         position,
         &workers,
         Instant::now(),
-    ) {
-        Ok(Started {
-            job,
-            worker,
-            replaced,
-        }) => {
-            if let Some((old, old_worker)) = replaced {
-                old_worker.send(&ServerMsg::AnalyseStop { job: old });
-            }
+    );
+    if let Some((old, old_worker)) = replaced {
+        old_worker.send(&ServerMsg::AnalyseStop { job: old });
+    }
+    match started {
+        Ok(Started { job, worker }) => {
             worker.send(&ServerMsg::AnalyseLive(Box::new(LiveJob {
                 job,
                 game: ask.game.clone(),
