@@ -17,8 +17,7 @@ fn error_text(result: Result<Store, kibitz_server::store::StoreError>) -> String
 const LATEST: &str = "7";
 
 /// What versions 7 (puzzle ratings), 6 (the explorer), 5 (tournaments) and 4 (accounts and
-/// ratings) added,
-/// dropped to make a database of an older one.
+/// ratings) added, dropped to make a database of an older one.
 const UNDO_SINCE_V3: &str = "DROP TABLE puzzle_ratings, puzzle_players, puzzle_attempts; \
     DROP TABLE explorer, explorer_games; DROP TABLE tournaments; \
     DROP TABLE accounts, tokens, ratings, rating_changes; \
