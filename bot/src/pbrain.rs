@@ -221,10 +221,8 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
                 text
             }
             "END" => return (Vec::new(), true),
-            "ABOUT" => {
-                r#"name="Kibitz", version="0.1", author="Kibitz developers", country="", www="""#
-                    .to_string()
-            }
+            // Only keys with a value: some managers read an empty one as shifting the next key.
+            "ABOUT" => r#"name="Kibitz", version="0.1", author="Kibitz developers""#.to_string(),
             _ => "UNKNOWN".to_string(),
         };
         (vec![out], false)
@@ -280,12 +278,21 @@ fn count_text(n: u64) -> String {
 }
 
 /// The `MESSAGE` line of a search: depth, score, nodes, speed, time and principal variation.
+/// A move from the opening book searched nothing now: its line names the book and no depth
+/// (the book's own depth, reached offline, would read as this move's search).
 fn message(r: &SearchResult) -> String {
     let score = match r.score {
         Score::WinIn(n) if n > 0 => format!("win in {n}"),
         Score::WinIn(n) => format!("loss in {}", -n),
         Score::Heuristic(s) | Score::Exact(s) => s.to_string(),
     };
+    if r.nodes == 0 && r.depth > 0 && !r.exact {
+        return format!(
+            "MESSAGE book move ev {score} nodes 0 time {} ms pv {}",
+            r.ms,
+            r.pv.join(" ")
+        );
+    }
     let nps = r.nodes * 1000 / r.ms.max(1);
     format!(
         "MESSAGE depth {} ev {score} nodes {} nps {} time {} ms pv {}",
@@ -353,5 +360,38 @@ mod tests {
             .lines()
             .filter(|l| l.contains(',') && !l.starts_with("MESSAGE"));
         assert_eq!(moves.count(), 3, "{text}");
+    }
+
+    #[test]
+    fn about_has_no_empty_keys_and_a_book_move_no_depth() {
+        let mut output = Vec::new();
+        run("ABOUT\nEND\n".as_bytes(), &mut output, |_| {
+            Box::new(GomokuEngine::with_tt_bits(12))
+        })
+        .unwrap();
+        let about = String::from_utf8(output).unwrap();
+        assert!(
+            about.starts_with("name=\"Kibitz\"") && !about.contains("\"\""),
+            "{about}"
+        );
+        let book = SearchResult {
+            best: "h8".into(),
+            score: Score::Heuristic(35),
+            exact: false,
+            depth: 22,
+            nodes: 0,
+            ms: 1,
+            pv: vec!["h8".into()],
+        };
+        let line = message(&book);
+        assert!(
+            line.starts_with("MESSAGE book move ev 35") && !line.contains("depth"),
+            "{line}"
+        );
+        let searched = SearchResult {
+            nodes: 5000,
+            ..book
+        };
+        assert!(message(&searched).starts_with("MESSAGE depth 22 ev 35 nodes 5000"));
     }
 }
