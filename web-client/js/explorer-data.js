@@ -168,7 +168,11 @@ function winsAt(game, cells, idx) {
  * the side to move has none but the other has) }. Display only: the server is the referee.
  */
 export function linePosition(key, moves) {
-  const game = specOf(key);
+  return positionAfter(specOf(key), moves);
+}
+
+/** The same for a game given by its spec (the puzzles' boards use it too). */
+export function positionAfter(game, moves) {
   const positions = replay(game, moves);
   const pos = positions[positions.length - 1];
   let over = false;

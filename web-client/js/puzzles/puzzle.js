@@ -1,7 +1,7 @@
 // A puzzle without the DOM: its variants and themes, the server's puzzle object read into the page's shape, moves between the server's notation and the board's, the position a line reaches (legal points, renju's forbidden points, Othello's pass), and the cells a hint names; node tests it.
 
-import { replay, applyMove, dims, othelloLegal, stoneOf, seatOf, connect4Drop, parseCell, EMPTY } from '../rules.js';
-import { forbiddenPoints } from '../renju.js';
+import { dims, connect4Drop, parseCell } from '../rules.js';
+import { positionAfter, canPlay } from '../explorer-data.js';
 
 /** The puzzles' variants, in the pickers' order. */
 export const VARIANTS = ['gomoku-freestyle', 'gomoku-renju', 'othello', 'connect4'];
@@ -96,68 +96,9 @@ export function goalKey(puzzle, toMove) {
   return { key: vcf ? 'puz.goalVcf' : 'puz.goal', seat, n: puzzle.length };
 }
 
-const DIRS = [[1, 0], [0, 1], [1, 1], [1, -1]];
-
-/** Whether the stone at `idx` ends the game: five or more in Gomoku (exactly five for black in
- *  renju), four or more in Connect Four. */
-function winsAt(game, cells, idx) {
-  const { cols, rows } = dims(game);
-  const stone = cells[idx];
-  const x0 = idx % cols;
-  const y0 = Math.floor(idx / cols);
-  return DIRS.some(([dx, dy]) => {
-    let len = 1;
-    for (const sgn of [1, -1]) {
-      let x = x0 + dx * sgn;
-      let y = y0 + dy * sgn;
-      while (x >= 0 && x < cols && y >= 0 && y < rows && cells[y * cols + x] === stone) {
-        len += 1;
-        x += dx * sgn;
-        y += dy * sgn;
-      }
-    }
-    if (game.kind === 'connect4') return len >= 4;
-    const exact = game.rule === 'standard' || (game.rule === 'renju' && seatOf(stone) === 'black');
-    return exact ? len === 5 : len >= 5;
-  });
-}
-
-/**
- * The position `moves` reach in `game`, for the board: { game, pos, over, legal (Othello's
- * legal squares), forbidden (renju's forbidden points for black), mustPass (Othello: the side
- * to move has no move but the other has) }. Display only: the server is the referee.
- */
-export function positionAfter(game, moves) {
-  const positions = replay(game, moves);
-  const pos = positions[positions.length - 1];
-  let over = false;
-  let legal = [];
-  let forbidden = [];
-  let mustPass = false;
-  if (game.kind === 'othello') {
-    legal = othelloLegal(pos.cells, stoneOf(pos.toMove));
-    if (!legal.length) {
-      const other = othelloLegal(pos.cells, stoneOf(pos.toMove === 'black' ? 'white' : 'black'));
-      mustPass = other.length > 0;
-      over = !mustPass;
-    }
-  } else {
-    over = (pos.last >= 0 && winsAt(game, pos.cells, pos.last)) || !pos.cells.includes(EMPTY);
-    if (!over && game.rule === 'renju' && pos.toMove === 'black') forbidden = forbiddenPoints(pos.cells, dims(game).cols);
-  }
-  return { game, pos, over, legal, forbidden, mustPass };
-}
-
-/** Whether `move` may be played from `at` (a positionAfter): an empty point, a column with
- *  room, a legal square, not a renju forbidden point; a pass only when it must be. */
-export function canPlay(at, move) {
-  if (at.over) return false;
-  if (move === 'pass') return at.mustPass;
-  const next = applyMove(at.game, at.pos, move);
-  if (next.last < 0) return false;
-  if (at.game.kind === 'othello') return at.legal.includes(next.last);
-  return !at.forbidden.some((f) => f.idx === next.last);
-}
+// The position a line reaches and whether a move may be played there are the explorer's:
+// one display-only replay of the rules for both boards.
+export { positionAfter, canPlay };
 
 /** A move typed by a person in the board's notation ("H8" → "h8", "D" → "4" in Connect Four),
  *  or null when it names no cell or column of the board. */
