@@ -2,7 +2,8 @@
 //! analysis worker for Gomoku (renju), Othello and Connect Four, the review stored with the
 //! game and sent to everyone in the room; and the server's guard against workers — a wrong
 //! answer is refused with nothing stored, a worker that leaves gives its job to the next, a
-//! review asked for with no worker waits for one.
+//! review asked for with no worker waits for one. Live analyses (lines depth by depth, the
+//! rated moves, their checks), and a review's missed win proven into a puzzle by the bot.
 
 mod bot_support;
 mod common;
@@ -31,8 +32,9 @@ async fn finished_game(
     for (i, mv) in moves.iter().enumerate() {
         let mover = if i % 2 == 0 { &mut black } else { &mut white };
         mover.send(json!({"t":"move","room":room,"move":mv})).await;
+        // By its number: an earlier move of the same column or point is still unread.
         mover
-            .expect_where(|v| v["t"] == "moved" && v["move"] == *mv)
+            .expect_where(|v| v["t"] == "moved" && v["move"] == *mv && v["ply"] == i + 1)
             .await;
     }
     if resign {
@@ -355,9 +357,14 @@ async fn the_bot_streams_a_live_analysis_depth_by_depth_and_proves_a_puzzles_win
         if black_wins { 1000 } else { -1000 },
         "{last}"
     );
-    // Proven by the threat search (a VCF or a VCT: its move need not be the puzzle's four).
+    // Proven by the threat search (a VCF or a VCT: its move need not be the puzzle's four),
+    // and said so.
     let win_in = last["win_in"].as_i64().unwrap();
     assert_eq!(win_in > 0, black_wins, "{last}");
+    assert!(
+        ["vcf", "vct"].contains(&last["proof"].as_str().unwrap()),
+        "{last}"
+    );
 
     // A set-up Connect Four board, then the same after a move: the new analysis replaces the
     // old, whose lines stop.
@@ -370,7 +377,9 @@ async fn the_bot_streams_a_live_analysis_depth_by_depth_and_proves_a_puzzles_win
     let first = ann
         .expect_where(|v| v["t"] == "analysis_line" && v["id"] == "c1")
         .await;
-    ann.send(json!({"t":"analyse","id":"c2","game":game,"position":board,"moves":[first["best"]]}))
+    // The second also rates two moves (as the opening explorer asks).
+    ann.send(json!({"t":"analyse","id":"c2","game":game,"position":board,
+        "moves":[first["best"]],"rate":["1","4"]}))
         .await;
     let running = ann
         .expect_where(|v| v["t"] == "analysis_status" && v["id"] == "c2")
@@ -380,6 +389,18 @@ async fn the_bot_streams_a_live_analysis_depth_by_depth_and_proves_a_puzzles_win
     let depths: Vec<u64> = lines.iter().map(|l| l["depth"].as_u64().unwrap()).collect();
     assert!(depths.len() >= 2, "{lines:?}");
     assert!(depths.windows(2).all(|w| w[0] < w[1]), "{depths:?}");
+    let rated: Vec<&Value> = ann
+        .backlog
+        .iter()
+        .filter(|v| v["t"] == "analysis_move" && v["id"] == "c2")
+        .collect();
+    let moves: Vec<&str> = rated.iter().map(|v| v["move"].as_str().unwrap()).collect();
+    assert_eq!(moves, ["1", "4"], "{rated:?}");
+    for r in &rated {
+        assert!((-1000..=1000).contains(&r["eval"].as_i64().unwrap()), "{r}");
+        assert!(r["depth"].as_u64().unwrap() >= 1, "{r}");
+        assert_eq!(r["by"], "Kibot");
+    }
     assert!(
         !ann.backlog
             .iter()
@@ -462,4 +483,185 @@ async fn live_analyses_without_a_worker_bad_positions_and_false_lines_are_refuse
         .backlog
         .iter()
         .any(|v| v["t"] == "analysis_line" && v["id"] == "4" && *v != seen));
+}
+
+#[tokio::test]
+async fn rated_moves_are_checked_both_ways() {
+    let server = TestServer::start().await;
+    let mut ann = server.client("Ann").await;
+    let game = json!({"kind":"othello"});
+    let ask = |rate: Value| json!({"t":"analyse","id":"r","game":game,"moves":["f5"],"rate":rate});
+    ann.send(ask(json!(["a1"]))).await;
+    assert_eq!(ann.expect_error().await, "illegal_move");
+    ann.send(ask(json!(["d6", "D6"]))).await;
+    assert_eq!(ann.expect_error().await, "bad_request");
+    let many: Vec<String> = (0..25).map(|i| format!("x{i}")).collect();
+    ann.send(ask(json!(many))).await;
+    assert_eq!(ann.expect_error().await, "bad_request");
+
+    let mut w = worker(&server, "Scripted").await;
+    ann.send(ask(json!(["d6", "f4"]))).await;
+    assert_eq!(ann.expect("analysis_status").await["status"], "running");
+    let job = w.expect("analyse_live").await;
+    assert_eq!(job["rate"], json!(["d6", "f4"]));
+    let rated = |mv: &str, eval: i64| json!({"t":"analysis_move","job":job["job"],"move":mv,"depth":3,"eval":eval});
+    // A move the job does not rate, an evaluation off the scale, a false proof: refused.
+    w.send(rated("f6", 10)).await;
+    assert_eq!(w.expect_error().await, "illegal_move");
+    w.send(rated("d6", 5000)).await;
+    assert_eq!(w.expect_error().await, "illegal_move");
+    w.send(
+        json!({"t":"analysis_line","job":job["job"],"depth":2,"eval":30,"best":"d6",
+        "pv":["d6"],"proof":"vcf"}),
+    )
+    .await;
+    assert_eq!(w.expect_error().await, "illegal_move");
+    w.send(rated("D6", -20)).await;
+    let seen = ann.expect("analysis_move").await;
+    assert_eq!(
+        (&seen["id"], &seen["move"], &seen["eval"], &seen["by"]),
+        (&json!("r"), &json!("d6"), &json!(-20), &json!("Scripted"))
+    );
+    let mut stranger = server.client("Stranger").await;
+    stranger
+        .send(json!({"t":"analysis_move","job":job["job"],"move":"d6","depth":1,"eval":0}))
+        .await;
+    assert_eq!(stranger.expect_error().await, "not_a_player");
+}
+
+/// The shipped puzzle count of every variant together, as `/api/puzzles` gives it.
+async fn puzzle_total(server: &TestServer) -> u64 {
+    let (status, body) = http_get(server.addr, "/api/puzzles").await;
+    assert_eq!(status, 200, "{body}");
+    let v: Value = serde_json::from_str(&body).unwrap();
+    v["variants"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|x| x["count"].as_u64().unwrap())
+        .sum()
+}
+
+#[tokio::test]
+async fn a_missed_win_in_a_reviewed_game_becomes_a_puzzle_proven_by_the_bot() {
+    let server = TestServer::start().await;
+    let dir = tempfile::tempdir().unwrap();
+    let _bot = BotProcess::start(&server.url(), "Kibot", 1, &dir.path().join("bot.json"));
+    let before = puzzle_total(&server).await;
+    // Made by the generator (seed 2, not in the shipped set): white to move wins in 6 with
+    // 1; white plays 2 instead, after which black wins. Black plays 7 (a move after the miss
+    // is what shows it gave the win up), and white resigns.
+    let to_puzzle = [
+        "1", "4", "3", "4", "4", "6", "4", "3", "5", "5", "6", "5", "3", "6", "4", "4", "3", "6",
+        "1",
+    ];
+    let mut moves = to_puzzle.to_vec();
+    moves.extend(["2", "7"]);
+    let game = json!({"kind":"connect4","cols":7,"rows":6});
+    let (room, mut black, mut white) = finished_game(&server, game, &moves, true).await;
+    let review = review_of(&mut black, &mut white, &room).await;
+    assert_eq!(
+        review["plies"][19]["mark"], "missed_win",
+        "{}",
+        review["plies"][19]
+    );
+
+    let spec = game_core::GameSpec::connect4(7, 6);
+    let owned: Vec<String> = to_puzzle.iter().map(|m| m.to_string()).collect();
+    let pos = game_core::AnyPosition::with_moves(&spec, &owned).unwrap();
+    let id = game_core::puzzle::hall_id("connect4", &game_core::puzzle::symmetry_key(&pos));
+    // The bot proves it after the review: wait for the puzzle to be served.
+    let path = format!("/api/puzzles/{id}");
+    let mut found = None;
+    for _ in 0..400 {
+        let (status, body) = http_get(server.addr, &path).await;
+        if status == 200 {
+            found = Some(serde_json::from_str::<Value>(&body).unwrap());
+            break;
+        }
+        assert_eq!(status, 404, "{body}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let p = found.expect("the missed win became a puzzle");
+    assert_eq!(p["source"], json!({"room": room, "ply": 19}));
+    assert_eq!(p["moves"], json!(to_puzzle));
+    assert_eq!(p["to_move"], "white");
+    // Other missed wins of the game may be proven after it: at least this one counts.
+    assert!(puzzle_total(&server).await > before);
+    // It plays like a shipped one: its main line solves it.
+    let (_, solution) = http_get(server.addr, &format!("{path}/solution")).await;
+    let line: Vec<String> = serde_json::from_str::<Value>(&solution).unwrap()["line"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    let (status, answer) = http_json(
+        server.addr,
+        "POST",
+        &format!("{path}/move"),
+        json!({"line": line}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(answer["solved"], true, "{answer}");
+}
+
+#[tokio::test]
+async fn a_workers_false_puzzle_is_refused_and_nothing_is_stored() {
+    let server = TestServer::start().await;
+    let before = puzzle_total(&server).await;
+    let game = json!({"kind":"connect4","cols":7,"rows":6});
+    let (room, mut black, _white) = finished_game(&server, game.clone(), &C4, false).await;
+    let mut w = worker(&server, "W").await;
+    black.send(json!({"t":"review","room":room})).await;
+    black.expect("review").await;
+    let job = w.expect("analyze").await;
+    // Black "had" a proven win before moves 3 and 5 and played another move each time.
+    for (i, _) in C4.iter().enumerate() {
+        let won = i == 2 || i == 4;
+        let eval = if won { 1000 } else { 0 };
+        let mut a =
+            json!({"t":"analysis","job":job["job"],"ply":i,"eval":eval,"best":"7","pv":["7"]});
+        if won {
+            a["proven"] = json!(true);
+            a["win_in"] = json!(5);
+        }
+        w.send(a).await;
+    }
+    black
+        .expect_where(|v| v["t"] == "review" && v["status"] == "done")
+        .await;
+    let first = w.expect("prove_puzzle").await;
+    assert_eq!(first["moves"], json!(["4", "4"]));
+    assert_eq!(first["variant"], "connect4");
+    let mut stranger = server.client("Stranger").await;
+    stranger
+        .send(json!({"t":"puzzle_proof","job":first["job"],"puzzle":null}))
+        .await;
+    assert_eq!(stranger.expect_error().await, "not_a_player");
+    // A puzzle of another position: refused, and the next candidate comes.
+    let puzzle = |moves: Value, tree: Value, line: Value| {
+        json!({"id":"x","variant":"connect4",
+        "game":game,"moves":moves,"to_move":"black","length":1,"themes":["win"],"line":line,
+        "proof":tree})
+    };
+    let other = puzzle(json!(["4"]), json!({"7":{}}), json!(["7"]));
+    w.send(json!({"t":"puzzle_proof","job":first["job"],"puzzle":other}))
+        .await;
+    let e = w.expect("error").await;
+    assert_eq!(e["code"], "illegal_move", "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("other moves"),
+        "{e}"
+    );
+    // A tree whose branch is no win: refused.
+    let second = w.expect("prove_puzzle").await;
+    assert_eq!(second["moves"], json!(["4", "4", "3", "3"]));
+    let false_win = puzzle(second["moves"].clone(), json!({"7":{}}), json!(["7"]));
+    w.send(json!({"t":"puzzle_proof","job":second["job"],"puzzle":false_win}))
+        .await;
+    let e = w.expect("error").await;
+    assert!(e["message"].as_str().unwrap().contains("no win"), "{e}");
+    assert_eq!(puzzle_total(&server).await, before);
 }

@@ -178,3 +178,46 @@ fn gomoku_accepts_every_threat_that_keeps_a_vcf_or_vct_in_time() {
         assert!(verify(&set).is_empty());
     }
 }
+
+#[test]
+fn a_position_from_a_hall_game_proves_as_the_generator_proved_it() {
+    // The first puzzle of each set, taken as a position a review sent: the same puzzle comes
+    // back (VCT ones included: no VCF is found first), and the rules' own check passes.
+    for variant in ["gomoku-freestyle", "gomoku-renju", "othello", "connect4"] {
+        let set = shipped(variant);
+        let firsts = [
+            set.first(),
+            set.iter().find(|p| p.themes.contains(&"vct".into())),
+        ];
+        for p in firsts.into_iter().flatten() {
+            let proven = kibitz_bot::puzzles::prove_position(&p.variant, &p.game, &p.moves)
+                .unwrap_or_else(|why| panic!("{}: {why}", p.id));
+            assert_eq!(proven.check(), Ok(()), "{}", p.id);
+            assert_eq!(
+                Puzzle {
+                    id: p.id.clone(),
+                    ..proven
+                },
+                *p,
+                "{}",
+                p.id
+            );
+        }
+    }
+    let err = kibitz_bot::puzzles::prove_position(
+        "connect4",
+        &game_core::GameSpec::connect4(7, 6),
+        &["4".to_string()],
+    )
+    .unwrap_err();
+    assert!(!err.is_empty());
+}
+
+#[test]
+fn every_shipped_puzzle_passes_the_rules_check_the_server_makes() {
+    for variant in ["gomoku-freestyle", "gomoku-renju", "othello", "connect4"] {
+        for p in shipped(variant) {
+            assert_eq!(p.check(), Ok(()), "{}", p.id);
+        }
+    }
+}

@@ -24,12 +24,17 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Color, GameSpec};
+use crate::{AnyPosition, Color, GameSpec};
+
+mod check;
+
+pub use check::MOST_NODES;
 
 /// One puzzle as the generator writes it and the server serves it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Puzzle {
-    /// `<variant>-<number>`, unique in a set.
+    /// `<variant>-<number>` for a shipped puzzle, `<variant>-h<12 hex digits>` (see
+    /// [`hall_id`]) for one made from a game played in the hall; unique in a set.
     pub id: String,
     /// The rating key of its game (`gomoku-freestyle`, `gomoku-renju`, `othello`, `connect4`).
     pub variant: String,
@@ -45,6 +50,75 @@ pub struct Puzzle {
     /// The main line: the attacker's best moves and the defender's replies.
     pub line: Vec<String>,
     pub proof: ProofNode,
+    /// The game of the hall it was found in (absent for the shipped set's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<PuzzleSource>,
+}
+
+/// Where a puzzle from the hall's games comes from: the room, and the index in the room's
+/// moves of the move the player missed the win with.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleSource {
+    pub room: String,
+    pub ply: u32,
+}
+
+/// A candidate for an analysis worker to prove (`prove_puzzle`): a position of a game of the
+/// hall in which a review found a missed forced win.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PuzzleJob {
+    pub job: String,
+    pub variant: String,
+    pub game: GameSpec,
+    /// From the game's start to the position.
+    pub moves: Vec<String>,
+}
+
+/// The position's key up to the board's symmetries: the least of its images' texts (eight for
+/// square boards, two — the mirror — for others), with the side to move. Two puzzles with one
+/// key are one puzzle.
+#[must_use]
+pub fn symmetry_key(pos: &AnyPosition) -> String {
+    let text = pos.board_text();
+    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let (h, w) = (rows.len(), rows.first().map_or(0, Vec::len));
+    let image = |f: &dyn Fn(usize, usize) -> (usize, usize)| -> String {
+        let mut s = String::with_capacity(h * w);
+        for r in 0..h {
+            for c in 0..w {
+                let (rr, cc) = f(r, c);
+                s.push(rows[rr][cc]);
+            }
+        }
+        s
+    };
+    let n = h.saturating_sub(1);
+    let mirror = |r: usize, c: usize| (r, w - 1 - c);
+    let mut images = vec![image(&|r, c| (r, c)), image(&mirror)];
+    if h == w {
+        let square: [&dyn Fn(usize, usize) -> (usize, usize); 6] = [
+            &|r, c| (c, n - r),
+            &|r, c| (n - r, n - c),
+            &|r, c| (n - c, r),
+            &|r, c| (n - r, c),
+            &|r, c| (c, r),
+            &|r, c| (n - c, n - r),
+        ];
+        images.extend(square.iter().map(|f| image(*f)));
+    }
+    let least = images.into_iter().min().unwrap_or_default();
+    format!("{least} {}", pos.turn().as_str())
+}
+
+/// The id of a puzzle of the hall's games: its variant and 48 bits of a hash of its
+/// [`symmetry_key`] (FNV-1a, fixed for all builds), so that every node names one position
+/// alike and a position found twice is one puzzle.
+#[must_use]
+pub fn hall_id(variant: &str, key: &str) -> String {
+    let hash = key.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{variant}-h{:012x}", hash & 0xffff_ffff_ffff)
 }
 
 /// The attacker to move: each move that keeps a proven win within the moves left, and what

@@ -106,6 +106,10 @@ pub struct LiveJob {
     #[serde(default)]
     pub moves: Vec<String>,
     pub ms: u64,
+    /// Moves of the position to value one by one (the opening explorer's), each answered by
+    /// a [`RatedMove`] after the position's own lines.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rate: Vec<String>,
 }
 
 /// What a live analysis found at one depth: the evaluation on the review's scale (from
@@ -125,4 +129,21 @@ pub struct LiveLine {
     pub nodes: u64,
     #[serde(default)]
     pub ms: u64,
+    /// How a Gomoku win proven for the side to move goes: `vcf` or `vct`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub proof: Option<String>,
+}
+
+/// A live analysis's value of one rated move: the position after it, on the review's scale
+/// (from black's view), searched to `depth`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RatedMove {
+    #[serde(rename = "move")]
+    pub mv: String,
+    pub depth: u32,
+    pub eval: i32,
+    #[serde(default)]
+    pub proven: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub win_in: Option<i32>,
 }

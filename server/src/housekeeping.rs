@@ -1,7 +1,9 @@
 //! The server's periodic sweep: players not seen for long (and seated in no unfinished room)
 //! are forgotten, from the store and from memory; members parked for finished rooms, the
 //! counts of new players, sign-ins and tournaments made that hold nothing back any more, and
-//! reviews that waited too long for a worker, are dropped. Nothing here grows with time.
+//! reviews that waited too long for a worker, are dropped; late puzzle proofs go to another
+//! worker and the hall's puzzles other nodes stored are read in. Nothing here grows with time
+//! but the set of puzzles, a few a day.
 
 use std::time::Duration;
 
@@ -20,6 +22,7 @@ pub async fn run(hub: SharedHub) {
     let mut tick = interval_at(Instant::now() + every, every);
     tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
     let mut shutdown = hub.shutdown().clone();
+    crate::session::hall_puzzles::refresh(&hub).await;
     loop {
         tokio::select! {
             _ = tick.tick() => sweep(&hub).await,
@@ -37,6 +40,7 @@ async fn sweep(hub: &SharedHub) {
         .expire_making(crate::tournament::registry::MAKING_RATE, now);
     hub.tournaments().expire_elsewhere(now);
     crate::session::reviews::expire_waiting(hub).await;
+    crate::session::hall_puzzles::sweep(hub).await;
     forget_unseen_players(hub, now).await;
     hub.metrics().players(hub.players().len());
 }

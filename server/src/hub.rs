@@ -82,6 +82,10 @@ pub struct Hub {
     reviews: ReviewQueue,
     /// The analysis board's live analyses on this node's workers.
     live: crate::review::live::LiveAnalyses,
+    /// Every puzzle this node serves: the shipped ones and the hall's.
+    puzzles: crate::puzzles::PuzzleLibrary,
+    /// Missed wins of reviewed games waiting for a worker's proof, and those under way.
+    hall_proofs: crate::puzzles::hall::HallProofs,
     /// Reviews asked on other nodes for this node's workers (served by
     /// `session::reviews::serve_asked`).
     reviews_asked: tokio::sync::mpsc::Sender<ReviewAsked>,
@@ -138,6 +142,8 @@ impl Hub {
             parked: ParkedMembers::default(),
             reviews,
             live: crate::review::live::LiveAnalyses::default(),
+            puzzles: crate::puzzles::PuzzleLibrary::new(),
+            hall_proofs: crate::puzzles::hall::HallProofs::default(),
             reviews_asked,
             tournaments: TournamentRegistry::default(),
             new_players: counts.new_players,
@@ -247,6 +253,18 @@ impl Hub {
     #[must_use]
     pub fn live(&self) -> &crate::review::live::LiveAnalyses {
         &self.live
+    }
+
+    /// Every puzzle this node serves.
+    #[must_use]
+    pub fn puzzles(&self) -> &crate::puzzles::PuzzleLibrary {
+        &self.puzzles
+    }
+
+    /// The hall's puzzle candidates waiting for a worker's proof.
+    #[must_use]
+    pub fn hall_proofs(&self) -> &crate::puzzles::hall::HallProofs {
+        &self.hall_proofs
     }
 
     /// Reviews waiting for an analysis worker, and the workers.

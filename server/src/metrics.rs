@@ -1,6 +1,6 @@
 //! Prometheus metrics (`GET /metrics`): connections (open and refused), rooms by status,
 //! moves, messages in and out, errors by code, move latency (frame received → broadcast),
-//! store write latency and failed store writes; in cluster mode rooms owned, requests
+//! store write latency and failed store writes, hall puzzle candidates; in cluster mode rooms owned, requests
 //! forwarded, takeovers, dropped bus messages and Redis latency.
 
 use std::sync::Arc;
@@ -41,6 +41,7 @@ struct Inner {
     cluster_bus_dropped: Counter,
     cluster_stale_frames: Counter,
     redis_call: Histogram,
+    puzzle_candidates: Family<Labels, Counter>,
 }
 
 /// Cheap-clone handle to the server's metrics. The metric types are atomics, so updates need
@@ -181,6 +182,13 @@ impl Metrics {
             "Duration of one Redis request or pipeline",
             redis_call.clone(),
         );
+        let puzzle_candidates = Family::<Labels, Counter>::default();
+        registry.register(
+            "puzzle_candidates",
+            "Missed wins of reviewed games, by outcome: made (a puzzle), none (no puzzle), \
+             refused (a wrong proof), dropped (the queue was full)",
+            puzzle_candidates.clone(),
+        );
         Metrics(Arc::new(Inner {
             registry,
             connections,
@@ -206,7 +214,16 @@ impl Metrics {
             cluster_bus_dropped,
             cluster_stale_frames,
             redis_call,
+            puzzle_candidates,
         }))
+    }
+
+    /// A candidate for a hall puzzle came to `outcome` (`made`, `none`, `refused`, `dropped`).
+    pub fn puzzle_candidate(&self, outcome: &'static str) {
+        self.0
+            .puzzle_candidates
+            .get_or_create(&vec![("outcome", outcome.to_string())])
+            .inc();
     }
 
     pub fn connection_opened(&self) {

@@ -11,12 +11,15 @@
 //! - [`thinking`]: the searches, on blocking threads with deadlines and stop flags.
 //! - [`talk`]: the lines the bot says in a room.
 //! - [`analysis`]: the bot as an analysis worker: `analyze` jobs searched on a thread.
-//! - [`live`]: the analysis board's live analyses, one thread a job, one line a depth.
+//! - [`live`]: the analysis board's live analyses, one thread a job, one line a depth, then
+//!   the rated moves.
+//! - [`puzzle_jobs`]: positions of the hall's games proven into puzzles.
 //! - [`state_file`]: what survives a restart.
 
 mod analysis;
 mod live;
 mod policy;
+mod puzzle_jobs;
 mod state_file;
 mod table;
 mod talk;
@@ -383,7 +386,15 @@ impl Bot<'_> {
                 }
             }
             ServerMsg::AnalyseStop { job } => self.live.stop(&job),
-            ServerMsg::AnalysisLine { .. } | ServerMsg::AnalysisStatus { .. } => {}
+            ServerMsg::ProvePuzzle(job) => {
+                if self.options.analysis.is_some() {
+                    tracing::info!(job = %job.job, variant = %job.variant, "proving a puzzle");
+                    puzzle_jobs::start(*job, self.analysis.clone());
+                }
+            }
+            ServerMsg::AnalysisLine { .. }
+            | ServerMsg::AnalysisMove { .. }
+            | ServerMsg::AnalysisStatus { .. } => {}
             ServerMsg::Created { .. }
             | ServerMsg::Review { .. }
             | ServerMsg::Crowd { .. }

@@ -11,7 +11,7 @@ use std::time::Instant;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use game_core::puzzle::Puzzle;
+use game_core::puzzle::{symmetry_key, Puzzle};
 use game_core::{AnyPosition, GameSpec, GomokuRule};
 
 use super::connect4::Connect4Prover;
@@ -243,41 +243,6 @@ fn gomoku_threatened(pos: &AnyPosition) -> bool {
     !board.summary(them).fives.is_empty()
 }
 
-/// The position's key up to the board's symmetries: the least of its images' texts (eight for
-/// square boards, two — the mirror — for Connect Four), with the side to move.
-#[must_use]
-pub fn symmetry_key(pos: &AnyPosition) -> String {
-    let text = pos.board_text();
-    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
-    let (h, w) = (rows.len(), rows.first().map_or(0, Vec::len));
-    let image = |f: &dyn Fn(usize, usize) -> (usize, usize)| -> String {
-        let mut s = String::with_capacity(h * w);
-        for r in 0..h {
-            for c in 0..w {
-                let (rr, cc) = f(r, c);
-                s.push(rows[rr][cc]);
-            }
-        }
-        s
-    };
-    let n = h.saturating_sub(1);
-    let mirror = |r: usize, c: usize| (r, w - 1 - c);
-    let mut images = vec![image(&|r, c| (r, c)), image(&mirror)];
-    if h == w {
-        let square: [&dyn Fn(usize, usize) -> (usize, usize); 6] = [
-            &|r, c| (c, n - r),
-            &|r, c| (n - r, n - c),
-            &|r, c| (n - c, r),
-            &|r, c| (n - r, c),
-            &|r, c| (c, r),
-            &|r, c| (n - c, n - r),
-        ];
-        images.extend(square.iter().map(|f| image(*f)));
-    }
-    let least = images.into_iter().min().unwrap_or_default();
-    format!("{least} {}", pos.turn().as_str())
-}
-
 /// Plays games and proves their positions until `options.count` puzzles are kept (or the
 /// games run out); `progress` hears a line now and then.
 pub fn generate(
@@ -337,6 +302,70 @@ pub fn generate(
     (puzzles, report)
 }
 
+/// A puzzle with no id yet, from its proof.
+fn puzzle_of(
+    v: Variant,
+    spec: &GameSpec,
+    pos: &AnyPosition,
+    moves: &[String],
+    proof: Proof,
+    themes: Vec<String>,
+) -> Puzzle {
+    Puzzle {
+        id: String::new(),
+        variant: v.key().to_string(),
+        game: spec.clone(),
+        moves: moves.to_vec(),
+        to_move: pos.turn(),
+        length: proof.length,
+        themes,
+        line: proof.line,
+        proof: proof.tree,
+        source: None,
+    }
+}
+
+/// A position of a game played in the hall (one where a review found a missed forced win),
+/// proven as the generator proves its own candidates: Gomoku's VCF of 3–7 moves or else its
+/// VCT of 2–4, Connect Four's win in 2–6, Othello's endgame of 10–16 empty squares with one
+/// winning move. The puzzle (no id yet), or why there is none.
+pub fn prove_position(variant: &str, game: &GameSpec, moves: &[String]) -> Result<Puzzle, String> {
+    let v = Variant::parse(variant).ok_or_else(|| format!("no puzzles for {variant:?}"))?;
+    if *game != v.spec() {
+        return Err(format!("{variant} puzzles are of another board"));
+    }
+    let pos = AnyPosition::with_moves(game, moves).map_err(|e| e.to_string())?;
+    let gomoku = matches!(v, Variant::GomokuFreestyle | Variant::GomokuRenju);
+    let mut provers = Provers::default();
+    for vct in [false, true] {
+        if vct && !gomoku {
+            break;
+        }
+        provers.vct = vct;
+        let length = match provers.candidate(v, &pos) {
+            Ok(Some(length)) => length,
+            Ok(None) => continue,
+            Err(e) => return Err(why_not(e)),
+        };
+        return match provers.prove_tight(v, &pos, length) {
+            Ok((proof, themes)) => Ok(puzzle_of(v, game, &pos, moves, proof, themes)),
+            Err(e) => Err(why_not(e)),
+        };
+    }
+    Err("no forced win of a puzzle's length, or not one of the kind puzzles ask for".into())
+}
+
+fn why_not(e: NoProof) -> String {
+    match e {
+        NoProof::NoWin => "no forced win within the length".into(),
+        NoProof::Unknown => "the solver ran out of its budget".into(),
+        NoProof::TooBig => "the proof's tree is too big to keep".into(),
+        NoProof::Unsuited => {
+            "a position puzzles are not made of (a forced pass, two winning moves)".into()
+        }
+    }
+}
+
 /// One position of a game: a puzzle if it is a new candidate that proves.
 fn consider(
     provers: &mut Provers,
@@ -357,17 +386,7 @@ fn consider(
         return None;
     }
     match provers.prove_tight(v, pos, length) {
-        Ok((proof, themes)) => Some(Puzzle {
-            id: String::new(),
-            variant: v.key().to_string(),
-            game: spec.clone(),
-            moves: moves.to_vec(),
-            to_move: pos.turn(),
-            length: proof.length,
-            themes,
-            line: proof.line,
-            proof: proof.tree,
-        }),
+        Ok((proof, themes)) => Some(puzzle_of(v, spec, pos, moves, proof, themes)),
         Err(NoProof::TooBig) => {
             report.too_big += 1;
             None

@@ -5,7 +5,8 @@
 //!
 //! - [`proof`]: the tree, built the same way for every game from a [`proof::Prover`].
 //! - [`gomoku`], [`connect4`], [`othello`]: each game's prover and themes.
-//! - [`generate`]: the games, the candidates, the symmetry key and the set's check.
+//! - [`generate`]: the games, the candidates, the set's check, and the proof of a position
+//!   from a game of the hall ([`prove_position`]).
 
 pub mod connect4;
 pub mod generate;
@@ -13,4 +14,4 @@ pub mod gomoku;
 pub mod othello;
 pub mod proof;
 
-pub use generate::{generate, verify, GenerateOptions, GenerateReport, Variant};
+pub use generate::{generate, prove_position, verify, GenerateOptions, GenerateReport, Variant};

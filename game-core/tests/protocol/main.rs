@@ -233,6 +233,15 @@ fn golden_reviews() {
     );
     server_golden(r#"{"t":"review","room":"r1","status":"pending","message":"waiting"}"#);
     server_golden(
+        r#"{"t":"prove_puzzle","job":"p4","variant":"connect4","game":{"kind":"connect4","cols":7,"rows":6,"blocked":[]},"moves":["4","4"]}"#,
+    );
+    server_golden(
+        r#"{"t":"analysis_move","id":"7","by":"Kibot","move":"h9","depth":9,"eval":-35,"proven":false}"#,
+    );
+    client_golden(
+        r#"{"t":"analyse","id":"7","game":{"kind":"othello"},"position":null,"moves":["f5"],"rate":["d6","f6"]}"#,
+    );
+    server_golden(
         r#"{"t":"review","room":"r1","status":"done","review":{"from":0,"by":"Kibot","made_ms":5,"plies":[{"eval":35,"proven":false,"best":"j10","pv":["j10"],"move":"h9","mark":"missed_win"}]}}"#,
     );
 }
@@ -266,6 +275,8 @@ fn every_client_type_is_listed_and_covered() {
         r#"{"t":"analyse_stop"}"#,
         r#"{"t":"analysis_line","job":"l1","depth":3,"eval":12,"best":"d6","pv":["d6"]}"#,
         r#"{"t":"analysis_done","job":"l1"}"#,
+        r#"{"t":"analysis_move","job":"l1","move":"d6","depth":4,"eval":-20}"#,
+        r#"{"t":"puzzle_proof","job":"p1","puzzle":null,"reason":"no forced win"}"#,
     ];
     let names: Vec<&str> = samples
         .iter()

@@ -1,6 +1,7 @@
-//! The puzzles shipped in the binary (`server/puzzles/<variant>.jsonl`, written by `kibitz
-//! puzzles generate`), read once: by id, by variant and theme, the day's puzzle, and the
-//! position an attempt's line leads to with the hint for its next move.
+//! A set of puzzles — the ones shipped in the binary (`server/puzzles/<variant>.jsonl`,
+//! written by `kibitz puzzles generate`, read once), with the hall's own added by
+//! [`super::library`]: by id, by variant and theme, the day's puzzle, and the position an
+//! attempt's line leads to with the hint for its next move.
 
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
@@ -44,10 +45,25 @@ impl PuzzleSet {
 
     #[must_use]
     pub fn of(puzzles: Vec<Puzzle>) -> PuzzleSet {
+        PuzzleSet::of_shared(puzzles.into_iter().map(Arc::new))
+    }
+
+    /// A copy of this set (its puzzles shared).
+    #[must_use]
+    pub fn clone_set(&self) -> PuzzleSet {
+        PuzzleSet::of_shared(self.by_id.values().cloned())
+    }
+
+    /// This set with `more` added.
+    #[must_use]
+    pub fn with(&self, more: &[Arc<Puzzle>]) -> PuzzleSet {
+        PuzzleSet::of_shared(self.by_id.values().chain(more).cloned())
+    }
+
+    fn of_shared(puzzles: impl Iterator<Item = Arc<Puzzle>>) -> PuzzleSet {
         let mut by_id = HashMap::new();
         let mut by_variant: HashMap<String, Vec<Arc<Puzzle>>> = HashMap::new();
         for p in puzzles {
-            let p = Arc::new(p);
             by_id.insert(p.id.clone(), p.clone());
             by_variant.entry(p.variant.clone()).or_default().push(p);
         }
@@ -97,14 +113,22 @@ impl PuzzleSet {
     }
 
     /// The puzzle of the day `day` (days since 1970-01-01, UTC): the same for everyone that
-    /// day, going through the variants in turn.
+    /// day, going through the variants in turn; a shipped one (the hall's come and go by node).
     #[must_use]
     pub fn daily(&self, day: u64) -> Option<&Arc<Puzzle>> {
         let variant = VARIANTS[(day % VARIANTS.len() as u64) as usize];
-        let list = self.by_variant.get(variant)?;
+        let list: Vec<&Arc<Puzzle>> = self
+            .by_variant
+            .get(variant)?
+            .iter()
+            .filter(|p| p.source.is_none())
+            .collect();
+        if list.is_empty() {
+            return None;
+        }
         // A fixed odd multiplier spreads consecutive days over the list.
         let index = (day / VARIANTS.len() as u64).wrapping_mul(2_654_435_761) % list.len() as u64;
-        list.get(index as usize)
+        list.get(index as usize).copied()
     }
 }
 

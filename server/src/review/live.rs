@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;
 
-use game_core::protocol::{AnalysisPly, LiveLine};
+use game_core::protocol::{AnalysisPly, LiveLine, RatedMove};
 use game_core::AnyPosition;
 use tokio::time::Instant;
 
@@ -41,11 +41,18 @@ pub enum LiveError {
 struct Live {
     asker: Conn,
     player: String,
-    ask_id: String,
+    asked: Asked,
     worker: Conn,
     worker_name: String,
-    position: AnyPosition,
     ends: Instant,
+}
+
+/// What an asker asked for: its request's id, the position, and the moves to rate (checked,
+/// canonical).
+pub struct Asked {
+    pub ask_id: String,
+    pub position: AnyPosition,
+    pub rate: Vec<String>,
 }
 
 /// A started analysis: its job and its worker.
@@ -86,8 +93,7 @@ impl LiveAnalyses {
         &self,
         asker: Conn,
         player: &str,
-        ask_id: &str,
-        position: AnyPosition,
+        asked: Asked,
         workers: &[(Conn, String)],
         now: Instant,
     ) -> (Option<(String, Conn)>, Result<Started, LiveError>) {
@@ -96,7 +102,7 @@ impl LiveAnalyses {
             .jobs
             .retain(|_, l| l.ends + GRACE > now && !l.asker.is_closed());
         let replaced = take_of(&mut inner, asker.id);
-        let started = Self::start_in(&mut inner, asker, player, ask_id, position, workers, now);
+        let started = Self::start_in(&mut inner, asker, player, asked, workers, now);
         (replaced, started)
     }
 
@@ -104,8 +110,7 @@ impl LiveAnalyses {
         inner: &mut Inner,
         asker: Conn,
         player: &str,
-        ask_id: &str,
-        position: AnyPosition,
+        asked: Asked,
         workers: &[(Conn, String)],
         now: Instant,
     ) -> Result<Started, LiveError> {
@@ -128,10 +133,9 @@ impl LiveAnalyses {
             Live {
                 asker,
                 player: player.to_string(),
-                ask_id: ask_id.to_string(),
+                asked,
                 worker: worker.clone(),
                 worker_name: name.clone(),
-                position,
                 ends: now + THINK,
             },
         );
@@ -170,13 +174,55 @@ impl LiveAnalyses {
             best: line.best.clone(),
             pv: line.pv.clone(),
         };
-        let (best, pv) = check_ply(&live.position, &as_ply)?;
+        let (best, pv) = check_ply(&live.asked.position, &as_ply)?;
+        check_proof(&live.asked.position, line)?;
         let checked = LiveLine {
             best,
             pv,
             ..line.clone()
         };
         Ok(Some((route(live), checked)))
+    }
+
+    /// A worker's value of a rated move of `job`: checked (a move the job rates, a value on
+    /// the scale), and where it goes; `Ok(None)` for a job that is no longer.
+    pub fn rated(
+        &self,
+        worker_id: u64,
+        job: &str,
+        rated: &RatedMove,
+    ) -> Result<Option<(Route, RatedMove)>, String> {
+        let inner = self.lock();
+        let Some(live) = inner.jobs.get(job) else {
+            return Ok(None);
+        };
+        if live.worker.id != worker_id {
+            return Err(format!("job {job} is not this worker's"));
+        }
+        let mv = live
+            .asked
+            .position
+            .check_str(&rated.mv)
+            .map_err(|e| format!("move {:?}: {e}", rated.mv))?;
+        if !live.asked.rate.contains(&mv) {
+            return Err(format!("move {mv} is not one the job rates"));
+        }
+        let as_ply = AnalysisPly {
+            ply: 0,
+            eval: rated.eval,
+            proven: rated.proven,
+            win_in: rated.win_in,
+            best: mv.clone(),
+            pv: Vec::new(),
+        };
+        check_ply(&live.asked.position, &as_ply)?;
+        Ok(Some((
+            route(live),
+            RatedMove {
+                mv,
+                ..rated.clone()
+            },
+        )))
     }
 
     /// A worker has finished `job`: where to say so.
@@ -214,10 +260,30 @@ impl LiveAnalyses {
     }
 }
 
+/// A line's `proof`: none, or `vcf`/`vct` on a Gomoku win proven for the side to move.
+fn check_proof(position: &AnyPosition, line: &LiveLine) -> Result<(), String> {
+    let Some(kind) = &line.proof else {
+        return Ok(());
+    };
+    let mover_wins = line
+        .win_in
+        .is_some_and(|n| (n > 0) == (position.turn() == game_core::Color::Black));
+    if !["vcf", "vct"].contains(&kind.as_str())
+        || position.kind() != game_core::GameKind::Gomoku
+        || !line.proven
+        || !mover_wins
+    {
+        return Err(format!(
+            "proof {kind:?} is for a Gomoku win proven for the side to move (vcf or vct)"
+        ));
+    }
+    Ok(())
+}
+
 fn route(l: &Live) -> Route {
     Route {
         asker: l.asker.clone(),
-        ask_id: l.ask_id.clone(),
+        ask_id: l.asked.ask_id.clone(),
         by: l.worker_name.clone(),
     }
 }

@@ -12,7 +12,7 @@ use super::create::{create, CreateRequest};
 use super::error::SessionError;
 use super::frames::Role;
 use super::identity::hello;
-use super::{live, reviews};
+use super::{hall_puzzles, live, reviews};
 use crate::accounts::players::PlayerRecord;
 use crate::hub::SharedHub;
 use crate::lobby::pairing::{seek, unseek};
@@ -285,12 +285,14 @@ impl Session {
                 game,
                 position,
                 moves,
+                rate,
             } => {
                 let ask = live::Ask {
                     id: &id,
                     game: &game,
                     position: position.as_deref(),
                     moves: &moves,
+                    rate: &rate,
                 };
                 let player = self.actor().player.id;
                 live::ask(
@@ -318,6 +320,37 @@ impl Session {
                 );
             }
             ClientMsg::AnalysisDone { job } => live::done(&self.hub, &self.conn, &job),
+            ClientMsg::AnalysisMove { job, rated } => {
+                live::rated(
+                    &self.hub,
+                    &self.conn,
+                    &job,
+                    &rated,
+                    About {
+                        reference: Some(reference),
+                        ..About::default()
+                    },
+                );
+            }
+            ClientMsg::PuzzleProof {
+                job,
+                puzzle,
+                reason,
+            } => {
+                let about = About {
+                    reference: Some(reference),
+                    ..About::default()
+                };
+                hall_puzzles::proof(
+                    &self.hub,
+                    &self.conn,
+                    &job,
+                    puzzle,
+                    reason.as_deref(),
+                    about,
+                )
+                .await;
+            }
         }
     }
 
@@ -338,6 +371,7 @@ impl Session {
         self.hub.lobby().unsubscribe(self.conn.id);
         reviews::worker_left(&self.hub, self.conn.id).await;
         live::conn_closed(&self.hub, &self.conn);
+        hall_puzzles::worker_left(&self.hub, self.conn.id);
         if let Some(p) = &self.player {
             self.hub.players().disconnected(&p.id);
             self.hub.links().disconnected(&p.id, self.conn.id);

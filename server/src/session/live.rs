@@ -1,9 +1,10 @@
 //! Live analyses as a session sees them (docs/protocol.md "Analysis board"): an `analyse`
-//! request checked into a position and handed to a worker, `analyse_stop`, a worker's
-//! `analysis_line` and `analysis_done`, and the ends of askers and workers. The rules are in
+//! request checked into a position (and the moves it rates) and handed to a worker,
+//! `analyse_stop`, a worker's `analysis_line`, `analysis_move` and `analysis_done`, and the
+//! ends of askers and workers. The rules are in
 //! `crate::review::live`.
 
-use game_core::protocol::{ErrorCode, LiveJob, LiveLine, ServerMsg};
+use game_core::protocol::{ErrorCode, LiveJob, LiveLine, RatedMove, ServerMsg};
 use game_core::{setup, AnyPosition, GameSpec};
 use thiserror::Error;
 use tokio::time::Instant;
@@ -11,10 +12,13 @@ use tokio::time::Instant;
 use crate::hub::SharedHub;
 use crate::net::connection::Conn;
 use crate::refusal::{error_reply, About, Refusal};
-use crate::review::live::{Route, Started, THINK};
+use crate::review::live::{Asked, Route, Started, THINK};
 
 /// Moves an `analyse` may play from its position: more than any board holds.
 const MOST_MOVES: usize = 26 * 26;
+
+/// Moves one `analyse` may ask to rate: more than the explorer lists.
+const MOST_RATED: usize = 24;
 
 /// The longest request id kept.
 const ID_MAX_CHARS: usize = 64;
@@ -32,6 +36,10 @@ enum LiveRefusal {
     Over,
     #[error("the id is 1 to {ID_MAX_CHARS} characters")]
     BadId,
+    #[error("rate: {0}")]
+    BadRate(String),
+    #[error("rate: {0} is not legal here: {1}")]
+    IllegalRated(String, String),
     #[error("only an analysis worker sends analysis lines")]
     NotAWorker,
     #[error("bad analysis line: {0}")]
@@ -42,8 +50,12 @@ impl Refusal for LiveRefusal {
     fn code(&self) -> ErrorCode {
         match self {
             LiveRefusal::BadGame(_) | LiveRefusal::BadPosition(_) => ErrorCode::BadGame,
-            LiveRefusal::Illegal(..) | LiveRefusal::BadLine(_) => ErrorCode::IllegalMove,
-            LiveRefusal::Over | LiveRefusal::BadId => ErrorCode::BadRequest,
+            LiveRefusal::Illegal(..) | LiveRefusal::IllegalRated(..) | LiveRefusal::BadLine(_) => {
+                ErrorCode::IllegalMove
+            }
+            LiveRefusal::Over | LiveRefusal::BadId | LiveRefusal::BadRate(_) => {
+                ErrorCode::BadRequest
+            }
             LiveRefusal::NotAWorker => ErrorCode::NotAPlayer,
         }
     }
@@ -87,12 +99,31 @@ fn position_of(
     Ok(pos)
 }
 
+/// The moves to rate, each legal in `pos`, in canonical notation, none twice.
+fn rated_moves(pos: &AnyPosition, rate: &[String]) -> Result<Vec<String>, LiveRefusal> {
+    if rate.len() > MOST_RATED {
+        return Err(LiveRefusal::BadRate(format!("at most {MOST_RATED} moves")));
+    }
+    let mut out: Vec<String> = Vec::with_capacity(rate.len());
+    for mv in rate {
+        let canonical = pos
+            .check_str(mv)
+            .map_err(|e| LiveRefusal::IllegalRated(mv.clone(), e.to_string()))?;
+        if out.contains(&canonical) {
+            return Err(LiveRefusal::BadRate(format!("{canonical} is named twice")));
+        }
+        out.push(canonical);
+    }
+    Ok(out)
+}
+
 /// A request of the analysis that a session knows.
 pub struct Ask<'a> {
     pub id: &'a str,
     pub game: &'a GameSpec,
     pub position: Option<&'a str>,
     pub moves: &'a [String],
+    pub rate: &'a [String],
 }
 
 /// `analyse`: checks the position, starts it on a worker (stopping the connection's last one)
@@ -106,15 +137,19 @@ pub fn ask(hub: &SharedHub, conn: &Conn, player: &str, ask: &Ask<'_>, about: Abo
         Ok(p) => p,
         Err(why) => return refuse(&why),
     };
+    let rate = match rated_moves(&position, ask.rate) {
+        Ok(rate) => rate,
+        Err(why) => return refuse(&why),
+    };
     let workers = hub.reviews().worker_list();
-    let (replaced, started) = hub.live().start(
-        conn.clone(),
-        player,
-        ask.id,
+    let asked = Asked {
+        ask_id: ask.id.to_string(),
         position,
-        &workers,
-        Instant::now(),
-    );
+        rate: rate.clone(),
+    };
+    let (replaced, started) =
+        hub.live()
+            .start(conn.clone(), player, asked, &workers, Instant::now());
     if let Some((old, old_worker)) = replaced {
         old_worker.send(&ServerMsg::AnalyseStop { job: old });
     }
@@ -126,6 +161,7 @@ pub fn ask(hub: &SharedHub, conn: &Conn, player: &str, ask: &Ask<'_>, about: Abo
                 position: ask.position.map(str::to_string),
                 moves: ask.moves.to_vec(),
                 ms: THINK.as_millis() as u64,
+                rate,
             })));
             conn.send(&status(ask.id, "running", None));
         }
@@ -152,6 +188,25 @@ pub fn line(hub: &SharedHub, conn: &Conn, job: &str, line: &LiveLine, about: Abo
                 id: ask_id,
                 by,
                 line,
+            });
+        }
+        Ok(None) => {}
+        Err(why) => refuse(&LiveRefusal::BadLine(why)),
+    }
+}
+
+/// A worker's `analysis_move`: checked, and passed on to its asker.
+pub fn rated(hub: &SharedHub, conn: &Conn, job: &str, rated: &RatedMove, about: About<'_>) {
+    let refuse = |why: &LiveRefusal| conn.send(&error_reply(hub.metrics(), why, about));
+    if !hub.reviews().is_worker(conn.id) {
+        return refuse(&LiveRefusal::NotAWorker);
+    }
+    match hub.live().rated(conn.id, job, rated) {
+        Ok(Some((Route { asker, ask_id, by }, rated))) => {
+            asker.send(&ServerMsg::AnalysisMove {
+                id: ask_id,
+                by,
+                rated,
             });
         }
         Ok(None) => {}

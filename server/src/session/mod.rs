@@ -9,12 +9,14 @@
 //! - `seek` and `unseek` go to quick pairing (`crate::lobby::pairing`).
 //! - [`reviews`]: `review` requests and analysis workers' answers.
 //! - [`live`]: the analysis board's live analyses: `analyse`, `analyse_stop`, workers' lines.
+//! - [`hall_puzzles`]: reviews' missed wins proven into puzzles by the workers.
 //! - [`error`]: why a session refuses a message.
 
 pub mod create;
 pub mod dispatch;
 pub mod error;
 pub mod frames;
+pub mod hall_puzzles;
 pub mod identity;
 pub mod live;
 pub mod reader;

@@ -234,6 +234,7 @@ pub fn worker_joined(hub: &SharedHub, conn: &Conn, name: &str) {
     let sent = hub.reviews().add_worker(conn.clone(), name, Instant::now());
     watch(hub, sent);
     workers_changed(hub);
+    super::hall_puzzles::hand_out(hub);
 }
 
 /// A worker's connection closed.
@@ -334,12 +335,15 @@ async fn finish(
     };
     ended(hub, room).await;
     let msg = match hub.store().write(write).await {
-        Ok(()) => ServerMsg::Review {
-            room: room.to_string(),
-            status: ReviewStatus::Done,
-            message: None,
-            review: Some(Box::new(review)),
-        },
+        Ok(()) => {
+            super::hall_puzzles::reviewed(hub, room, &review).await;
+            ServerMsg::Review {
+                room: room.to_string(),
+                status: ReviewStatus::Done,
+                message: None,
+                review: Some(Box::new(review)),
+            }
+        }
         Err(e) => {
             tracing::warn!(room, error = %e, "storing a review failed");
             review_msg(

@@ -17,9 +17,9 @@ use std::path::Path;
 
 pub use error::StoreError;
 pub use records::{
-    name_key, GameLine, LeaderRow, PlayerPage, PuzzleAttempt, RatingPoint, RoomChange,
-    StoredAccount, StoredChat, StoredGlicko, StoredMove, StoredPlayer, StoredRating, StoredRematch,
-    StoredRoom, StoredRoomHead, StoredSeat, StoredTournament, Write,
+    name_key, GameLine, HallPuzzleRow, LeaderRow, PlayerPage, PuzzleAttempt, RatingPoint,
+    RoomChange, StoredAccount, StoredChat, StoredGlicko, StoredMove, StoredPlayer, StoredRating,
+    StoredRematch, StoredRoom, StoredRoomHead, StoredSeat, StoredTournament, Write,
 };
 
 use crate::metrics::Metrics;
@@ -212,6 +212,17 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.puzzle_player(player).await,
             Store::Postgres(s) => s.puzzle_player(player).await,
+        }
+    }
+
+    /// The puzzles of the hall's games stored at or after `since_ms`, oldest first.
+    pub async fn hall_puzzles_since(
+        &self,
+        since_ms: u64,
+    ) -> Result<Vec<HallPuzzleRow>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.hall_puzzles_since(since_ms).await,
+            Store::Postgres(s) => s.hall_puzzles_since(since_ms).await,
         }
     }
 

@@ -63,6 +63,9 @@ pub enum Write {
     /// A puzzle attempt of an account, with the ratings it leads to: stored only if it is the
     /// account's first attempt at that puzzle (a second changes nothing, ratings included).
     PuzzleAttempt(PuzzleAttempt),
+    /// A puzzle made from a game of the hall: stored unless one of its id (the same position
+    /// up to the board's symmetries) is already.
+    HallPuzzle(Box<game_core::puzzle::Puzzle>),
     /// Writes nothing; answered once everything queued before it is committed.
     Barrier,
 }
@@ -289,6 +292,10 @@ pub struct StoredGlicko {
     pub volatility: f64,
     pub plays: i64,
 }
+
+/// A stored puzzle of the hall's games: when it was stored (milliseconds since the Unix
+/// epoch) and the puzzle.
+pub type HallPuzzleRow = (u64, game_core::puzzle::Puzzle);
 
 /// One rated puzzle attempt: who, which puzzle, the result and both ratings after it.
 #[derive(Clone, Debug, PartialEq)]

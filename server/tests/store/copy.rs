@@ -144,6 +144,15 @@ async fn a_hall(store: &Store) {
         }),
     )
     .await;
+    // A puzzle made from one of the hall's games.
+    let set = kibitz_server::puzzles::PuzzleSet::shipped();
+    let mut hall = (**set.of_variant("othello", None)[0]).clone();
+    hall.id = "othello-h00000000abcd".into();
+    hall.source = Some(game_core::puzzle::PuzzleSource {
+        room: "game-7".into(),
+        ply: 40,
+    });
+    write(store, Write::HallPuzzle(Box::new(hall))).await;
 }
 
 fn rows_of(report: &CopyReport) -> u64 {
@@ -196,6 +205,7 @@ async fn what_players_see(store: &Store) -> Vec<String> {
         store.puzzles_tried("player-1", "connect4").await.unwrap(),
         store.puzzle_ratings("connect4").await.unwrap()
     ));
+    seen.push(format!("{:?}", store.hall_puzzles_since(0).await.unwrap()));
     let room = read(store, "game-7").await;
     seen.push(format!(
         "{:?} {:?} {}",

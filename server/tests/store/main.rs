@@ -201,6 +201,7 @@ macro_rules! suite {
             a_finished_game_is_indexed_by_position_once,
             a_room_that_ended_before_the_index_is_indexed_on_request,
             a_puzzle_attempt_is_rated_once,
+            a_hall_puzzle_is_stored_once_and_read_back,
             a_game_from_an_opening_rule_is_indexed_under_its_rule,
         );
     };

@@ -4,6 +4,8 @@
 //! `{"error": sentence}`; writes take JSON from this site only. An account is known by its
 //! `Authorization: Bearer <token>`; a guest's rating travels with his results.
 
+use std::sync::Arc;
+
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{header, HeaderMap, StatusCode};
@@ -20,7 +22,7 @@ use game_core::puzzle::{Puzzle, Verdict};
 use super::accounts::{bad_body, error, parse, player_of_token, same_site_json, store_failed};
 use crate::hub::SharedHub;
 use crate::puzzles::rating::{self, PLAYER_START};
-use crate::puzzles::set::{self, LineError, PuzzleSet, VARIANTS};
+use crate::puzzles::set::{self, LineError, VARIANTS};
 use crate::store::{PuzzleAttempt, StoredGlicko, Write};
 
 /// A line is at most a puzzle's moves and replies: a few dozen moves.
@@ -44,8 +46,20 @@ pub fn routes() -> Router<SharedHub> {
         .layer(middleware::from_fn(same_site_json))
 }
 
-fn puzzles() -> &'static PuzzleSet {
-    PuzzleSet::shipped()
+/// The puzzle of `id`: one of the set, or one of the hall's that another node stored since
+/// this one last read them.
+async fn find(hub: &SharedHub, id: &str) -> Option<Arc<Puzzle>> {
+    if let Some(p) = hub.puzzles().set().get(id) {
+        return Some(p.clone());
+    }
+    let hall_like = id.rsplit_once("-h").is_some_and(|(variant, hex)| {
+        VARIANTS.contains(&variant) && hex.len() == 12 && hex.bytes().all(|b| b.is_ascii_hexdigit())
+    });
+    if !hall_like {
+        return None;
+    }
+    crate::session::hall_puzzles::refresh(hub).await;
+    hub.puzzles().set().get(id).cloned()
 }
 
 fn glicko_json(r: &StoredGlicko) -> Value {
@@ -58,7 +72,7 @@ fn puzzle_json(p: &Puzzle, rating: &StoredGlicko) -> Value {
         "id": p.id, "variant": p.variant, "game": p.game, "moves": p.moves,
         "to_move": p.to_move.as_str(), "themes": p.themes, "length": p.length, "goal": p.goal(),
         "alternatives": p.has_alternatives(), "rating": rating.rating.round(),
-        "rd": rating.rd.round(), "plays": rating.plays,
+        "rd": rating.rd.round(), "plays": rating.plays, "source": p.source,
     })
 }
 
@@ -98,9 +112,9 @@ async fn account(hub: &SharedHub, headers: &HeaderMap) -> Result<Option<String>,
     }
 }
 
-async fn summary() -> Response {
+async fn summary(State(hub): State<SharedHub>) -> Response {
     let mut variants = serde_json::Map::new();
-    for (v, count, themes) in puzzles().summary() {
+    for (v, count, themes) in hub.puzzles().set().summary() {
         let themes: serde_json::Map<String, Value> =
             themes.into_iter().map(|(t, n)| (t, json!(n))).collect();
         variants.insert(v.into(), json!({ "count": count, "themes": themes }));
@@ -132,7 +146,8 @@ async fn next(
         None => (*VARIANTS.choose(&mut rand::rng()).expect("variants")).to_string(),
     };
     let theme = q.theme.as_deref().filter(|t| !t.is_empty());
-    let list = puzzles().of_variant(&variant, theme);
+    let set = hub.puzzles().set();
+    let list = set.of_variant(&variant, theme);
     if list.is_empty() {
         return error(
             StatusCode::NOT_FOUND,
@@ -193,7 +208,8 @@ async fn next(
 async fn daily(State(hub): State<SharedHub>) -> Response {
     let now = crate::room::change::Moment::now().unix_ms;
     let day = now / 86_400_000;
-    let Some(p) = puzzles().daily(day) else {
+    let set = hub.puzzles().set();
+    let Some(p) = set.daily(day) else {
         return error(StatusCode::NOT_FOUND, "no puzzles are shipped");
     };
     match rating_of(&hub, p).await {
@@ -221,9 +237,10 @@ fn date_of(day: u64) -> String {
 }
 
 async fn one(State(hub): State<SharedHub>, Path(id): Path<String>) -> Response {
-    let Some(p) = puzzles().get(&id) else {
+    let Some(p) = find(&hub, &id).await else {
         return not_found(&id);
     };
+    let p = &p;
     match rating_of(&hub, p).await {
         Ok(r) => Json(puzzle_json(p, &r)).into_response(),
         Err(resp) => resp,
@@ -262,10 +279,11 @@ fn line_error(e: &LineError) -> Response {
     error(StatusCode::BAD_REQUEST, e.to_string())
 }
 
-async fn play(Path(id): Path<String>, body: Bytes) -> Response {
-    let Some(p) = puzzles().get(&id) else {
+async fn play(State(hub): State<SharedHub>, Path(id): Path<String>, body: Bytes) -> Response {
+    let Some(p) = find(&hub, &id).await else {
         return not_found(&id);
     };
+    let p = &p;
     let Some(LineBody { line }) = parse(&body) else {
         return bad_body();
     };
@@ -299,10 +317,15 @@ struct HintQuery {
     level: Option<u8>,
 }
 
-async fn hint(Path(id): Path<String>, Query(q): Query<HintQuery>) -> Response {
-    let Some(p) = puzzles().get(&id) else {
+async fn hint(
+    State(hub): State<SharedHub>,
+    Path(id): Path<String>,
+    Query(q): Query<HintQuery>,
+) -> Response {
+    let Some(p) = find(&hub, &id).await else {
         return not_found(&id);
     };
+    let p = &p;
     let line: Vec<String> = q
         .line
         .split(',')
@@ -329,8 +352,8 @@ async fn hint(Path(id): Path<String>, Query(q): Query<HintQuery>) -> Response {
     }
 }
 
-async fn solution(Path(id): Path<String>) -> Response {
-    match puzzles().get(&id) {
+async fn solution(State(hub): State<SharedHub>, Path(id): Path<String>) -> Response {
+    match find(&hub, &id).await {
         Some(p) => Json(json!({ "line": p.line })).into_response(),
         None => not_found(&id),
     }
@@ -358,9 +381,10 @@ async fn result(
     Path(id): Path<String>,
     body: Bytes,
 ) -> Response {
-    let Some(p) = puzzles().get(&id) else {
+    let Some(p) = find(&hub, &id).await else {
         return not_found(&id);
     };
+    let p = &p;
     let Some(body) = parse::<ResultBody>(&body) else {
         return bad_body();
     };

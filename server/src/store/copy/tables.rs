@@ -47,7 +47,7 @@ use Kind::{Bool, Int, Real, Small, Text};
 
 /// Every table of a hall, parents before the rows that name them (nothing enforces it, but a
 /// half-copied hall then reads sensibly).
-pub(super) const TABLES: [Table; 16] = [
+pub(super) const TABLES: [Table; 17] = [
     Table {
         name: "players",
         columns: &[
@@ -236,6 +236,16 @@ pub(super) const TABLES: [Table; 16] = [
             ("at_ms", Int),
         ],
         key_len: 2,
+    },
+    Table {
+        name: "hall_puzzles",
+        columns: &[
+            ("id", Text),
+            ("variant", Text),
+            ("made_ms", Int),
+            ("puzzle", Text),
+        ],
+        key_len: 1,
     },
 ];
 

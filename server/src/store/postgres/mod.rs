@@ -276,6 +276,13 @@ impl PostgresStore {
         self.reads.puzzle_player(player).await
     }
 
+    pub async fn hall_puzzles_since(
+        &self,
+        since_ms: u64,
+    ) -> Result<Vec<crate::store::HallPuzzleRow>, StoreError> {
+        self.reads.hall_puzzles_since(since_ms).await
+    }
+
     pub async fn puzzles_tried(
         &self,
         player: &str,

@@ -1,11 +1,14 @@
 //! The PostgreSQL store's puzzle ratings (see the SQLite backend's `puzzles.rs`: the same
-//! rows, the same rule — only an account's first attempt at a puzzle is stored and rated).
+//! rows, the same rule — only an account's first attempt at a puzzle is stored and rated) and
+//! the puzzles made from the hall's own games.
 
 use tokio_postgres::{Client, Row};
 
 use super::reads::Readers;
 use crate::store::error::StoreError;
-use crate::store::records::{PuzzleAttempt, StoredGlicko};
+use game_core::puzzle::Puzzle;
+
+use crate::store::records::{HallPuzzleRow, PuzzleAttempt, StoredGlicko};
 
 /// Version 7: puzzle ratings, players' puzzle ratings and their attempts.
 pub(super) const V7: &str = "
@@ -21,6 +24,25 @@ CREATE TABLE puzzle_attempts (
   player TEXT NOT NULL, puzzle TEXT NOT NULL, variant TEXT NOT NULL, solved BOOLEAN NOT NULL,
   at_ms BIGINT NOT NULL, PRIMARY KEY (player, puzzle));
 ";
+
+/// Version 8: the puzzles made from the hall's own games.
+pub(super) const V8: &str = "
+CREATE TABLE hall_puzzles (
+  id TEXT PRIMARY KEY, variant TEXT NOT NULL, made_ms BIGINT NOT NULL, puzzle TEXT NOT NULL);
+CREATE INDEX hall_puzzles_made ON hall_puzzles(made_ms);
+";
+
+/// Stores a puzzle of the hall's games, unless one of its id is stored already.
+pub(super) async fn add_hall(db: &Client, p: &Puzzle, made_ms: u64) -> Result<(), StoreError> {
+    let text = serde_json::to_string(p)?;
+    db.execute(
+        "INSERT INTO hall_puzzles (id, variant, made_ms, puzzle) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING",
+        &[&p.id, &p.variant, &(made_ms as i64), &text],
+    )
+    .await?;
+    Ok(())
+}
 
 /// Stores an attempt and both new ratings, if it is the player's first at the puzzle.
 pub(super) async fn record_attempt(db: &Client, a: &PuzzleAttempt) -> Result<(), StoreError> {
@@ -87,6 +109,26 @@ fn keyed(r: &Row) -> Result<(String, StoredGlicko), StoreError> {
 }
 
 impl Readers {
+    pub(super) async fn hall_puzzles_since(
+        &self,
+        since_ms: u64,
+    ) -> Result<Vec<HallPuzzleRow>, StoreError> {
+        let db = self.client().await?;
+        let rows = db
+            .query(
+                "SELECT made_ms, puzzle FROM hall_puzzles WHERE made_ms >= $1 ORDER BY made_ms, id",
+                &[&(since_ms as i64)],
+            )
+            .await?;
+        rows.iter()
+            .map(|r| {
+                let made: i64 = r.try_get(0)?;
+                let text: String = r.try_get(1)?;
+                Ok((made as u64, serde_json::from_str(&text)?))
+            })
+            .collect()
+    }
+
     pub(super) async fn puzzle_ratings(
         &self,
         variant: &str,

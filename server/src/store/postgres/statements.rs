@@ -157,6 +157,7 @@ impl Statements {
             Write::TournamentEdit { before, after } => tournaments::edit(db, before, after).await?,
             Write::IndexEnded { room } => explorer::index_ended(db, room).await?,
             Write::PuzzleAttempt(a) => puzzles::record_attempt(db, a).await?,
+            Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64).await?,
             Write::Barrier => {}
         }
         Ok(())

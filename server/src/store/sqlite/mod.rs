@@ -311,6 +311,14 @@ impl SqliteStore {
         self.read(move |conn| puzzles::player(conn, &player)).await
     }
 
+    pub async fn hall_puzzles_since(
+        &self,
+        since_ms: u64,
+    ) -> Result<Vec<crate::store::HallPuzzleRow>, StoreError> {
+        self.read(move |conn| puzzles::hall_since(conn, since_ms))
+            .await
+    }
+
     pub async fn puzzles_tried(
         &self,
         player: &str,

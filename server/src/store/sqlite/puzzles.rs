@@ -1,10 +1,13 @@
 //! The SQLite store's puzzle ratings: each puzzle's and each account's (per variant), and the
-//! attempts that moved them — one an account and puzzle, the first (a second is not rated).
+//! attempts that moved them — one an account and puzzle, the first (a second is not rated) —
+//! and the puzzles made from the hall's own games.
 
 use rusqlite::{params, Connection};
 
 use crate::store::error::StoreError;
-use crate::store::records::{PuzzleAttempt, StoredGlicko};
+use game_core::puzzle::Puzzle;
+
+use crate::store::records::{HallPuzzleRow, PuzzleAttempt, StoredGlicko};
 
 pub(super) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS puzzle_ratings (
@@ -17,6 +20,9 @@ CREATE TABLE IF NOT EXISTS puzzle_players (
 CREATE TABLE IF NOT EXISTS puzzle_attempts (
   player TEXT NOT NULL, puzzle TEXT NOT NULL, variant TEXT NOT NULL, solved INTEGER NOT NULL,
   at_ms INTEGER NOT NULL, PRIMARY KEY (player, puzzle));
+CREATE TABLE IF NOT EXISTS hall_puzzles (
+  id TEXT PRIMARY KEY, variant TEXT NOT NULL, made_ms INTEGER NOT NULL, puzzle TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS hall_puzzles_made ON hall_puzzles(made_ms);
 ";
 
 /// Stores an attempt and both new ratings, if it is the player's first at the puzzle.
@@ -109,4 +115,31 @@ pub(super) fn tried(
         db.prepare_cached("SELECT puzzle FROM puzzle_attempts WHERE player = ?1 AND variant = ?2")?;
     let rows = stmt.query_map([player, variant], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Stores a puzzle of the hall's games, unless one of its id is stored already.
+pub(super) fn add_hall(db: &Connection, p: &Puzzle, made_ms: u64) -> Result<(), StoreError> {
+    let text = serde_json::to_string(p)?;
+    db.prepare_cached(
+        "INSERT INTO hall_puzzles (id, variant, made_ms, puzzle) VALUES (?1, ?2, ?3, ?4)
+         ON CONFLICT DO NOTHING",
+    )?
+    .execute(params![p.id, p.variant, made_ms as i64, text])?;
+    Ok(())
+}
+
+/// The hall's puzzles stored at or after `since_ms`, oldest first.
+pub(super) fn hall_since(db: &Connection, since_ms: u64) -> Result<Vec<HallPuzzleRow>, StoreError> {
+    let mut stmt = db.prepare_cached(
+        "SELECT made_ms, puzzle FROM hall_puzzles WHERE made_ms >= ?1 ORDER BY made_ms, id",
+    )?;
+    let rows = stmt.query_map([since_ms as i64], |r| {
+        Ok((r.get::<_, i64>(0)? as u64, r.get::<_, String>(1)?))
+    })?;
+    let mut out = Vec::new();
+    for row in rows {
+        let (made_ms, text) = row?;
+        out.push((made_ms, serde_json::from_str(&text)?));
+    }
+    Ok(out)
 }

@@ -256,6 +256,7 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::TournamentEdit { before, after } => tournaments::edit(db, before, after)?,
         Write::IndexEnded { room } => explorer::index_ended(db, room)?,
         Write::PuzzleAttempt(a) => puzzles::record_attempt(db, a)?,
+        Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64)?,
         Write::Barrier => {}
     }
     Ok(())
