@@ -1,4 +1,4 @@
-// Browser tests of the analysis board (`/?analysis=…`): a Gomoku position set up by hand (edit mode), moves, a variation made, switched to with the keys, promoted and deleted, the screen reader's words, the share link opened in another browser (the tree and the move on show restored), the SGF export downloaded; a pasted renju SGF with its forbidden point marked and refused, a bad paste refused with nothing changed, a move played from the keyboard; an Othello position and Connect Four's move string and position; "Analyse from here" from a finished Connect Four game's replay, with the explorer's panel; the axe audit and the page in view at 1280x720 and on a phone (in Chinese); the engine's panel without a worker (the server's reason, a set-up whose side does not fit the stones refused) and with a real bot process (lines streamed depth by depth, replaced after a move, one request for a quick walk, a proven win, the best move on the board and in the explorer, switched off mid-analysis and remembered, the live region's first and last line, axe and in view at 1280x720 and on a phone).
+// Browser tests of the analysis board (`/?analysis=…`): a Gomoku position set up by hand (edit mode), moves, a variation made, switched to with the keys, promoted and deleted, the screen reader's words, the share link opened in another browser (the tree and the move on show restored), the SGF export downloaded; a pasted renju SGF with its forbidden point marked and refused, a bad paste refused with nothing changed, a move played from the keyboard; an Othello position and Connect Four's move string and position; "Analyse from here" from a finished Connect Four game's replay, with the explorer's panel; the axe audit and the page in view at 1280x720 and on a phone (in Chinese); the engine's panel without a worker (the server's reason, a set-up whose side does not fit the stones refused) and with a real bot process (lines streamed depth by depth, replaced after a move, one request for a quick walk, a proven win and a VCF named, the best move on the board and in the explorer, the explorer's listed moves rated by the engine in its table, switched off mid-analysis and remembered, the live region's first and last line, axe and in view at 1280x720 and on a phone).
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -321,12 +321,12 @@ const asked = (frames) => frames.filter((f) => f.dir === '>' && f.msg.t === 'ana
 const about = (frames, id) => frames.filter((f) => f.dir === '<' && f.msg.id === id && /^analysis_/.test(f.msg.t)).map((f) => f.msg);
 
 /** Waits until the engine's panel has `status` (a data-status value), for a request other than
- *  `notId` when given. */
-async function waitEngine(page, status, notId = null) {
+ *  `notId` when given, up to `timeout` ms (an analysis that rates moves runs its whole 10 s). */
+async function waitEngine(page, status, notId = null, timeout = WAIT_MS) {
   await page.waitForFunction(([st, not]) => {
     const p = document.querySelector('[data-testid="engine-panel"]');
     return p?.dataset.status === st && (not == null || (p.dataset.id && p.dataset.id !== not));
-  }, [status, notId], { timeout: WAIT_MS }).catch(async (e) => {
+  }, [status, notId], { timeout }).catch(async (e) => {
     throw new Error(`${e.message}\nengine: ${await byId(page, 'engine-panel').getAttribute('data-status')} ${await byId(page, 'engine-panel').textContent()}`);
   });
   return byId(page, 'engine-panel').getAttribute('data-id');
@@ -340,6 +340,34 @@ async function until(check, what) {
     await new Promise((done) => setTimeout(done, 50));
   }
 }
+
+/** The explorer's engine cell as the page writes a rated move's value (`analysis_move`): points
+ *  from black's view, or who wins in how many plies and, when the server says how, VCF or VCT. */
+function cellText(m) {
+  if (m.proven && Math.abs(m.eval) === 1000) {
+    const who = (m.win_in ?? m.eval) > 0 ? 'Black' : 'White';
+    if (m.win_in == null) return `${who} wins`;
+    return `${who} wins in ${Math.abs(m.win_in)}${m.proof ? ` (${m.proof.toUpperCase()})` : ''}`;
+  }
+  const score = m.eval / 10;
+  return `${score > 0 ? '+' : score < 0 ? '−' : ''}${Math.abs(score).toFixed(1)}`;
+}
+
+/** Waits until every move the explorer's panel lists shows the engine's value; answers
+ *  { move: text } (the text seen, without the words for screen readers). */
+async function engineCells(page) {
+  const rows = '[data-testid="analysis-explorer-table"] tbody tr[data-move]';
+  await page.waitForFunction((sel) => {
+    const all = [...document.querySelectorAll(sel)];
+    return all.length > 0 && all.every((tr) => tr.querySelector('.an-engine-cell')?.dataset.state === 'value');
+  }, rows, { timeout: WAIT_MS }).catch(async (e) => {
+    throw new Error(`${e.message}\nexplorer: ${await byId(page, 'analysis-explorer').innerHTML()}`);
+  });
+  return Object.fromEntries(await page.locator(rows).evaluateAll((trs) => trs.map((tr) => [tr.dataset.move, tr.querySelector('.an-engine-cell [aria-hidden="true"]').textContent])));
+}
+
+/** The rated moves' values received for request `id`, as the table should show them. */
+const ratedCells = (frames, id) => Object.fromEntries(about(frames, id).filter((m) => m.t === 'analysis_move').map((m) => [m.move, cellText(m)]));
 
 /** What the engine's live region said, oldest first. */
 const engineSaid = (page) => page.locator('[data-testid="engine-announce"] p').allTextContents();
@@ -400,8 +428,9 @@ test('with a bot: lines streamed depth by depth, replaced after a move; a quick 
     await byId(page, 'header-link-analysis').click();
     await waitStatus(page, 'Start position · Black to move');
 
-    // The start: lines depth by depth, then done; the evaluation in words and points.
-    const id1 = await waitEngine(page, 'done');
+    // The start: lines depth by depth, then done (after its 10 s: the explorer's move is rated);
+    // the evaluation in words and points.
+    const id1 = await waitEngine(page, 'done', null, 2 * WAIT_MS);
     const lines1 = about(frames, id1).filter((m) => m.t === 'analysis_line');
     assert.ok(lines1.length >= 2, `lines depth by depth: ${JSON.stringify(lines1)}`);
     assert.ok(lines1.every((l, k) => k === 0 || l.depth > lines1[k - 1].depth), 'deeper and deeper');
@@ -419,6 +448,12 @@ test('with a bot: lines streamed depth by depth, replaced after a move; a quick 
     await page.locator('[data-testid="analysis-explorer"][data-state="rows"]').waitFor({ timeout: WAIT_MS });
     await page.locator('tr[data-move="h8"] [data-testid="analysis-explorer-engine"]').waitFor({ timeout: WAIT_MS });
     assert.equal(await byId(page, 'analysis-explorer-engine').count(), 1);
+    // The explorer's listed move rated: the request named it, the worker's value of it came
+    // before done, and the table's Engine column shows it as the panel writes evaluations.
+    assert.deepEqual(asked(frames).find((m) => m.id === id1).rate, ['h8'], 'the explorer\'s list at the start');
+    assert.deepEqual(await engineCells(page), ratedCells(frames, id1));
+    assert.match((await engineCells(page)).h8, /^[+−]?\d+\.\d$/);
+    assert.equal(await byId(page, 'analysis-explorer-engine-head').textContent(), 'Engine');
     // Heard: the first line and the last, not each depth.
     const said1 = await engineSaid(page);
     assert.deepEqual(said1.map((t) => t.split(',')[0]), ['Engine', 'Engine finished'], said1.join(' | '));
@@ -432,7 +467,10 @@ test('with a bot: lines streamed depth by depth, replaced after a move; a quick 
     await byId(page, 'cell-h8').click();
     await waitStatus(page, 'After 1. h8 · White to move');
     const id2 = await waitEngine(page, 'running', id1);
-    assert.deepEqual(asked(frames).at(-1), { t: 'analyse', id: id2, game: GOMOKU, position: null, moves: ['h8'] });
+    assert.deepEqual(asked(frames).at(-1), { t: 'analyse', id: id2, game: GOMOKU, position: null, moves: ['h8'], rate: ['a1'] });
+    // The rated move waits for its value ("…": the worker rates moves in the second half of its time).
+    assert.equal(await byId(page, 'analysis-explorer-eval-a1').getAttribute('data-state'), 'wait');
+    assert.equal(await byId(page, 'analysis-explorer-eval-a1').textContent(), '…waiting for the engine');
     await page.waitForFunction(() => /^depth ([4-9]|\d\d)$/.test(document.querySelector('[data-testid="engine-depth"]')?.textContent || ''), null, { timeout: WAIT_MS });
     const shown = await page.evaluate(() => ['engine-depth', 'engine-best', 'engine-pv'].map((id) => document.querySelector(`[data-testid="${id}"]`).textContent));
     const line2 = about(frames, id2).find((m) => m.t === 'analysis_line' && `depth ${m.depth}` === shown[0]);
@@ -441,7 +479,8 @@ test('with a bot: lines streamed depth by depth, replaced after a move; a quick 
     assert.notEqual(line2.best, 'h8');
     assert.equal(await byId(page, 'best-h8').count(), 0, 'the old best move is gone from the board');
     assert.equal(await page.locator('[data-testid^="best-"]').count(), 1, 'one best move on the board');
-    assert.equal(about(frames, id1).length, lines1.length + 2, 'nothing more of the old request (running, its lines, done)');
+    const rated1 = Object.keys(ratedCells(frames, id1)).length;
+    assert.equal(about(frames, id1).length, lines1.length + rated1 + 2, 'nothing more of the old request (running, its lines and rated moves, done)');
 
     // A quick walk (back and forward within the pause): one request, for where it ends.
     const before = asked(frames).length;
@@ -456,8 +495,15 @@ test('with a bot: lines streamed depth by depth, replaced after a move; a quick 
     // A proven win: black's open four, white to move.
     assert.equal(await paste(page, 'h8a1i8a2j8a3k8'), 'Read a move string: 7 moves.');
     await waitStatus(page, 'After 4. k8 · White to move');
-    await waitEngine(page, 'done', id3);
-    assert.match(await byId(page, 'engine-eval').textContent(), /^Black wins: forced win in \d+ plies$/);
+    const id3b = await waitEngine(page, 'done', id3);
+    assert.match(await byId(page, 'engine-eval').textContent(), /^Black wins: forced win in \d+ plies$/, 'white to move: no proof for the side to move');
+    // The hall's game went on with a4 here, rated: black still wins after it (white's move: no
+    // proof is named for the side that made it).
+    assert.deepEqual(asked(frames).at(-1).rate, ['a4']);
+    const cells3 = await engineCells(page);
+    assert.deepEqual(cells3, ratedCells(frames, id3b));
+    assert.match(cells3.a4, /^Black wins in \d+$/);
+    assert.match(await byId(page, 'analysis-explorer-eval-a4').getAttribute('title'), /^Black wins: forced win in \d+ pl(y|ies)$/);
     assert.equal(await byId(page, 'engine-eval').getAttribute('data-proven'), 'true');
     assert.match((await engineSaid(page)).at(-1), /^Engine finished, depth \d+: Black wins: forced win in \d+ plies; best move [a-o]\d+\.$/);
 
@@ -492,7 +538,7 @@ test('with a bot: lines streamed depth by depth, replaced after a move; a quick 
     await byId(page, 'engine-toggle').check();
     const id5 = await waitEngine(page, 'running', id4);
     assert.equal(asked(frames).length, sentBefore + 1);
-    assert.deepEqual(asked(frames).at(-1), { t: 'analyse', id: id5, game: C4, position: null, moves: ['4'] });
+    assert.deepEqual(asked(frames).at(-1), { t: 'analyse', id: id5, game: C4, position: null, moves: ['4'], rate: ['4'] });
     assert.equal(await page.evaluate(() => localStorage.getItem('kibitz.analysis.engine')), 'on');
     // Leaving the page stops it.
     const leaving = frames.length;
@@ -503,13 +549,20 @@ test('with a bot: lines streamed depth by depth, replaced after a move; a quick 
     await kay.context.close();
 
     // On a phone: the panel and its lines within reach; axe.
+    // Black to move with an open three: a win by continuous fours, named so.
     const lu = await openPlayer(hall.browser, { name: 'Lu', ...SIZES.phone });
+    const luFrames = recordFrames(lu.page);
     await lu.page.goto(`${hall.server.url}?analysis=gomoku-freestyle&tree=h8a1i8a2j8a3&at=6`);
     await waitOnline(lu.page);
-    await waitEngine(lu.page, 'done');
-    assert.match(await byId(lu.page, 'engine-eval').textContent(), /^Black wins: forced win in \d+ plies$/);
+    const id6 = await waitEngine(lu.page, 'done');
+    const last6 = about(luFrames, id6).filter((m) => m.t === 'analysis_line').at(-1);
+    assert.equal(last6?.proof, 'vcf', `the server names the proof: ${JSON.stringify(last6)}`);
+    assert.match(await byId(lu.page, 'engine-eval').textContent(), /^Black wins: VCF in \d+ plies$/);
     await assertInView(lu, ['board'], 'the board on a phone, with the engine');
     await assertShown(lu, ['engine-panel', 'engine-eval', 'engine-pv', 'engine-toggle'], 'the engine on a phone');
+    // The explorer's move (k8, the hall's game) rated, within reach and no wider than the phone.
+    assert.deepEqual(await engineCells(lu.page), ratedCells(luFrames, id6));
+    await assertShown(lu, ['analysis-explorer-table', 'analysis-explorer-eval-k8'], 'the explorer\'s engine column on a phone');
     await screenshot(lu.page, 'analysis-engine-phone');
     await audit(lu, 'the engine on a phone');
     assertClean(lu);

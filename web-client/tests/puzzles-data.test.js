@@ -1,12 +1,13 @@
-// Tests js/puzzles/puzzle.js and js/puzzles/address.js: the server's puzzle object read (Connect Four's columns as letters or numbers), the goal, the position a line reaches (legal squares, forbidden points, the end), moves typed by people, a hint's cells, and the puzzles' addresses through js/route.js.
+// Tests js/puzzles/puzzle.js and js/puzzles/address.js: the server's puzzle object read (Connect Four's columns as letters or numbers), a hall puzzle's source line (the game's replay, the move missed) and id, the position a line reaches (legal squares, forbidden points, the end), moves typed by people, a hint's cells, and the puzzles' addresses through js/route.js.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  readPuzzle, toBoardMove, toServerMove, goalKey, positionAfter, canPlay, typedMove, hintCells, variantGame, THEMES, ALL_THEMES,
+  readPuzzle, toBoardMove, toServerMove, goalKey, positionAfter, canPlay, typedMove, hintCells, variantGame, sourceLine, THEMES, ALL_THEMES,
 } from '../js/puzzles/puzzle.js';
 import { puzzlesRoute, puzzleRoute, puzzlesQuery } from '../js/puzzles/address.js';
 import { parseRoute, routeUrl } from '../js/route.js';
 import { cellName } from '../js/rules.js';
+import { setLang } from '../js/i18n.js';
 
 const C4 = {
   id: 'c4-0042', variant: 'connect4', game: { kind: 'connect4', cols: 7, rows: 6, blocked: [] }, moves: ['d', 'd', 'c'],
@@ -133,4 +134,38 @@ test('the puzzles\' addresses read and written, through the page\'s router', () 
     assert.deepEqual(parseRoute(url.search, url.pathname), route, JSON.stringify(route));
   }
   assert.ok(ALL_THEMES.includes('renju-foul') && THEMES.othello.includes('parity'));
+});
+
+test('a puzzle from a game played here links that game\'s replay and says which move missed the win', () => {
+  const hall = {
+    id: 'gomoku-freestyle-h3fa9c2d10b7e', variant: 'gomoku-freestyle', moves: ['h8', 'i9', 'j10'], to_move: 'white', themes: ['vcf'], length: 4,
+    source: { room: 'r7k2', ply: 23 },
+  };
+  const p = readPuzzle(hall);
+  assert.equal(p.id, 'gomoku-freestyle-h3fa9c2d10b7e');
+  assert.deepEqual(p.source, { room: 'r7k2', ply: 23 });
+  // Ply 23 is the 24th move: white's 12th, "12… " in the room's move list.
+  const line = sourceLine(p);
+  assert.deepEqual(line, { route: { page: 'room', room: 'r7k2' }, text: 'From a game played here', missed: 'White missed this win at move 12.' });
+  assert.equal(routeUrl(line.route, '/'), '/?room=r7k2', 'a room\'s address names no move: the line says which');
+  assert.equal(sourceLine(readPuzzle({ ...hall, source: { room: 'r7k2', ply: 0 } })).missed, 'Black missed this win at move 1.');
+  assert.equal(sourceLine(readPuzzle({ ...hall, source: { room: 'r7k2' } })).missed, '', 'no ply: the link alone');
+  for (const bad of [undefined, null, 'r7k2', {}, { room: '' }, { room: 'x'.repeat(65), ply: 1 }, { room: 7, ply: 1 }]) {
+    const q = readPuzzle({ ...hall, source: bad });
+    assert.equal(q.source, null, JSON.stringify(bad));
+    assert.equal(sourceLine(q), null);
+  }
+  assert.equal(readPuzzle({ ...hall, source: { room: 'r7k2', ply: -1 } }).source.ply, null);
+  assert.equal(readPuzzle({ ...hall, source: { room: 'r7k2', ply: 2.5 } }).source.ply, null);
+  assert.equal(sourceLine(readPuzzle(C4)), null, 'a shipped puzzle names no game');
+  setLang('zh');
+  try {
+    assert.deepEqual(sourceLine(p), { route: { page: 'room', room: 'r7k2' }, text: '来自本站的一盘对局', missed: '白方在第 12 回合错过了这个胜机。' });
+  } finally {
+    setLang('en');
+  }
+  // The hall's ids travel through the address as they are.
+  const url = new URL(routeUrl({ page: 'puzzle', id: p.id }, '/'), 'http://x');
+  assert.equal(url.search, '?puzzle=gomoku-freestyle-h3fa9c2d10b7e');
+  assert.deepEqual(parseRoute(url.search, url.pathname), { page: 'puzzle', id: 'gomoku-freestyle-h3fa9c2d10b7e' });
 });

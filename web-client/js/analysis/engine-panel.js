@@ -1,10 +1,11 @@
 // Engine panel of the analysis board: a switch (on by default, remembered in this browser) and, while it is on, an analysis worker's evaluation, depth, best move and best line for the position on show, asked for again (after a short pause) whenever that position changes; a live region says the first line and the last of each analysis, and why one failed.
 //
 // The protocol (docs/protocol.md "Analysis board"):
-//   C: {"t":"analyse","id":"<n>","game":<game spec>,"position":<text or null>,"moves":[...]}
+//   C: {"t":"analyse","id":"<n>","game":<game spec>,"position":<text or null>,"moves":[...],"rate":[...]}
 //      starts or replaces this connection's analysis; `position` is positionText() of
 //      position.js (cells row by row from the top, X/O/-/#, a space, the side to move) for a
-//      set-up position, null for the game's own start; `moves` are played from it.
+//      set-up position, null for the game's own start; `moves` are played from it; `rate`
+//      (left out when empty) the moves to value one by one, at most RATE_MAX.
 //   S: {"t":"analysis_status","id":"<n>","status":"running|done|failed","message":"…"}
 //      the first answer to every accepted `analyse` (`running`, or `failed` with why: no
 //      analysis worker is connected, all are busy), then `done` (10 s searched, or solved) or
@@ -12,7 +13,11 @@
 //   S: {"t":"analysis_line","id":"<n>","depth":9,"eval":35,"proven":false,"win_in":null,
 //       "best":"h8","pv":["h8","i9"],"nodes":123456,"ms":800,"by":"Kibot"}
 //      one a depth; `eval` from -1000 to 1000 from black's view; `proven` with ±1000 is a
-//      proven win, `win_in` its length in plies, positive when black wins.
+//      proven win, `win_in` its length in plies, positive when black wins; a Gomoku win
+//      proven for the side to move may say how, `"proof":"vcf"` or `"vct"`.
+//   S: {"t":"analysis_move","id":"<n>","by":"Kibot","move":"h9","depth":9,"eval":-35,"proven":false}
+//      one a move of the request's `rate` (the opening explorer's listed moves): the position
+//      after it on the same scale, `win_in` and `proof` as a line's.
 //   S: {"t":"error","code":"bad_game|illegal_move|bad_request","message":"…","ref":"analyse"}
 //      a refused `analyse` (no id: the answers come in the order of the requests); the
 //      analysis before it goes on, so the panel stops it.
@@ -21,10 +26,21 @@
 
 import { h, clear } from '../dom.js';
 import { t } from '../i18n.js';
-import { evalWords } from '../room/review.js';
+import { evalWords, evalScore } from '../room/review.js';
 import { positionText, tryMove } from './position.js';
 
 const STATUSES = ['pending', 'running', 'done', 'failed'];
+
+/** The moves one `analyse` may ask to be rated (the server refuses more). */
+export const RATE_MAX = 24;
+
+/** How a proven Gomoku win goes, as the server names it, and as the page writes it. */
+const PROOFS = { vcf: 'VCF', vct: 'VCT' };
+
+/** After the pause, how long a request whose explorer list is still on its way waits for it
+ *  before it is sent without (and sent again with it once it comes): the list is a local
+ *  look-up, usually there well within the pause, and the main line must not wait long on it. */
+export const RATE_WAIT_MS = 600;
 
 /** Where this browser keeps whether the engine is on. */
 export const ENGINE_KEY = 'kibitz.analysis.engine';
@@ -56,9 +72,28 @@ export function rememberEngine(on, storage = globalThis.localStorage) {
 }
 
 /** The `analyse` request's body for the position reached by `moves` from `setup` (the page's
- *  { cells, toMove }, null for the game's own start). */
-export function engineRequest(game, setup, moves) {
-  return { game, position: setup ? positionText(setup.cells, setup.toMove) : null, moves: [...moves] };
+ *  { cells, toMove }, null for the game's own start); `rate`, the moves to value one by one
+ *  (rateList's), null while the explorer's list is not known yet (`ratePending`). */
+export function engineRequest(game, setup, moves, rate = []) {
+  const request = { game, position: setup ? positionText(setup.cells, setup.toMove) : null, moves: [...moves] };
+  if (rate == null) request.ratePending = true;
+  else if (rate.length) request.rate = [...rate];
+  return request;
+}
+
+/** The moves of `listed` (the explorer's, as it writes them, most played first) that a request
+ *  may ask to be rated at `pos`: legal there (tryMove with the position's `info`), each once,
+ *  at most RATE_MAX; a move the board would write otherwise (canonicalMove) is left out, as the
+ *  server would refuse it and the table could not match its answer. */
+export function rateList(game, pos, info, listed) {
+  const out = [];
+  for (const move of listed || []) {
+    if (out.length >= RATE_MAX) break;
+    if (typeof move !== 'string' || out.includes(move)) continue;
+    const res = tryMove(game, pos, move, info);
+    if (res.ok && res.move === move) out.push(move);
+  }
+  return out;
 }
 
 /** The board's mark of the engine's best move `best` at `pos`: a ghost stone of the side to
@@ -71,23 +106,39 @@ export function bestMark(game, pos, best) {
 }
 
 /** The panel's state before anything was asked: `off` until the page connects it. */
-export const engineState = () => ({ id: null, status: 'off', message: '', line: null });
+export const engineState = () => ({ id: null, status: 'off', message: '', line: null, rate: null, moves: {} });
 
 const num = (v) => (v != null && v !== '' && Number.isFinite(Number(v)) ? Number(v) : null);
 
-/** The state after server message `msg` (one of another id, or of another kind, changes nothing). */
+/** The evaluation fields a line and a rated move share: { depth, eval (within ±1000), proven,
+ *  win_in, proof ('vcf', 'vct' or null) }. */
+function evaluation(msg) {
+  return {
+    depth: num(msg.depth),
+    eval: Math.max(-1000, Math.min(1000, num(msg.eval) ?? 0)),
+    proven: msg.proven === true,
+    win_in: num(msg.win_in),
+    proof: Object.hasOwn(PROOFS, msg.proof) ? msg.proof : null,
+  };
+}
+
+/**
+ * The state after server message `msg` (one of another id, or of another kind, changes
+ * nothing). A rated move's value goes into `moves` by the move (one the request did not rate
+ * is dropped: the table has no row waiting for it).
+ */
 export function engineReduce(state, msg) {
   if (!msg || state.id == null || String(msg.id) !== state.id) return state;
   if (msg.t === 'analysis_status' && STATUSES.includes(msg.status)) {
     return { ...state, status: msg.status, message: msg.message ? String(msg.message).slice(0, 300) : '' };
   }
+  if (msg.t === 'analysis_move') {
+    if (typeof msg.move !== 'string' || !(state.rate || []).includes(msg.move)) return state;
+    return { ...state, moves: { ...state.moves, [msg.move]: evaluation(msg) } };
+  }
   if (msg.t !== 'analysis_line') return state;
-  const evalNum = Math.max(-1000, Math.min(1000, num(msg.eval) ?? 0));
   const line = {
-    depth: num(msg.depth),
-    eval: evalNum,
-    proven: msg.proven === true,
-    win_in: num(msg.win_in),
+    ...evaluation(msg),
     best: typeof msg.best === 'string' ? msg.best : null,
     pv: Array.isArray(msg.pv) ? msg.pv.map(String).slice(0, 40) : [],
     nodes: num(msg.nodes),
@@ -97,17 +148,57 @@ export function engineReduce(state, msg) {
   return { ...state, line, status: state.status === 'done' ? 'done' : 'running', message: '' };
 }
 
-/** An evaluation in words: "Black wins: forced win in 9 plies" for a proven win, else the
- *  review's words ("+3.5: black is better", black's view). */
+const isProvenWin = (line) => line.proven && Math.abs(line.eval) === 1000;
+
+/** Who wins a proven line: `win_in`'s sign (positive when black wins), else the eval's. */
+const winner = (line) => (line.win_in != null ? (line.win_in > 0 ? 'black' : 'white') : line.eval > 0 ? 'black' : 'white');
+
+/** An evaluation in words: "Black wins: forced win in 9 plies" for a proven win ("Black wins:
+ *  VCF in 9 plies" when the line says how), else the review's words ("+3.5: black is better",
+ *  black's view). */
 export function engineEvalWords(line) {
-  if (line.proven && Math.abs(line.eval) === 1000) {
-    const side = line.win_in != null ? (line.win_in > 0 ? 'black' : 'white') : line.eval > 0 ? 'black' : 'white';
-    const seat = t(`seat.${side}`);
-    if (line.win_in == null) return t('engine.forced', { seat });
+  if (isProvenWin(line)) {
+    const seat = t(`seat.${winner(line)}`);
+    const proof = PROOFS[line.proof] ?? null;
+    if (line.win_in == null) return proof ? t('engine.proofForced', { seat, proof }) : t('engine.forced', { seat });
     const n = Math.abs(line.win_in);
+    if (proof) return t(n === 1 ? 'engine.proofIn1' : 'engine.proofIn', { seat, proof, n });
     return t(n === 1 ? 'engine.winIn1' : 'engine.winIn', { seat, n });
   }
   return evalWords(line);
+}
+
+/**
+ * A rated move's evaluation as the explorer's table cell shows it: { text, words, proven }, the
+ * short `text` ("+0.4", "−3.5", "0.0" in points from black's view, as the panel's words begin;
+ * "Black wins in 9", "Black wins in 9 (VCF)" for a proven win) and the panel's whole `words`
+ * (engineEvalWords) for its title and screen readers.
+ */
+export function engineCellWords(entry) {
+  const words = engineEvalWords(entry);
+  if (!isProvenWin(entry)) return { text: evalScore(entry.eval), words, proven: false };
+  const seat = t(`seat.${winner(entry)}`);
+  const proof = PROOFS[entry.proof] ?? null;
+  if (entry.win_in == null) return { text: t('analysis.explorer.wins', { seat }), words, proven: true };
+  const n = Math.abs(entry.win_in);
+  return { text: t(proof ? 'analysis.explorer.proofIn' : 'analysis.explorer.winIn', { seat, n, proof }), words, proven: true };
+}
+
+/** Analyses under way: a rated move's cell waits for its value ("…") only then. */
+const IN_FLIGHT = ['asked', 'pending', 'running'];
+
+/**
+ * What the table's engine cell of `move` says for the engine panel's `state` (its rated moves'
+ * values in `moves`, the moves the request rated in `rate`, null before it is known): { kind:
+ * 'value', text, words, proven } once the move's value came; { kind: 'wait' } while an
+ * analysis that rates it (or may yet) is under way; else { kind: 'none' } (not rated, or the
+ * analysis ended without it).
+ */
+export function engineCell(state, move) {
+  const entry = state?.moves?.[move];
+  if (entry) return { kind: 'value', ...engineCellWords(entry) };
+  if (state && IN_FLIGHT.includes(state.status) && (state.rate == null || state.rate.includes(move))) return { kind: 'wait' };
+  return { kind: 'none' };
 }
 
 /**
@@ -208,7 +299,12 @@ export function createEnginePanel(container, { on = true, onToggle = () => {} } 
  * Connects `panel` (anything with `render(state, prev)`) to `net` (anything with `send(msg)`,
  * false when it could not). Returns:
  * - `want(request)`: the position on show changed; its old lines go at once and `request`
- *   ({ game, position, moves }) is asked for after `delay` ms unless another comes first;
+ *   ({ game, position, moves, rate }) is asked for after `delay` ms unless another comes
+ *   first; one still waiting for the explorer's list (`ratePending`) waits up to `rateWait`
+ *   ms more for `amend`;
+ * - `amend(request)`: the same position's request, its explorer list now known: it replaces
+ *   the one waiting to be sent (sent at once when the pause is over), or, when the analysis
+ *   went without the list, is sent now (a new analysis: the rated moves need the request);
  * - `analyse(request)`: asks at once (replacing the analysis before);
  * - `stop(status)`: ends the analysis (the server is told when one may be running) and shows
  *   `status` (`stopped`, `off`, `over`, `editing`);
@@ -218,12 +314,16 @@ export function createEnginePanel(container, { on = true, onToggle = () => {} } 
  * - `state`.
  * `timers` ({ set, clear }) stand in for setTimeout and clearTimeout in tests.
  */
-export function connectEnginePanel(panel, net, { delay = ENGINE_DELAY_MS, timers = { set: (fn, ms) => setTimeout(fn, ms), clear: (id) => clearTimeout(id) } } = {}) {
+export function connectEnginePanel(panel, net, {
+  delay = ENGINE_DELAY_MS, rateWait = RATE_WAIT_MS, timers = { set: (fn, ms) => setTimeout(fn, ms), clear: (id) => clearTimeout(id) },
+} = {}) {
   let state = { ...engineState(), status: 'idle' };
   let wanted = null; // the request of the position on show, while the engine is on
   let unanswered = []; // ids sent whose first answer (a status or an error) has not come
   let mayRun = false; // whether the server may be running an analysis of ours
   let timer = null;
+  let waitingRate = false; // the pause is over and `timer` waits for the explorer's list
+  let sentPending = false; // the last request went before its explorer list was known
 
   const show = (next) => {
     const prev = state;
@@ -233,19 +333,40 @@ export function connectEnginePanel(panel, net, { delay = ENGINE_DELAY_MS, timers
   const cancelTimer = () => {
     if (timer != null) timers.clear(timer);
     timer = null;
+    waitingRate = false;
   };
 
   function send(request) {
     cancelTimer();
     const id = String(++lastId);
-    if (net.send({ t: 'analyse', id, game: request.game, position: request.position ?? null, moves: [...(request.moves || [])] }) === false) {
+    const msg = { t: 'analyse', id, game: request.game, position: request.position ?? null, moves: [...(request.moves || [])] };
+    if (request.rate?.length) msg.rate = request.rate.slice(0, RATE_MAX);
+    if (net.send(msg) === false) {
       show({ ...engineState(), status: 'offline' });
       return null;
     }
     unanswered.push(id);
     mayRun = true;
-    show({ ...engineState(), id, status: 'asked' });
+    sentPending = !!request.ratePending;
+    // `rate` null: the moves to rate are not known yet (their cells wait for a request that has them).
+    show({ ...engineState(), id, status: 'asked', rate: request.ratePending ? null : msg.rate || [] });
     return id;
+  }
+
+  /** The pause is over: the latest wanted request goes, unless its list is still on its way. */
+  function pauseOver() {
+    timer = null;
+    if (!wanted) return;
+    if (!wanted.ratePending) {
+      send(wanted);
+      return;
+    }
+    waitingRate = true;
+    timer = timers.set(() => {
+      timer = null;
+      waitingRate = false;
+      if (wanted) send(wanted);
+    }, rateWait);
   }
 
   function stopServer() {
@@ -259,10 +380,17 @@ export function connectEnginePanel(panel, net, { delay = ENGINE_DELAY_MS, timers
       wanted = request;
       cancelTimer();
       show({ ...engineState(), status: 'asked' });
-      timer = timers.set(() => {
-        timer = null;
-        send(request);
-      }, delay);
+      timer = timers.set(pauseOver, delay);
+    },
+    amend(request) {
+      if (!wanted) return;
+      wanted = request;
+      if (request.ratePending) return;
+      if (timer != null) {
+        if (waitingRate) send(request);
+        return;
+      }
+      if (sentPending && request.rate?.length && state.id != null && state.status !== 'refused') send(request);
     },
     analyse(request) {
       wanted = request;
@@ -289,7 +417,7 @@ export function connectEnginePanel(panel, net, { delay = ENGINE_DELAY_MS, timers
         show({ ...state, status: 'refused', message: msg.message ? String(msg.message).slice(0, 300) : '' });
         return true;
       }
-      if (msg?.t !== 'analysis_line' && msg?.t !== 'analysis_status') return false;
+      if (msg?.t !== 'analysis_line' && msg?.t !== 'analysis_status' && msg?.t !== 'analysis_move') return false;
       if (msg.t === 'analysis_status') {
         const k = unanswered.indexOf(String(msg.id));
         if (k >= 0) unanswered = unanswered.slice(k + 1);

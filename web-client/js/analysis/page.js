@@ -1,4 +1,4 @@
-// Analysis board page (`/?analysis=<variant>&setup=…&tree=…&at=…`): the board at the move on show (legal moves only; a move that differs from the next one branches), the move list with its variations, promote and delete, the keys (← → Home End, ↑ ↓ between variations), the edit mode and the paste box that set up a position, the opening explorer's panel, the engine's panel (a switch, on by default and remembered: every position on show asked for after a short pause, the evaluation, depth, best line and its best move as a ghost stone on the board and badged in the explorer, a live region saying its first and last line), the share link (the address itself) and the exports; a screen reader hears each move.
+// Analysis board page (`/?analysis=<variant>&setup=…&tree=…&at=…`): the board at the move on show (legal moves only; a move that differs from the next one branches), the move list with its variations, promote and delete, the keys (← → Home End, ↑ ↓ between variations), the edit mode and the paste box that set up a position, the opening explorer's panel, the engine's panel (a switch, on by default and remembered: every position on show asked for after a short pause, the evaluation, depth, best line and its best move as a ghost stone on the board and badged in the explorer, the explorer's listed moves rated in its table, a live region saying its first and last line), the share link (the address itself) and the exports; a screen reader hears each move.
 
 import { h, clear } from '../dom.js';
 import { t, gameLabel } from '../i18n.js';
@@ -16,7 +16,7 @@ import { createExportPanel } from './export-panel.js';
 import { createExplorerPanel } from './explorer-panel.js';
 import { createBoardPicker } from './board-picker.js';
 import {
-  createEnginePanel, connectEnginePanel, engineRequest, bestMark, engineAnnouncement, engineOn, rememberEngine,
+  createEnginePanel, connectEnginePanel, engineRequest, rateList, bestMark, engineAnnouncement, engineOn, rememberEngine,
 } from './engine-panel.js';
 
 /** Lines the live region keeps: the latest is the one just said. */
@@ -71,7 +71,8 @@ export function mountAnalysis(root, app, route) {
   });
   const paste = createPastePanel({ game: () => a.game, onRead: (res) => startFrom(res.game, res.setup, res.tree, true) });
   const exporter = createExportPanel({ analysis: () => ({ game: a.game, setup: a.setup, tree: a.tree, current: a.current }), shareUrl: () => location.href });
-  const explorer = createExplorerPanel({ app, onPlay: (move) => play(move) });
+  // Its list come, the engine's request of the position on show rates the listed moves.
+  const explorer = createExplorerPanel({ app, onPlay: (move) => play(move), onListed: () => syncEngine() });
   const engineBox = h('div', {});
   let engineWanted = engineOn();
   const enginePanel = createEnginePanel(engineBox, { on: engineWanted, onToggle: (on) => setEngine(on) });
@@ -80,10 +81,12 @@ export function mountAnalysis(root, app, route) {
   engineBox.append(engineSaid);
   let engineBest = null; // the best move of the engine's latest line for the position on show
   let engineKey = null; // the request last wanted, as text (a change that keeps the position asks nothing)
+  let enginePos = null; // its position alone, as text: the same one with its explorer list known amends it
   let changing = false;
   const engine = connectEnginePanel({
     render(state, prev) {
       enginePanel.render(state);
+      explorer.showEngine(engineWanted, state);
       const text = engineAnnouncement(prev, state);
       if (text) {
         engineSaid.append(h('p', {}, text));
@@ -158,15 +161,22 @@ export function mountAnalysis(root, app, route) {
     const at = infoOf(a.current);
     const why = edit.editing() ? 'editing' : at.over ? 'over' : at.mustPass ? 'pass' : null;
     if (why) {
-      engineKey = null;
+      engineKey = enginePos = null;
       if (engine.state.status !== why) engine.stop(why);
       return;
     }
-    const request = engineRequest(a.game, a.setup, lineTo(a.current));
+    const line = lineTo(a.current);
+    const listed = explorer.listed();
+    const rate = listed == null ? null : rateList(a.game, posOf(a.current), infoOf(a.current), listed);
+    const request = engineRequest(a.game, a.setup, line, rate);
     const key = JSON.stringify(request);
     if (key === engineKey) return;
+    const pos = JSON.stringify(engineRequest(a.game, a.setup, line));
+    const same = pos === enginePos;
     engineKey = key;
-    engine.want(request);
+    enginePos = pos;
+    if (same) engine.amend(request);
+    else engine.want(request);
   }
 
   function setEngine(on) {
@@ -174,7 +184,7 @@ export function mountAnalysis(root, app, route) {
     rememberEngine(on);
     if (on) syncEngine();
     else {
-      engineKey = null;
+      engineKey = enginePos = null;
       engine.stop('off');
     }
     renderBoard();

@@ -1,4 +1,4 @@
-// The puzzle page's elements, built once: the head (title, the way back, the variant, theme and mode pickers), the board, and the side panel (the status line, where a refused move is said; the next / hint / solution buttons and the solution's steps right under it, in view on a phone; an error, the result, the streak, the player's puzzle rating, the puzzle's facts, the move box, the line so far).
+// The puzzle page's elements, built once: the head (title, the way back, the variant, theme and mode pickers), the board, and the side panel (the status line, where a refused move is said; the next / hint / solution buttons and the solution's steps right under it, in view on a phone; an error, the result, the streak, the player's puzzle rating, the puzzle's facts, the game of the hall it comes from, the move box, the line so far).
 
 import { h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -33,6 +33,7 @@ export function buildPuzzlePage(root, { actions, lobbyLink }) {
 
   const goal = h('p', { class: 'puzzle-goal', 'data-testid': 'puzzle-goal' });
   const facts = h('p', { class: 'puzzle-facts note', 'data-testid': 'puzzle-facts' });
+  const source = h('p', { class: 'puzzle-source note', 'data-testid': 'puzzle-source', hidden: true });
   const rating = h('p', { class: 'puzzle-rating', 'data-testid': 'puzzle-rating' });
   const streak = h('p', { class: 'puzzle-streak', 'data-testid': 'puzzle-streak', hidden: true });
   const status = h('p', { class: 'puzzle-status', 'data-testid': 'puzzle-status', 'aria-live': 'polite' });
@@ -79,9 +80,9 @@ export function buildPuzzlePage(root, { actions, lobbyLink }) {
       goal),
     h('div', { class: 'puzzle-board' }, boardBox),
     h('section', { class: 'card puzzle-side', 'aria-label': t('puz.panel'), 'data-i18n-aria': 'puz.panel' },
-      status, actionsEl, solBox, refused, result, streak, rating, facts, moveForm, lineEl),
+      status, actionsEl, solBox, refused, result, streak, rating, facts, source, moveForm, lineEl),
     h('section', { class: 'card puzzle-pick-card', 'aria-label': t('puz.pickAria'), 'data-i18n-aria': 'puz.pickAria' }, pickBox));
   root.append(page);
 
-  return { page, title, picks, board, goal, facts, rating, streak, status, refused, result, buttons, cost, solBox, solNav, moveInput, lineEl };
+  return { page, title, picks, board, goal, facts, source, rating, streak, status, refused, result, buttons, cost, solBox, solNav, moveInput, lineEl };
 }

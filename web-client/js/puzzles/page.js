@@ -1,4 +1,4 @@
-// Puzzle page (`/?puzzles[&variant=][&theme=][&mode=streak]`, the trainer; `/?puzzle=<id>`, one puzzle): the puzzle asked from the server near the player's puzzle rating, its board and goal; each move checked by the server (a correct one shown and the defender's reply played after a beat, a wrong one refused with the server's words and taken back), hints, the solution stepped through, the result posted and the rating's change shown; streak mode's count and best.
+// Puzzle page (`/?puzzles[&variant=][&theme=][&mode=streak]`, the trainer; `/?puzzle=<id>`, one puzzle): the puzzle asked from the server near the player's puzzle rating, its board and goal (one made from a game played here links that game); each move checked by the server (a correct one shown and the defender's reply played after a beat, a wrong one refused with the server's words and taken back), hints, the solution stepped through, the result posted and the rating's change shown; streak mode's count and best.
 
 import { clear, h } from '../dom.js';
 import { t } from '../i18n.js';
@@ -6,7 +6,7 @@ import { parseCell, lineThrough, connect4Drop, dims, other } from '../rules.js';
 import { formatRating, formatChange } from '../rating.js';
 import { moveWords } from '../room/announcer.js';
 import * as api from './api.js';
-import { VARIANTS, THEMES, ALL_THEMES, variantGame, readPuzzle, goalKey, positionAfter, canPlay, typedMove, hintCells } from './puzzle.js';
+import { VARIANTS, THEMES, ALL_THEMES, variantGame, readPuzzle, goalKey, positionAfter, canPlay, typedMove, hintCells, sourceLine } from './puzzle.js';
 import {
   createAttempt, canMove, sendMove, answerMove, showReply, nextHintLevel, hintTaken, solutionShown, stepSolution,
   shownLine, resultDue, resultBody, serverLine,
@@ -431,6 +431,7 @@ export function mountPuzzles(root, app, route) {
     } else {
       el.goal.append(loadError ? '' : t('puz.loading'));
     }
+    renderSource();
     // A refused move is said in the status line, in view under the board on a phone too.
     el.status.textContent = statusText();
     el.status.classList.toggle('refused', !!a?.wrong);
@@ -458,6 +459,16 @@ export function mountPuzzles(root, app, route) {
         ? t('puz.streakOver', { n: streak.count, best: streak.best })
         : t('puz.streak', { n: streak.count, best: streak.best });
     }
+  }
+
+  /** A puzzle made from a game played here links that game's replay and says which move missed. */
+  function renderSource() {
+    const src = sourceLine(puzzle);
+    clear(el.source);
+    el.source.hidden = !src;
+    if (!src) return;
+    el.source.append(app.viewLink(src.route, { 'data-testid': 'puzzle-source-link', 'data-room': src.route.room }, src.text));
+    if (src.missed) el.source.append(' · ', src.missed);
   }
 
   function renderButtons() {

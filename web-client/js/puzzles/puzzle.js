@@ -1,6 +1,7 @@
-// A puzzle without the DOM: its variants and themes, the server's puzzle object read into the page's shape, moves between the server's notation and the board's, the position a line reaches (legal points, renju's forbidden points, Othello's pass), and the cells a hint names; node tests it.
+// A puzzle without the DOM: its variants and themes, the server's puzzle object read into the page's shape (a puzzle made from a game of the hall names that game), moves between the server's notation and the board's, the position a line reaches (legal points, renju's forbidden points, Othello's pass), and the cells a hint names; node tests it.
 
 import { dims, connect4Drop, parseCell } from '../rules.js';
+import { t } from '../i18n.js';
 import { positionAfter, canPlay } from '../explorer-data.js';
 
 /** The puzzles' variants, in the pickers' order. */
@@ -56,7 +57,7 @@ const num = (v, fallback = null) => (v != null && Number.isFinite(Number(v)) ? N
  * The server's puzzle object in the page's shape, or null when it is not a puzzle: { id,
  * variant, game, moves (the board's notation), letters (the server's Connect Four notation),
  * toMove, themes, length, goal (the server's English words), rating, rd, plays, alternatives,
- * date }.
+ * date, source ({ room, ply } of a puzzle made from a game played in the hall, else null) }.
  */
 export function readPuzzle(data) {
   if (!data || typeof data !== 'object' || typeof data.id !== 'string' || !data.id) return null;
@@ -85,7 +86,32 @@ export function readPuzzle(data) {
     plays: Math.max(0, Math.round(num(data.plays, 0))),
     alternatives: data.alternatives === true,
     date: typeof data.date === 'string' ? data.date : null,
+    source: readSource(data.source),
   };
+}
+
+/** A hall puzzle's `source`: the room (an id of at most 64 characters) and `ply`, the index in
+ *  the room's moves of the move that missed the win (null when absent or not a count). */
+function readSource(source) {
+  const room = typeof source?.room === 'string' ? source.room.trim() : '';
+  if (!room || room.length > 64) return null;
+  const ply = Number.isInteger(source.ply) && source.ply >= 0 ? source.ply : null;
+  return { room, ply };
+}
+
+/**
+ * The line of a puzzle made from a game played in the hall, or null for a shipped one: { route,
+ * text, missed }, the room's route (its replay: a room's address names no move, so the line
+ * says which), the link's words, and the move that missed the win in words, numbered as the
+ * room's move list numbers it ("White missed this win at move 12."; '' when the server gave no
+ * ply).
+ */
+export function sourceLine(puzzle) {
+  const src = puzzle?.source;
+  if (!src) return null;
+  const missed = src.ply == null ? ''
+    : t('puz.fromHallMissed', { seat: t(`seat.${src.ply % 2 === 0 ? 'black' : 'white'}`), n: Math.floor(src.ply / 2) + 1 });
+  return { route: { page: 'room', room: src.room }, text: t('puz.fromHall'), missed };
 }
 
 /** The goal's string key and its values: "{seat} to play and win: VCF in {n}" for a VCF,

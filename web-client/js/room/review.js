@@ -21,10 +21,16 @@ export function evalWords(entry) {
   if (entry.proven && Math.abs(entry.eval) === 1000) {
     return entry.win_in != null ? t(`review.${side}Wins`, { n: Math.abs(entry.win_in) }) : t(`review.${side}Forced`);
   }
-  const score = entry.eval / 10;
-  const text = `${score > 0 ? '+' : score < 0 ? '−' : ''}${Math.abs(score).toFixed(1)}`;
-  if (Math.abs(score) <= 0.5) return t('review.level', { score: text });
+  const text = evalScore(entry.eval);
+  if (Math.abs(entry.eval) <= 5) return t('review.level', { score: text });
   return t(`review.${side}Better`, { score: text });
+}
+
+/** The engine's score (-1000..1000, black's view) in points as evalWords begins: "+2.3",
+ *  "−1.5", "0.0" (the analysis board's explorer shows it alone). */
+export function evalScore(value) {
+  const score = value / 10;
+  return `${score > 0 ? '+' : score < 0 ? '−' : ''}${Math.abs(score).toFixed(1)}`;
 }
 
 /** The review's entry for position `k` of the room (the position before that move), or null. */
