@@ -1,7 +1,8 @@
 //! What the nodes share: sign-in failures and attempts counted once, tournament joins made
 //! at once all kept, a tournament directed by another node when its director's node dies,
-//! an analysis worker on one node reviewing a game asked for on another, and a review left
-//! without a worker on its node going to a node where one came.
+//! an analysis worker on one node reviewing a game asked for on another, a review left
+//! without a worker on its node going to a node where one came, a live analysis run for
+//! another node's asker, and a puzzle proven on one node served by another.
 
 use super::*;
 
@@ -335,4 +336,89 @@ async fn paired(addr: std::net::SocketAddr, id: &str, rounds: usize) -> serde_js
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_live_analysis_asked_on_a_node_without_a_worker_runs_on_one_with() {
+    let hall = Hall::new();
+    let key = ["--bot-key", KEY];
+    let a = hall.node("A", &key).await;
+    let b = hall.node("B", &key).await;
+    // The only worker is on A; Ann is on B.
+    let mut worker = Recorded::connect_as(&a.url(), worker_hello("W1")).await;
+    let mut ann = Recorded::connect(&b.url(), "Ann", None).await;
+    let game = json!({"kind":"connect4","cols":7,"rows":6});
+    ann.send(json!({"t":"analyse","id":"1","game":game,"moves":["4"],"rate":["3","4"]}));
+    let running = ann.wait_for(|v| v["t"] == "analysis_status").await;
+    assert_eq!(running["status"], "running", "{running}");
+    let job = worker.wait_for(|v| v["t"] == "analyse_live").await;
+    assert_eq!(job["rate"], json!(["3", "4"]));
+    worker.send(
+        json!({"t":"analysis_line","job":job["job"],"depth":4,"eval":60,"best":"4","pv":["4"]}),
+    );
+    worker.send(json!({"t":"analysis_move","job":job["job"],"move":"3","depth":3,"eval":20}));
+    let line = ann.wait_for(|v| v["t"] == "analysis_line").await;
+    assert_eq!(
+        (&line["id"], &line["by"], &line["depth"]),
+        (&json!("1"), &json!("W1"), &json!(4))
+    );
+    let rated = ann.wait_for(|v| v["t"] == "analysis_move").await;
+    assert_eq!((&rated["move"], &rated["eval"]), (&json!("3"), &json!(20)));
+    // A new analysis replaces it there; a stop on B reaches the worker on A.
+    ann.send(json!({"t":"analyse","id":"2","game":game,"moves":["4","4"]}));
+    let stopped = worker.wait_for(|v| v["t"] == "analyse_stop").await;
+    assert_eq!(stopped["job"], job["job"]);
+    let second = worker.wait_for(|v| v["t"] == "analyse_live").await;
+    ann.send(json!({"t":"analyse_stop"}));
+    let stopped = worker.wait_for(|v| v["t"] == "analyse_stop").await;
+    assert_eq!(stopped["job"], second["job"]);
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_puzzle_proven_on_one_node_is_served_by_another() {
+    let hall = Hall::new();
+    let key = ["--bot-key", KEY];
+    let a = hall.node("A", &key).await;
+    let b = hall.node("B", &key).await;
+    let mut worker = Recorded::connect_as(&a.url(), worker_hello("W1")).await;
+    let (room, black, _white) = finished_game(&b.url()).await;
+    black.send(json!({"t":"review","room":room}));
+    // The worker says black had a win before its third move, and played another.
+    let job = worker.wait_for(|v| v["t"] == "analyze").await;
+    for ply in 0..C4.len() {
+        let mut a =
+            json!({"t":"analysis","job":job["job"],"ply":ply,"eval":0,"best":"4","pv":["4"]});
+        if ply == 4 {
+            a = json!({"t":"analysis","job":job["job"],"ply":ply,"eval":1000,"proven":true,
+                       "win_in":3,"best":"5","pv":["5"]});
+        }
+        worker.send(a);
+    }
+    let asked = worker.wait_for(|v| v["t"] == "prove_puzzle").await;
+    assert_eq!(asked["moves"], json!(["4", "4", "3", "3"]));
+    // Black's 2 threatens 1 and 5: white blocks one, black plays the other.
+    let puzzle = json!({"id":"","variant":"connect4","game":asked["game"],"moves":asked["moves"],
+        "to_move":"black","length":2,"themes":["win"],"line":["2","1","5"],
+        "proof":{"2":{"r":"1","n":{"5":{}}}}});
+    worker.send(json!({"t":"puzzle_proof","job":asked["job"],"puzzle":puzzle}));
+    let spec = game_core::GameSpec::connect4(7, 6);
+    let moves: Vec<String> = ["4", "4", "3", "3"].map(String::from).to_vec();
+    let pos = game_core::AnyPosition::with_moves(&spec, &moves).unwrap();
+    let id = game_core::puzzle::hall_id("connect4", &game_core::puzzle::symmetry_key(&pos));
+    // Stored by A; B, which never saw it, serves it by its id.
+    let path = format!("/api/puzzles/{id}");
+    let mut served = None;
+    for _ in 0..200 {
+        let (status, body) = http_get(b.addr, &path).await;
+        if status == 200 {
+            served = Some(serde_json::from_str::<serde_json::Value>(&body).unwrap());
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let served = served.expect("node B serves the puzzle node A stored");
+    assert_eq!(served["source"], json!({"room": room, "ply": 4}));
+    assert_eq!(served["length"], 2);
+    drop((a, b));
 }

@@ -29,6 +29,16 @@ const PIPELINE: usize = 512;
 /// Messages received but not yet handled by the relay.
 pub(super) const INBOX: usize = 65_536;
 
+/// An `analyse` passed to another node: the request as its connection sent it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RemoteAsk {
+    pub id: String,
+    pub game: game_core::GameSpec,
+    pub position: Option<String>,
+    pub moves: Vec<String>,
+    pub rate: Vec<String>,
+}
+
 /// The channel every node listens on.
 pub const EVERYONE: &str = "kibitz:nodes";
 
@@ -113,6 +123,17 @@ pub enum BusMsg {
         player: String,
         address: Option<std::net::IpAddr>,
     },
+    /// A live analysis asked on `node` by connection `conn` (player `player`), which has no
+    /// analysis worker: the receiving node, which has, runs it, and its lines go to `conn`.
+    Analyse {
+        node: String,
+        conn: u64,
+        player: String,
+        ask: Box<RemoteAsk>,
+    },
+    /// Connection `conn` of another node ended its live analysis here (it stopped, asked
+    /// another, or left).
+    AnalyseStop { conn: u64 },
     /// (To everyone.) A token was signed out: every node forgets it (a node's memory of
     /// tokens would otherwise still let it say hello there).
     TokenDropped { token_hash: String },

@@ -1,6 +1,7 @@
 //! Live analyses for the analysis board: a connection asks for a position, one of this node's
 //! analysis workers (the review queue's) searches it deeper and deeper, and each depth's line,
-//! checked against the position like a review's answer, goes back to the asker. One analysis a
+//! checked against the position like a review's answer, goes back to the asker — a connection
+//! of this node, or of another node that has no worker (its frames go over the bus). One analysis a
 //! connection (a new one replaces it), [`PER_PLAYER`] a player, [`PER_WORKER`] a worker; the
 //! worker is told how long to think ([`THINK`]). All of it under one short lock.
 
@@ -14,6 +15,7 @@ use tokio::time::Instant;
 
 use super::check::check_ply;
 use crate::net::connection::Conn;
+use crate::room::member::MemberLink;
 
 /// Live analyses one player may have at once (over all his connections).
 pub const PER_PLAYER: usize = 2;
@@ -39,7 +41,7 @@ pub enum LiveError {
 }
 
 struct Live {
-    asker: Conn,
+    asker: MemberLink,
     player: String,
     asked: Asked,
     worker: Conn,
@@ -63,7 +65,7 @@ pub struct Started {
 
 /// What is needed to send a line to its asker.
 pub struct Route {
-    pub asker: Conn,
+    pub asker: MemberLink,
     pub ask_id: String,
     pub by: String,
 }
@@ -72,6 +74,9 @@ pub struct Route {
 struct Inner {
     next: u64,
     jobs: HashMap<String, Live>,
+    /// This node's connections whose analysis runs on another node (this one had no worker),
+    /// and that node: where a stop goes.
+    elsewhere: HashMap<u64, String>,
 }
 
 /// This node's live analyses.
@@ -91,7 +96,7 @@ impl LiveAnalyses {
     /// analysis it replaced, started or not (its job and worker, to be told to stop).
     pub fn start(
         &self,
-        asker: Conn,
+        asker: MemberLink,
         player: &str,
         asked: Asked,
         workers: &[(Conn, String)],
@@ -101,14 +106,14 @@ impl LiveAnalyses {
         inner
             .jobs
             .retain(|_, l| l.ends + GRACE > now && !l.asker.is_closed());
-        let replaced = take_of(&mut inner, asker.id);
+        let replaced = take_of(&mut inner, asker.id());
         let started = Self::start_in(&mut inner, asker, player, asked, workers, now);
         (replaced, started)
     }
 
     fn start_in(
         inner: &mut Inner,
-        asker: Conn,
+        asker: MemberLink,
         player: &str,
         asked: Asked,
         workers: &[(Conn, String)],
@@ -143,6 +148,22 @@ impl LiveAnalyses {
             job,
             worker: worker.clone(),
         })
+    }
+
+    /// Connection `asker_id` of this node has its analysis run by `node` now; the node that
+    /// ran its last one, if another (to be told to stop it).
+    pub fn sent_elsewhere(&self, asker_id: u64, node: &str) -> Option<String> {
+        let mut inner = self.lock();
+        inner
+            .elsewhere
+            .insert(asker_id, node.to_string())
+            .filter(|old| old != node)
+    }
+
+    /// Connection `asker_id` of this node no longer has an analysis on another node: the
+    /// node that had it.
+    pub fn back_here(&self, asker_id: u64) -> Option<String> {
+        self.lock().elsewhere.remove(&asker_id)
     }
 
     /// Ends the analysis of connection `asker_id` (it asked to stop, or left): its job and
@@ -292,7 +313,7 @@ fn take_of(inner: &mut Inner, asker_id: u64) -> Option<(String, Conn)> {
     let job = inner
         .jobs
         .iter()
-        .find(|(_, l)| l.asker.id == asker_id)
+        .find(|(_, l)| l.asker.id() == asker_id)
         .map(|(job, _)| job.clone())?;
     inner.jobs.remove(&job).map(|l| (job, l.worker))
 }

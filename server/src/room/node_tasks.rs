@@ -302,6 +302,22 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                     tracing::warn!("too many reviews from other nodes waiting; one dropped");
                 }
             }
+            BusMsg::Analyse {
+                node,
+                conn,
+                player,
+                ask,
+            } => {
+                let link = MemberLink::Remote(RemoteMember {
+                    node: node.into(),
+                    id: conn,
+                    house: false,
+                    coord: coord.clone(),
+                    mark: None,
+                });
+                crate::session::live::asked_from(&hub, &link, &player, &ask);
+            }
+            BusMsg::AnalyseStop { conn } => crate::session::live::stop_here(&hub, conn),
             BusMsg::TokenDropped { token_hash } => hub.players().forget_token(&token_hash),
             BusMsg::TournamentGame {
                 tournament,

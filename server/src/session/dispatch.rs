@@ -297,7 +297,7 @@ impl Session {
                 let player = self.actor().player.id;
                 live::ask(
                     &self.hub,
-                    &self.conn,
+                    &MemberLink::Local(self.conn.clone()),
                     &player,
                     &ask,
                     About {

@@ -1,7 +1,8 @@
 //! Live analyses as a session sees them (docs/protocol.md "Analysis board"): an `analyse`
 //! request checked into a position (and the moves it rates) and handed to a worker,
 //! `analyse_stop`, a worker's `analysis_line`, `analysis_move` and `analysis_done`, and the
-//! ends of askers and workers. The rules are in
+//! ends of askers and workers. A node without a worker passes its connections' analyses to one
+//! that has (in a cluster), and their stops after them. The rules are in
 //! `crate::review::live`.
 
 use game_core::protocol::{ErrorCode, LiveJob, LiveLine, RatedMove, ServerMsg};
@@ -9,10 +10,13 @@ use game_core::{setup, AnyPosition, GameSpec};
 use thiserror::Error;
 use tokio::time::Instant;
 
+use crate::cluster::bus::RemoteAsk;
+use crate::cluster::BusMsg;
 use crate::hub::SharedHub;
 use crate::net::connection::Conn;
 use crate::refusal::{error_reply, About, Refusal};
 use crate::review::live::{Asked, Route, Started, THINK};
+use crate::room::member::MemberLink;
 
 /// Moves an `analyse` may play from its position: more than any board holds.
 const MOST_MOVES: usize = 26 * 26;
@@ -127,9 +131,11 @@ pub struct Ask<'a> {
 }
 
 /// `analyse`: checks the position, starts it on a worker (stopping the connection's last one)
-/// and says how it stands.
-pub fn ask(hub: &SharedHub, conn: &Conn, player: &str, ask: &Ask<'_>, about: About<'_>) {
-    let refuse = |why: &LiveRefusal| conn.send(&error_reply(hub.metrics(), why, about));
+/// and says how it stands. A connection of this node, which has no worker, has it run by a
+/// node that has (in a cluster); `link` is a connection of another node when that node
+/// passed it here.
+pub fn ask(hub: &SharedHub, link: &MemberLink, player: &str, ask: &Ask<'_>, about: About<'_>) {
+    let refuse = |why: &LiveRefusal| link.send(&error_reply(hub.metrics(), why, about));
     if ask.id.is_empty() || ask.id.chars().count() > ID_MAX_CHARS {
         return refuse(&LiveRefusal::BadId);
     }
@@ -142,6 +148,16 @@ pub fn ask(hub: &SharedHub, conn: &Conn, player: &str, ask: &Ask<'_>, about: Abo
         Err(why) => return refuse(&why),
     };
     let workers = hub.reviews().worker_list();
+    if let MemberLink::Local(conn) = link {
+        if workers.is_empty() && pass_elsewhere(hub, conn, player, ask) {
+            return;
+        }
+        // Run here now: one it had on another node stops there.
+        if let Some(node) = hub.live().back_here(conn.id) {
+            hub.coord()
+                .send(&node, &BusMsg::AnalyseStop { conn: conn.id });
+        }
+    }
     let asked = Asked {
         ask_id: ask.id.to_string(),
         position,
@@ -149,7 +165,7 @@ pub fn ask(hub: &SharedHub, conn: &Conn, player: &str, ask: &Ask<'_>, about: Abo
     };
     let (replaced, started) =
         hub.live()
-            .start(conn.clone(), player, asked, &workers, Instant::now());
+            .start(link.clone(), player, asked, &workers, Instant::now());
     if let Some((old, old_worker)) = replaced {
         old_worker.send(&ServerMsg::AnalyseStop { job: old });
     }
@@ -163,16 +179,76 @@ pub fn ask(hub: &SharedHub, conn: &Conn, player: &str, ask: &Ask<'_>, about: Abo
                 ms: THINK.as_millis() as u64,
                 rate,
             })));
-            conn.send(&status(ask.id, "running", None));
+            link.send(&status(ask.id, "running", None));
         }
-        Err(why) => conn.send(&status(ask.id, "failed", Some(why.to_string()))),
+        Err(why) => link.send(&status(ask.id, "failed", Some(why.to_string()))),
     }
 }
 
-/// `analyse_stop`, or the asker's connection ended: its worker is told.
-pub fn stop(hub: &SharedHub, asker: &Conn) {
-    if let Some((job, worker)) = hub.live().stop(asker.id) {
+/// Passes `conn`'s analysis to another node with workers (only in a cluster): false when
+/// there is none, or the bus does not take it.
+fn pass_elsewhere(hub: &SharedHub, conn: &Conn, player: &str, ask: &Ask<'_>) -> bool {
+    let coord = hub.coord();
+    let Some(node) = coord.node_with_workers() else {
+        return false;
+    };
+    if let Some(old) = hub.live().sent_elsewhere(conn.id, &node) {
+        coord.send(&old, &BusMsg::AnalyseStop { conn: conn.id });
+    }
+    let msg = BusMsg::Analyse {
+        node: coord.node().to_string(),
+        conn: conn.id,
+        player: player.to_string(),
+        ask: Box::new(RemoteAsk {
+            id: ask.id.to_string(),
+            game: ask.game.clone(),
+            position: ask.position.map(str::to_string),
+            moves: ask.moves.to_vec(),
+            rate: ask.rate.to_vec(),
+        }),
+    };
+    if coord.send(&node, &msg) {
+        tracing::debug!(
+            node,
+            "a live analysis passed to a node with analysis workers"
+        );
+        return true;
+    }
+    hub.live().back_here(conn.id);
+    false
+}
+
+/// An analysis another node passed here (see [`pass_elsewhere`]).
+pub fn asked_from(hub: &SharedHub, link: &MemberLink, player: &str, ask: &RemoteAsk) {
+    let ask = Ask {
+        id: &ask.id,
+        game: &ask.game,
+        position: ask.position.as_deref(),
+        moves: &ask.moves,
+        rate: &ask.rate,
+    };
+    let about = About {
+        reference: Some("analyse"),
+        ..About::default()
+    };
+    self::ask(hub, link, player, &ask, about);
+}
+
+/// The analysis of connection `asker_id` (of this node or another) ends here: its worker is
+/// told.
+pub fn stop_here(hub: &SharedHub, asker_id: u64) {
+    if let Some((job, worker)) = hub.live().stop(asker_id) {
         worker.send(&ServerMsg::AnalyseStop { job });
+    }
+}
+
+/// `analyse_stop`, or the asker's connection ended: its worker is told, on this node or the
+/// one that runs it.
+pub fn stop(hub: &SharedHub, asker: &Conn) {
+    stop_here(hub, asker.id);
+    if let Some(node) = hub.live().back_here(asker.id) {
+        hub.coord()
+            .send(&node, &BusMsg::AnalyseStop { conn: asker.id });
     }
 }
 
