@@ -1,5 +1,5 @@
 //! End-to-end room life: take-backs, draws, resignation, rematch, reconnecting with the token,
-//! idempotent move resends, the lobby lists and quick pairing.
+//! idempotent move resends, the lobby lists, quick pairing and challenges.
 
 mod common;
 
@@ -420,4 +420,120 @@ async fn a_waiting_room_goes_with_the_last_person_in_it() {
         .expect_where(|v| v["t"] == "state" && v["room"] == kept.as_str())
         .await;
     assert_eq!(st["status"], "waiting", "{st}");
+}
+
+fn othello_challenge(to: &str, color: &str) -> Value {
+    json!({"t":"challenge","to":to,"game":{"kind":"othello"},"clock":null,"color":color})
+}
+
+#[tokio::test]
+async fn a_challenge_declined_says_why_and_an_accepted_one_seats_both_as_asked() {
+    let server = TestServer::start().await;
+    let mut ann = server.client("Ann").await;
+    let mut bob = server.client("Bob").await;
+    // Bob's second tab: the same player on another connection.
+    let mut bob_tab = Client::connect(&server.url()).await;
+    bob_tab
+        .send(json!({"t":"hello","name":"Bob","token":bob.token}))
+        .await;
+    bob_tab.expect("welcome").await;
+
+    ann.send(othello_challenge(&bob.player, "white")).await;
+    let sent = ann.expect("challenge_sent").await;
+    let id = sent["challenge"].clone();
+    let told = bob.expect("challenged").await;
+    assert_eq!(told["challenge"], id);
+    assert_eq!(told["from"], json!({"player": ann.player, "name": "Ann"}));
+    assert_eq!(
+        (&told["color"], &told["rated"]),
+        (&json!("white"), &json!(false))
+    );
+    assert_eq!(
+        bob_tab.expect("challenged").await["challenge"],
+        id,
+        "every tab hears it"
+    );
+
+    bob.send(json!({"t":"challenge_reply","challenge":id,"accept":false,"reason":"too_fast"}))
+        .await;
+    let declined = ann.expect("challenge_declined").await;
+    assert_eq!(declined["reason"], "too_fast");
+    assert_eq!(
+        declined["message"],
+        "Bob declined: this time control is too fast for them"
+    );
+    let gone = bob_tab.expect("challenge_gone").await;
+    assert_eq!(
+        (&gone["challenge"], &gone["why"]),
+        (&id, &json!("declined"))
+    );
+    // Answered once: a second answer finds it gone.
+    bob.send(json!({"t":"challenge_reply","challenge":id,"accept":true}))
+        .await;
+    assert_eq!(bob.expect_error().await, "bad_request");
+
+    ann.send(othello_challenge(&bob.player, "white")).await;
+    let id = ann.expect("challenge_sent").await["challenge"].clone();
+    bob.expect_where(|v| v["t"] == "challenged" && v["challenge"] == id)
+        .await;
+    bob.send(json!({"t":"challenge_reply","challenge":id,"accept":true}))
+        .await;
+    let room = ann.expect("created").await["room"].clone();
+    assert_eq!(bob.expect("created").await["room"], room);
+    for c in [&mut ann, &mut bob] {
+        let state = c
+            .expect_where(|v| v["t"] == "state" && v["status"] == "playing")
+            .await;
+        assert_eq!(state["seats"]["white"]["name"], "Ann", "{state}");
+        assert_eq!(state["seats"]["black"]["name"], "Bob", "{state}");
+    }
+}
+
+#[tokio::test]
+async fn challenges_nobody_can_take_are_refused_and_withdrawn_ones_are_gone() {
+    let server = TestServer::start().await;
+    let mut ann = server.client("Ann").await;
+    let mut bob = server.client("Bob").await;
+    ann.send(othello_challenge("nobody-here", "black")).await;
+    let e = ann.expect("error").await;
+    assert_eq!(e["code"], "bad_request");
+    assert!(e["message"].as_str().unwrap().contains("not online"), "{e}");
+    ann.send(othello_challenge(&ann.player.clone(), "black"))
+        .await;
+    assert_eq!(ann.expect_error().await, "bad_request");
+    ann.send(
+        json!({"t":"challenge","to":bob.player,"game":{"kind":"connect4","cols":99,"rows":6}}),
+    )
+    .await;
+    assert_eq!(ann.expect_error().await, "bad_game");
+    // A rated challenge between guests: refused.
+    ann.send(json!({"t":"challenge","to":bob.player,"game":{"kind":"othello"},"rated":true}))
+        .await;
+    assert_eq!(ann.expect_error().await, "bad_request");
+
+    let mut ids = Vec::new();
+    for _ in 0..3 {
+        ann.send(othello_challenge(&bob.player, "random")).await;
+        ids.push(ann.expect("challenge_sent").await["challenge"].clone());
+    }
+    ann.send(othello_challenge(&bob.player, "random")).await;
+    assert_eq!(ann.expect_error().await, "bad_request", "three at most");
+    // Withdrawn: Bob hears it; only the challenger may withdraw.
+    bob.send(json!({"t":"challenge_cancel","challenge":ids[0]}))
+        .await;
+    assert_eq!(bob.expect_error().await, "bad_request");
+    ann.send(json!({"t":"challenge_cancel","challenge":ids[0]}))
+        .await;
+    let gone = bob
+        .expect_where(|v| v["t"] == "challenge_gone" && v["challenge"] == ids[0])
+        .await;
+    assert_eq!(gone["why"], "cancelled");
+    // Ann leaves: her other challenges are gone too.
+    ann.close().await;
+    for id in &ids[1..] {
+        let gone = bob
+            .expect_where(|v| v["t"] == "challenge_gone" && v["challenge"] == *id)
+            .await;
+        assert_eq!(gone["why"], "left");
+    }
 }

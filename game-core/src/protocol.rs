@@ -32,11 +32,13 @@ pub const PROTOCOL_VERSION: u32 = 1;
 /// Bot levels a client may ask for (`create.bots`, `invite_bot`, `invite`).
 pub const BOT_LEVELS: std::ops::RangeInclusive<u8> = 1..=10;
 
+mod challenge;
 mod clock;
 mod errors;
 mod lobby;
 mod types;
 
+pub use challenge::*;
 pub use clock::*;
 pub use errors::*;
 pub use lobby::*;
@@ -141,6 +143,28 @@ pub enum ClientMsg {
         clock: Option<ClockSpec>,
     },
     Unseek,
+    /// Challenges a person (`to`: a player's id or an account's name) to a game.
+    Challenge {
+        to: String,
+        game: GameSpec,
+        #[serde(default)]
+        clock: Option<ClockSpec>,
+        #[serde(default)]
+        color: ChallengeColor,
+        #[serde(default)]
+        rated: bool,
+    },
+    /// Accepts or declines a challenge.
+    ChallengeReply {
+        challenge: String,
+        accept: bool,
+        #[serde(default)]
+        reason: DeclineReason,
+    },
+    /// Withdraws one's own challenge.
+    ChallengeCancel {
+        challenge: String,
+    },
     Lobby,
     Unlobby,
     Decline {
@@ -241,6 +265,9 @@ client_types! {
     Leave => "leave",
     Seek => "seek",
     Unseek => "unseek",
+    Challenge => "challenge",
+    ChallengeReply => "challenge_reply",
+    ChallengeCancel => "challenge_cancel",
     Lobby => "lobby",
     Unlobby => "unlobby",
     Decline => "decline",
@@ -353,6 +380,32 @@ pub enum ServerMsg {
     },
     Seeking {
         seek: String,
+    },
+    /// The challenger's challenge is open.
+    ChallengeSent {
+        challenge: String,
+        to: String,
+    },
+    /// A challenge to the receiver.
+    Challenged {
+        challenge: String,
+        from: Challenger,
+        game: GameSpec,
+        clock: Option<ClockSpec>,
+        color: ChallengeColor,
+        rated: bool,
+    },
+    /// The challenged player declined the challenger's challenge.
+    ChallengeDeclined {
+        challenge: String,
+        by: String,
+        reason: DeclineReason,
+        message: String,
+    },
+    /// A challenge is no longer open.
+    ChallengeGone {
+        challenge: String,
+        why: ChallengeEnd,
     },
     Lobby(LobbyLists),
     Invite {

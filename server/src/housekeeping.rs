@@ -41,6 +41,7 @@ async fn sweep(hub: &SharedHub) {
     hub.tournaments().expire_elsewhere(now);
     crate::session::reviews::expire_waiting(hub).await;
     crate::session::hall_puzzles::sweep(hub).await;
+    crate::lobby::challenges::sweep(hub);
     forget_unseen_players(hub, now).await;
     hub.metrics().players(hub.players().len());
 }

@@ -84,6 +84,8 @@ pub struct Hub {
     live: crate::review::live::LiveAnalyses,
     /// Every puzzle this node serves: the shipped ones and the hall's.
     puzzles: crate::puzzles::PuzzleLibrary,
+    /// The open challenges of this node's players.
+    challenges: crate::lobby::challenges::Challenges,
     /// Missed wins of reviewed games waiting for a worker's proof, and those under way.
     hall_proofs: crate::puzzles::hall::HallProofs,
     /// Reviews asked on other nodes for this node's workers (served by
@@ -143,6 +145,7 @@ impl Hub {
             reviews,
             live: crate::review::live::LiveAnalyses::default(),
             puzzles: crate::puzzles::PuzzleLibrary::new(),
+            challenges: crate::lobby::challenges::Challenges::default(),
             hall_proofs: crate::puzzles::hall::HallProofs::default(),
             reviews_asked,
             tournaments: TournamentRegistry::default(),
@@ -253,6 +256,12 @@ impl Hub {
     #[must_use]
     pub fn live(&self) -> &crate::review::live::LiveAnalyses {
         &self.live
+    }
+
+    /// The open challenges of this node's players.
+    #[must_use]
+    pub fn challenges(&self) -> &crate::lobby::challenges::Challenges {
+        &self.challenges
     }
 
     /// Every puzzle this node serves.

@@ -2,7 +2,8 @@
 //! at once all kept, a tournament directed by another node when its director's node dies,
 //! an analysis worker on one node reviewing a game asked for on another, a review left
 //! without a worker on its node going to a node where one came, a live analysis run for
-//! another node's asker, and a puzzle proven on one node served by another.
+//! another node's asker, a puzzle proven on one node served by another, and a challenge
+//! between players of two nodes.
 
 use super::*;
 
@@ -420,5 +421,40 @@ async fn a_puzzle_proven_on_one_node_is_served_by_another() {
     let served = served.expect("node B serves the puzzle node A stored");
     assert_eq!(served["source"], json!({"room": room, "ply": 4}));
     assert_eq!(served["length"], 2);
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_challenge_reaches_a_player_on_another_node_and_its_answer_comes_back() {
+    let hall = Hall::new();
+    let a = hall.node("A", &[]).await;
+    let b = hall.node("B", &[]).await;
+    let mut ann = Recorded::connect(&a.url(), "Ann", None).await;
+    let mut bob = Recorded::connect(&b.url(), "Bob", None).await;
+    let challenge = json!({"t":"challenge","to":bob.player,"game":{"kind":"othello"},
+        "clock":null,"color":"black"});
+    ann.send(challenge.clone());
+    let id = ann.wait_for(|v| v["t"] == "challenge_sent").await["challenge"].clone();
+    let told = bob.wait_for(|v| v["t"] == "challenged").await;
+    assert_eq!(told["challenge"], id);
+    bob.send(json!({"t":"challenge_reply","challenge":id,"accept":false,"reason":"later"}));
+    let declined = ann.wait_for(|v| v["t"] == "challenge_declined").await;
+    assert_eq!(declined["message"], "Bob declined: not now, perhaps later");
+    // Again, accepted: the room is made on A, Bob seated from B.
+    ann.send(challenge);
+    let id = ann
+        .wait_for(|v| v["t"] == "challenge_sent" && v["challenge"] != id)
+        .await["challenge"]
+        .clone();
+    bob.wait_for(|v| v["t"] == "challenged" && v["challenge"] == id)
+        .await;
+    bob.send(json!({"t":"challenge_reply","challenge":id,"accept":true}));
+    let room = ann.wait_for(|v| v["t"] == "created").await["room"].clone();
+    assert_eq!(bob.wait_for(|v| v["t"] == "created").await["room"], room);
+    let state = bob
+        .wait_for(|v| v["t"] == "state" && v["status"] == "playing")
+        .await;
+    assert_eq!(state["seats"]["black"]["name"], "Ann", "{state}");
+    assert_eq!(state["seats"]["white"]["name"], "Bob", "{state}");
     drop((a, b));
 }

@@ -395,6 +395,11 @@ impl Bot<'_> {
             ServerMsg::AnalysisLine { .. }
             | ServerMsg::AnalysisMove { .. }
             | ServerMsg::AnalysisStatus { .. } => {}
+            // A bot is invited, not challenged (docs/protocol.md "Challenges").
+            ServerMsg::ChallengeSent { .. }
+            | ServerMsg::Challenged { .. }
+            | ServerMsg::ChallengeDeclined { .. }
+            | ServerMsg::ChallengeGone { .. } => {}
             ServerMsg::Created { .. }
             | ServerMsg::Review { .. }
             | ServerMsg::Crowd { .. }

@@ -233,6 +233,17 @@ fn golden_reviews() {
     );
     server_golden(r#"{"t":"review","room":"r1","status":"pending","message":"waiting"}"#);
     server_golden(
+        r#"{"t":"challenged","challenge":"c1@A","from":{"player":"p1","name":"Ann"},"game":{"kind":"othello"},"clock":null,"color":"black","rated":false}"#,
+    );
+    server_golden(
+        r#"{"t":"challenge_declined","challenge":"c1@A","by":"Bob","reason":"too_fast","message":"Bob declined: this time control is too fast for them"}"#,
+    );
+    server_golden(r#"{"t":"challenge_gone","challenge":"c1@A","why":"expired"}"#);
+    assert_eq!(
+        error_of(r#"{"t":"challenge_reply","challenge":"c1","accept":false,"reason":"rude"}"#).code,
+        ErrorCode::BadRequest
+    );
+    server_golden(
         r#"{"t":"prove_puzzle","job":"p4","variant":"connect4","game":{"kind":"connect4","cols":7,"rows":6,"blocked":[]},"moves":["4","4"]}"#,
     );
     server_golden(
@@ -266,6 +277,9 @@ fn every_client_type_is_listed_and_covered() {
         r#"{"t":"leave","room":"r"}"#,
         r#"{"t":"seek","game":{"kind":"othello"}}"#,
         r#"{"t":"unseek"}"#,
+        r#"{"t":"challenge","to":"Bob","game":{"kind":"othello"}}"#,
+        r#"{"t":"challenge_reply","challenge":"c1","accept":false,"reason":"too_fast"}"#,
+        r#"{"t":"challenge_cancel","challenge":"c1"}"#,
         r#"{"t":"lobby"}"#,
         r#"{"t":"unlobby"}"#,
         r#"{"t":"decline","room":"r"}"#,

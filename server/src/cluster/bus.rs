@@ -134,6 +134,24 @@ pub enum BusMsg {
     /// Connection `conn` of another node ended its live analysis here (it stopped, asked
     /// another, or left).
     AnalyseStop { conn: u64 },
+    /// (To everyone.) A frame for every connection of `player` on the receiving node but
+    /// `except` (0: none).
+    ToPlayer {
+        player: String,
+        text: String,
+        #[serde(default)]
+        except: u64,
+    },
+    /// An answer to challenge `challenge` of the receiving node, by `player` on connection
+    /// `conn` of `node`.
+    ChallengeReply {
+        challenge: String,
+        accept: bool,
+        reason: game_core::protocol::DeclineReason,
+        node: String,
+        conn: u64,
+        player: PlayerRecord,
+    },
     /// (To everyone.) A token was signed out: every node forgets it (a node's memory of
     /// tokens would otherwise still let it say hello there).
     TokenDropped { token_hash: String },

@@ -172,6 +172,12 @@ impl Coordination {
         }
     }
 
+    /// Whether this node is the whole hall (no cluster).
+    #[must_use]
+    pub fn is_alone(&self) -> bool {
+        matches!(self, Coordination::Alone(_))
+    }
+
     /// Queues `msg` for every node (this one too, in a cluster).
     pub fn send_everyone(&self, msg: &BusMsg) {
         if let Coordination::Shared(c) = self {

@@ -318,6 +318,31 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                 crate::session::live::asked_from(&hub, &link, &player, &ask);
             }
             BusMsg::AnalyseStop { conn } => crate::session::live::stop_here(&hub, conn),
+            BusMsg::ToPlayer {
+                player,
+                text,
+                except,
+            } => crate::lobby::challenges::deliver_here(&hub, &player, &text, except),
+            BusMsg::ChallengeReply {
+                challenge,
+                accept,
+                reason,
+                node,
+                conn,
+                player,
+            } => {
+                let by = crate::room::handle::Actor {
+                    link: MemberLink::Remote(RemoteMember {
+                        node: node.into(),
+                        id: conn,
+                        house: false,
+                        coord: coord.clone(),
+                        mark: None,
+                    }),
+                    player,
+                };
+                crate::lobby::challenges::answer(&hub, by, &challenge, accept, reason).await;
+            }
             BusMsg::TokenDropped { token_hash } => hub.players().forget_token(&token_hash),
             BusMsg::TournamentGame {
                 tournament,

@@ -15,6 +15,7 @@ use super::identity::hello;
 use super::{hall_puzzles, live, reviews};
 use crate::accounts::players::PlayerRecord;
 use crate::hub::SharedHub;
+use crate::lobby::challenges;
 use crate::lobby::pairing::{seek, unseek};
 use crate::net::connection::Conn;
 use crate::refusal::{error_reply, About, Refusal};
@@ -262,6 +263,41 @@ impl Session {
                 }
             }
             ClientMsg::Unseek => unseek(&self.hub, self.conn.id).await,
+            ClientMsg::Challenge {
+                to,
+                game,
+                clock,
+                color,
+                rated,
+            } => {
+                self.acts_as_player = true;
+                let terms = challenges::Terms {
+                    game,
+                    clock,
+                    color,
+                    rated,
+                };
+                if let Err(e) = challenges::challenge(&self.hub, &self.actor(), &to, terms) {
+                    self.refuse(&e, about);
+                }
+            }
+            ClientMsg::ChallengeReply {
+                challenge,
+                accept,
+                reason,
+            } => {
+                self.acts_as_player = true;
+                let me = self.actor();
+                if let Err(e) = challenges::reply(&self.hub, &me, &challenge, accept, reason).await
+                {
+                    self.refuse(&e, about);
+                }
+            }
+            ClientMsg::ChallengeCancel { challenge } => {
+                if let Err(e) = challenges::cancel(&self.hub, &self.actor(), &challenge) {
+                    self.refuse(&e, about);
+                }
+            }
             ClientMsg::Lobby => self.hub.lobby().subscribe(self.conn.clone()),
             ClientMsg::Unlobby => self.hub.lobby().unsubscribe(self.conn.id),
             ClientMsg::Decline { room } => {
@@ -372,6 +408,7 @@ impl Session {
         reviews::worker_left(&self.hub, self.conn.id).await;
         live::conn_closed(&self.hub, &self.conn);
         hall_puzzles::worker_left(&self.hub, self.conn.id);
+        challenges::conn_closed(&self.hub, self.conn.id);
         if let Some(p) = &self.player {
             self.hub.players().disconnected(&p.id);
             self.hub.links().disconnected(&p.id, self.conn.id);

@@ -1,0 +1,376 @@
+//! Challenges (docs/protocol.md "Challenges"): a player asks a person who is online to a game.
+//! The open challenges live on the challenger's node, under an id that names it
+//! (`<random>@<node>`), so that a reply from any node goes there; the challenged person's
+//! connections hear of it wherever they are. At most [`MAX_OPEN`] a challenger, each open for
+//! [`LIFETIME`] at most, and none past its challenger's connection.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, PoisonError};
+use std::time::Duration;
+
+use game_core::protocol::{
+    ChallengeColor, ChallengeEnd, Challenger, ClockSpec, DeclineReason, ErrorCode, ServerMsg,
+};
+use game_core::GameSpec;
+use thiserror::Error;
+use tokio::time::Instant;
+
+use crate::accounts::players::PlayerRecord;
+use crate::cluster::BusMsg;
+use crate::hub::SharedHub;
+use crate::refusal::{error_reply, About, Refusal};
+use crate::room::handle::{Actor, RoomCmd};
+use crate::room::member::MemberLink;
+use crate::room::plan::{check_game, RoomPlan};
+use crate::room::registry::create_room;
+use crate::store::StoredSeat;
+
+/// Open challenges of one challenger at most.
+pub const MAX_OPEN: usize = 3;
+
+/// How long a challenge stays open unanswered.
+pub const LIFETIME: Duration = Duration::from_secs(5 * 60);
+
+/// Why a challenge, a reply or a withdrawal is refused.
+#[derive(Debug, Error)]
+pub enum ChallengeRefusal {
+    #[error("{0}")]
+    Game(#[from] crate::room::error::RoomError),
+    #[error("you cannot challenge yourself")]
+    Yourself,
+    #[error("{0} is a bot: invite it with invite_bot")]
+    Bot(String),
+    #[error("{0} is not online")]
+    NotOnline(String),
+    #[error("a rated game needs both players to have accounts")]
+    RatedNeedsAccounts,
+    #[error("at most {MAX_OPEN} of your challenges may be open at once")]
+    TooMany,
+    #[error("that challenge is no longer open")]
+    Gone,
+    #[error("the challenger's server cannot be reached; try again")]
+    Unreachable,
+}
+
+impl Refusal for ChallengeRefusal {
+    fn code(&self) -> ErrorCode {
+        match self {
+            ChallengeRefusal::Game(e) => e.code(),
+            _ => ErrorCode::BadRequest,
+        }
+    }
+}
+
+/// What was asked.
+#[derive(Clone, Debug)]
+pub struct Terms {
+    pub game: GameSpec,
+    pub clock: Option<ClockSpec>,
+    pub color: ChallengeColor,
+    pub rated: bool,
+}
+
+struct Open {
+    from: Actor,
+    to_player: String,
+    terms: Terms,
+    expires: Instant,
+}
+
+/// This node's open challenges.
+#[derive(Default)]
+pub struct Challenges {
+    open: Mutex<HashMap<String, Open>>,
+}
+
+impl Challenges {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Open>> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn add(&self, id: String, open: Open) -> Result<(), ChallengeRefusal> {
+        let mut map = self.lock();
+        let mine = map
+            .values()
+            .filter(|o| o.from.player.id == open.from.player.id)
+            .count();
+        if mine >= MAX_OPEN {
+            return Err(ChallengeRefusal::TooMany);
+        }
+        map.insert(id, open);
+        Ok(())
+    }
+
+    /// Takes challenge `id` if `keep` says it is the one meant.
+    fn take_if(&self, id: &str, keep: impl Fn(&Open) -> bool) -> Option<Open> {
+        let mut map = self.lock();
+        if !map.get(id).is_some_and(keep) {
+            return None;
+        }
+        map.remove(id)
+    }
+
+    fn take_where(&self, pick: impl Fn(&Open) -> bool) -> Vec<(String, Open)> {
+        let mut map = self.lock();
+        let ids: Vec<String> = map
+            .iter()
+            .filter(|(_, o)| pick(o))
+            .map(|(id, _)| id.clone())
+            .collect();
+        ids.into_iter()
+            .filter_map(|id| map.remove(&id).map(|o| (id, o)))
+            .collect()
+    }
+
+    /// Open challenges (for tests and metrics).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// Sends `msg` to every connection of `player` in the hall but `except` (0: none): this
+/// node's alone, every node's through the bus in a cluster.
+pub fn tell_player(hub: &SharedHub, player: &str, msg: &ServerMsg, except: u64) {
+    let coord = hub.coord();
+    if coord.is_alone() {
+        deliver_here(hub, player, &msg.to_json(), except);
+    } else {
+        coord.send_everyone(&BusMsg::ToPlayer {
+            player: player.to_string(),
+            text: msg.to_json(),
+            except,
+        });
+    }
+}
+
+/// A frame for this node's own connections of `player` but `except`.
+pub fn deliver_here(hub: &SharedHub, player: &str, text: &str, except: u64) {
+    let shared = crate::net::connection::SharedText::from(text);
+    for link in hub.links().of(player) {
+        if let MemberLink::Local(conn) = &link {
+            if conn.id != except {
+                link.send_text(&shared);
+            }
+        }
+    }
+}
+
+/// `challenge`: checked, kept open here, and told to the challenged person.
+pub fn challenge(
+    hub: &SharedHub,
+    me: &Actor,
+    to: &str,
+    terms: Terms,
+) -> Result<(), ChallengeRefusal> {
+    check_game(&terms.game, terms.clock.as_ref())?;
+    let account = hub.accounts().by_name(to);
+    if account.as_ref().is_some_and(|a| a.bot) {
+        return Err(ChallengeRefusal::Bot(to.to_string()));
+    }
+    let target = account.map_or_else(|| to.to_string(), |a| a.player);
+    if target == me.player.id {
+        return Err(ChallengeRefusal::Yourself);
+    }
+    if terms.rated
+        && (hub.accounts().of_player(&me.player.id).is_none()
+            || hub.accounts().of_player(&target).is_none())
+    {
+        return Err(ChallengeRefusal::RatedNeedsAccounts);
+    }
+    // Alone, the hall is this node: a person with no connection here is not online. In a
+    // cluster the challenge goes to every node, and expires if nobody is there.
+    if hub.coord().is_alone() && hub.links().of(&target).is_empty() {
+        return Err(ChallengeRefusal::NotOnline(to.to_string()));
+    }
+    let id = format!("{}@{}", crate::token::random_id(8), hub.coord().node());
+    let told = ServerMsg::Challenged {
+        challenge: id.clone(),
+        from: Challenger {
+            player: me.player.id.clone(),
+            name: me.player.name.clone(),
+        },
+        game: terms.game.clone(),
+        clock: terms.clock,
+        color: terms.color,
+        rated: terms.rated,
+    };
+    let open = Open {
+        from: me.clone(),
+        to_player: target.clone(),
+        terms,
+        expires: Instant::now() + LIFETIME,
+    };
+    hub.challenges().add(id.clone(), open)?;
+    me.link.send(&ServerMsg::ChallengeSent {
+        challenge: id,
+        to: to.to_string(),
+    });
+    tell_player(hub, &target, &told, 0);
+    Ok(())
+}
+
+/// `challenge_reply` from `me`: answered here, or passed to the challenger's node.
+pub async fn reply(
+    hub: &SharedHub,
+    me: &Actor,
+    challenge: &str,
+    accept: bool,
+    reason: DeclineReason,
+) -> Result<(), ChallengeRefusal> {
+    let node = challenge.rsplit_once('@').map_or("", |(_, n)| n);
+    let coord = hub.coord();
+    if node == coord.node() {
+        answer(hub, me.clone(), challenge, accept, reason).await;
+        return Ok(());
+    }
+    let msg = BusMsg::ChallengeReply {
+        challenge: challenge.to_string(),
+        accept,
+        reason,
+        node: coord.node().to_string(),
+        conn: me.link.id(),
+        player: me.player.clone(),
+    };
+    if coord.is_alone() {
+        return Err(ChallengeRefusal::Gone);
+    }
+    if !coord.send(node, &msg) {
+        return Err(ChallengeRefusal::Unreachable);
+    }
+    Ok(())
+}
+
+/// A reply reached the challenger's node (this one): the challenge is declined, or its room
+/// made with both seated.
+pub async fn answer(
+    hub: &SharedHub,
+    by: Actor,
+    challenge: &str,
+    accept: bool,
+    reason: DeclineReason,
+) {
+    let refuse = |why: &ChallengeRefusal| {
+        by.link
+            .send(&error_reply(hub.metrics(), why, About::default()));
+    };
+    let Some(open) = hub
+        .challenges()
+        .take_if(challenge, |o| o.to_player == by.player.id)
+    else {
+        return refuse(&ChallengeRefusal::Gone);
+    };
+    let why = if accept {
+        ChallengeEnd::Accepted
+    } else {
+        ChallengeEnd::Declined
+    };
+    let gone = ServerMsg::ChallengeGone {
+        challenge: challenge.to_string(),
+        why,
+    };
+    tell_player(hub, &open.to_player, &gone, by.link.id());
+    if !accept {
+        open.from.link.send(&ServerMsg::ChallengeDeclined {
+            challenge: challenge.to_string(),
+            by: by.player.name.clone(),
+            reason,
+            message: format!("{} declined: {}", by.player.name, reason.words()),
+        });
+        return;
+    }
+    if let Err(e) = start(hub, open.from.clone(), by.clone(), &open.terms).await {
+        refuse(&e);
+        open.from
+            .link
+            .send(&error_reply(hub.metrics(), &e, About::default()));
+    }
+}
+
+fn seat(p: &PlayerRecord) -> Option<StoredSeat> {
+    Some(StoredSeat {
+        player: p.id.clone(),
+        name: p.name.clone(),
+        bot: p.bot,
+        level: None,
+    })
+}
+
+/// The accepted challenge's room, both seated as asked, both joined.
+async fn start(
+    hub: &SharedHub,
+    from: Actor,
+    to: Actor,
+    terms: &Terms,
+) -> Result<(), ChallengeRefusal> {
+    let challenger_black = match terms.color {
+        ChallengeColor::Black => true,
+        ChallengeColor::White => false,
+        ChallengeColor::Random => rand::random::<bool>(),
+    };
+    let seats = if challenger_black {
+        [seat(&from.player), seat(&to.player)]
+    } else {
+        [seat(&to.player), seat(&from.player)]
+    };
+    let mut plan = RoomPlan::new(terms.game.clone(), terms.clock, Vec::new(), 0)?;
+    if terms.rated {
+        plan = plan.rated()?;
+    }
+    let handle = create_room(hub, plan.seated(seats)).await?;
+    for who in [from, to] {
+        who.link.send(&ServerMsg::Created {
+            room: handle.id.clone(),
+        });
+        let _ = handle
+            .tx
+            .send(RoomCmd::Join {
+                who,
+                as_player: true,
+            })
+            .await;
+    }
+    Ok(())
+}
+
+/// `challenge_cancel`: the challenger withdraws an open challenge of its own.
+pub fn cancel(hub: &SharedHub, me: &Actor, challenge: &str) -> Result<(), ChallengeRefusal> {
+    let open = hub
+        .challenges()
+        .take_if(challenge, |o| o.from.player.id == me.player.id)
+        .ok_or(ChallengeRefusal::Gone)?;
+    gone(hub, challenge, &open, ChallengeEnd::Cancelled);
+    Ok(())
+}
+
+fn gone(hub: &SharedHub, challenge: &str, open: &Open, why: ChallengeEnd) {
+    let msg = ServerMsg::ChallengeGone {
+        challenge: challenge.to_string(),
+        why,
+    };
+    tell_player(hub, &open.to_player, &msg, 0);
+}
+
+/// A connection closed: its open challenges are gone.
+pub fn conn_closed(hub: &SharedHub, conn_id: u64) {
+    for (id, open) in hub.challenges().take_where(|o| o.from.link.id() == conn_id) {
+        gone(hub, &id, &open, ChallengeEnd::Left);
+    }
+}
+
+/// The periodic sweep: challenges past their time are gone, for both sides.
+pub fn sweep(hub: &SharedHub) {
+    let now = Instant::now();
+    for (id, open) in hub.challenges().take_where(|o| o.expires <= now) {
+        gone(hub, &id, &open, ChallengeEnd::Expired);
+        open.from.link.send(&ServerMsg::ChallengeGone {
+            challenge: id,
+            why: ChallengeEnd::Expired,
+        });
+    }
+}
