@@ -244,7 +244,9 @@ test('a rated game between two accounts shows both rating changes, then the lead
   assert.match(page.url(), /\?leaderboard=gomoku-freestyle$/);
   assert.equal(await byId(page, 'leaderboard-row-1').getAttribute('data-name'), 'Dan');
   assert.equal(await byId(page, 'leaderboard-row-2').getAttribute('data-name'), 'Cleo');
-  assert.match(await byId(page, 'leaderboard-row-1').textContent(), /^1Dan\d+\?1$/);
+  // Dan's row offers Cleo a challenge; her own row does not (challenges.test.mjs sends one).
+  assert.match(await byId(page, 'leaderboard-row-1').textContent(), /^1DanChallenge\d+\?1$/);
+  assert.equal(await byId(page, 'leaderboard-row-2').locator('[data-testid="btn-challenge"]').count(), 0);
   await screenshot(page, 'leaderboard');
   // The bots' table of the same game (no bot has played here) and another game's tab.
   await byId(page, 'leaderboard-bots').click();

@@ -1,4 +1,4 @@
-// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`) and the puzzles (`/?puzzles…`, `/?puzzle=<id>`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
+// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, the challenges' panel (challenges.js, on every page), and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`) and the puzzles (`/?puzzles…`, `/?puzzle=<id>`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -15,6 +15,7 @@ import { mountTournament } from './tournament.js';
 import { mountExplorer } from './explorer.js';
 import { mountAnalysis } from './analysis/page.js';
 import { mountPuzzles } from './puzzles/page.js';
+import { createChallenges } from './challenges.js';
 import { parseRoute, routeUrl } from './route.js';
 import * as api from './api.js';
 
@@ -231,6 +232,10 @@ async function signOut() {
 
 const bannerText = h('span', {});
 const banner = document.getElementById('offline-banner');
+// Challenges reach us on every page: their panel sits between the banner and the view.
+const challenges = createChallenges(app, { anchor: banner });
+/** A "Challenge" button for a person (null for a bot or ourselves), for the views. */
+app.challengeButton = (person, attrs) => challenges.button(person, attrs);
 clear(banner);
 banner.append(bannerText, ' ', h('button', { type: 'button', 'data-testid': 'btn-retry', onclick: () => net.reconnectNow(), 'data-i18n': 'net.retry' }, t('net.retry')));
 
@@ -293,6 +298,7 @@ window.addEventListener('popstate', () => mount(routeFromUrl(), { as: 'player' }
 
 net.onStatus(() => {
   renderBanner();
+  challenges.onStatus(net.status);
   view?.onStatus?.(net.status);
 });
 net.onReady(() => {
@@ -305,6 +311,8 @@ net.onReady(() => {
   view?.onReady();
 });
 net.onMessage((msg) => {
+  // A challenge's messages are the panel's, whatever the view; so is an accepted one's room.
+  if (challenges.onMessage(msg)) return;
   const handled = view ? view.onMessage(msg) : false;
   if (handled) return;
   // A room made while the lobby was not on screen (or a pairing): follow it.
@@ -315,6 +323,7 @@ onLangChange(() => {
   renderBanner();
   renderAccount();
   view?.onLang?.();
+  challenges.onLang();
   applyI18n(document.body);
 });
 

@@ -1,4 +1,4 @@
-// Player page (`/?player=<name>`): the player's rating in each rated game, the rating history drawn as an SVG plot (a line a rating key, no library), and the recent games, each a link to its room for the replay.
+// Player page (`/?player=<name>`): the player's name with a "Challenge" button, their rating in each rated game, the rating history drawn as an SVG plot (a line a rating key, no library), and the recent games, each a link to its room for the replay.
 
 import { h, s, clear } from './dom.js';
 import { t, gameLabel, getLang } from './i18n.js';
@@ -141,6 +141,8 @@ export function mountPlayer(root, app, { name }) {
       h('section', { class: 'card' },
         h('div', { class: 'page-head' },
           h('h1', { 'data-testid': 'player-title' }, shown, d.bot ? h('span', { class: 'bot-badge', 'data-testid': 'player-bot' }, t('player.bot')) : null),
+          // Only accounts have a page: a person here can play rated.
+          app.challengeButton?.({ name: shown, player: typeof d.player === 'string' ? d.player : null, bot: !!d.bot, account: true }),
           back),
         h('h2', {}, t('player.ratings')),
         ratingsTable(Array.isArray(d.ratings) ? d.ratings : []),
@@ -162,7 +164,8 @@ export function mountPlayer(root, app, { name }) {
   });
 
   return {
-    onReady() {},
+    // The welcome says who we are: no "Challenge" on our own page.
+    onReady: render,
     onMessage: () => false,
     onLang: render,
     unmount() {

@@ -1,4 +1,4 @@
-// Room view: draws the room's state into the page (board, player bars, clocks, status, game-over banner, move list with a finished game's links to the opening explorer and the analysis board, export, offers, action buttons) and keeps the display-only choices (board turned, resign armed).
+// Room view: draws the room's state into the page (board, player bars with a "Challenge" button beside a person, clocks, status, game-over banner, move list with a finished game's links to the opening explorer and the analysis board, export, offers, action buttons) and keeps the display-only choices (board turned, resign armed).
 
 import { h, clear } from '../dom.js';
 import { t, gameLabel, clockLabel } from '../i18n.js';
@@ -14,6 +14,7 @@ import { createPresence } from './presence.js';
 import { createTournamentLink } from './tournament-link.js';
 import { createExploreLink } from './explore-link.js';
 import { createAnalyseLink } from './analyse-link.js';
+import { renderChallengeSlot } from './challenge-slot.js';
 
 const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
 
@@ -226,6 +227,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
         b.name.classList.add('muted');
       }
       if (discs) b.info.append(h('span', { class: 'discs', 'data-testid': `discs-${seat}` }, t('player.discs', { n: discs[seat] })));
+      renderChallengeSlot(b, info, app);
       b.root.classList.toggle('to-move', R.playing && R.toMove === seat);
     }
     el.spectatorsEl.textContent = String(R.spectators ?? 0);

@@ -1,6 +1,7 @@
 // The page's strings in English, by key (i18n.js looks them up; zh.js has the same keys).
 
 import { PUZZLES_EN } from './en-puzzles.js';
+import { CHALLENGES_EN } from './en-challenges.js';
 
 export const EN = {
   'app.title': 'Kibitz',
@@ -622,4 +623,5 @@ export const EN = {
   'explorer.boardAria': 'Explorer board: choose a point to play it',
   'explorer.explore': 'Explore this opening',
   ...PUZZLES_EN,
+  ...CHALLENGES_EN,
 };

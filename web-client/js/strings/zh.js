@@ -1,6 +1,7 @@
 // The page's strings in Simplified Chinese, by key (the same keys as en.js).
 
 import { PUZZLES_ZH } from './zh-puzzles.js';
+import { CHALLENGES_ZH } from './zh-challenges.js';
 
 export const ZH = {
   'app.title': 'Kibitz',
@@ -622,4 +623,5 @@ export const ZH = {
   'explorer.boardAria': '开局库棋盘：选择一个点下在那里',
   'explorer.explore': '在开局库中查看这个开局',
   ...PUZZLES_ZH,
+  ...CHALLENGES_ZH,
 };

@@ -1,0 +1,197 @@
+// Browser tests of challenges: a guest (1280x720) challenges an account (a phone) from his player page — the prompt in view, reachable by Tab, heard and audited with axe, declined as too fast with the reason shown to the challenger — then again, accepted, both pages in the same room with the chosen colours; from that room's seat the other way, the prompt in view and audited at 1280x720, withdrawn.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  useHall, openPlayer, assertClean, assertInView, byId, gotoLobby, waitOnline, seriousViolations, screenshot,
+  dumpFrames, SIZES, WAIT_MS,
+} from './harness.mjs';
+
+// No first-move abort while the test looks at the new room's seats (a 5+3 game).
+const hall = useHall('challenges', { env: { KIBITZ_FIRST_MOVE_SECS: '600' } });
+
+const DESK720 = { viewport: { width: 1280, height: 720 } };
+
+/** Makes the guest `player` the account `name` through the API (the account form is tested in
+ *  accounts.test.mjs), and waits until the page says hello again as it. */
+async function register(player, name) {
+  const status = await player.page.evaluate(async (n) => {
+    const res = await fetch('/api/accounts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: localStorage.getItem('kibitz.token'), name: n, password: 'correct horse 42' }),
+    });
+    return res.status;
+  }, name);
+  assert.equal(status, 201, `${name} registered`);
+  await player.page.reload();
+  await player.page.locator('[data-testid="my-name"][data-account="true"]').waitFor({ timeout: WAIT_MS });
+  await waitOnline(player.page);
+}
+
+/** The challenge dialog filled in and sent; `fields` are select test ids and their values. */
+async function sendChallenge(page, fields) {
+  const dialog = byId(page, 'challenge-dialog');
+  await dialog.waitFor({ timeout: WAIT_MS });
+  for (const [id, value] of fields) await byId(page, id).selectOption(value);
+  await byId(page, 'btn-challenge-send').click();
+  await dialog.waitFor({ state: 'hidden', timeout: WAIT_MS });
+}
+
+/** The open prompt of a challenge to `player`. */
+const openPrompt = (player) => player.page.locator('[data-testid="challenge-in"][data-status="open"]');
+
+/** Presses Tab from the top of the page until the focus is on `testid`; fails after 40. */
+async function tabTo(page, testid) {
+  await page.evaluate(() => { document.activeElement?.blur(); window.scrollTo(0, 0); });
+  await page.locator('body').focus();
+  for (let i = 0; i < 40; i++) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate((id) => document.activeElement?.dataset?.testid === id, testid)) return;
+  }
+  assert.fail(`Tab never reached ${testid}`);
+}
+
+async function noSeriousViolations(player, where) {
+  assert.deepEqual(await seriousViolations(player.page), [], `${player.name}: axe on ${where}`);
+}
+
+test('a challenge from a player page: declined as too fast, sent again and accepted into one room; from its seat the other way, withdrawn', async () => {
+  const ann = await openPlayer(hall.browser, { name: 'Ann', ...DESK720 });
+  const bob = await openPlayer(hall.browser, { name: 'Bob', ...SIZES.phone });
+  try {
+    await gotoLobby(bob, hall.server);
+    await register(bob, 'Bob');
+    const bobId = await byId(bob.page, 'my-name').getAttribute('data-player');
+    await gotoLobby(ann, hall.server);
+
+    // Ann, a guest, opens Bob's page and challenges him (by his player id, as the page gives it).
+    await ann.page.goto(`${hall.server.url}?player=Bob`);
+    await waitOnline(ann.page);
+    await byId(ann.page, 'player-title').filter({ hasText: 'Bob' }).waitFor({ timeout: WAIT_MS });
+    await byId(ann.page, 'btn-challenge').click();
+    await byId(ann.page, 'challenge-dialog').waitFor({ timeout: WAIT_MS });
+    assert.equal(await byId(ann.page, 'challenge-title').textContent(), 'Challenge Bob');
+    await assertInView(ann, ['challenge-dialog', 'btn-challenge-send', 'challenge-clock', 'challenge-color'], 'the challenge dialog');
+    // A guest plays casual games only, and is told why.
+    assert.equal(await byId(ann.page, 'challenge-rated').isDisabled(), true);
+    assert.match(await byId(ann.page, 'challenge-rated-why').textContent(), /Sign in/);
+    await sendChallenge(ann.page, [['challenge-kind', 'gomoku'], ['challenge-size', '15'], ['challenge-rule', 'renju'],
+      ['challenge-clock', '1+0'], ['challenge-color', 'black']]);
+    const waiting = ann.page.locator('[data-testid="challenge-out"][data-status="waiting"]');
+    await waiting.waitFor({ timeout: WAIT_MS });
+    assert.match(await waiting.locator('[data-testid="challenge-text"]').textContent(), /Challenge sent to Bob — waiting/);
+    assert.ok(ann.frames.some((f) => f.startsWith('> ') && f.includes('"t":"challenge"') && f.includes(`"to":"${bobId}"`)
+      && f.includes('"color":"black"') && f.includes('"rule":"renju"') && f.includes('"initial_ms":60000')), dumpFrames(ann));
+
+    // Bob, in the lobby on his phone: the prompt in words, heard, in view, reachable by Tab.
+    const prompt = openPrompt(bob);
+    await prompt.waitFor({ timeout: WAIT_MS });
+    assert.equal(await prompt.locator('[data-testid="challenge-text"]').textContent(),
+      'Ann challenges you: Gomoku 15×15 · renju, 1+0, Ann plays black, casual');
+    await byId(bob.page, 'challenge-live').filter({ hasText: 'Ann challenges you' }).waitFor({ timeout: WAIT_MS });
+    await assertInView(bob, ['[data-testid="challenge-in"]', 'btn-challenge-accept', 'btn-challenge-decline', 'challenge-reason'], 'the prompt on a phone');
+    await noSeriousViolations(bob, 'the lobby with a prompt, on a phone');
+    await screenshot(bob.page, 'challenge-prompt-phone');
+    await tabTo(bob.page, 'btn-challenge-accept');
+
+    // Too fast: declined with that reason; Ann reads the server's sentence.
+    await prompt.locator('[data-testid="challenge-reason"]').selectOption('too_fast');
+    await prompt.locator('[data-testid="btn-challenge-decline"]').click();
+    await byId(bob.page, 'challenges').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    assert.ok(bob.frames.some((f) => f.startsWith('> ') && f.includes('"t":"challenge_reply"') && f.includes('"accept":false')
+      && f.includes('"reason":"too_fast"')), dumpFrames(bob));
+    const declined = ann.page.locator('[data-testid="challenge-out"][data-status="declined"]');
+    await declined.waitFor({ timeout: WAIT_MS });
+    assert.match(await declined.locator('[data-testid="challenge-note"]').textContent(), /^Bob declined: .*too fast/);
+    await byId(ann.page, 'challenge-live').filter({ hasText: 'Bob declined' }).waitFor({ timeout: WAIT_MS });
+    await declined.locator('[data-testid="btn-challenge-dismiss"]').click();
+    await byId(ann.page, 'challenges').waitFor({ state: 'hidden', timeout: WAIT_MS });
+
+    // Again, slower: the dialog remembers the rest. Bob accepts; both in one room, as asked.
+    await byId(ann.page, 'btn-challenge').click();
+    assert.equal(await byId(ann.page, 'challenge-rule').inputValue(), 'renju');
+    await sendChallenge(ann.page, [['challenge-clock', '5+3']]);
+    await prompt.waitFor({ timeout: WAIT_MS });
+    assert.equal(await prompt.locator('[data-testid="challenge-text"]').textContent(),
+      'Ann challenges you: Gomoku 15×15 · renju, 5+3, Ann plays black, casual');
+    await prompt.locator('[data-testid="btn-challenge-accept"]').click();
+    for (const p of [ann, bob]) {
+      await byId(p.page, 'room').waitFor({ timeout: WAIT_MS });
+      await byId(p.page, 'player-name-black').filter({ hasText: 'Ann' }).waitFor({ timeout: WAIT_MS });
+      await byId(p.page, 'player-name-white').filter({ hasText: 'Bob' }).waitFor({ timeout: WAIT_MS });
+      await byId(p.page, 'challenges').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    }
+    const room = await byId(ann.page, 'room').getAttribute('data-room');
+    assert.equal(await byId(bob.page, 'room').getAttribute('data-room'), room);
+    assert.match(bob.page.url(), new RegExp(`room=${room}`));
+    assert.match(await byId(ann.page, 'room-title').textContent(), /renju/);
+
+    // From the room's seat, the other way: Bob (an account) challenges Ann (a guest). No
+    // button beside himself.
+    assert.equal(await byId(bob.page, 'player-white').locator('[data-testid="btn-challenge"]').count(), 0);
+    await byId(bob.page, 'player-black').locator('[data-testid="btn-challenge"]').click();
+    await byId(bob.page, 'challenge-dialog').waitFor({ timeout: WAIT_MS });
+    await assertInView(bob, ['btn-challenge-send', 'challenge-color'], 'the challenge dialog on a phone');
+    await sendChallenge(bob.page, [['challenge-kind', 'othello'], ['challenge-clock', 'none'], ['challenge-color', 'random']]);
+    const annPrompt = openPrompt(ann);
+    await annPrompt.waitFor({ timeout: WAIT_MS });
+    assert.equal(await annPrompt.locator('[data-testid="challenge-text"]').textContent(),
+      'Bob challenges you: Othello, untimed, colours drawn at random, casual');
+    await assertInView(ann, ['[data-testid="challenge-in"]', 'btn-challenge-accept', 'btn-challenge-decline', 'challenge-reason'], 'the prompt at 1280x720');
+    await noSeriousViolations(ann, 'a room with a prompt, at 1280x720');
+    await screenshot(ann.page, 'challenge-prompt-desktop');
+
+    // Bob withdraws: Ann's prompt goes, with a short note.
+    await bob.page.locator('[data-testid="challenge-out"][data-status="waiting"] [data-testid="btn-challenge-withdraw"]').click();
+    const gone = ann.page.locator('[data-testid="challenge-in"][data-status="gone"]');
+    await gone.waitFor({ timeout: WAIT_MS });
+    assert.equal(await gone.locator('[data-testid="challenge-note"]').textContent(), 'Bob withdrew the challenge.');
+    await gone.locator('[data-testid="btn-challenge-dismiss"]').click();
+    await byId(ann.page, 'challenges').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    // Still in the same room, seated as before.
+    assert.equal(await byId(ann.page, 'room').getAttribute('data-room'), room);
+    assertClean(ann, bob);
+  } finally {
+    await ann.context.close();
+    await bob.context.close();
+  }
+});
+
+test('a challenge the server refuses says why, and several challenges to one person are listed together', async () => {
+  const cy = await openPlayer(hall.browser, { name: 'Cy', ...DESK720 });
+  const dee = await openPlayer(hall.browser, { name: 'Dee', ...DESK720 });
+  const eve = await openPlayer(hall.browser, { name: 'Eve', ...SIZES.phone });
+  try {
+    await gotoLobby(cy, hall.server);
+    await register(cy, 'Cyril');
+    for (const p of [dee, eve]) await gotoLobby(p, hall.server);
+
+    // Dee and Eve challenge Cyril from his page: both prompts listed on his, each with its own
+    // buttons, in view.
+    for (const p of [dee, eve]) {
+      await p.page.goto(`${hall.server.url}?player=Cyril`);
+      await waitOnline(p.page);
+      await byId(p.page, 'btn-challenge').click();
+      await sendChallenge(p.page, [['challenge-kind', 'connect4'], ['challenge-cols', '7'], ['challenge-rows', '6'], ['challenge-clock', '3+2']]);
+    }
+    const prompts = openPrompt(cy);
+    await prompts.nth(1).waitFor({ timeout: WAIT_MS });
+    const texts = await prompts.locator('[data-testid="challenge-text"]').allTextContents();
+    assert.deepEqual(texts.map((x) => x.split(' ')[0]).sort(), ['Dee', 'Eve']);
+    await assertInView(cy, ['btn-challenge-accept', 'btn-challenge-decline'], 'two prompts at 1280x720');
+
+    // Cyril goes offline: his challenges to nobody online are refused with the server's reason.
+    await cy.context.close();
+    await dee.page.goto(`${hall.server.url}?player=Cyril`);
+    await waitOnline(dee.page);
+    await byId(dee.page, 'btn-challenge').click();
+    await sendChallenge(dee.page, [['challenge-clock', 'none']]);
+    const failed = dee.page.locator('[data-testid="challenge-out"][data-status="failed"]');
+    await failed.waitFor({ timeout: WAIT_MS });
+    assert.match(await failed.locator('[data-testid="challenge-note"]').textContent(), /not online/);
+    assertClean(dee, eve);
+  } finally {
+    for (const p of [cy, dee, eve]) await p.context.close().catch(() => {});
+  }
+});
