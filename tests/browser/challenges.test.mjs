@@ -1,4 +1,4 @@
-// Browser tests of challenges: a guest (1280x720) challenges an account (a phone) from his player page — the prompt in view, reachable by Tab, heard and audited with axe, declined as too fast with the reason shown to the challenger — then again, accepted, both pages in the same room with the chosen colours; from that room's seat the other way, the prompt in view and audited at 1280x720, withdrawn.
+// Browser tests of challenges: a guest (1280x720) challenges an account (a phone) from his player page (the dialog audited with axe) — the prompt in view, reachable by Tab, heard and audited with axe, declined as too fast with the reason shown to the challenger — then again, accepted, both pages in the same room with the chosen colours; from that room's seat the other way, the prompt in view and audited at 1280x720, withdrawn.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -73,6 +73,7 @@ test('a challenge from a player page: declined as too fast, sent again and accep
     await byId(ann.page, 'challenge-dialog').waitFor({ timeout: WAIT_MS });
     assert.equal(await byId(ann.page, 'challenge-title').textContent(), 'Challenge Bob');
     await assertInView(ann, ['challenge-dialog', 'btn-challenge-send', 'challenge-clock', 'challenge-color'], 'the challenge dialog');
+    await noSeriousViolations(ann, 'the challenge dialog');
     // A guest plays casual games only, and is told why.
     assert.equal(await byId(ann.page, 'challenge-rated').isDisabled(), true);
     assert.match(await byId(ann.page, 'challenge-rated-why').textContent(), /Sign in/);
