@@ -3,7 +3,7 @@
 //! sign-in guard (lock-outs, per-address limits, the same answers for names that do not
 //! exist); writes from another site or not in JSON refused; passwords never logged or stored;
 //! rated games between accounts, against a bot (damped, and not farmed), the `rated` message,
-//! leaderboards and player pages; and it all after a restart.
+//! leaderboards and player pages; and it all after a restart. Blocks: what they hide.
 
 mod common;
 
@@ -614,4 +614,121 @@ async fn a_bot_is_an_account_its_games_are_damped_and_not_farmed() {
     let page: Value = serde_json::from_str(&body).expect("JSON");
     assert_eq!(page["ratings"][0]["rating"], rating);
     assert_eq!(page["history"].as_array().map(Vec::len), Some(3));
+}
+
+/// `method` on `/api/blocks…` as `who`: the status and the JSON answer.
+async fn blocks_call(
+    server: &TestServer,
+    who: &Client,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (u16, Value) {
+    let bearer = format!("Bearer {}", who.token);
+    let text = body.map(|b| b.to_string());
+    let (status, _, answer) = http_request(
+        server.addr,
+        method,
+        path,
+        &[
+            ("Authorization", &bearer),
+            ("Content-Type", "application/json"),
+        ],
+        text.as_deref(),
+    )
+    .await;
+    (status, serde_json::from_str(&answer).unwrap_or(Value::Null))
+}
+
+#[tokio::test]
+async fn a_block_hides_chat_challenges_and_pairing_until_it_is_lifted() {
+    let server = TestServer::start().await;
+    let mut ann = account(&server, "Ann").await;
+    let mut bob = account(&server, "Bob").await;
+    let mut cid = server.client("Cid").await;
+    let (status, _) = blocks_call(
+        &server,
+        &ann,
+        "POST",
+        "/api/blocks",
+        Some(json!({"name":"Bob"})),
+    )
+    .await;
+    assert_eq!(status, 201);
+    let (status, list) = blocks_call(&server, &ann, "GET", "/api/blocks", None).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        list["blocked"],
+        json!([{"player": bob.player, "name": "Bob"}])
+    );
+    // A guest keeps no blocks; oneself cannot be blocked.
+    let (status, _) = blocks_call(&server, &cid, "GET", "/api/blocks", None).await;
+    assert_eq!(status, 401);
+    let (status, _) = blocks_call(
+        &server,
+        &ann,
+        "POST",
+        "/api/blocks",
+        Some(json!({"player": ann.player})),
+    )
+    .await;
+    assert_eq!(status, 400);
+
+    // Chat: Bob's line reaches Cid, a spectator, not Ann; Ann's reaches Bob.
+    let othello = json!({"kind":"othello"});
+    let (room, _) = ann
+        .create(json!({"t":"create","game":othello,"seat":"black"}))
+        .await;
+    bob.join(&room, "player").await;
+    cid.join(&room, "spectator").await;
+    bob.send(json!({"t":"chat","room":room,"text":"from bob"}))
+        .await;
+    cid.expect_where(|v| v["t"] == "chat" && v["text"] == "from bob")
+        .await;
+    // Ann's own line comes back to her first: Bob's, said before it, never came.
+    ann.send(json!({"t":"chat","room":room,"text":"from ann"}))
+        .await;
+    let first = ann.expect("chat").await;
+    assert_eq!(
+        first["text"], "from ann",
+        "Bob's line never reaches Ann: {first}"
+    );
+    bob.expect_where(|v| v["t"] == "chat" && v["text"] == "from ann")
+        .await;
+
+    // Challenges: Bob's to Ann looks sent but never reaches her; Ann's to Bob is refused.
+    let challenge = |to: &str| json!({"t":"challenge","to":to,"game":{"kind":"othello"}});
+    bob.send(challenge(&ann.player)).await;
+    bob.expect("challenge_sent").await;
+    ann.send(challenge(&bob.player)).await;
+    let e = ann.expect("error").await;
+    assert!(e["message"].as_str().unwrap().contains("blocked"), "{e}");
+    cid.send(challenge(&ann.player)).await;
+    let told = ann.expect("challenged").await;
+    assert_eq!(
+        told["from"]["name"], "Cid",
+        "only Cid's challenge reaches Ann: {told}"
+    );
+
+    // Pairing: Ann and Bob both wait; Cid is paired with the first of them.
+    let seek = json!({"t":"seek","game":{"kind":"connect4","cols":7,"rows":6},"clock":null});
+    ann.send(seek.clone()).await;
+    ann.expect("seeking").await;
+    bob.send(seek.clone()).await;
+    bob.expect("seeking").await;
+    cid.send(seek).await;
+    let paired = cid.expect("created").await["room"].clone();
+    assert_eq!(ann.expect("created").await["room"], paired);
+
+    // Lifted: Bob's challenge reaches Ann again.
+    let path = format!("/api/blocks/{}", bob.player);
+    assert_eq!(
+        blocks_call(&server, &ann, "DELETE", &path, None).await.0,
+        200
+    );
+    bob.send(challenge(&ann.player)).await;
+    let told = ann
+        .expect_where(|v| v["t"] == "challenged" && v["from"]["name"] == "Bob")
+        .await;
+    assert_eq!(told["from"]["player"], bob.player);
 }

@@ -86,6 +86,8 @@ pub struct Hub {
     puzzles: crate::puzzles::PuzzleLibrary,
     /// The open challenges of this node's players.
     challenges: crate::lobby::challenges::Challenges,
+    /// The blocks this node knows.
+    blocks: crate::moderation::blocks::Blocks,
     /// Missed wins of reviewed games waiting for a worker's proof, and those under way.
     hall_proofs: crate::puzzles::hall::HallProofs,
     /// Reviews asked on other nodes for this node's workers (served by
@@ -146,6 +148,7 @@ impl Hub {
             live: crate::review::live::LiveAnalyses::default(),
             puzzles: crate::puzzles::PuzzleLibrary::new(),
             challenges: crate::lobby::challenges::Challenges::default(),
+            blocks: crate::moderation::blocks::Blocks::default(),
             hall_proofs: crate::puzzles::hall::HallProofs::default(),
             reviews_asked,
             tournaments: TournamentRegistry::default(),
@@ -262,6 +265,12 @@ impl Hub {
     #[must_use]
     pub fn challenges(&self) -> &crate::lobby::challenges::Challenges {
         &self.challenges
+    }
+
+    /// The blocks this node knows.
+    #[must_use]
+    pub fn blocks(&self) -> &crate::moderation::blocks::Blocks {
+        &self.blocks
     }
 
     /// Every puzzle this node serves.

@@ -19,7 +19,9 @@
 //!   (`room::game`), which propose changes that are stored before they are announced; the
 //!   registry that spawns and finds them, the handle others hold, and the hand-over between
 //!   nodes.
-//! - [`lobby`]: the lobby task and its lists, its feed, the quick-pairing book and pairing.
+//! - [`lobby`]: the lobby task and its lists, its feed, the quick-pairing book and pairing,
+//!   challenges.
+//! - [`moderation`]: players' blocks.
 //! - [`review`]: engine reviews of finished games: checking workers' answers, marking moves,
 //!   the queue of jobs and workers.
 //! - [`housekeeping`]: the periodic sweep: unseen players forgotten, parked members and
@@ -51,6 +53,7 @@ pub mod housekeeping;
 pub mod hub;
 pub mod lobby;
 pub mod metrics;
+pub mod moderation;
 pub mod net;
 pub mod player_links;
 pub mod puzzles;

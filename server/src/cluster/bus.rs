@@ -142,6 +142,8 @@ pub enum BusMsg {
         #[serde(default)]
         except: u64,
     },
+    /// (To everyone.) `player`'s blocks changed: a node that keeps them reads them again.
+    BlocksChanged { player: String },
     /// An answer to challenge `challenge` of the receiving node, by `player` on connection
     /// `conn` of `node`.
     ChallengeReply {

@@ -2,7 +2,8 @@
 //! The open challenges live on the challenger's node, under an id that names it
 //! (`<random>@<node>`), so that a reply from any node goes there; the challenged person's
 //! connections hear of it wherever they are. At most [`MAX_OPEN`] a challenger, each open for
-//! [`LIFETIME`] at most, and none past its challenger's connection.
+//! [`LIFETIME`] at most, and none past its challenger's connection. A person who blocked the
+//! challenger never hears of it.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, PoisonError};
@@ -18,6 +19,7 @@ use tokio::time::Instant;
 use crate::accounts::players::PlayerRecord;
 use crate::cluster::BusMsg;
 use crate::hub::SharedHub;
+use crate::moderation::blocks;
 use crate::refusal::{error_reply, About, Refusal};
 use crate::room::handle::{Actor, RoomCmd};
 use crate::room::member::MemberLink;
@@ -48,6 +50,8 @@ pub enum ChallengeRefusal {
     TooMany,
     #[error("that challenge is no longer open")]
     Gone,
+    #[error("you have blocked {0}")]
+    YouBlocked(String),
     #[error("the challenger's server cannot be reached; try again")]
     Unreachable,
 }
@@ -161,8 +165,9 @@ pub fn deliver_here(hub: &SharedHub, player: &str, text: &str, except: u64) {
     }
 }
 
-/// `challenge`: checked, kept open here, and told to the challenged person.
-pub fn challenge(
+/// `challenge`: checked, kept open here, and told to the challenged person — unless that
+/// person has blocked the challenger, who is not told so: the challenge just expires.
+pub async fn challenge(
     hub: &SharedHub,
     me: &Actor,
     to: &str,
@@ -188,6 +193,11 @@ pub fn challenge(
     if hub.coord().is_alone() && hub.links().of(&target).is_empty() {
         return Err(ChallengeRefusal::NotOnline(to.to_string()));
     }
+    blocks::ensure(hub, &me.player.id).await;
+    if hub.blocks().has_blocked(&me.player.id, &target) {
+        return Err(ChallengeRefusal::YouBlocked(to.to_string()));
+    }
+    let blocked = blocks::between(hub, &me.player.id, &target).await;
     let id = format!("{}@{}", crate::token::random_id(8), hub.coord().node());
     let told = ServerMsg::Challenged {
         challenge: id.clone(),
@@ -211,7 +221,9 @@ pub fn challenge(
         challenge: id,
         to: to.to_string(),
     });
-    tell_player(hub, &target, &told, 0);
+    if !blocked {
+        tell_player(hub, &target, &told, 0);
+    }
     Ok(())
 }
 

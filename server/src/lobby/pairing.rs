@@ -100,15 +100,28 @@ async fn take_or_wait(
         house: me.link.is_house(),
         player: me.player.clone(),
     };
-    // Each pass takes one seeker out of Redis, so this ends once the list is empty.
-    loop {
+    // Each pass takes one seeker out of Redis, so this ends once the list is empty. Seekers
+    // blocked by or blocking `me` are passed over, and go back once `me` is paired or waits.
+    let mut passed = Vec::new();
+    let pairing = loop {
         let taken = coord.seek(&spec, &entry).await.map_err(|e| {
             tracing::warn!(error = %e, "seeking in the hall's book failed");
             RoomError::Unreachable
-        })?;
-        let Some(them) = taken else {
-            return Ok(Pairing::Waiting(entry.seek));
+        });
+        let taken = match taken {
+            Ok(taken) => taken,
+            Err(e) => {
+                put_back(hub, &spec, &passed).await;
+                return Err(e);
+            }
         };
+        let Some(them) = taken else {
+            break Pairing::Waiting(entry.seek.clone());
+        };
+        if crate::moderation::blocks::between(hub, &me.player.id, &them.player.id).await {
+            passed.push(them);
+            continue;
+        }
         let link = if them.node == coord.node() {
             match coord.conn(them.conn).filter(|c| !c.is_closed()) {
                 Some(conn) => MemberLink::Local(conn),
@@ -123,12 +136,21 @@ async fn take_or_wait(
                 mark: None,
             })
         };
-        return Ok(Pairing::With(crate::lobby::seeks::Seeker {
+        break Pairing::With(crate::lobby::seeks::Seeker {
             seek: them.seek.clone(),
             player: them.player.clone(),
             link,
             entry: Box::new(them),
-        }));
+        });
+    };
+    put_back(hub, &spec, &passed).await;
+    Ok(pairing)
+}
+
+/// Seekers passed over (blocked) go back to the book, in their order.
+async fn put_back(hub: &SharedHub, spec: &str, passed: &[SeekEntry]) {
+    for them in passed.iter().rev() {
+        hub.coord().put_back(spec, them).await;
     }
 }
 

@@ -273,13 +273,24 @@ impl RoomActor {
         let lobby = change.moves_the_lobby();
         let events = self.game.commit(change);
         self.status_changed(before);
+        let blocks = self.hub.blocks();
         for event in events {
             match event {
-                Event::All(msg) => self.members.send_all(&msg),
+                Event::All(msg) => match chat_sender(&msg) {
+                    Some(from) => self
+                        .members
+                        .send_chat(&msg, None, |member| !blocks.has_blocked(member, from)),
+                    None => self.members.send_all(&msg),
+                },
                 Event::Moved { plain, mine } => {
                     self.members.send_move(&plain, mine.as_ref().zip(mover))
                 }
-                Event::Spectators(msg) => self.members.send_spectators(&msg, &self.game),
+                Event::Spectators(msg) => match chat_sender(&msg) {
+                    Some(from) => self.members.send_chat(&msg, Some(&self.game), |member| {
+                        !blocks.has_blocked(member, from)
+                    }),
+                    None => self.members.send_spectators(&msg, &self.game),
+                },
                 Event::States => self.members.send_states(&self.game, Instant::now()),
                 Event::SeatsSwapped => self.members.swap_seats(),
             }
@@ -518,6 +529,10 @@ impl RoomActor {
     async fn join(&mut self, who: Actor, as_player: bool) {
         self.prune_closed();
         let player = who.player.id.clone();
+        // Its blocks hide chat from it here, whichever node it is on.
+        if who.player.account {
+            crate::moderation::blocks::ensure(&self.hub, &player).await;
+        }
         let seated = self.game.seat_of(&player);
         if as_player && seated.is_none() {
             if let Err(e) = self.take_seat(&who).await {
@@ -604,5 +619,13 @@ impl RoomActor {
             }
         }
         self.crowd_changed();
+    }
+}
+
+/// The player who said a chat line (not the room's own voice), for blocks to hide it.
+fn chat_sender(msg: &game_core::protocol::ServerMsg) -> Option<&str> {
+    match msg {
+        game_core::protocol::ServerMsg::Chat { from, .. } if !from.is_empty() => Some(from),
+        _ => None,
     }
 }

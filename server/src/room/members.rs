@@ -132,6 +132,23 @@ impl Members {
         }
     }
 
+    /// A chat line from `from` to the members `shown` (to the seatless ones alone when
+    /// `spectators` is given): those who blocked its sender do not get it.
+    pub fn send_chat(
+        &self,
+        msg: &ServerMsg,
+        spectators: Option<&RoomGame>,
+        shown: impl Fn(&str) -> bool,
+    ) {
+        let text = shared_text(msg);
+        for m in self.by_conn.values() {
+            let seatless = spectators.is_none_or(|game| game.seat_of(&m.player).is_none());
+            if seatless && shown(&m.player) {
+                m.link.send_text(&text);
+            }
+        }
+    }
+
     /// A move to every member; with `mine`, the mover's connection gets that copy (with its
     /// request id) instead.
     pub fn send_move(&self, plain: &ServerMsg, mine: Option<(&ServerMsg, &MemberLink)>) {

@@ -318,6 +318,9 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
                 crate::session::live::asked_from(&hub, &link, &player, &ask);
             }
             BusMsg::AnalyseStop { conn } => crate::session::live::stop_here(&hub, conn),
+            BusMsg::BlocksChanged { player } => {
+                crate::moderation::blocks::changed_elsewhere(&hub, &player).await;
+            }
             BusMsg::ToPlayer {
                 player,
                 text,

@@ -277,7 +277,7 @@ impl Session {
                     color,
                     rated,
                 };
-                if let Err(e) = challenges::challenge(&self.hub, &self.actor(), &to, terms) {
+                if let Err(e) = challenges::challenge(&self.hub, &self.actor(), &to, terms).await {
                     self.refuse(&e, about);
                 }
             }

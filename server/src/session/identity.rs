@@ -235,6 +235,10 @@ pub async fn hello(
     // No await between the last check and recording the token.
     hub.players().connected(player.clone(), token_hash);
     hub.links().connected(&player.id, link.clone());
+    // An account's blocks, known here from its first message on.
+    if player.account {
+        crate::moderation::blocks::ensure(hub, &player.id).await;
+    }
     if house.is_some() {
         link.mark_house();
     }

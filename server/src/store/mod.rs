@@ -215,6 +215,14 @@ impl Store {
         }
     }
 
+    /// Whom `player` has blocked, oldest first.
+    pub async fn blocks_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.blocks_of(player).await,
+            Store::Postgres(s) => s.blocks_of(player).await,
+        }
+    }
+
     /// The puzzles of the hall's games stored at or after `since_ms`, oldest first.
     pub async fn hall_puzzles_since(
         &self,

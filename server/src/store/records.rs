@@ -63,6 +63,14 @@ pub enum Write {
     /// A puzzle attempt of an account, with the ratings it leads to: stored only if it is the
     /// account's first attempt at that puzzle (a second changes nothing, ratings included).
     PuzzleAttempt(PuzzleAttempt),
+    /// `player` blocks `blocked` (kept once).
+    Block {
+        player: String,
+        blocked: String,
+        at_ms: u64,
+    },
+    /// `player` no longer blocks `blocked`.
+    Unblock { player: String, blocked: String },
     /// A puzzle made from a game of the hall: stored unless one of its id (the same position
     /// up to the board's symmetries) is already.
     HallPuzzle(Box<game_core::puzzle::Puzzle>),

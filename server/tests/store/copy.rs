@@ -153,6 +153,15 @@ async fn a_hall(store: &Store) {
         ply: 40,
     });
     write(store, Write::HallPuzzle(Box::new(hall))).await;
+    write(
+        store,
+        Write::Block {
+            player: "player-1".into(),
+            blocked: "player-2".into(),
+            at_ms: 1_700_000_001_000,
+        },
+    )
+    .await;
 }
 
 fn rows_of(report: &CopyReport) -> u64 {
@@ -206,6 +215,7 @@ async fn what_players_see(store: &Store) -> Vec<String> {
         store.puzzle_ratings("connect4").await.unwrap()
     ));
     seen.push(format!("{:?}", store.hall_puzzles_since(0).await.unwrap()));
+    seen.push(format!("{:?}", store.blocks_of("player-1").await.unwrap()));
     let room = read(store, "game-7").await;
     seen.push(format!(
         "{:?} {:?} {}",

@@ -11,6 +11,7 @@ mod support;
 mod accounts;
 mod copy;
 mod explorer;
+mod moderation;
 mod postgres_alone;
 mod postgres_tls;
 mod puzzles;
@@ -27,6 +28,7 @@ use kibitz_server::store::{
     RoomChange, Store, StoreError, StoredAccount, StoredChat, StoredMove, StoredPlayer, StoredRoom,
     StoredRoomHead, StoredSeat, StoredTournament, Write,
 };
+use moderation::*;
 use puzzles::*;
 use rooms::*;
 use support::postgres::PgServer;
@@ -202,6 +204,7 @@ macro_rules! suite {
             a_room_that_ended_before_the_index_is_indexed_on_request,
             a_puzzle_attempt_is_rated_once,
             a_hall_puzzle_is_stored_once_and_read_back,
+            a_block_is_kept_once_and_an_unblock_removes_it,
             a_game_from_an_opening_rule_is_indexed_under_its_rule,
         );
     };

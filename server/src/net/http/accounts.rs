@@ -467,3 +467,27 @@ async fn player_page(State(hub): State<SharedHub>, Path(name): Path<String>) -> 
     })
     .into_response()
 }
+
+/// The account behind the request's bearer token: `None` for no token or a guest's.
+pub(crate) async fn bearer_account(
+    hub: &SharedHub,
+    headers: &HeaderMap,
+) -> Result<Option<String>, Response> {
+    let bearer = headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty());
+    let Some(token) = bearer else {
+        return Ok(None);
+    };
+    let player = player_of_token(hub, token).await?;
+    if hub.accounts().of_player(&player.id).is_some() {
+        return Ok(Some(player.id));
+    }
+    match hub.store().account_of(&player.id).await {
+        Ok(found) => Ok(found.map(|a| a.player)),
+        Err(e) => Err(store_failed(&e)),
+    }
+}

@@ -6,6 +6,7 @@
 
 pub mod accounts;
 pub mod assets;
+pub mod blocks;
 pub mod explorer;
 pub mod puzzles;
 pub mod tournaments;
@@ -56,6 +57,7 @@ pub fn router(hub: SharedHub) -> Router {
         .merge(crate::net::http::tournaments::routes())
         .merge(crate::net::http::explorer::routes())
         .merge(crate::net::http::puzzles::routes())
+        .merge(crate::net::http::blocks::routes())
         .fallback(get(crate::net::http::web::static_file))
         .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -19,7 +19,7 @@ use serde_json::{json, Value};
 
 use game_core::puzzle::{Puzzle, Verdict};
 
-use super::accounts::{bad_body, error, parse, player_of_token, same_site_json, store_failed};
+use super::accounts::{bad_body, bearer_account, error, parse, same_site_json, store_failed};
 use crate::hub::SharedHub;
 use crate::puzzles::rating::{self, PLAYER_START};
 use crate::puzzles::set::{self, LineError, VARIANTS};
@@ -91,27 +91,6 @@ async fn rating_of(hub: &SharedHub, p: &Puzzle) -> Result<StoredGlicko, Response
     }
 }
 
-/// The account behind the request's bearer token: `None` for no token or a guest's.
-async fn account(hub: &SharedHub, headers: &HeaderMap) -> Result<Option<String>, Response> {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .filter(|t| !t.is_empty());
-    let Some(token) = bearer else {
-        return Ok(None);
-    };
-    let player = player_of_token(hub, token).await?;
-    if hub.accounts().of_player(&player.id).is_some() {
-        return Ok(Some(player.id));
-    }
-    match hub.store().account_of(&player.id).await {
-        Ok(found) => Ok(found.map(|a| a.player)),
-        Err(e) => Err(store_failed(&e)),
-    }
-}
-
 async fn summary(State(hub): State<SharedHub>) -> Response {
     let mut variants = serde_json::Map::new();
     for (v, count, themes) in hub.puzzles().set().summary() {
@@ -154,7 +133,7 @@ async fn next(
             format!("no {variant} puzzle has the theme {theme:?}"),
         );
     }
-    let player = match account(&hub, &headers).await {
+    let player = match bearer_account(&hub, &headers).await {
         Ok(p) => p,
         Err(r) => return r,
     };
@@ -248,7 +227,7 @@ async fn one(State(hub): State<SharedHub>, Path(id): Path<String>) -> Response {
 }
 
 async fn me(State(hub): State<SharedHub>, headers: HeaderMap) -> Response {
-    let player = match account(&hub, &headers).await {
+    let player = match bearer_account(&hub, &headers).await {
         Ok(Some(p)) => p,
         Ok(None) => {
             return error(
@@ -408,7 +387,7 @@ async fn result(
         Ok(r) => r,
         Err(resp) => return resp,
     };
-    let player = match account(&hub, &headers).await {
+    let player = match bearer_account(&hub, &headers).await {
         Ok(p) => p,
         Err(r) => return r,
     };

@@ -47,7 +47,7 @@ use Kind::{Bool, Int, Real, Small, Text};
 
 /// Every table of a hall, parents before the rows that name them (nothing enforces it, but a
 /// half-copied hall then reads sensibly).
-pub(super) const TABLES: [Table; 17] = [
+pub(super) const TABLES: [Table; 18] = [
     Table {
         name: "players",
         columns: &[
@@ -246,6 +246,11 @@ pub(super) const TABLES: [Table; 17] = [
             ("puzzle", Text),
         ],
         key_len: 1,
+    },
+    Table {
+        name: "blocks",
+        columns: &[("player", Text), ("blocked", Text), ("at_ms", Int)],
+        key_len: 2,
     },
 ];
 

@@ -6,6 +6,7 @@
 
 mod accounts;
 mod explorer;
+mod moderation;
 mod puzzles;
 mod reads;
 mod schema;
@@ -274,6 +275,10 @@ impl PostgresStore {
         player: &str,
     ) -> Result<Vec<(String, crate::store::StoredGlicko)>, StoreError> {
         self.reads.puzzle_player(player).await
+    }
+
+    pub async fn blocks_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        self.reads.blocks_of(player).await
     }
 
     pub async fn hall_puzzles_since(

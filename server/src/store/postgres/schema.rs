@@ -51,7 +51,7 @@ ALTER TABLE rooms ADD COLUMN fence BIGINT NOT NULL DEFAULT 0;
 
 /// Every migration in order: the one at index `i` brings a database from version `i` to
 /// `i + 1`.
-const MIGRATIONS: [&str; 8] = [
+const MIGRATIONS: [&str; 9] = [
     V1,
     V2,
     V3,
@@ -60,6 +60,7 @@ const MIGRATIONS: [&str; 8] = [
     super::explorer::V6,
     super::puzzles::V7,
     super::puzzles::V8,
+    super::moderation::V9,
 ];
 
 /// The advisory lock the migration holds (any number, the same in every build).

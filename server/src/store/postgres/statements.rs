@@ -4,7 +4,7 @@
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 
-use super::{accounts, explorer, puzzles, tournaments};
+use super::{accounts, explorer, moderation, puzzles, tournaments};
 use tokio_postgres::{Client, Statement};
 
 use crate::store::error::StoreError;
@@ -157,6 +157,12 @@ impl Statements {
             Write::TournamentEdit { before, after } => tournaments::edit(db, before, after).await?,
             Write::IndexEnded { room } => explorer::index_ended(db, room).await?,
             Write::PuzzleAttempt(a) => puzzles::record_attempt(db, a).await?,
+            Write::Block {
+                player,
+                blocked,
+                at_ms,
+            } => moderation::block(db, player, blocked, *at_ms).await?,
+            Write::Unblock { player, blocked } => moderation::unblock(db, player, blocked).await?,
             Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64).await?,
             Write::Barrier => {}
         }

@@ -12,6 +12,7 @@ mod accounts;
 pub mod backup;
 mod checkpoint;
 mod explorer;
+mod moderation;
 mod puzzles;
 mod reads;
 mod schema;
@@ -72,6 +73,7 @@ pub(in crate::store) fn open_with_schema(path: &Path) -> Result<Connection, Stor
     conn.execute_batch(tournaments::SCHEMA)?;
     conn.execute_batch(explorer::SCHEMA)?;
     conn.execute_batch(puzzles::SCHEMA)?;
+    conn.execute_batch(moderation::SCHEMA)?;
     Ok(conn)
 }
 
@@ -309,6 +311,12 @@ impl SqliteStore {
     ) -> Result<Vec<(String, crate::store::StoredGlicko)>, StoreError> {
         let player = player.to_string();
         self.read(move |conn| puzzles::player(conn, &player)).await
+    }
+
+    pub async fn blocks_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| moderation::blocks_of(conn, &player))
+            .await
     }
 
     pub async fn hall_puzzles_since(

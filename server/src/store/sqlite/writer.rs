@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 
-use super::{accounts, checkpoint, explorer, puzzles, tournaments};
+use super::{accounts, checkpoint, explorer, moderation, puzzles, tournaments};
 use crate::metrics::Metrics;
 use crate::store::error::StoreError;
 use crate::store::fence;
@@ -256,6 +256,12 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::TournamentEdit { before, after } => tournaments::edit(db, before, after)?,
         Write::IndexEnded { room } => explorer::index_ended(db, room)?,
         Write::PuzzleAttempt(a) => puzzles::record_attempt(db, a)?,
+        Write::Block {
+            player,
+            blocked,
+            at_ms,
+        } => moderation::block(db, player, blocked, *at_ms)?,
+        Write::Unblock { player, blocked } => moderation::unblock(db, player, blocked)?,
         Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64)?,
         Write::Barrier => {}
     }
