@@ -1,4 +1,4 @@
-// The HTTP side of accounts, ratings, tournaments and the opening explorer: JSON requests to the server's /api/ (accounts, sign-in and sign-out, leaderboards, player pages, tournaments, explorer look-ups), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
+// The HTTP side of accounts, ratings, tournaments and the opening explorer: JSON requests to the server's /api/ (accounts, sign-in and sign-out, an account's blocks, leaderboards, player pages, tournaments, explorer look-ups), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
 
 import { t } from './i18n.js';
 import { explorerPath } from './explorer-data.js';
@@ -51,6 +51,16 @@ export const signIn = (name, password, opts) => apiRequest('POST', '/api/session
 
 /** Signs this browser out: 204 (the token is forgotten by the server). */
 export const signOut = (token, opts) => apiRequest('DELETE', '/api/session', { ...opts, token });
+
+/** The players the account of `token` blocks: 200 { blocked: [{ player, name }] } (`name`
+ *  null for a guest); 401 for a guest's token (guests keep no blocks). */
+export const blocks = (token, opts) => apiRequest('GET', '/api/blocks', { ...opts, token });
+
+/** Blocks the player of id `player`: 201 { blocked: <id> }. */
+export const block = (token, player, opts) => apiRequest('POST', '/api/blocks', { ...opts, token, body: { player } });
+
+/** Unblocks the player of id `player`: 200 { unblocked: <id> }. */
+export const unblock = (token, player, opts) => apiRequest('DELETE', `/api/blocks/${enc(player)}`, { ...opts, token });
 
 /** A leaderboard: { key, bots, players: [{ name, rating, rd, games, provisional }] }. */
 export const leaderboard = (key, bots, opts) => apiRequest('GET', `/api/leaderboard/${enc(key)}${bots ? '?bots=true' : ''}`, opts);

@@ -1,4 +1,4 @@
-// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, the challenges' panel (challenges.js, on every page), and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`) and the puzzles (`/?puzzles…`, `/?puzzle=<id>`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
+// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, the challenges' panel (challenges.js, on every page), the blocks' button and list for the views (blocks.js), and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`) and the puzzles (`/?puzzles…`, `/?puzzle=<id>`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -16,6 +16,7 @@ import { mountExplorer } from './explorer.js';
 import { mountAnalysis } from './analysis/page.js';
 import { mountPuzzles } from './puzzles/page.js';
 import { createChallenges } from './challenges.js';
+import { createBlocks } from './blocks.js';
 import { parseRoute, routeUrl } from './route.js';
 import * as api from './api.js';
 
@@ -236,6 +237,10 @@ const banner = document.getElementById('offline-banner');
 const challenges = createChallenges(app, { anchor: banner });
 /** A "Challenge" button for a person (null for a bot or ourselves), for the views. */
 app.challengeButton = (person, attrs) => challenges.button(person, attrs);
+/** An account's blocks: a view asks for the Block button beside a person and, on our own page,
+ *  the list of those we block. */
+const blocks = createBlocks(app);
+app.blocks = blocks;
 clear(banner);
 banner.append(bannerText, ' ', h('button', { type: 'button', 'data-testid': 'btn-retry', onclick: () => net.reconnectNow(), 'data-i18n': 'net.retry' }, t('net.retry')));
 
@@ -324,6 +329,7 @@ onLangChange(() => {
   renderAccount();
   view?.onLang?.();
   challenges.onLang();
+  blocks.onLang();
   applyI18n(document.body);
 });
 

@@ -1,4 +1,4 @@
-// Player page (`/?player=<name>`): the player's name with a "Challenge" button, their rating in each rated game, the rating history drawn as an SVG plot (a line a rating key, no library), and the recent games, each a link to its room for the replay.
+// Player page (`/?player=<name>`): the player's name with a "Challenge" button and, for an account looking, a "Block" / "Unblock" one (its own page lists those it blocks instead), their rating in each rated game, the rating history drawn as an SVG plot (a line a rating key, no library), and the recent games, each a link to its room for the replay.
 
 import { h, s, clear } from './dom.js';
 import { t, gameLabel, getLang } from './i18n.js';
@@ -136,13 +136,16 @@ export function mountPlayer(root, app, { name }) {
     }
     const d = res.data || {};
     const shown = String(d.name ?? name);
+    const id = typeof d.player === 'string' ? d.player : null;
     page.dataset.name = shown;
     page.append(
       h('section', { class: 'card' },
         h('div', { class: 'page-head' },
           h('h1', { 'data-testid': 'player-title' }, shown, d.bot ? h('span', { class: 'bot-badge', 'data-testid': 'player-bot' }, t('player.bot')) : null),
           // Only accounts have a page: a person here can play rated.
-          app.challengeButton?.({ name: shown, player: typeof d.player === 'string' ? d.player : null, bot: !!d.bot, account: true }),
+          app.challengeButton?.({ name: shown, player: id, bot: !!d.bot, account: true }),
+          // A bot too: blocking it hides its chat.
+          app.blocks?.button({ name: shown, player: id, bot: !!d.bot, account: true }),
           back),
         h('h2', {}, t('player.ratings')),
         ratingsTable(Array.isArray(d.ratings) ? d.ratings : []),
@@ -152,7 +155,10 @@ export function mountPlayer(root, app, { name }) {
         historyPlot(Array.isArray(d.history) ? d.history : [])),
       h('section', { class: 'card' },
         h('h2', {}, t('player.games')),
-        gamesList(Array.isArray(d.games) ? d.games : [], shown, typeof d.player === 'string' ? d.player : null)));
+        gamesList(Array.isArray(d.games) ? d.games : [], shown, id)));
+    // Our own page, signed in: whom we block, each with an Unblock button.
+    const blocked = app.blocks?.listCard({ player: id });
+    if (blocked) page.append(blocked);
   }
 
   root.append(page);
@@ -164,7 +170,8 @@ export function mountPlayer(root, app, { name }) {
   });
 
   return {
-    // The welcome says who we are: no "Challenge" on our own page.
+    // The welcome says who we are: no "Challenge" or "Block" on our own page, and whether we
+    // are an account (only accounts block).
     onReady: render,
     onMessage: () => false,
     onLang: render,

@@ -2,6 +2,7 @@
 
 import { PUZZLES_EN } from './en-puzzles.js';
 import { CHALLENGES_EN } from './en-challenges.js';
+import { BLOCKS_EN } from './en-blocks.js';
 
 export const EN = {
   'app.title': 'Kibitz',
@@ -624,4 +625,5 @@ export const EN = {
   'explorer.explore': 'Explore this opening',
   ...PUZZLES_EN,
   ...CHALLENGES_EN,
+  ...BLOCKS_EN,
 };

@@ -2,6 +2,7 @@
 
 import { PUZZLES_ZH } from './zh-puzzles.js';
 import { CHALLENGES_ZH } from './zh-challenges.js';
+import { BLOCKS_ZH } from './zh-blocks.js';
 
 export const ZH = {
   'app.title': 'Kibitz',
@@ -624,4 +625,5 @@ export const ZH = {
   'explorer.explore': '在开局库中查看这个开局',
   ...PUZZLES_ZH,
   ...CHALLENGES_ZH,
+  ...BLOCKS_ZH,
 };
