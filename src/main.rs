@@ -5,6 +5,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+mod admin_tools;
 mod loadtest;
 mod puzzle_tools;
 mod showcase;
@@ -57,6 +58,9 @@ enum Command {
     /// Puzzles: generate a set from bot-vs-bot games, proven by the solvers; check a set.
     #[command(subcommand)]
     Puzzles(puzzle_tools::PuzzlesCommand),
+    /// The operator's commands on a hall's store: grant an account the moderator's role.
+    #[command(subcommand)]
+    Admin(admin_tools::AdminCommand),
 }
 
 #[derive(Subcommand, Debug)]
@@ -556,6 +560,7 @@ fn main() -> anyhow::Result<()> {
             replace,
         }) => runtime.block_on(store_tools::store_copy(&from, &to, batch, replace)),
         Command::Puzzles(command) => puzzle_tools::run(command),
+        Command::Admin(command) => runtime.block_on(admin_tools::run(command)),
         Command::Loadtest(args) => {
             if !runtime.block_on(loadtest(args))? {
                 // Scripts see a failed run; the report is out already.

@@ -732,3 +732,67 @@ async fn a_block_hides_chat_challenges_and_pairing_until_it_is_lifted() {
         .await;
     assert_eq!(told["from"]["player"], bob.player);
 }
+
+#[tokio::test]
+async fn a_report_keeps_its_context_and_only_a_moderator_reads_it() {
+    let server = TestServer::start().await;
+    let mut ann = account(&server, "Ann").await;
+    let moderator = account(&server, "Mod").await;
+    let mut bob = server.client("Bob").await;
+    let (room, _) = ann
+        .create(json!({"t":"create","game":{"kind":"othello"},"seat":"black"}))
+        .await;
+    bob.join(&room, "player").await;
+    for text in ["hello", "something rude", "bye"] {
+        bob.send(json!({"t":"chat","room":room,"text":text})).await;
+        ann.expect_where(|v| v["t"] == "chat" && v["text"] == text)
+            .await;
+    }
+    let report = |body: Value| blocks_call(&server, &ann, "POST", "/api/reports", Some(body));
+    let line = json!({"kind":"chat","room":room,"player":bob.player,"text":"something rude",
+        "reason":"abuse","note":"said twice"});
+    let (status, made) = report(line.clone()).await;
+    assert_eq!(status, 201, "{made}");
+    // Bad reports say why and store nothing.
+    let mut wrong = line.clone();
+    wrong["reason"] = json!("boring");
+    assert_eq!(report(wrong).await.0, 400);
+    let mut unknown = line.clone();
+    unknown["text"] = json!("never said");
+    assert_eq!(report(unknown).await.0, 400);
+    let mut long = line.clone();
+    long["note"] = json!("x".repeat(501));
+    assert_eq!(report(long).await.0, 400);
+    let me = json!({"kind":"player","player":ann.player,"reason":"other"});
+    assert_eq!(report(me).await.0, 400);
+
+    // Only a moderator reads reports; the operator grants the role with the store's command.
+    let (status, _) = blocks_call(&server, &ann, "GET", "/api/moderation/reports", None).await;
+    assert_eq!(status, 403);
+    let granted = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args(["admin", "grant-moderator", "Mod", "--data"])
+        .arg(server.data.path())
+        .output()
+        .expect("run kibitz admin");
+    assert!(granted.status.success(), "{granted:?}");
+    let (status, list) =
+        blocks_call(&server, &moderator, "GET", "/api/moderation/reports", None).await;
+    assert_eq!(status, 200, "{list}");
+    let reports = list["reports"].as_array().unwrap();
+    assert_eq!(reports.len(), 1, "{list}");
+    let r = &reports[0];
+    assert_eq!(r["id"], made["report"]);
+    assert_eq!(
+        (&r["kind"], &r["reason"], &r["note"]),
+        (&json!("chat"), &json!("abuse"), &json!("said twice"))
+    );
+    assert_eq!(
+        (&r["player"], &r["room"]),
+        (&json!(bob.player), &json!(room))
+    );
+    let chat = r["context"]["chat"].as_array().unwrap();
+    let texts: Vec<&str> = chat.iter().map(|c| c["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, ["hello", "something rude", "bye"]);
+    assert_eq!(r["context"]["line"], 1);
+    assert_eq!(r["context"]["game"]["kind"], "othello");
+}

@@ -19,7 +19,7 @@ pub use error::StoreError;
 pub use records::{
     name_key, GameLine, HallPuzzleRow, LeaderRow, PlayerPage, PuzzleAttempt, RatingPoint,
     RoomChange, StoredAccount, StoredChat, StoredGlicko, StoredMove, StoredPlayer, StoredRating,
-    StoredRematch, StoredRoom, StoredRoomHead, StoredSeat, StoredTournament, Write,
+    StoredRematch, StoredReport, StoredRoom, StoredRoomHead, StoredSeat, StoredTournament, Write,
 };
 
 use crate::metrics::Metrics;
@@ -212,6 +212,34 @@ impl Store {
         match self {
             Store::Sqlite(s) => s.puzzle_player(player).await,
             Store::Postgres(s) => s.puzzle_player(player).await,
+        }
+    }
+
+    /// Whether `player` is a moderator.
+    pub async fn is_moderator(&self, player: &str) -> Result<bool, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.is_moderator(player).await,
+            Store::Postgres(s) => s.is_moderator(player).await,
+        }
+    }
+
+    /// Reports of `status` (`open`), newest first, at most `limit`.
+    pub async fn reports(
+        &self,
+        status: &str,
+        limit: usize,
+    ) -> Result<Vec<StoredReport>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.reports(status, limit).await,
+            Store::Postgres(s) => s.reports(status, limit).await,
+        }
+    }
+
+    /// How many reports `reporter` made since `since_ms`.
+    pub async fn reports_since(&self, reporter: &str, since_ms: u64) -> Result<u64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.reports_since(reporter, since_ms).await,
+            Store::Postgres(s) => s.reports_since(reporter, since_ms).await,
         }
     }
 

@@ -63,6 +63,10 @@ pub enum Write {
     /// A puzzle attempt of an account, with the ratings it leads to: stored only if it is the
     /// account's first attempt at that puzzle (a second changes nothing, ratings included).
     PuzzleAttempt(PuzzleAttempt),
+    /// `player` is a moderator from now on (kept once).
+    GrantModerator { player: String, at_ms: u64 },
+    /// A player's report, with its context.
+    Report(Box<StoredReport>),
     /// `player` blocks `blocked` (kept once).
     Block {
         player: String,
@@ -315,4 +319,25 @@ pub struct PuzzleAttempt {
     pub at_ms: u64,
     pub player_after: StoredGlicko,
     pub puzzle_after: StoredGlicko,
+}
+
+/// A report of a player, a game or a chat line, with what the reporter saw around it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredReport {
+    pub id: String,
+    pub at_ms: u64,
+    /// The reporting player.
+    pub reporter: String,
+    /// `player`, `game` or `chat`.
+    pub kind: String,
+    /// The reported player, `""` for none.
+    pub player: String,
+    /// The room, `""` for none.
+    pub room: String,
+    pub reason: String,
+    pub note: String,
+    /// The context as JSON: the reported name, the game's moves, the chat around the line.
+    pub context: String,
+    /// `open` until a moderator closes it.
+    pub status: String,
 }

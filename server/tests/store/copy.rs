@@ -162,6 +162,27 @@ async fn a_hall(store: &Store) {
         },
     )
     .await;
+    write(
+        store,
+        Write::GrantModerator {
+            player: "player-1".into(),
+            at_ms: 1_700_000_001_100,
+        },
+    )
+    .await;
+    let report = kibitz_server::store::StoredReport {
+        id: "report-1".into(),
+        at_ms: 1_700_000_001_200,
+        reporter: "player-1".into(),
+        kind: "chat".into(),
+        player: "player-2".into(),
+        room: "game-7".into(),
+        reason: "abuse".into(),
+        note: "名人 said it".into(),
+        context: r#"{"chat":[{"text":"a line"}]}"#.into(),
+        status: "open".into(),
+    };
+    write(store, Write::Report(Box::new(report))).await;
 }
 
 fn rows_of(report: &CopyReport) -> u64 {
@@ -216,6 +237,11 @@ async fn what_players_see(store: &Store) -> Vec<String> {
     ));
     seen.push(format!("{:?}", store.hall_puzzles_since(0).await.unwrap()));
     seen.push(format!("{:?}", store.blocks_of("player-1").await.unwrap()));
+    seen.push(format!(
+        "{:?} {:?}",
+        store.is_moderator("player-1").await.unwrap(),
+        store.reports("open", 10).await.unwrap()
+    ));
     let room = read(store, "game-7").await;
     seen.push(format!(
         "{:?} {:?} {}",

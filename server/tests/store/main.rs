@@ -205,6 +205,7 @@ macro_rules! suite {
             a_puzzle_attempt_is_rated_once,
             a_hall_puzzle_is_stored_once_and_read_back,
             a_block_is_kept_once_and_an_unblock_removes_it,
+            moderators_and_reports_are_kept,
             a_game_from_an_opening_rule_is_indexed_under_its_rule,
         );
     };

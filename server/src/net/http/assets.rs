@@ -122,6 +122,7 @@ fn page() -> Option<String> {
         ("href", "favicon.svg"),
         ("href", "style.css"),
         ("href", "challenges.css"),
+        ("href", "blocks.css"),
         ("src", "js/main.js"),
     ] {
         if versions.contains_key(path) {

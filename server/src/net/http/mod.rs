@@ -9,6 +9,7 @@ pub mod assets;
 pub mod blocks;
 pub mod explorer;
 pub mod puzzles;
+pub mod reports;
 pub mod tournaments;
 pub mod web;
 
@@ -58,6 +59,7 @@ pub fn router(hub: SharedHub) -> Router {
         .merge(crate::net::http::explorer::routes())
         .merge(crate::net::http::puzzles::routes())
         .merge(crate::net::http::blocks::routes())
+        .merge(crate::net::http::reports::routes())
         .fallback(get(crate::net::http::web::static_file))
         .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)

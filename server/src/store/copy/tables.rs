@@ -47,7 +47,7 @@ use Kind::{Bool, Int, Real, Small, Text};
 
 /// Every table of a hall, parents before the rows that name them (nothing enforces it, but a
 /// half-copied hall then reads sensibly).
-pub(super) const TABLES: [Table; 18] = [
+pub(super) const TABLES: [Table; 20] = [
     Table {
         name: "players",
         columns: &[
@@ -251,6 +251,27 @@ pub(super) const TABLES: [Table; 18] = [
         name: "blocks",
         columns: &[("player", Text), ("blocked", Text), ("at_ms", Int)],
         key_len: 2,
+    },
+    Table {
+        name: "moderators",
+        columns: &[("player", Text), ("granted_ms", Int)],
+        key_len: 1,
+    },
+    Table {
+        name: "reports",
+        columns: &[
+            ("id", Text),
+            ("at_ms", Int),
+            ("reporter", Text),
+            ("kind", Text),
+            ("player", Text),
+            ("room", Text),
+            ("reason", Text),
+            ("note", Text),
+            ("context", Text),
+            ("status", Text),
+        ],
+        key_len: 1,
     },
 ];
 

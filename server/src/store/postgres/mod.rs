@@ -277,6 +277,22 @@ impl PostgresStore {
         self.reads.puzzle_player(player).await
     }
 
+    pub async fn is_moderator(&self, player: &str) -> Result<bool, StoreError> {
+        self.reads.is_moderator(player).await
+    }
+
+    pub async fn reports(
+        &self,
+        status: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::StoredReport>, StoreError> {
+        self.reads.reports(status, limit).await
+    }
+
+    pub async fn reports_since(&self, reporter: &str, since_ms: u64) -> Result<u64, StoreError> {
+        self.reads.reports_since(reporter, since_ms).await
+    }
+
     pub async fn blocks_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
         self.reads.blocks_of(player).await
     }

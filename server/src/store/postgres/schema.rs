@@ -51,7 +51,7 @@ ALTER TABLE rooms ADD COLUMN fence BIGINT NOT NULL DEFAULT 0;
 
 /// Every migration in order: the one at index `i` brings a database from version `i` to
 /// `i + 1`.
-const MIGRATIONS: [&str; 9] = [
+const MIGRATIONS: [&str; 10] = [
     V1,
     V2,
     V3,
@@ -61,6 +61,7 @@ const MIGRATIONS: [&str; 9] = [
     super::puzzles::V7,
     super::puzzles::V8,
     super::moderation::V9,
+    super::moderation::V10,
 ];
 
 /// The advisory lock the migration holds (any number, the same in every build).

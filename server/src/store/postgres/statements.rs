@@ -163,6 +163,10 @@ impl Statements {
                 at_ms,
             } => moderation::block(db, player, blocked, *at_ms).await?,
             Write::Unblock { player, blocked } => moderation::unblock(db, player, blocked).await?,
+            Write::GrantModerator { player, at_ms } => {
+                moderation::grant_moderator(db, player, *at_ms).await?
+            }
+            Write::Report(r) => moderation::report(db, r).await?,
             Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64).await?,
             Write::Barrier => {}
         }

@@ -313,6 +313,28 @@ impl SqliteStore {
         self.read(move |conn| puzzles::player(conn, &player)).await
     }
 
+    pub async fn is_moderator(&self, player: &str) -> Result<bool, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| moderation::is_moderator(conn, &player))
+            .await
+    }
+
+    pub async fn reports(
+        &self,
+        status: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::StoredReport>, StoreError> {
+        let status = status.to_string();
+        self.read(move |conn| moderation::reports(conn, &status, limit))
+            .await
+    }
+
+    pub async fn reports_since(&self, reporter: &str, since_ms: u64) -> Result<u64, StoreError> {
+        let reporter = reporter.to_string();
+        self.read(move |conn| moderation::reports_since(conn, &reporter, since_ms))
+            .await
+    }
+
     pub async fn blocks_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
         let player = player.to_string();
         self.read(move |conn| moderation::blocks_of(conn, &player))

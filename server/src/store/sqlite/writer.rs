@@ -262,6 +262,8 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
             at_ms,
         } => moderation::block(db, player, blocked, *at_ms)?,
         Write::Unblock { player, blocked } => moderation::unblock(db, player, blocked)?,
+        Write::GrantModerator { player, at_ms } => moderation::grant_moderator(db, player, *at_ms)?,
+        Write::Report(r) => moderation::report(db, r)?,
         Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64)?,
         Write::Barrier => {}
     }
