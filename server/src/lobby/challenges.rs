@@ -16,16 +16,15 @@ use game_core::GameSpec;
 use thiserror::Error;
 use tokio::time::Instant;
 
-use crate::accounts::players::PlayerRecord;
 use crate::cluster::BusMsg;
 use crate::hub::SharedHub;
+use crate::lobby::pairing::{join_both, seat};
 use crate::moderation::blocks;
 use crate::refusal::{error_reply, About, Refusal};
-use crate::room::handle::{Actor, RoomCmd};
+use crate::room::handle::Actor;
 use crate::room::member::MemberLink;
 use crate::room::plan::{check_game, RoomPlan};
 use crate::room::registry::create_room;
-use crate::store::StoredSeat;
 
 /// Open challenges of one challenger at most.
 pub const MAX_OPEN: usize = 3;
@@ -304,15 +303,6 @@ pub async fn answer(
     }
 }
 
-fn seat(p: &PlayerRecord) -> Option<StoredSeat> {
-    Some(StoredSeat {
-        player: p.id.clone(),
-        name: p.name.clone(),
-        bot: p.bot,
-        level: None,
-    })
-}
-
 /// The accepted challenge's room, both seated as asked, both joined.
 async fn start(
     hub: &SharedHub,
@@ -335,18 +325,7 @@ async fn start(
         plan = plan.rated()?;
     }
     let handle = create_room(hub, plan.seated(seats)).await?;
-    for who in [from, to] {
-        who.link.send(&ServerMsg::Created {
-            room: handle.id.clone(),
-        });
-        let _ = handle
-            .tx
-            .send(RoomCmd::Join {
-                who,
-                as_player: true,
-            })
-            .await;
-    }
+    join_both(&handle, [from, to]).await;
     Ok(())
 }
 

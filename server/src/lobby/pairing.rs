@@ -13,13 +13,14 @@ use crate::cluster::SeekEntry;
 use crate::hub::SharedHub;
 use crate::lobby::seeks::{spec_key, Pairing};
 use crate::room::error::RoomError;
-use crate::room::handle::{Actor, RoomCmd};
+use crate::room::handle::{Actor, RoomCmd, RoomHandle};
 use crate::room::member::{MemberLink, RemoteMember};
 use crate::room::plan::{check_game, RoomPlan};
 use crate::room::registry::create_room;
 use crate::store::StoredSeat;
 
-fn seat(p: &PlayerRecord) -> Option<StoredSeat> {
+/// A player's seat in a room made for it.
+pub(crate) fn seat(p: &PlayerRecord) -> Option<StoredSeat> {
     Some(StoredSeat {
         player: p.id.clone(),
         name: p.name.clone(),
@@ -68,7 +69,13 @@ pub async fn seek(
             return Err(e);
         }
     };
-    for who in [opponent, me.clone()] {
+    join_both(&handle, [opponent, me.clone()]).await;
+    Ok(())
+}
+
+/// Tells both players of their new room and seats them in it.
+pub(crate) async fn join_both(handle: &RoomHandle, players: [Actor; 2]) {
+    for who in players {
         who.link.send(&ServerMsg::Created {
             room: handle.id.clone(),
         });
@@ -80,7 +87,6 @@ pub async fn seek(
             })
             .await;
     }
-    Ok(())
 }
 
 /// Seeks through the hall's book. A seeker taken from this node whose connection closed

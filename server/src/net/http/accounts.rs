@@ -468,18 +468,22 @@ async fn player_page(State(hub): State<SharedHub>, Path(name): Path<String>) -> 
     .into_response()
 }
 
+/// The token of `Authorization: Bearer <token>`, if the request has one.
+pub(crate) fn bearer_token(headers: &HeaderMap) -> Option<&str> {
+    headers
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+}
+
 /// The account behind the request's bearer token: `None` for no token or a guest's.
 pub(crate) async fn bearer_account(
     hub: &SharedHub,
     headers: &HeaderMap,
 ) -> Result<Option<String>, Response> {
-    let bearer = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .filter(|t| !t.is_empty());
-    let Some(token) = bearer else {
+    let Some(token) = bearer_token(headers) else {
         return Ok(None);
     };
     let player = player_of_token(hub, token).await?;

@@ -5,7 +5,7 @@
 
 use axum::body::Bytes;
 use axum::extract::{DefaultBodyLimit, Query, State};
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{HeaderMap, StatusCode};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -13,7 +13,9 @@ use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{json, Value};
 
-use super::accounts::{bad_body, error, parse, player_of_token, same_site_json, store_failed};
+use super::accounts::{
+    bad_body, bearer_token, error, parse, player_of_token, same_site_json, store_failed,
+};
 use crate::accounts::players::PlayerRecord;
 use crate::hub::SharedHub;
 use crate::store::{StoredChat, StoredReport, StoredRoom, Write};
@@ -46,18 +48,12 @@ pub fn routes() -> Router<SharedHub> {
 
 /// The player behind the request's bearer token (a guest's too).
 async fn bearer_player(hub: &SharedHub, headers: &HeaderMap) -> Result<PlayerRecord, Response> {
-    let token = headers
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
-        .filter(|t| !t.is_empty())
-        .ok_or_else(|| {
-            error(
-                StatusCode::UNAUTHORIZED,
-                "send your token as Authorization: Bearer <token>",
-            )
-        })?;
+    let token = bearer_token(headers).ok_or_else(|| {
+        error(
+            StatusCode::UNAUTHORIZED,
+            "send your token as Authorization: Bearer <token>",
+        )
+    })?;
     player_of_token(hub, token).await
 }
 
