@@ -1,4 +1,4 @@
-// The HTTP side of accounts, ratings, tournaments and the opening explorer: JSON requests to the server's /api/ (accounts, sign-in and sign-out, an account's blocks, leaderboards, player pages, tournaments, explorer look-ups), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
+// The HTTP side of accounts, ratings, tournaments and the opening explorer: JSON requests to the server's /api/ (accounts, sign-in and sign-out, an account's blocks, reports and the moderators' list of them, leaderboards, player pages, tournaments, explorer look-ups), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
 
 import { t } from './i18n.js';
 import { explorerPath } from './explorer-data.js';
@@ -61,6 +61,13 @@ export const block = (token, player, opts) => apiRequest('POST', '/api/blocks', 
 
 /** Unblocks the player of id `player`: 200 { unblocked: <id> }. */
 export const unblock = (token, player, opts) => apiRequest('DELETE', `/api/blocks/${enc(player)}`, { ...opts, token });
+
+/** Reports a player, a game or a chat line (`body` from report-data.js's reportBody) as the
+ *  player of `token` (a guest's too): 201 { report: <id> }. */
+export const report = (token, body, opts) => apiRequest('POST', '/api/reports', { ...opts, token, body });
+
+/** The open reports, for a moderator's `token`: 200 { reports: [...] }; 403 for others. */
+export const moderationReports = (token, opts) => apiRequest('GET', '/api/moderation/reports?status=open', { ...opts, token });
 
 /** A leaderboard: { key, bots, players: [{ name, rating, rd, games, provisional }] }. */
 export const leaderboard = (key, bots, opts) => apiRequest('GET', `/api/leaderboard/${enc(key)}${bots ? '?bots=true' : ''}`, opts);

@@ -1,16 +1,17 @@
-// Room chat: the players' chat and the spectators' chat in two tabs; every name and line is rendered as text.
+// Room chat: the players' chat and the spectators' chat in two tabs; every name and line is rendered as text; another person's line has a small "Report this line by Bob" button (shown on hover or focus, always on a touch screen).
 
 import { t } from './i18n.js';
-import { h } from './dom.js';
+import { h, s } from './dom.js';
 
 const MAX_LINES = 300;
 
 /**
  * Builds the chat panel inside `root`. `onSend(text)` returns true when the line went out.
  * Lines with a seat are the players' chat (everyone sees them); lines without one come from
- * spectators and go to the spectators' tab, which only spectators receive.
+ * spectators and go to the spectators' tab, which only spectators receive. `report` (optional)
+ * is { can(msg), open(msg) }: whether a line may be reported, and its dialog.
  */
-export function createChat(root, { onSend, me }) {
+export function createChat(root, { onSend, me, report = null }) {
   const tabs = {};
   const lists = {};
   const panels = {};
@@ -94,6 +95,16 @@ export function createChat(root, { onSend, me }) {
     }
   }
 
+  /** The line's report button: a small flag (drawn in SVG), named for screen readers. */
+  function reportButton(msg) {
+    const label = t('rep.lineAria', { name: String(msg.name ?? '?') });
+    return h('button', {
+      type: 'button', class: 'chat-report', 'data-testid': 'btn-report-line', 'aria-label': label, title: label,
+      onclick: () => report.open(msg),
+    }, s('svg', { viewBox: '0 0 16 16', width: 14, height: 14, 'aria-hidden': 'true', focusable: 'false' },
+      s('path', { d: 'M3 1.5v13M3 2.5h9l-2 3 2 3H3', fill: 'none', stroke: 'currentColor', 'stroke-width': 1.6, 'stroke-linejoin': 'round' })));
+  }
+
   return {
     /** A `chat` message from the server. */
     add(msg) {
@@ -106,6 +117,7 @@ export function createChat(root, { onSend, me }) {
       const line = h('li', { class: classes.join(' ') }, who);
       if (msg.bot) line.append(h('span', { class: 'bot-badge', 'data-i18n': 'player.bot' }, t('player.bot')));
       line.append(h('span', { class: 'chat-text' }, String(msg.text ?? '')));
+      if (report?.can(msg) && typeof msg.text === 'string' && msg.text) line.append(reportButton(msg));
       addLine(key, line);
     },
     /** A line from the room itself (e.g. "rematch offered"), styled apart, in the players' tab

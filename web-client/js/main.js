@@ -1,4 +1,4 @@
-// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, the challenges' panel (challenges.js, on every page), the blocks' button and list for the views (blocks.js), and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`) and the puzzles (`/?puzzles…`, `/?puzzle=<id>`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
+// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, the challenges' panel (challenges.js, on every page), the blocks' button and list for the views (blocks.js), the report dialog and its buttons (reports.js), and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`), the puzzles (`/?puzzles…`, `/?puzzle=<id>`) and the moderators' reports (`/?moderation`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -17,6 +17,8 @@ import { mountAnalysis } from './analysis/page.js';
 import { mountPuzzles } from './puzzles/page.js';
 import { createChallenges } from './challenges.js';
 import { createBlocks } from './blocks.js';
+import { createReports } from './reports.js';
+import { mountModeration } from './moderation.js';
 import { parseRoute, routeUrl } from './route.js';
 import * as api from './api.js';
 
@@ -241,6 +243,9 @@ app.challengeButton = (person, attrs) => challenges.button(person, attrs);
  *  the list of those we block. */
 const blocks = createBlocks(app);
 app.blocks = blocks;
+/** Reports: the player page's "Report", a chat line's and a game's, one dialog for them all. */
+const reports = createReports(app);
+app.reports = reports;
 clear(banner);
 banner.append(bannerText, ' ', h('button', { type: 'button', 'data-testid': 'btn-retry', onclick: () => net.reconnectNow(), 'data-i18n': 'net.retry' }, t('net.retry')));
 
@@ -288,6 +293,7 @@ function mount(route, opts = {}) {
     case 'analysis': view = mountAnalysis(main, app, route); break;
     case 'puzzles':
     case 'puzzle': view = mountPuzzles(main, app, route); break;
+    case 'moderation': view = mountModeration(main, app); break;
     default:
       view = mountLobby(main, app);
       // The lobby's h1, for screen readers (the header shows the name already).
@@ -330,6 +336,7 @@ onLangChange(() => {
   view?.onLang?.();
   challenges.onLang();
   blocks.onLang();
+  reports.onLang();
   applyI18n(document.body);
 });
 

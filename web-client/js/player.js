@@ -1,4 +1,4 @@
-// Player page (`/?player=<name>`): the player's name with a "Challenge" button and, for an account looking, a "Block" / "Unblock" one (its own page lists those it blocks instead), their rating in each rated game, the rating history drawn as an SVG plot (a line a rating key, no library), and the recent games, each a link to its room for the replay.
+// Player page (`/?player=<name>`): the player's name with a "Challenge" button, a "Report" one and, for an account looking, a "Block" / "Unblock" one (its own page lists those it blocks instead), their rating in each rated game, the rating history drawn as an SVG plot (a line a rating key, no library), and the recent games, each a link to its room for the replay.
 
 import { h, s, clear } from './dom.js';
 import { t, gameLabel, getLang } from './i18n.js';
@@ -146,6 +146,8 @@ export function mountPlayer(root, app, { name }) {
           app.challengeButton?.({ name: shown, player: id, bot: !!d.bot, account: true }),
           // A bot too: blocking it hides its chat.
           app.blocks?.button({ name: shown, player: id, bot: !!d.bot, account: true }),
+          // Anyone, a guest too, may report another person (never a bot).
+          app.reports?.button({ name: shown, player: id, bot: !!d.bot }),
           back),
         h('h2', {}, t('player.ratings')),
         ratingsTable(Array.isArray(d.ratings) ? d.ratings : []),
@@ -170,8 +172,8 @@ export function mountPlayer(root, app, { name }) {
   });
 
   return {
-    // The welcome says who we are: no "Challenge" or "Block" on our own page, and whether we
-    // are an account (only accounts block).
+    // The welcome says who we are: no "Challenge", "Block" or "Report" on our own page, and
+    // whether we are an account (only accounts block).
     onReady: render,
     onMessage: () => false,
     onLang: render,

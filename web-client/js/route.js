@@ -1,4 +1,4 @@
-// The page's addresses: which view an address shows (lobby, room, TV, account form, leaderboard, player page, tournaments, a tournament, the opening explorer, the puzzles, the analysis board) and the address of a view; no DOM, so node can test it.
+// The page's addresses: which view an address shows (lobby, room, TV, account form, leaderboard, player page, tournaments, a tournament, the opening explorer, the puzzles, the analysis board, the moderators' reports) and the address of a view; no DOM, so node can test it.
 
 import { RATING_KEYS } from './rating.js';
 import { explorerRoute, explorerQuery } from './explorer-data.js';
@@ -20,7 +20,8 @@ const trimmed = (v) => (v && v.trim() ? v.trim() : null);
  * { page: 'analysis', variant, setup, tree, at } for `?analysis=<variant>[&setup=…][&tree=…][&at=n]`
  * (analysis/share.js), else
  * { page: 'puzzles', variant, theme, mode } for `?puzzles[&variant=][&theme=][&mode=streak]`,
- * { page: 'puzzle', id } for `?puzzle=<id>` (puzzles/address.js), else { page: 'lobby' }.
+ * { page: 'puzzle', id } for `?puzzle=<id>` (puzzles/address.js), { page: 'moderation' } for
+ * `?moderation`, else { page: 'lobby' }.
  */
 export function parseRoute(search = '', pathname = '/') {
   const q = new URLSearchParams(search);
@@ -43,6 +44,7 @@ export function parseRoute(search = '', pathname = '/') {
   const puzzle = puzzleRoute(q);
   if (puzzle) return puzzle;
   if (q.has('puzzles')) return puzzlesRoute(q);
+  if (q.has('moderation')) return { page: 'moderation' };
   return { page: 'lobby' };
 }
 
@@ -61,6 +63,7 @@ export function routeUrl(route, base = '/') {
     case 'analysis': return `${base}?${analysisQuery(route)}`;
     case 'puzzles':
     case 'puzzle': return `${base}?${puzzlesQuery(route)}`;
+    case 'moderation': return `${base}?moderation`;
     default: return base;
   }
 }

@@ -1,4 +1,4 @@
-// Room controls: the user's actions (moves, offers, resignation, abort, rematch, bot invitation, chat, copying, history navigation, keys) turned into client messages and view updates.
+// Room controls: the user's actions (moves, offers, resignation, abort, rematch, bot invitation, chat, copying, history navigation, keys, a report of the game) turned into client messages and view updates.
 
 import { t } from '../i18n.js';
 import { ASK_TIMEOUT_MS } from './state.js';
@@ -207,6 +207,11 @@ export function createControls({ state: R, view, app }) {
       view.el.board.element.focus();
     },
     onKey,
+    /** Opens the report of this game against the person across the board. */
+    reportGame() {
+      const opponent = view.reportedOpponent();
+      if (opponent) app.reports.openGame({ room: R.id, player: opponent.player, name: String(opponent.name ?? '') });
+    },
     /** The page moves elsewhere: no timer of ours may fire on a room no longer shown. A seated
      *  player keeps the seat while the game goes on; everyone else leaves. */
     leave() {

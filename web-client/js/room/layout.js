@@ -1,4 +1,4 @@
-// Room page skeleton: builds the elements once (head, player bars, board, status lines, move form, actions, move list, chat, export) and wires their clicks to the room's actions.
+// Room page skeleton: builds the elements once (head, player bars, board, status lines, move form, actions with "Report game", move list, chat, export) and wires their clicks to the room's actions.
 
 import { h, s, clear } from '../dom.js';
 import { t } from '../i18n.js';
@@ -40,9 +40,10 @@ const navBtn = (testid, key, symbol, onclick) => h('button', { type: 'button', '
 /**
  * Builds room `roomId` in `root` (emptied first). `actions` holds the user's actions; it may be
  * filled in after this call, since every handler looks it up only when it fires. `me()` is our
- * player id, for marking our own chat lines. Returns the elements the view draws into.
+ * player id, for marking our own chat lines; `report` the chat's report of a line (chat.js).
+ * Returns the elements the view draws into.
  */
-export function buildRoom(root, { roomId, actions, onBack, leaveNow, onTournament, me }) {
+export function buildRoom(root, { roomId, actions, onBack, leaveNow, onTournament, me, report = null }) {
   // The page's one h1, but on the TV page, whose own title is the h1.
   const titleEl = h(root.closest('.tv') ? 'span' : 'h1', { class: 'room-title', 'data-testid': 'room-title' }, t('room.loading'));
   const clockSpecEl = h('span', { class: 'room-clock-spec' });
@@ -98,13 +99,16 @@ export function buildRoom(root, { roomId, actions, onBack, leaveNow, onTournamen
     invite: btn('btn-invite-bot', 'room.inviteBot', () => actions.inviteBot()),
     flip: btn('btn-flip', 'room.flip', () => actions.flip(), { 'aria-pressed': 'false' }),
     copy: btn('btn-copy-link', 'room.copyLink', () => actions.copyLink()),
+    // A seated player's report of the game against the other (the view names them and shows it).
+    reportGame: btn('btn-report-game', 'rep.reportGame', () => actions.reportGame(), { hidden: true }),
   };
   const botLevel = h('select', { 'data-testid': 'bot-level', 'aria-label': t('room.botLevel'), 'data-i18n-aria': 'room.botLevel' });
   for (let l = 1; l <= 10; l++) botLevel.append(h('option', { value: l, selected: l === 3 ? true : null }, String(l)));
   botLevel.value = '3';
   const inviteGroup = h('span', { class: 'invite-group' }, buttons.invite, botLevel);
   const actionsEl = h('div', { class: 'actions' },
-    buttons.undo, buttons.draw, buttons.abort, buttons.resign, buttons.resignConfirm, buttons.rematch, inviteGroup, buttons.flip, buttons.copy);
+    buttons.undo, buttons.draw, buttons.abort, buttons.resign, buttons.resignConfirm, buttons.rematch, inviteGroup, buttons.flip, buttons.copy,
+    buttons.reportGame);
 
   const nav = {
     first: navBtn('btn-first', 'room.first', '«', () => actions.goTo(0)),
@@ -125,7 +129,7 @@ export function buildRoom(root, { roomId, actions, onBack, leaveNow, onTournamen
   const reviewEl = h('section', { class: 'panel review', 'data-testid': 'review-panel', hidden: true });
 
   const chatBox = h('section', { class: 'panel chat' });
-  const chat = createChat(chatBox, { onSend: (text) => actions.sendChat(text), me });
+  const chat = createChat(chatBox, { onSend: (text) => actions.sendChat(text), me, report });
 
   const clocks = createClocks({ black: bars.black.clock, white: bars.white.clock, abort: abortEl });
 

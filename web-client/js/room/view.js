@@ -1,4 +1,4 @@
-// Room view: draws the room's state into the page (board, player bars with a "Challenge" button beside a person, clocks, status, game-over banner, move list with a finished game's links to the opening explorer and the analysis board, export, offers, action buttons) and keeps the display-only choices (board turned, resign armed).
+// Room view: draws the room's state into the page (board, player bars with a "Challenge" button beside a person, clocks, status, game-over banner, move list with a finished game's links to the opening explorer and the analysis board, export, offers, action buttons with "Report game" against a person) and keeps the display-only choices (board turned, resign armed).
 
 import { h, clear } from '../dom.js';
 import { t, gameLabel, clockLabel } from '../i18n.js';
@@ -43,6 +43,11 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
   const tournamentLink = createTournamentLink({ app, roomId: R.id });
   const el = buildRoom(root, {
     roomId: R.id, actions, onBack, leaveNow: () => app.go(null), onTournament: () => tournamentLink.open(), me: () => app.net.player,
+    // Another person's chat line: "Report this line by Bob", the line as the server sent it.
+    report: app.reports ? {
+      can: (msg) => app.reports.canReportLine(msg),
+      open: (msg) => app.reports.openChat({ room: R.id, player: msg.from, name: msg.name, text: msg.text }),
+    } : null,
   });
   const review = createReviewPanel({
     state: R,
@@ -426,6 +431,17 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     el.inviteGroup.hidden = !!R.game && !freeSeat;
     // Typed moves only make sense while the game runs.
     el.moveForm.hidden = !(seated && p);
+    // A seated player may report the game against a person (not a bot, nor a seat still free).
+    const opponent = reportedOpponent();
+    buttons.reportGame.hidden = !opponent;
+    if (opponent) buttons.reportGame.setAttribute('aria-label', t('rep.reportGameAria', { name: String(opponent.name ?? '') }));
+  }
+
+  /** The person across the board from us, when a report of this game may name them. */
+  function reportedOpponent() {
+    if (!R.seated || !app.reports) return null;
+    const info = R.seats[other(R.you)];
+    return info?.player && !info.bot && info.player !== app.net.player ? info : null;
   }
 
   function renderHead() {
@@ -467,6 +483,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     review,
     renderAll, renderBoard, renderPlayers, renderMoves, renderStatus, renderOffers, renderActions, renderOpening, renderOver,
     openOver,
+    reportedOpponent,
     showError(text) {
       errorTimer = flash(el.errorEl, text, errorTimer, 6000);
     },

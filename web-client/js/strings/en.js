@@ -3,6 +3,7 @@
 import { PUZZLES_EN } from './en-puzzles.js';
 import { CHALLENGES_EN } from './en-challenges.js';
 import { BLOCKS_EN } from './en-blocks.js';
+import { REPORTS_EN } from './en-reports.js';
 
 export const EN = {
   'app.title': 'Kibitz',
@@ -626,4 +627,5 @@ export const EN = {
   ...PUZZLES_EN,
   ...CHALLENGES_EN,
   ...BLOCKS_EN,
+  ...REPORTS_EN,
 };

@@ -3,6 +3,7 @@
 import { PUZZLES_ZH } from './zh-puzzles.js';
 import { CHALLENGES_ZH } from './zh-challenges.js';
 import { BLOCKS_ZH } from './zh-blocks.js';
+import { REPORTS_ZH } from './zh-reports.js';
 
 export const ZH = {
   'app.title': 'Kibitz',
@@ -626,4 +627,5 @@ export const ZH = {
   ...PUZZLES_ZH,
   ...CHALLENGES_ZH,
   ...BLOCKS_ZH,
+  ...REPORTS_ZH,
 };
