@@ -127,6 +127,11 @@ struct BotArgs {
     /// analysis worker; 0: the bot takes no review jobs.
     #[arg(long, env = "KIBITZ_BOT_ANALYSIS_MS", default_value_t = 200)]
     analysis_ms: u64,
+    /// The most a move of a correspondence game (days per move) may think, in
+    /// milliseconds: there the bot searches up to this long at every level, rather than its
+    /// level's usual time, since its opponent has days.
+    #[arg(long, env = "KIBITZ_BOT_CORRESPONDENCE_MS", default_value_t = 10_000)]
+    correspondence_ms: u64,
     /// An engine built outside the project plays the bot's moves: the command line that
     /// starts it (run by `sh`). The bot then takes no review jobs.
     #[arg(long, env = "KIBITZ_BOT_ENGINE")]
@@ -516,6 +521,7 @@ fn main() -> anyhow::Result<()> {
                 state_file: args.state,
                 pace: args.pace_ms.map(Duration::from_millis),
                 analysis: reviews.then(|| Duration::from_millis(args.analysis_ms)),
+                correspondence: Duration::from_millis(args.correspondence_ms),
             };
             let watch_stdin = args.exit_with_stdin;
             let signalled = {

@@ -1,9 +1,12 @@
-//! Server-run game clocks: Fischer (a bank plus an increment per move) or a fixed time per
-//! move. Uses `tokio::time::Instant` so tests can pause and advance time.
+//! Server-run game clocks: Fischer (a bank plus an increment per move), a fixed time per
+//! move, or correspondence (days per move with a vacation allowance). Uses
+//! `tokio::time::Instant` so tests can pause and advance time; a correspondence clock is
+//! also charged the wall-clock time that passed while its room was out of memory (see
+//! [`GameClock::charge`]).
 
 use tokio::time::{Duration, Instant};
 
-use game_core::protocol::{ClockSpec, ClockState};
+use game_core::protocol::{ClockSpec, ClockState, DAY_MS};
 use game_core::Color;
 
 /// The clocks of one game. A side's time runs only once that side has made its first move:
@@ -19,6 +22,12 @@ pub struct GameClock {
     /// The side to move whose time does not run yet (its first move is awaited), and since
     /// when.
     held: Option<(Color, Instant)>,
+    /// Time charged to a held turn on top of what its `Instant` says (a correspondence game
+    /// reloaded after days, or the hall's clock advanced).
+    held_charged_ms: u64,
+    /// Correspondence: each side's vacation left, drawn on when a move takes longer than the
+    /// days per move.
+    vacation_ms: [u64; 2],
 }
 
 /// A side ran out of time.
@@ -51,22 +60,30 @@ impl GameClock {
     #[must_use]
     pub fn new(spec: ClockSpec) -> GameClock {
         let full = Self::full(spec);
+        let vacation = Self::vacation(spec);
         GameClock {
             spec,
             remaining_ms: [full, full],
             running: None,
             held: None,
+            held_charged_ms: 0,
+            vacation_ms: [vacation, vacation],
         }
     }
 
-    /// Clocks resumed from stored readings (after a restart), stopped.
+    /// Clocks resumed from stored readings (after a restart), stopped. A correspondence
+    /// reading is the days per move plus the vacation left, which is read back from it.
     #[must_use]
     pub fn resumed(spec: ClockSpec, black_ms: u64, white_ms: u64) -> GameClock {
+        let per_move = Self::per_move(spec).unwrap_or(0);
+        let vacation = |ms: u64| ms.saturating_sub(per_move).min(Self::vacation(spec));
         GameClock {
             spec,
             remaining_ms: [black_ms, white_ms],
             running: None,
             held: None,
+            held_charged_ms: 0,
+            vacation_ms: [vacation(black_ms), vacation(white_ms)],
         }
     }
 
@@ -74,7 +91,71 @@ impl GameClock {
         match spec {
             ClockSpec::Fischer { initial_ms, .. } => initial_ms,
             ClockSpec::PerMove { move_ms } => move_ms,
+            ClockSpec::Days { .. } => Self::per_move(spec).unwrap_or(0) + Self::vacation(spec),
         }
+    }
+
+    /// The time each move starts with, for the clocks that reset per move.
+    fn per_move(spec: ClockSpec) -> Option<u64> {
+        match spec {
+            ClockSpec::Fischer { .. } => None,
+            ClockSpec::PerMove { move_ms } => Some(move_ms),
+            ClockSpec::Days { days, .. } => Some(days.saturating_mul(DAY_MS)),
+        }
+    }
+
+    /// A correspondence clock's vacation for the whole game, per side.
+    fn vacation(spec: ClockSpec) -> u64 {
+        match spec {
+            ClockSpec::Days { vacation_days, .. } => vacation_days.saturating_mul(DAY_MS),
+            _ => 0,
+        }
+    }
+
+    /// What `side` starts a turn with: a per-move clock's allowance (with a correspondence
+    /// side's vacation left), or a Fischer bank as it stands.
+    fn turn_allowance(&self, side: Color) -> u64 {
+        match Self::per_move(self.spec) {
+            Some(per_move) => per_move + self.vacation_ms[side.index()],
+            None => self.remaining_ms[side.index()],
+        }
+    }
+
+    /// The time a side has for its first move before the game is aborted: `default` (the
+    /// hall's limit), or a correspondence clock's days per move.
+    #[must_use]
+    pub fn first_move_limit(&self, default: Duration) -> Duration {
+        match self.spec {
+            ClockSpec::Days { .. } => Duration::from_millis(Self::per_move(self.spec).unwrap_or(0)),
+            _ => default,
+        }
+    }
+
+    /// Charges `ms` of time that passed without the clock's `Instant` seeing it (a
+    /// correspondence room reloaded after days, or the hall's clock advanced): to the
+    /// running side, or to a held first move.
+    pub fn charge(&mut self, ms: u64) {
+        if let Some((side, _)) = self.running {
+            let left = &mut self.remaining_ms[side.index()];
+            *left = left.saturating_sub(ms);
+        } else if self.held.is_some() {
+            self.held_charged_ms = self.held_charged_ms.saturating_add(ms);
+        }
+    }
+
+    /// When a held first move lapses, given the time a side has for it.
+    #[must_use]
+    pub fn held_deadline(&self, limit: Duration) -> Option<Instant> {
+        let charged = Duration::from_millis(self.held_charged_ms);
+        self.held
+            .map(|(_, since)| since + limit.saturating_sub(charged))
+    }
+
+    /// Time left for the held first move, given the time a side has for it.
+    #[must_use]
+    pub fn held_left_ms(&self, limit: Duration, now: Instant) -> Option<u64> {
+        self.held_deadline(limit)
+            .map(|at| at.saturating_duration_since(now).as_millis() as u64)
     }
 
     #[must_use]
@@ -109,6 +190,7 @@ impl GameClock {
     /// Starts `side`'s time.
     pub fn start(&mut self, side: Color, now: Instant) {
         self.held = None;
+        self.held_charged_ms = 0;
         self.running = Some((side, now));
     }
 
@@ -116,6 +198,7 @@ impl GameClock {
     pub fn stop(&mut self, now: Instant) {
         self.settle(now);
         self.held = None;
+        self.held_charged_ms = 0;
     }
 
     /// Charges the running side its time so far and stops it.
@@ -153,6 +236,12 @@ impl GameClock {
             self.remaining_ms[mover.index()] = match self.spec {
                 ClockSpec::Fischer { increment_ms, .. } => left.saturating_add(increment_ms),
                 ClockSpec::PerMove { move_ms } => move_ms,
+                ClockSpec::Days { .. } => {
+                    // Time over the days per move came off the vacation.
+                    let vacation = &mut self.vacation_ms[mover.index()];
+                    *vacation = (*vacation).min(left);
+                    self.turn_allowance(mover)
+                }
             };
             // The mover's time is settled above; `give_turn` must not charge it again.
             self.running = None;
@@ -160,6 +249,7 @@ impl GameClock {
         if swap {
             self.settle(now);
             self.remaining_ms.swap(0, 1);
+            self.vacation_ms.swap(0, 1);
         }
         self.give_turn(to, next, now);
         Ok(())
@@ -168,8 +258,8 @@ impl GameClock {
     /// A pass played by the server: it takes no thinking, so the passer keeps the time it
     /// had when its turn began (no increment), and the other side gets the turn.
     pub fn on_pass(&mut self, passer: Color, next: Turn, now: Instant) {
-        if let ClockSpec::PerMove { move_ms } = self.spec {
-            self.remaining_ms[passer.index()] = move_ms;
+        if Self::per_move(self.spec).is_some() {
+            self.remaining_ms[passer.index()] = self.turn_allowance(passer);
         }
         if matches!(self.running, Some((side, _)) if side == passer) {
             self.running = None;
@@ -182,8 +272,9 @@ impl GameClock {
     pub fn give_turn(&mut self, side: Color, turn: Turn, now: Instant) {
         self.settle(now);
         self.held = None;
-        if let ClockSpec::PerMove { move_ms } = self.spec {
-            self.remaining_ms[side.index()] = move_ms;
+        self.held_charged_ms = 0;
+        if Self::per_move(self.spec).is_some() {
+            self.remaining_ms[side.index()] = self.turn_allowance(side);
         }
         match turn {
             Turn::Runs => self.running = Some((side, now)),
@@ -314,5 +405,43 @@ mod tests {
         let state = c.state(t0 + Duration::from_secs(6));
         assert_eq!((state.black_ms, state.white_ms), (8_000, 6_000));
         assert_eq!(state.running, Some(Color::White));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn correspondence_draws_on_the_vacation_and_is_charged_time_it_did_not_see() {
+        let spec = ClockSpec::Days {
+            days: 2,
+            vacation_days: 1,
+        };
+        let mut c = GameClock::new(spec);
+        let t0 = Instant::now();
+        // A first move may take the days per move, whatever the hall's limit, less the time
+        // charged while the room was out of memory.
+        c.give_turn(Color::Black, Turn::First, t0);
+        let limit = c.first_move_limit(Duration::from_secs(30));
+        assert_eq!(limit, Duration::from_millis(2 * DAY_MS));
+        c.charge(DAY_MS);
+        assert_eq!(
+            c.held_deadline(limit),
+            Some(t0 + Duration::from_millis(DAY_MS))
+        );
+        c.on_move(Color::Black, Turn::Runs, t0).unwrap();
+        assert_eq!(c.left_ms(Color::White, t0), 3 * DAY_MS);
+        // White takes 2.5 days: half a day comes off the vacation.
+        let t1 = t0 + Duration::from_millis(2 * DAY_MS + DAY_MS / 2);
+        c.on_move(Color::White, Turn::Runs, t1).unwrap();
+        assert_eq!(c.left_ms(Color::White, t1), 2 * DAY_MS + DAY_MS / 2);
+        // Read back after a restart, the vacation left is in the reading.
+        let back = GameClock::resumed(spec, 3 * DAY_MS, 2 * DAY_MS + DAY_MS / 2);
+        assert_eq!(back.vacation_ms, [DAY_MS, DAY_MS / 2]);
+        // Black's turn, charged 2 days it did not see: a day left (its vacation).
+        c.charge(2 * DAY_MS);
+        assert_eq!(c.left_ms(Color::Black, t1), DAY_MS);
+        let late = t1 + Duration::from_millis(DAY_MS);
+        assert_eq!(c.deadline(), Some((Color::Black, late)));
+        assert_eq!(
+            c.on_move(Color::Black, Turn::Runs, late),
+            Err(Flagged(Color::Black))
+        );
     }
 }

@@ -259,6 +259,10 @@ pub struct Limits {
     #[arg(long = "signin-lock-secs", env = "KIBITZ_SIGNIN_LOCK_SECS", default_value = "60", value_parser = secs,
         value_name = "SECS")]
     pub signin_lock: Duration,
+    /// For tests only: `POST /api/test/clock` moves the hall's clock ahead, so that a
+    /// correspondence game's days pass at once. Never on a hall open to players.
+    #[arg(long = "test-clock", env = "KIBITZ_TEST_CLOCK")]
+    pub test_clock: bool,
 }
 
 /// Trusted reverse proxies: addresses and networks.

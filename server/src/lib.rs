@@ -38,7 +38,8 @@
 //!   PostgreSQL.
 //! - [`refusal`]: how a refused request is answered (`error`).
 //! - [`rate_limit`]: the one rate limiter.
-//! - [`clock`]: Fischer and per-move clocks.
+//! - [`clock`]: Fischer, per-move and correspondence clocks; [`hall_time`]: the hall's wall
+//!   clock, which a test server may move ahead.
 //! - [`config`]: settings and every limit.
 //! - [`metrics`]: Prometheus metrics.
 //! - [`token`]: tokens, their hashes, ids.
@@ -49,6 +50,7 @@ pub mod clock;
 pub mod cluster;
 pub mod config;
 pub mod explorer;
+pub mod hall_time;
 pub mod housekeeping;
 pub mod hub;
 pub mod lobby;

@@ -62,6 +62,8 @@ pub struct BotOptions {
     pub pace: Option<Duration>,
     /// Search time per position of an `analyze` job; `None`: the bot takes no jobs.
     pub analysis: Option<Duration>,
+    /// The most a move of a correspondence game may think (the operator's limit).
+    pub correspondence: Duration,
 }
 
 impl BotOptions {
@@ -492,14 +494,13 @@ impl Bot<'_> {
             return;
         };
         let pace = policy::pace(seat.table.bots_only, self.options.pace);
-        seat.thinking.start(
-            room,
-            &seat.table,
-            level_in(self.state, room, seat.table.you),
+        let how = thinking::HowToThink {
+            level: level_in(self.state, room, seat.table.you),
             pace,
-            self.engines,
-            &self.thoughts,
-        );
+            correspondence: self.options.correspondence,
+        };
+        seat.thinking
+            .start(room, &seat.table, how, self.engines, &self.thoughts);
     }
 
     fn on_thought(&mut self, thought: Thought) {

@@ -41,6 +41,12 @@ enum MoveClock {
         left: Duration,
         increment: Duration,
     },
+    /// A correspondence game: days per move, of which the bot takes at most the operator's
+    /// limit, searching that long at every level.
+    Correspondence {
+        want: Duration,
+        cap: Duration,
+    },
     /// The bot's first move: its time does not run until it is made, but the server aborts
     /// a game whose first move takes too long, so the search takes no longer than the level
     /// thinks without a clock, nor than the clock would give a move (`most`).
@@ -51,14 +57,20 @@ enum MoveClock {
 
 impl MoveClock {
     /// The bot's clock in the room now, with the margin already kept in hand.
-    fn of(table: &Table) -> MoveClock {
+    fn of(table: &Table, correspondence: Duration) -> MoveClock {
         let Some(left) = table.my_time_left() else {
             return MoveClock::Untimed;
         };
         let left = left.saturating_sub(CLOCK_MARGIN);
+        if let Some(ClockSpec::Days { .. }) = table.control {
+            return MoveClock::Correspondence {
+                want: correspondence,
+                cap: left.mul_f64(0.6),
+            };
+        }
         if !table.my_clock_runs() {
             let most = match table.control {
-                Some(ClockSpec::PerMove { .. }) => left.mul_f64(0.6),
+                Some(ClockSpec::PerMove { .. } | ClockSpec::Days { .. }) => left.mul_f64(0.6),
                 Some(ClockSpec::Fischer { increment_ms, .. }) => {
                     move_time(left, Duration::from_millis(increment_ms))
                 }
@@ -67,7 +79,7 @@ impl MoveClock {
             return MoveClock::First { most };
         }
         match table.control {
-            Some(ClockSpec::PerMove { .. }) => MoveClock::PerMove { left },
+            Some(ClockSpec::PerMove { .. } | ClockSpec::Days { .. }) => MoveClock::PerMove { left },
             Some(ClockSpec::Fischer { increment_ms, .. }) => MoveClock::Game {
                 left,
                 increment: Duration::from_millis(increment_ms),
@@ -86,8 +98,20 @@ impl MoveClock {
             MoveClock::PerMove { left } => SearchLimits::Time(left.mul_f64(0.6).min(think_time)),
             MoveClock::Game { left, increment } => SearchLimits::Clock { left, increment },
             MoveClock::First { most } => SearchLimits::Time(most.min(think_time)),
+            MoveClock::Correspondence { want, cap } => {
+                SearchLimits::Time(want.max(think_time).min(cap))
+            }
         }
     }
+}
+
+/// How the bot thinks in a room: its level there, the shortest time from its turn to its move
+/// (never more than half the move's budget), and the most a correspondence move may take.
+#[derive(Clone, Copy, Debug)]
+pub struct HowToThink {
+    pub level: Level,
+    pub pace: Duration,
+    pub correspondence: Duration,
 }
 
 /// The searches of one room: the one running, the room's engine, and what the last one
@@ -117,14 +141,12 @@ impl Thinking {
     }
 
     /// Starts a search of the room's position if it is the bot's turn and none runs for this
-    /// ply yet. `pace` is the shortest time from now to the move (never more than half the
-    /// move's budget); the thought comes back on `thoughts`.
+    /// ply yet, as `how` says; the thought comes back on `thoughts`.
     pub fn start(
         &mut self,
         room: &str,
         table: &Table,
-        level: Level,
-        pace: Duration,
+        how: HowToThink,
         engines: &EngineFactory,
         thoughts: &mpsc::UnboundedSender<Thought>,
     ) {
@@ -146,7 +168,8 @@ impl Thinking {
         if game.position().is_over() {
             return;
         }
-        let clock = MoveClock::of(table);
+        let HowToThink { level, pace, .. } = how;
+        let clock = MoveClock::of(table, how.correspondence);
         let stop = StopFlag::new();
         self.running = Some((ply, stop.clone()));
         let engine_slot = self.engine.clone();
@@ -236,6 +259,23 @@ mod tests {
             most: Duration::from_secs(8),
         };
         assert_eq!(first.limits(think), SearchLimits::Time(think));
+        // Correspondence: the operator's limit at every level, within the time left.
+        let days = MoveClock::Correspondence {
+            want: Duration::from_secs(10),
+            cap: Duration::from_secs(3600),
+        };
+        assert_eq!(
+            days.limits(think),
+            SearchLimits::Time(Duration::from_secs(10))
+        );
+        let short = MoveClock::Correspondence {
+            want: Duration::from_secs(10),
+            cap: Duration::from_secs(2),
+        };
+        assert_eq!(
+            short.limits(think),
+            SearchLimits::Time(Duration::from_secs(2))
+        );
     }
 
     #[test]
@@ -272,7 +312,7 @@ mod tests {
         table.clock_at -= Duration::from_secs(20);
         assert_eq!(table.my_time_left(), Some(Duration::from_secs(300)));
         assert!(!table.my_clock_runs());
-        let MoveClock::First { most } = MoveClock::of(&table) else {
+        let MoveClock::First { most } = MoveClock::of(&table, Duration::from_secs(10)) else {
             panic!("the bot's first move");
         };
         assert!(most < Duration::from_secs(13), "{most:?}");
@@ -282,6 +322,9 @@ mod tests {
         }
         assert!(table.my_clock_runs());
         assert_eq!(table.my_time_left(), Some(Duration::from_secs(280)));
-        assert!(matches!(MoveClock::of(&table), MoveClock::Game { .. }));
+        assert!(matches!(
+            MoveClock::of(&table, Duration::from_secs(10)),
+            MoveClock::Game { .. }
+        ));
     }
 }

@@ -1,5 +1,6 @@
-//! Time controls on the wire: a Fischer clock or a clock per move, checked when read (an
-//! out-of-range value gets a clear message), and the clocks of a running game.
+//! Time controls on the wire: a Fischer clock, a clock per move or a correspondence clock of
+//! days per move, checked when read (an out-of-range value gets a clear message), and the
+//! clocks of a running game.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use thiserror::Error;
@@ -11,7 +12,8 @@ use crate::Color;
 /// Bounds checked by [`ClockSpec::validate`] (parsing accepts any non-negative numbers so that
 /// an out-of-range value gets a clear message rather than a type error):
 /// - Fischer: `initial_ms` in 1 s ..= 3 h, `increment_ms` in 0 ..= 60 s;
-/// - per move: `move_ms` in 1 s ..= 1 h.
+/// - per move: `move_ms` in 1 s ..= 1 h;
+/// - correspondence: `days` in 1 ..= 14, `vacation_days` in 0 ..= 30.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ClockSpec {
     /// `{"initial_ms":300000,"increment_ms":2000}`: a bank of time plus an increment after each
@@ -19,7 +21,21 @@ pub enum ClockSpec {
     Fischer { initial_ms: u64, increment_ms: u64 },
     /// `{"move_ms":5000}`: a fixed time for every move, nothing carried over.
     PerMove { move_ms: u64 },
+    /// `{"days":3,"vacation_days":7}`: correspondence. Each move may take `days` days; a side
+    /// that goes over draws on its own `vacation_days` for the whole game before its flag
+    /// falls. Runs on the wall clock, so a restart or a change of node charges the time that
+    /// passed meanwhile. A missing `vacation_days` reads as 0.
+    Days { days: u64, vacation_days: u64 },
 }
+
+/// One day in milliseconds: the unit of a correspondence clock.
+pub const DAY_MS: u64 = 24 * 3_600_000;
+/// Fewest days per move of a correspondence clock.
+pub const MIN_DAYS: u64 = 1;
+/// Most days per move of a correspondence clock.
+pub const MAX_DAYS: u64 = 14;
+/// Most vacation days of a correspondence clock, per side and game.
+pub const MAX_VACATION_DAYS: u64 = 30;
 
 /// Smallest `initial_ms` of a Fischer clock: 1 s.
 pub const MIN_INITIAL_MS: u64 = 1_000;
@@ -41,6 +57,10 @@ pub enum ClockError {
     Increment(u64),
     #[error("move_ms must be {MIN_MOVE_MS}..={MAX_MOVE_MS}, got {0}")]
     PerMove(u64),
+    #[error("days must be {MIN_DAYS}..={MAX_DAYS}, got {0}")]
+    Days(u64),
+    #[error("vacation_days must be 0..={MAX_VACATION_DAYS}, got {0}")]
+    Vacation(u64),
 }
 
 impl ClockSpec {
@@ -63,8 +83,25 @@ impl ClockSpec {
                     return Err(ClockError::PerMove(move_ms));
                 }
             }
+            ClockSpec::Days {
+                days,
+                vacation_days,
+            } => {
+                if !(MIN_DAYS..=MAX_DAYS).contains(&days) {
+                    return Err(ClockError::Days(days));
+                }
+                if vacation_days > MAX_VACATION_DAYS {
+                    return Err(ClockError::Vacation(vacation_days));
+                }
+            }
         }
         Ok(())
+    }
+
+    /// A correspondence clock (days per move): its games wait for players who come and go.
+    #[must_use]
+    pub fn is_correspondence(&self) -> bool {
+        matches!(self, ClockSpec::Days { .. })
     }
 }
 
@@ -79,6 +116,22 @@ struct ClockWire {
     increment_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     move_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    days: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    vacation_days: Option<u64>,
+}
+
+impl ClockWire {
+    fn empty() -> ClockWire {
+        ClockWire {
+            initial_ms: None,
+            increment_ms: None,
+            move_ms: None,
+            days: None,
+            vacation_days: None,
+        }
+    }
 }
 
 impl Serialize for ClockSpec {
@@ -90,12 +143,19 @@ impl Serialize for ClockSpec {
             } => ClockWire {
                 initial_ms: Some(initial_ms),
                 increment_ms: Some(increment_ms),
-                move_ms: None,
+                ..ClockWire::empty()
             },
             ClockSpec::PerMove { move_ms } => ClockWire {
-                initial_ms: None,
-                increment_ms: None,
                 move_ms: Some(move_ms),
+                ..ClockWire::empty()
+            },
+            ClockSpec::Days {
+                days,
+                vacation_days,
+            } => ClockWire {
+                days: Some(days),
+                vacation_days: Some(vacation_days),
+                ..ClockWire::empty()
             },
         };
         wire.serialize(serializer)
@@ -106,18 +166,45 @@ impl<'de> Deserialize<'de> for ClockSpec {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<ClockSpec, D::Error> {
         use serde::de::Error;
         let wire = ClockWire::deserialize(deserializer)?;
-        match (wire.initial_ms, wire.increment_ms, wire.move_ms) {
-            (Some(initial_ms), increment_ms, None) => Ok(ClockSpec::Fischer {
+        let timed = wire.initial_ms.is_some() || wire.increment_ms.is_some();
+        let per_move = wire.move_ms.is_some();
+        let days = wire.days.is_some() || wire.vacation_days.is_some();
+        if usize::from(timed) + usize::from(per_move) + usize::from(days) > 1 {
+            return Err(D::Error::custom(
+                "clock mixes initial_ms/increment_ms, move_ms and days; use one form",
+            ));
+        }
+        match wire {
+            ClockWire {
+                initial_ms: Some(initial_ms),
+                increment_ms,
+                ..
+            } => Ok(ClockSpec::Fischer {
                 initial_ms,
                 increment_ms: increment_ms.unwrap_or(0),
             }),
-            (None, None, Some(move_ms)) => Ok(ClockSpec::PerMove { move_ms }),
-            (None, None, None) => Err(D::Error::custom(
-                "clock must be {\"initial_ms\",\"increment_ms\"} or {\"move_ms\"} (or null for none)",
-            )),
-            (None, Some(_), None) => Err(D::Error::custom("clock has increment_ms without initial_ms")),
+            ClockWire {
+                increment_ms: Some(_),
+                ..
+            } => Err(D::Error::custom("clock has increment_ms without initial_ms")),
+            ClockWire {
+                move_ms: Some(move_ms),
+                ..
+            } => Ok(ClockSpec::PerMove { move_ms }),
+            ClockWire {
+                days: Some(days),
+                vacation_days,
+                ..
+            } => Ok(ClockSpec::Days {
+                days,
+                vacation_days: vacation_days.unwrap_or(0),
+            }),
+            ClockWire {
+                vacation_days: Some(_),
+                ..
+            } => Err(D::Error::custom("clock has vacation_days without days")),
             _ => Err(D::Error::custom(
-                "clock mixes initial_ms/increment_ms with move_ms; use one form",
+                "clock must be {\"initial_ms\",\"increment_ms\"}, {\"move_ms\"} or {\"days\",\"vacation_days\"} (or null for none)",
             )),
         }
     }

@@ -81,6 +81,9 @@ fn bad_request_keeps_reference() {
         r#"{"t":"seek","game":{"kind":"othello"},"clock":{"increment_ms":1000}}"#,
         r#"{"t":"seek","game":{"kind":"othello"},"clock":{"move_ms":"5s"}}"#,
         r#"{"t":"seek","game":{"kind":"othello"},"clock":5000}"#,
+        r#"{"t":"seek","game":{"kind":"othello"},"clock":{"days":3,"move_ms":1000}}"#,
+        r#"{"t":"seek","game":{"kind":"othello"},"clock":{"vacation_days":3}}"#,
+        r#"{"t":"seek","game":{"kind":"othello"},"clock":{"days":-1}}"#,
     ] {
         let e = error_of(text);
         assert_eq!(e.code, ErrorCode::BadRequest, "{text}: {}", e.message);
@@ -136,6 +139,49 @@ fn clock_validation_bounds() {
         .unwrap_err()
         .to_string()
         .contains("move_ms"));
+    let days = |days, vacation_days| ClockSpec::Days {
+        days,
+        vacation_days,
+    };
+    assert!(days(1, 0).validate().is_ok());
+    assert!(days(14, 30).validate().is_ok());
+    assert!(days(0, 0)
+        .validate()
+        .unwrap_err()
+        .to_string()
+        .contains("days"));
+    assert!(days(15, 0).validate().is_err());
+    assert!(days(3, 31)
+        .validate()
+        .unwrap_err()
+        .to_string()
+        .contains("vacation_days"));
+}
+
+#[test]
+fn a_correspondence_clock_reads_and_writes_in_days() {
+    let spec: ClockSpec = serde_json::from_str(r#"{"days":3,"vacation_days":7}"#).unwrap();
+    assert_eq!(
+        spec,
+        ClockSpec::Days {
+            days: 3,
+            vacation_days: 7
+        }
+    );
+    assert!(spec.is_correspondence());
+    assert_eq!(
+        serde_json::to_value(spec).unwrap(),
+        serde_json::json!({"days":3,"vacation_days":7})
+    );
+    let bare: ClockSpec = serde_json::from_str(r#"{"days":2}"#).unwrap();
+    assert_eq!(
+        bare,
+        ClockSpec::Days {
+            days: 2,
+            vacation_days: 0
+        }
+    );
+    assert!(!ClockSpec::PerMove { move_ms: 5000 }.is_correspondence());
 }
 
 #[test]

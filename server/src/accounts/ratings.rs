@@ -8,13 +8,19 @@ use game_core::{Color, GameSpec, GomokuRule};
 use skillratings::glicko2::{glicko2, Glicko2Config, Glicko2Rating};
 use skillratings::Outcomes;
 
-/// The rating keys, in the order leaderboards list them.
-pub const KEYS: [&str; 5] = [
+/// The rating keys, in the order leaderboards list them: the live games', then the same
+/// games' by correspondence (days per move), rated apart.
+pub const KEYS: [&str; 10] = [
     "gomoku-freestyle",
     "gomoku-standard",
     "gomoku-renju",
     "othello",
     "connect4",
+    "gomoku-freestyle-corr",
+    "gomoku-standard-corr",
+    "gomoku-renju-corr",
+    "othello-corr",
+    "connect4-corr",
 ];
 
 /// A rating is provisional while its deviation is above this (lichess's threshold): the
@@ -43,27 +49,32 @@ pub const REPEATS_ALLOWED: u32 = 3;
 pub const REPEAT_WINDOW_MS: u64 = 24 * 3600 * 1000;
 
 /// The key a game is rated under: the five standard boards only, with no preset opening
-/// moves (a preset position is a different game); `None` for anything else.
+/// moves (a preset position is a different game); `None` for anything else. A
+/// correspondence game (days per move) has its own key beside the live one.
 #[must_use]
-pub fn rating_key(spec: &GameSpec, preset_opening: bool) -> Option<&'static str> {
+pub fn rating_key(
+    spec: &GameSpec,
+    preset_opening: bool,
+    correspondence: bool,
+) -> Option<&'static str> {
     if preset_opening {
         return None;
     }
-    let key = match spec {
+    let index = match spec {
         GameSpec::Gomoku { size: 15, rule, .. } => match rule {
-            GomokuRule::Freestyle => "gomoku-freestyle",
-            GomokuRule::Standard => "gomoku-standard",
-            GomokuRule::Renju => "gomoku-renju",
+            GomokuRule::Freestyle => 0,
+            GomokuRule::Standard => 1,
+            GomokuRule::Renju => 2,
         },
-        GameSpec::Othello => "othello",
+        GameSpec::Othello => 3,
         GameSpec::Connect4 {
             cols: 7,
             rows: 6,
             blocked,
-        } if blocked.is_empty() => "connect4",
+        } if blocked.is_empty() => 4,
         _ => return None,
     };
-    Some(key)
+    Some(KEYS[if correspondence { index + 5 } else { index }])
 }
 
 /// What black scored in a game that ended with `result`: 1, ½ or 0; `None` for an aborted
@@ -255,9 +266,13 @@ pub fn settle(black: &SeatRating, white: &SeatRating, black_score: f64, repeats:
 pub fn settlement_key(
     spec: &GameSpec,
     preset_opening: bool,
+    correspondence: bool,
     result: &game_core::protocol::GameResult,
 ) -> Option<(&'static str, f64)> {
-    Some((rating_key(spec, preset_opening)?, black_score(result)?))
+    Some((
+        rating_key(spec, preset_opening, correspondence)?,
+        black_score(result)?,
+    ))
 }
 
 /// A player's rating under a key, as a store writes it.
@@ -598,35 +613,56 @@ mod tests {
     fn only_the_standard_boards_without_a_preset_opening_are_rated() {
         let spec = |json: &str| -> GameSpec { serde_json::from_str(json).unwrap() };
         assert_eq!(
-            rating_key(&spec(r#"{"kind":"gomoku","size":15}"#), false),
+            rating_key(&spec(r#"{"kind":"gomoku","size":15}"#), false, false),
             Some("gomoku-freestyle")
         );
         assert_eq!(
             rating_key(
                 &spec(r#"{"kind":"gomoku","size":15,"rule":"renju"}"#),
+                false,
                 false
             ),
             Some("gomoku-renju")
         );
         assert_eq!(
-            rating_key(&spec(r#"{"kind":"gomoku","size":19}"#), false),
+            rating_key(&spec(r#"{"kind":"gomoku","size":19}"#), false, false),
             None
         );
         assert_eq!(
-            rating_key(&spec(r#"{"kind":"othello"}"#), false),
+            rating_key(&spec(r#"{"kind":"othello"}"#), false, false),
             Some("othello")
         );
-        assert_eq!(rating_key(&spec(r#"{"kind":"othello"}"#), true), None);
         assert_eq!(
-            rating_key(&spec(r#"{"kind":"connect4","cols":7,"rows":6}"#), false),
+            rating_key(&spec(r#"{"kind":"othello"}"#), true, false),
+            None
+        );
+        assert_eq!(
+            rating_key(
+                &spec(r#"{"kind":"connect4","cols":7,"rows":6}"#),
+                false,
+                false
+            ),
             Some("connect4")
         );
         assert_eq!(
             rating_key(
                 &spec(r#"{"kind":"connect4","cols":7,"rows":6,"blocked":[[4,1]]}"#),
+                false,
                 false
             ),
             None
+        );
+        assert_eq!(
+            rating_key(&spec(r#"{"kind":"othello"}"#), false, true),
+            Some("othello-corr")
+        );
+        assert_eq!(
+            rating_key(
+                &spec(r#"{"kind":"gomoku","size":15,"rule":"renju"}"#),
+                false,
+                true
+            ),
+            Some("gomoku-renju-corr")
         );
         assert!(Rating::start(false).provisional());
         assert!(!Rating {

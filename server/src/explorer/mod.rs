@@ -90,7 +90,7 @@ pub const STEPS_READ: usize = 2 * MAX_PLIES;
 /// within its opening rule).
 #[must_use]
 pub fn indexed_game(spec: &GameSpec, opening: &[String], steps: &[String]) -> Option<IndexedGame> {
-    let key = ratings::rating_key(spec, !opening.is_empty())?;
+    let key = ratings::rating_key(spec, !opening.is_empty(), false)?;
     let Some(rule) = spec.opening_rule() else {
         return Some(IndexedGame {
             variant: key.to_string(),

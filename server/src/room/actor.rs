@@ -516,6 +516,7 @@ impl RoomActor {
             }
             RoomCmd::Notify(msg) => self.members.send_all(&msg),
             RoomCmd::Prune => self.prune_closed(),
+            RoomCmd::ClockAdvanced { ms } => self.game.charge_clock(ms),
         }
     }
 

@@ -25,12 +25,9 @@ impl Moment {
     /// Now, by both clocks.
     #[must_use]
     pub fn now() -> Moment {
-        let unix_ms = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_millis() as u64);
         Moment {
             at: Instant::now(),
-            unix_ms,
+            unix_ms: crate::hall_time::unix_ms(),
         }
     }
 

@@ -183,6 +183,12 @@ impl RoomGame {
             if status == RoomStatus::Playing {
                 let turn = game.to_act();
                 clock.give_turn(turn, Turn::after(has_moved(&moves, turn)), now.at);
+                if spec.is_correspondence() {
+                    // Correspondence runs on the wall clock: the days that passed while the
+                    // room was out of memory count, since the last move (or the room's start).
+                    let since = moves.last().map_or(head.created_ms, |m| m.at_ms);
+                    clock.charge(now.unix_ms.saturating_sub(since));
+                }
             }
             clock
         });
@@ -348,10 +354,7 @@ impl RoomGame {
     fn readings(&self, clock: &GameClock, now: Instant) -> ClockState {
         let mut state = clock.state(now);
         if self.status != RoomStatus::Over {
-            state.abort_ms = clock.held().map(|(_, since)| {
-                let left = (since + self.first_move).saturating_duration_since(now);
-                u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
-            });
+            state.abort_ms = clock.held_left_ms(clock.first_move_limit(self.first_move), now);
         }
         state
     }
@@ -377,7 +380,25 @@ impl RoomGame {
         if self.status != RoomStatus::Playing {
             return None;
         }
-        self.clock.as_ref()?.held().map(|(_, since)| since + limit)
+        let clock = self.clock.as_ref()?;
+        clock.held_deadline(clock.first_move_limit(limit))
+    }
+
+    /// Charges the running side (or a held first move) `ms` that the room's clock did not
+    /// see pass: the hall's clock advanced (`--test-clock`).
+    pub fn charge_clock(&mut self, ms: u64) {
+        if self.status == RoomStatus::Playing {
+            if let Some(clock) = &mut self.clock {
+                clock.charge(ms);
+            }
+        }
+    }
+
+    /// Whether the game is played by correspondence (days per move): its players come and
+    /// go, and being away loses nothing.
+    #[must_use]
+    pub fn is_correspondence(&self) -> bool {
+        self.head.clock.is_some_and(|c| c.is_correspondence())
     }
 
     /// Whether `side` has made a move of its own in this game (a pass is the server's).

@@ -96,6 +96,10 @@ pub enum RoomCmd {
     Notify(Box<game_core::protocol::ServerMsg>),
     /// A node of the cluster is gone: members connected to it leave, as if each had closed.
     Prune,
+    /// The hall's clock moved `ms` ahead (`--test-clock`): the running side is charged them.
+    ClockAdvanced {
+        ms: u64,
+    },
 }
 
 impl RoomCmd {

@@ -34,6 +34,8 @@ pub struct Members {
     /// Since when the room, waiting for its players, has had no person in it (bots and the
     /// server's own clients aside).
     unattended_since: Option<Instant>,
+    /// A correspondence game's players come and go: nobody is ever waited for.
+    patient: bool,
 }
 
 impl Members {
@@ -46,6 +48,13 @@ impl Members {
             grace,
             ..Members::default()
         }
+    }
+
+    /// Players of a correspondence game: being away from it loses nothing.
+    #[must_use]
+    pub fn patient(mut self, patient: bool) -> Members {
+        self.patient = patient;
+        self
     }
 
     /// Counts a connection of `player` as a member of `room` (it hears the room from now on).
@@ -206,6 +215,9 @@ impl Members {
 
     /// `seat`'s player is away from `now`: its grace period starts.
     pub fn away(&mut self, seat: Color, now: Instant) {
+        if self.patient {
+            return;
+        }
         self.away_since[seat.index()] = Some(now);
     }
 

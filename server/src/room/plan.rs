@@ -77,7 +77,9 @@ impl RoomPlan {
 
     /// Rated: only a game with a rating key (a standard board, no preset opening moves).
     pub fn rated(self) -> Result<RoomPlan, RoomError> {
-        if crate::accounts::ratings::rating_key(&self.game, !self.opening.is_empty()).is_none() {
+        if crate::accounts::ratings::rating_key(&self.game, !self.opening.is_empty(), false)
+            .is_none()
+        {
             return Err(RoomError::NotRateable);
         }
         Ok(RoomPlan {

@@ -104,7 +104,8 @@ pub fn spawn_room(
     let mut members = Members::under(
         lease.as_ref().map_or(0, |l| l.fence),
         hub.config().limits.grace,
-    );
+    )
+    .patient(game.is_correspondence());
     // Nobody is in the room yet: a reloaded game, or one that starts at once (quick pairing,
     // rematch), waits for its players from now, a grace period each.
     if unfinished && (reloaded || game.status() == RoomStatus::Playing) {

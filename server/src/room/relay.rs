@@ -73,6 +73,9 @@ enum WireCmd {
         msg: Box<ServerMsg>,
     },
     Prune,
+    ClockAdvanced {
+        ms: u64,
+    },
 }
 
 fn wire_link(coord: &Coordination, link: &MemberLink) -> WireLink {
@@ -132,6 +135,7 @@ impl WireCmd {
             },
             RoomCmd::Notify(msg) => WireCmd::Notify { msg: msg.clone() },
             RoomCmd::Prune => WireCmd::Prune,
+            RoomCmd::ClockAdvanced { ms } => WireCmd::ClockAdvanced { ms: *ms },
         }
     }
 
@@ -188,6 +192,7 @@ impl WireCmd {
             },
             WireCmd::Notify { msg } => RoomCmd::Notify(msg),
             WireCmd::Prune => RoomCmd::Prune,
+            WireCmd::ClockAdvanced { ms } => RoomCmd::ClockAdvanced { ms },
         })
     }
 }

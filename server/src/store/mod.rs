@@ -88,6 +88,14 @@ impl Store {
         }
     }
 
+    /// The rooms that are not over in which `player` holds a seat.
+    pub async fn unfinished_of(&self, player: &str) -> Result<Vec<StoredRoom>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.unfinished_of(player).await,
+            Store::Postgres(s) => s.unfinished_of(player).await,
+        }
+    }
+
     /// The ids of the rooms that are not over (in a cluster, to find those no node owns).
     pub async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
         match self {

@@ -84,7 +84,7 @@ async fn look_up(
             format!(
                 "no explorer for {variant:?}; the explorer keeps {} (a Gomoku one with \
                  @swap2, @soosorv8 or @taraguchi10 for games played from that opening rule)",
-                crate::accounts::ratings::KEYS.join(", ")
+                crate::accounts::ratings::KEYS[..5].join(", ")
             ),
         );
     };

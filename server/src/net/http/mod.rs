@@ -7,6 +7,7 @@
 pub mod accounts;
 pub mod assets;
 pub mod blocks;
+pub mod correspondence;
 pub mod explorer;
 pub mod puzzles;
 pub mod reports;
@@ -60,6 +61,7 @@ pub fn router(hub: SharedHub) -> Router {
         .merge(crate::net::http::puzzles::routes())
         .merge(crate::net::http::blocks::routes())
         .merge(crate::net::http::reports::routes())
+        .merge(crate::net::http::correspondence::routes())
         .fallback(get(crate::net::http::web::static_file))
         .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)

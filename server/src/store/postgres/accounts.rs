@@ -3,7 +3,7 @@
 //! settled in the transaction that ends it, with both players' account rows locked, so that
 //! two nodes ending two games of one player at once rate them one after the other.
 
-use game_core::protocol::{GameResult, RatingOutcome};
+use game_core::protocol::{ClockSpec, GameResult, RatingOutcome};
 use game_core::GameSpec;
 use tokio_postgres::{Client, Row};
 
@@ -113,7 +113,8 @@ pub(super) async fn settle_rated(
     let Some(head) = db
         .query_opt(
             "SELECT rated, game, opening,
-                    unrated IS NOT NULL OR EXISTS (SELECT 1 FROM rating_changes WHERE room = $1)
+                    unrated IS NOT NULL OR EXISTS (SELECT 1 FROM rating_changes WHERE room = $1),
+                    clock
              FROM rooms WHERE id = $1",
             &[&room],
         )
@@ -127,7 +128,11 @@ pub(super) async fn settle_rated(
     }
     let spec: GameSpec = serde_json::from_str(head.try_get(1)?)?;
     let opening: Vec<String> = serde_json::from_str(head.try_get(2)?)?;
-    let Some((key, black_score)) = ratings::settlement_key(&spec, !opening.is_empty(), result)
+    let clock: Option<&str> = head.try_get(4)?;
+    let clock: Option<ClockSpec> = clock.map(serde_json::from_str).transpose()?;
+    let correspondence = clock.is_some_and(|c| c.is_correspondence());
+    let Some((key, black_score)) =
+        ratings::settlement_key(&spec, !opening.is_empty(), correspondence, result)
     else {
         return Ok(());
     };

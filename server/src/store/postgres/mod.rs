@@ -207,6 +207,10 @@ impl PostgresStore {
         self.reads.read_room(id).await
     }
 
+    pub async fn unfinished_of(&self, player: &str) -> Result<Vec<StoredRoom>, StoreError> {
+        self.reads.unfinished_of(player).await
+    }
+
     pub async fn unfinished_ids(&self) -> Result<Vec<String>, StoreError> {
         self.reads.unfinished_ids().await
     }

@@ -24,6 +24,8 @@ const READ_CONNECTIONS: usize = 4;
 enum Rooms<'a> {
     One(&'a str),
     Unfinished,
+    /// The unfinished rooms in which this player holds a seat.
+    UnfinishedOf(&'a str),
 }
 
 impl Rooms<'_> {
@@ -32,6 +34,9 @@ impl Rooms<'_> {
         match self {
             Rooms::One(_) => "r.id = $1",
             Rooms::Unfinished => "r.status <> 'over'",
+            Rooms::UnfinishedOf(_) => {
+                "r.status <> 'over' AND r.id IN (SELECT room FROM seats WHERE player = $1)"
+            }
         }
     }
 }
@@ -102,6 +107,14 @@ impl Readers {
         let mut db = self.client().await?;
         let tx = snapshot(&mut db).await?;
         let rooms = read_rooms(&tx, Rooms::Unfinished).await?;
+        tx.commit().await?;
+        Ok(rooms)
+    }
+
+    pub(super) async fn unfinished_of(&self, player: &str) -> Result<Vec<StoredRoom>, StoreError> {
+        let mut db = self.client().await?;
+        let tx = snapshot(&mut db).await?;
+        let rooms = read_rooms(&tx, Rooms::UnfinishedOf(player)).await?;
         tx.commit().await?;
         Ok(rooms)
     }
@@ -228,7 +241,7 @@ async fn read_rooms(tx: &Transaction<'_>, which: Rooms<'_>) -> Result<Vec<Stored
          FROM moves m JOIN rooms r ON r.id = m.room WHERE {cond} ORDER BY m.room, m.ply"
     );
     let params: Vec<&(dyn ToSql + Sync)> = match &which {
-        Rooms::One(id) => vec![id],
+        Rooms::One(id) | Rooms::UnfinishedOf(id) => vec![id],
         Rooms::Unfinished => Vec::new(),
     };
     let (heads, seats, moves) = tokio::try_join!(

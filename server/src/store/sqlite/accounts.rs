@@ -5,7 +5,7 @@
 
 use rusqlite::{params, Connection, OptionalExtension};
 
-use game_core::protocol::{GameResult, RatingOutcome};
+use game_core::protocol::{ClockSpec, GameResult, RatingOutcome};
 use game_core::{Color, GameSpec};
 
 use crate::accounts::ratings::{self, Rating, SeatRating, Settlement};
@@ -126,20 +126,27 @@ pub(super) fn settle_rated(
     now_ms: u64,
 ) -> Result<(), StoreError> {
     // A room already settled (an end stored twice) is not rated again.
-    let head: Option<(bool, String, String, bool)> = db
+    type Head = (bool, String, String, bool, Option<String>);
+    let head: Option<Head> = db
         .prepare_cached(
             "SELECT rated, game, opening,
-                    unrated IS NOT NULL OR EXISTS (SELECT 1 FROM rating_changes WHERE room = ?1)
+                    unrated IS NOT NULL OR EXISTS (SELECT 1 FROM rating_changes WHERE room = ?1),
+                    clock
              FROM rooms WHERE id = ?1",
         )?
-        .query_row([room], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))
+        .query_row([room], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+        })
         .optional()?;
-    let Some((true, game, opening, false)) = head else {
+    let Some((true, game, opening, false, clock)) = head else {
         return Ok(());
     };
     let spec: GameSpec = serde_json::from_str(&game)?;
     let opening: Vec<String> = serde_json::from_str(&opening)?;
-    let Some((key, black_score)) = ratings::settlement_key(&spec, !opening.is_empty(), result)
+    let clock: Option<ClockSpec> = clock.as_deref().map(serde_json::from_str).transpose()?;
+    let correspondence = clock.is_some_and(|c| c.is_correspondence());
+    let Some((key, black_score)) =
+        ratings::settlement_key(&spec, !opening.is_empty(), correspondence, result)
     else {
         return Ok(());
     };

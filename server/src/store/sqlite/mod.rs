@@ -188,6 +188,28 @@ impl SqliteStore {
         .await
     }
 
+    pub async fn unfinished_of(&self, player: &str) -> Result<Vec<StoredRoom>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| {
+            let ids: Vec<String> = {
+                let mut stmt = conn.prepare(
+                    "SELECT r.id FROM rooms r JOIN seats s ON s.room = r.id
+                     WHERE s.player = ?1 AND r.status != 'over' ORDER BY r.id",
+                )?;
+                let rows = stmt.query_map([&player], |r| r.get(0))?;
+                rows.collect::<Result<_, _>>()?
+            };
+            let mut rooms = Vec::new();
+            for id in ids {
+                if let Some(room) = read_room(conn, &id)? {
+                    rooms.push(room);
+                }
+            }
+            Ok(rooms)
+        })
+        .await
+    }
+
     pub async fn read_rematch(&self, id: &str) -> Result<Option<StoredRematch>, StoreError> {
         let id = id.to_string();
         self.read(move |conn| {
