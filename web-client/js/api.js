@@ -1,4 +1,4 @@
-// The HTTP side of accounts, ratings, tournaments and the opening explorer: JSON requests to the server's /api/ (accounts, sign-in and sign-out, an account's blocks, reports and the moderators' list of them, leaderboards, player pages, tournaments, explorer look-ups), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
+// The HTTP side of accounts, ratings, tournaments and the opening explorer: JSON requests to the server's /api/ (accounts, sign-in and sign-out, an account's blocks, reports and the moderators' list of them, a player's correspondence games, leaderboards, player pages, tournaments, explorer look-ups), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
 
 import { t } from './i18n.js';
 import { explorerPath } from './explorer-data.js';
@@ -68,6 +68,11 @@ export const report = (token, body, opts) => apiRequest('POST', '/api/reports', 
 
 /** The open reports, for a moderator's `token`: 200 { reports: [...] }; 403 for others. */
 export const moderationReports = (token, opts) => apiRequest('GET', '/api/moderation/reports?status=open', { ...opts, token });
+
+/** The unfinished correspondence games of the player of `token` (a guest's too), theirs to
+ *  move first: 200 { now_ms, games: [{ room, game, control, status, you, to_move, your_turn,
+ *  opponent: { name, bot }, moves, left_ms, deadline_ms, rated }] }. */
+export const correspondence = (token, opts) => apiRequest('GET', '/api/correspondence', { ...opts, token });
 
 /** A leaderboard: { key, bots, players: [{ name, rating, rd, games, provisional }] }. */
 export const leaderboard = (key, bots, opts) => apiRequest('GET', `/api/leaderboard/${enc(key)}${bots ? '?bots=true' : ''}`, opts);

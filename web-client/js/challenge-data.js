@@ -4,9 +4,12 @@ import { t, getLang, gameLabel, clockLabel, errorText } from './i18n.js';
 import { clockFromKey } from './record.js';
 import { openingRules } from './opening.js';
 import { canBeRated } from './rating.js';
+import { CORR_CLOCKS } from './corr-data.js';
 
-/** The clocks a challenge offers: the lobby's new-game clocks (docs/protocol.md, `create`). */
-export const CHALLENGE_CLOCKS = ['1+0', '3+2', '5+3', '10+5', '5s', '30s', 'none'];
+/** The live clocks a challenge offers: the lobby's new-game clocks (docs/protocol.md, `create`). */
+export const LIVE_CLOCKS = ['1+0', '3+2', '5+3', '10+5', '5s', '30s', 'none'];
+/** Every clock a challenge offers: the live ones, then days per move (correspondence). */
+export const CHALLENGE_CLOCKS = [...LIVE_CLOCKS, ...CORR_CLOCKS];
 /** The challenger's colour; `random` is drawn by the server when the challenge is accepted. */
 export const COLORS = ['random', 'black', 'white'];
 /** The reasons to decline the server knows (docs/protocol.md, "Challenges"), the plain one first. */

@@ -1,12 +1,13 @@
-// The "Challenge Bob" dialog: the game (Gomoku's board, rule and opening rule, or Connect Four's board), the clock, the challenger's colour and, where it can be, rated; the choices are remembered for the next challenge. A modal dialog: the keyboard stays inside, Escape cancels, the focus goes back.
+// The "Challenge Bob" dialog: the game (Gomoku's board, rule and opening rule, or Connect Four's board), the clock (live, or days per move), the challenger's colour and, where it can be, rated; the choices are remembered for the next challenge. A modal dialog: the keyboard stays inside, Escape cancels, the focus goes back.
 
 import { h, clear } from './dom.js';
-import { t, clockLabel } from './i18n.js';
+import { t } from './i18n.js';
+import { appendOptions, clockOptions } from './form-select.js';
 import { clockFromKey } from './record.js';
 import { makeModal } from './modal.js';
 import { openingRules } from './opening.js';
 import {
-  CHALLENGE_CLOCKS, COLORS, GAME_KINDS, GOMOKU_SIZES, GOMOKU_RULES, C4_SIZES,
+  LIVE_CLOCKS, COLORS, GAME_KINDS, GOMOKU_SIZES, GOMOKU_RULES, C4_SIZES,
   normalForm, ratedBlocked, termsWords, challengeGame,
 } from './challenge-data.js';
 
@@ -28,10 +29,9 @@ function saveForm(form) {
   }
 }
 
-/** A labelled select of [value, text] options. */
+/** A labelled select of [value, text] options (or groups of them: form-select.js). */
 function selectField(id, labelKey, options, onchange) {
-  const control = h('select', { id, 'data-testid': id, onchange: (ev) => onchange(ev.target.value) });
-  for (const [value, text] of options) control.append(h('option', { value: String(value) }, text));
+  const control = appendOptions(h('select', { id, 'data-testid': id, onchange: (ev) => onchange(ev.target.value) }), options);
   const field = h('div', { class: 'field' }, h('label', { for: id }, t(labelKey)), control);
   return { field, control };
 }
@@ -105,7 +105,7 @@ export function createChallengeDialog({ app, onSend }) {
       rows.control.value = String(form.rows);
       fields.append(h('div', { class: 'row' }, cols.field, rows.field));
     }
-    const clock = selectField('challenge-clock', 'lobby.clock', CHALLENGE_CLOCKS.map((k) => [k, clockLabel(clockFromKey(k))]), (v) => change('clock', v));
+    const clock = selectField('challenge-clock', 'lobby.clock', clockOptions(LIVE_CLOCKS), (v) => change('clock', v));
     const color = selectField('challenge-color', 'ch.color', COLORS.map((c) => [c, t(`lobby.seat.${c}`)]), (v) => change('color', v));
     clock.control.value = form.clock;
     color.control.value = form.color;

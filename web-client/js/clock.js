@@ -1,6 +1,7 @@
-// Game clocks: counts the running side down smoothly between the server's readings (state.clock / moved.clock), and the time left for a first move before the game is aborted.
+// Game clocks: counts the running side down smoothly between the server's readings (state.clock / moved.clock), and the time left for a first move before the game is aborted; a correspondence room's in days ("2 d 23 h").
 
 import { t } from './i18n.js';
+import { formatDays, isCorrespondence, corrLowBelowMs } from './corr-data.js';
 
 /** m:ss, or s.t under ten seconds, or h:mm:ss for long games. */
 export function formatMs(ms) {
@@ -20,6 +21,7 @@ const LOW_MS = 10000;
 
 /** The time left under which a clock of `control` shows as low (red). */
 export function lowBelowMs(control) {
+  if (isCorrespondence(control)) return corrLowBelowMs(control);
   const perMove = Number(control?.move_ms);
   return Number.isFinite(perMove) && perMove > 0 ? Math.min(LOW_MS, perMove / 4) : LOW_MS;
 }
@@ -34,6 +36,8 @@ export function lowBelowMs(control) {
 export function createClocks(els) {
   let reading = null;
   let lowBelow = LOW_MS;
+  // A correspondence room's clocks and abort countdown read in days.
+  let days = false;
   let toMove = null;
   let at = 0;
   let frame = 0;
@@ -52,7 +56,8 @@ export function createClocks(els) {
     const secs = Math.max(0, Math.ceil((reading.abort_ms - (performance.now() - at)) / 1000));
     // Drawn once a second, not every frame: screen readers hear a timer, not a stream.
     if (el.dataset.secs !== String(secs) || el.dataset.seat !== toMove) {
-      el.textContent = t('room.abortIn', { side: t(`seat.${toMove}`), s: secs });
+      const side = t(`seat.${toMove}`);
+      el.textContent = days ? t('corr.abortIn', { side, time: formatDays(secs * 1000) }) : t('room.abortIn', { side, s: secs });
       el.dataset.seat = toMove;
       el.dataset.secs = String(secs);
     }
@@ -73,7 +78,7 @@ export function createClocks(els) {
       let ms = reading[`${seat}_ms`];
       const running = reading.running === seat;
       if (running) ms -= performance.now() - at;
-      el.textContent = formatMs(ms);
+      el.textContent = days ? formatDays(ms) : formatMs(ms);
       el.classList.toggle('running', running);
       el.classList.toggle('low', ms < lowBelow);
       el.dataset.ms = String(Math.max(0, Math.round(ms)));
@@ -86,6 +91,7 @@ export function createClocks(els) {
     /** The room's time control: how low a clock must run to show as low. */
     control(spec) {
       lowBelow = lowBelowMs(spec);
+      days = isCorrespondence(spec);
     },
     set(clock, side = null) {
       reading = clock && typeof clock.black_ms === 'number' ? { ...clock } : null;

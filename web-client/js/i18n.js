@@ -84,10 +84,11 @@ export function gameLabel(game) {
   return String(game.kind);
 }
 
-/** "3+2", "5 s per move", "untimed". */
+/** "3+2", "5 s per move", "3 days per move" (correspondence), "untimed". */
 export function clockLabel(clock) {
   if (!clock) return t('clock.none');
   if (clock.move_ms != null) return t('clock.move', { s: Math.round(clock.move_ms / 1000) });
+  if (clock.days != null) return t(Number(clock.days) === 1 ? 'clock.day' : 'clock.days', { n: Number(clock.days) });
   const [m, s] = clockKey(clock).split('+');
   return t('clock.fischer', { m, s });
 }

@@ -1,8 +1,8 @@
-// Leaderboard page (`/?leaderboard=<key>[&bots=true]`): one rating key's table of people (or of bots), best first — rank, name (a link to the player's page, with a "Challenge" button beside a person), rating (`?` while provisional), games — with a tab for each key.
+// Leaderboard page (`/?leaderboard=<key>[&bots=true]`): one rating key's table of people (or of bots), best first — rank, name (a link to the player's page, with a "Challenge" button beside a person), rating (`?` while provisional), games — with a tab for each game, and live or correspondence (the `-corr` keys).
 
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
-import { RATING_KEYS, formatRating } from './rating.js';
+import { RATING_KEYS, baseKey, isCorrKey, formatRating } from './rating.js';
 import * as api from './api.js';
 
 /** Mounts the leaderboard of `key` (people, or bots when `bots`) in `root`. `app` gives
@@ -13,15 +13,27 @@ export function mountLeaderboard(root, app, { key, bots }) {
 
   const tabs = h('nav', { class: 'tabs', 'aria-label': t('lb.keys'), 'data-i18n-aria': 'lb.keys' });
   const who = h('div', { class: 'segmented', role: 'group', 'aria-label': t('lb.who'), 'data-i18n-aria': 'lb.who' });
+  const pace = h('div', { class: 'segmented', role: 'group', 'aria-label': t('lb.pace'), 'data-i18n-aria': 'lb.pace' });
+  const corr = isCorrKey(key);
   const body = h('div', { class: 'lb-body', 'aria-live': 'polite' });
   const title = h('h1', {});
 
   function renderNav() {
     clear(tabs);
-    for (const k of RATING_KEYS) {
+    // A tab a game, of the same pace (live or correspondence) as the table shown.
+    for (const game of RATING_KEYS) {
+      const k = corr ? `${game}-corr` : game;
       tabs.append(app.viewLink({ page: 'leaderboard', key: k, bots }, {
         class: `tab${k === key ? ' active' : ''}`, 'data-testid': `leaderboard-tab-${k}`, 'aria-current': k === key ? 'page' : null,
-      }, t(`ratingKey.${k}`)));
+      }, t(`ratingKey.${game}`)));
+    }
+    clear(pace);
+    for (const [value, label] of [[false, 'lb.live'], [true, 'lb.corr']]) {
+      const k = value ? `${baseKey(key)}-corr` : baseKey(key);
+      pace.append(app.viewLink({ page: 'leaderboard', key: k, bots }, {
+        class: `tab${value === corr ? ' active' : ''}`, 'data-testid': `leaderboard-${value ? 'corr' : 'live'}`,
+        'aria-current': value === corr ? 'page' : null,
+      }, t(label)));
     }
     clear(who);
     for (const [value, label] of [[false, 'lb.people'], [true, 'lb.bots']]) {
@@ -78,7 +90,7 @@ export function mountLeaderboard(root, app, { key, bots }) {
     h('section', { class: 'card' },
       h('div', { class: 'page-head' }, title,
         app.viewLink({ page: 'lobby' }, { class: 'back-link', 'data-testid': 'btn-page-lobby', 'data-i18n': 'room.back' }, t('room.back'))),
-      tabs, who, body)));
+      tabs, h('div', { class: 'lb-switches' }, pace, who), body)));
   render();
 
   api.leaderboard(key, bots).then((res) => {

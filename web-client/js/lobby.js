@@ -1,4 +1,4 @@
-// Lobby view: name (or the account signed in), the leaderboard and tournament links, the daily puzzle's card, quick pairing ("play now" seeks, with a bot offered after a while), the new-game form, and the live lists of open rooms, live games and bots.
+// Lobby view: the "Your turn" card of correspondence games (correspondence.js), name (or the account signed in), the leaderboard and tournament links, the daily puzzle's card, quick pairing ("play now" seeks, with a bot offered after a while), the new-game form, and the live lists of open rooms, live games and bots.
 
 import { h, clear } from './dom.js';
 import { t, gameLabel, clockLabel, errorText } from './i18n.js';
@@ -10,6 +10,7 @@ import { livePosition } from './live-board.js';
 import { backToGameCard, isMine, showBackToGame } from './my-game.js';
 import { canBeRated } from './rating.js';
 import { dailyPuzzleCard } from './puzzles/daily.js';
+import { select, field, clockOptions, relabelGroups } from './form-select.js';
 
 const FORM_KEY = 'kibitz.newGame';
 /** How long a seek waits before a bot is offered. Browser tests shorten it with the page
@@ -80,21 +81,6 @@ function saveForm(form) {
 
 const randInt = (lo, hi) => lo + Math.floor(Math.random() * (hi - lo + 1));
 const randomSeat = () => (Math.random() < 0.5 ? 'black' : 'white');
-
-function select(attrs, options, value, onchange) {
-  const el = h('select', { ...attrs, onchange: (ev) => onchange(ev.target.value) });
-  for (const [v, label, i18nKey] of options) {
-    const opt = h('option', { value: v, 'data-i18n': i18nKey || null }, label);
-    if (String(v) === String(value)) opt.selected = true;
-    el.append(opt);
-  }
-  return el;
-}
-
-function field(labelKey, control, id) {
-  control.id = id;
-  return h('div', { class: 'field' }, h('label', { for: id, 'data-i18n': labelKey }, t(labelKey)), control);
-}
 
 /** Mounts the lobby in `root`. `app` gives net, go(room, opts), show(route), viewLink(route,
  *  attrs, ...children), getName(), setName(name), isAccount(). */
@@ -289,7 +275,8 @@ export function mountLobby(root, app) {
   const sizes = Array.from({ length: 9 }, (_, i) => [i + 4, String(i + 4)]);
   const colsSelect = select({ 'data-testid': 'new-game-cols' }, sizes, form.cols, (v) => { form.cols = Number(v); trimBlocked(); onFormChange(); });
   const rowsSelect = select({ 'data-testid': 'new-game-rows' }, sizes, form.rows, (v) => { form.rows = Number(v); trimBlocked(); onFormChange(); });
-  const clockSelect = select({ 'data-testid': 'new-game-clock' }, CLOCKS.map((k) => [k, clockLabel(clockFromKey(k))]), form.clock, (v) => { form.clock = v; renderSummary(); saveForm(form); });
+  // The live clocks, then correspondence ones (days per move: players come and go).
+  const clockSelect = select({ 'data-testid': 'new-game-clock' }, clockOptions(CLOCKS), form.clock, (v) => { form.clock = v; renderSummary(); saveForm(form); });
   const seatSelect = select({ 'data-testid': 'new-game-seat' }, ['black', 'white', 'random', 'none'].map((v) => [v, t(`lobby.seat.${v}`), `lobby.seat.${v}`]), form.seat, (v) => { form.seat = v; saveForm(form); });
   const levelOptions = LEVELS.map((l) => [l, String(l)]);
   const levelSelect = select({ 'data-testid': 'new-game-level' }, levelOptions, form.level, (v) => { form.level = Number(v); vsLevelSelect.value = v; saveForm(form); });
@@ -624,7 +611,8 @@ export function mountLobby(root, app) {
   clear(root);
   root.append(h('div', { class: 'lobby' },
     h('div', { class: 'lobby-main' },
-      backBox,
+      // Our games by correspondence, theirs to move first: first on the page (when any).
+      backBox, app.turns?.lobbyCard(),
       h('section', { class: 'card' }, whoBox),
       errorBox,
       card('lobby.playNow', h('p', { class: 'note', 'data-i18n': 'lobby.playNowHint' }, t('lobby.playNowHint')), playGrid, seekBox),
@@ -682,6 +670,7 @@ export function mountLobby(root, app) {
       if (lastLobby) renderLists(lastLobby);
       for (const p of PLAY_NOW) playButtons[p.key].querySelector('.play-clock').textContent = clockLabel(clockFromKey(p.clock));
       for (const opt of clockSelect.options) opt.textContent = clockLabel(clockFromKey(opt.value));
+      relabelGroups(clockSelect);
       if (form.kind === 'connect4') renderBlocked();
       if (form.kind === 'gomoku') renderOpening();
       renderWho();

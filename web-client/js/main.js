@@ -1,4 +1,4 @@
-// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, the challenges' panel (challenges.js, on every page), the blocks' button and list for the views (blocks.js), the report dialog and its buttons (reports.js), and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`), the puzzles (`/?puzzles…`, `/?puzzle=<id>`) and the moderators' reports (`/?moderation`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
+// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, the challenges' panel (challenges.js, on every page), the blocks' button and list for the views (blocks.js), the report dialog and its buttons (reports.js), the correspondence games' turns (correspondence.js: the lobby's "Your turn" card, the title, the favicon, notifications), and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`), the puzzles (`/?puzzles…`, `/?puzzle=<id>`) and the moderators' reports (`/?moderation`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -19,6 +19,7 @@ import { createChallenges } from './challenges.js';
 import { createBlocks } from './blocks.js';
 import { createReports } from './reports.js';
 import { mountModeration } from './moderation.js';
+import { createTurns } from './correspondence.js';
 import { parseRoute, routeUrl } from './route.js';
 import * as api from './api.js';
 
@@ -246,6 +247,10 @@ app.blocks = blocks;
 /** Reports: the player page's "Report", a chat line's and a game's, one dialog for them all. */
 const reports = createReports(app);
 app.reports = reports;
+/** Correspondence games: the lobby's "Your turn" card, the title and favicon that count our
+ *  turns, the notifications. */
+const turns = createTurns(app);
+app.turns = turns;
 clear(banner);
 banner.append(bannerText, ' ', h('button', { type: 'button', 'data-testid': 'btn-retry', onclick: () => net.reconnectNow(), 'data-i18n': 'net.retry' }, t('net.retry')));
 
@@ -337,6 +342,7 @@ onLangChange(() => {
   challenges.onLang();
   blocks.onLang();
   reports.onLang();
+  turns.onLang();
   applyI18n(document.body);
 });
 

@@ -2,8 +2,14 @@
 
 import { h } from './dom.js';
 import { t } from './i18n.js';
+import { isCorrespondence } from './corr-data.js';
 
 const KEY = 'kibitz.myGame';
+
+// Our correspondence games (correspondence.js's list): the lobby's "Your turn" card shows the
+// way back to them, with no clock running out while we are away to warn of.
+let corrRooms = new Set();
+let shownBox = null;
 
 function read() {
   try {
@@ -23,8 +29,13 @@ function write(room) {
 }
 
 /** Notes a room as it stands: remembered while we sit in it and it is played, forgotten once
- *  it is over. `state` is the room's { id, seated, status }. */
+ *  it is over. `state` is the room's { id, seated, status, control }; a correspondence game is
+ *  the "Your turn" card's, never remembered here. */
 export function noteRoom(state) {
+  if (isCorrespondence(state.control)) {
+    if (read() === state.id) write(null);
+    return;
+  }
   if (state.seated && state.status === 'playing') write(state.id);
   else if (state.status === 'over' && read() === state.id) write(null);
 }
@@ -40,8 +51,17 @@ export function forgetGame(room) {
 /** Whether a seat (of a lobby list) is ours. */
 export const isMine = (seat, player) => !!(seat && player && seat.player === player);
 
-/** Fills the lobby's card `box` (once) with the way back to `room`, and shows it. */
+/** Our correspondence games' rooms, as listed now: none of them is offered by the card. */
+export function setCorrRooms(rooms) {
+  corrRooms = new Set(rooms);
+  if (shownBox && corrRooms.has(shownBox.dataset.room)) shownBox.hidden = true;
+}
+
+/** Fills the lobby's card `box` (once) with the way back to `room`, and shows it (not for a
+ *  correspondence game: see setCorrRooms). */
 export function showBackToGame(box, room, goBack) {
+  if (corrRooms.has(room)) return;
+  shownBox = box;
   if (!box.hidden && box.dataset.room === room) return;
   box.replaceChildren(
     h('p', { 'data-i18n': 'lobby.yourGameOn' }, t('lobby.yourGameOn')),

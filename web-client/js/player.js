@@ -1,8 +1,8 @@
-// Player page (`/?player=<name>`): the player's name with a "Challenge" button, a "Report" one and, for an account looking, a "Block" / "Unblock" one (its own page lists those it blocks instead), their rating in each rated game, the rating history drawn as an SVG plot (a line a rating key, no library), and the recent games, each a link to its room for the replay.
+// Player page (`/?player=<name>`): the player's name with a "Challenge" button, a "Report" one and, for an account looking, a "Block" / "Unblock" one (its own page lists those it blocks instead), their rating in each rated game (live and correspondence), the rating history drawn as an SVG plot (a line a rating key, no library), and the recent games, each a link to its room for the replay.
 
 import { h, s, clear } from './dom.js';
 import { t, gameLabel, getLang } from './i18n.js';
-import { RATING_KEYS, formatRating } from './rating.js';
+import { LEADERBOARD_KEYS, formatRating } from './rating.js';
 import { scaleHistory, polylinePoints } from './plot.js';
 import * as api from './api.js';
 
@@ -88,7 +88,7 @@ export function mountPlayer(root, app, { name }) {
 
   function ratingsTable(ratings) {
     const byKey = new Map(ratings.filter((r) => r && r.key).map((r) => [r.key, r]));
-    const keys = [...RATING_KEYS.filter((k) => byKey.has(k)), ...[...byKey.keys()].filter((k) => !RATING_KEYS.includes(k))];
+    const keys = [...LEADERBOARD_KEYS.filter((k) => byKey.has(k)), ...[...byKey.keys()].filter((k) => !LEADERBOARD_KEYS.includes(k))];
     if (!keys.length) return h('p', { class: 'note', 'data-testid': 'player-no-ratings' }, t('player.noRatings'));
     return h('table', { class: 'rating-table', 'data-testid': 'player-ratings' },
       h('thead', {}, h('tr', {},

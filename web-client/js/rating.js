@@ -1,7 +1,20 @@
-// Ratings as the page shows them: which games are rated (the five rating keys), a rating rounded with `?` while provisional, a signed change (+12 / −12), and the server's rating outcome of a game in one shape; no DOM, so node can test it.
+// Ratings as the page shows them: which games are rated (the five rating keys, and the same five for correspondence games), a rating rounded with `?` while provisional, a signed change (+12 / −12), and the server's rating outcome of a game in one shape; no DOM, so node can test it.
 
 /** The rating keys, in the order the leaderboard's tabs show them. */
 export const RATING_KEYS = ['gomoku-freestyle', 'gomoku-standard', 'gomoku-renju', 'othello', 'connect4'];
+
+/** The same games played by correspondence (a clock of days per move), rated apart. */
+export const CORR_KEYS = RATING_KEYS.map((k) => `${k}-corr`);
+
+/** Every rating key a leaderboard or a player's page shows: the live ones, then the
+ *  correspondence ones. */
+export const LEADERBOARD_KEYS = [...RATING_KEYS, ...CORR_KEYS];
+
+/** A rating key's game: `othello-corr` → `othello`. */
+export const baseKey = (key) => String(key).replace(/-corr$/, '');
+
+/** Whether a rating key is a correspondence one. */
+export const isCorrKey = (key) => /-corr$/.test(String(key));
 
 /** The rating key of `game` (a GameSpec), or null for a game that is not rated: Gomoku on
  *  15×15 (any of its three rules), Othello 8×8 and Connect Four 7×6 without blocked cells. */

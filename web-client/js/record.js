@@ -37,10 +37,12 @@ export function moveRows(moves, first = 1) {
   return rows;
 }
 
-/** A clock spec as a short key and label: `3+2`, `5s` (per move), `none`. */
+/** A clock spec as a short key and label: `3+2`, `5s` (per move), `3d/7` (correspondence: days
+ *  per move / vacation days; `3d` without vacation), `none`. */
 export function clockKey(clock) {
   if (!clock) return 'none';
   if (clock.move_ms != null) return `${Math.round(clock.move_ms / 1000)}s`;
+  if (clock.days != null) return `${Number(clock.days)}d${Number(clock.vacation_days) ? `/${Number(clock.vacation_days)}` : ''}`;
   const min = clock.initial_ms / 60000;
   const inc = Math.round((clock.increment_ms || 0) / 1000);
   return `${Number.isInteger(min) ? min : min.toFixed(1)}+${inc}`;
@@ -51,6 +53,8 @@ export function clockFromKey(key) {
   if (!key || key === 'none') return null;
   let m = /^(\d+)s$/.exec(key);
   if (m) return { move_ms: Number(m[1]) * 1000 };
+  m = /^(\d+)d(?:\/(\d+))?$/.exec(key);
+  if (m) return { days: Number(m[1]), vacation_days: Number(m[2] || 0) };
   m = /^(\d+(?:\.\d+)?)\+(\d+)$/.exec(key);
   if (m) return { initial_ms: Math.round(Number(m[1]) * 60000), increment_ms: Number(m[2]) * 1000 };
   return null;

@@ -28,6 +28,8 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     onReady: protocol.onReady,
     onMessage(msg) {
       const ours = protocol.onMessage(msg);
+      // Our turn in a correspondence game, while the page is in the background: a notification.
+      if (ours && msg.t === 'moved') app.turns?.roomMoved(state);
       // Screen-reader mode says what the message changed, once it is drawn.
       if (ours) announcer.update();
       return ours;

@@ -1,6 +1,6 @@
 // The page's addresses: which view an address shows (lobby, room, TV, account form, leaderboard, player page, tournaments, a tournament, the opening explorer, the puzzles, the analysis board, the moderators' reports) and the address of a view; no DOM, so node can test it.
 
-import { RATING_KEYS } from './rating.js';
+import { RATING_KEYS, LEADERBOARD_KEYS } from './rating.js';
 import { explorerRoute, explorerQuery } from './explorer-data.js';
 import { analysisRoute, analysisQuery } from './analysis/share.js';
 import { puzzlesRoute, puzzleRoute, puzzlesQuery } from './puzzles/address.js';
@@ -32,7 +32,7 @@ export function parseRoute(search = '', pathname = '/') {
   if (ACCOUNT_MODES.includes(mode)) return { page: 'account', mode };
   if (q.has('leaderboard')) {
     const key = q.get('leaderboard');
-    return { page: 'leaderboard', key: RATING_KEYS.includes(key) ? key : RATING_KEYS[0], bots: q.get('bots') === 'true' };
+    return { page: 'leaderboard', key: LEADERBOARD_KEYS.includes(key) ? key : RATING_KEYS[0], bots: q.get('bots') === 'true' };
   }
   const player = trimmed(q.get('player'));
   if (player) return { page: 'player', name: player };

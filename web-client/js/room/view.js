@@ -1,4 +1,4 @@
-// Room view: draws the room's state into the page (board, player bars with a "Challenge" button beside a person, clocks, status, game-over banner, move list with a finished game's links to the opening explorer and the analysis board, export, offers, action buttons with "Report game" against a person) and keeps the display-only choices (board turned, resign armed).
+// Room view: draws the room's state into the page (board, player bars with a "Challenge" button beside a person, clocks, status, a correspondence game's line, game-over banner, move list with a finished game's links to the opening explorer and the analysis board, export, offers, action buttons with "Report game" against a person) and keeps the display-only choices (board turned, resign armed).
 
 import { h, clear } from '../dom.js';
 import { t, gameLabel, clockLabel } from '../i18n.js';
@@ -15,6 +15,8 @@ import { createTournamentLink } from './tournament-link.js';
 import { createExploreLink } from './explore-link.js';
 import { createAnalyseLink } from './analyse-link.js';
 import { renderChallengeSlot } from './challenge-slot.js';
+import { createCorrNote } from './corr-note.js';
+import { isCorrespondence } from '../corr-data.js';
 
 const TOUCH_HINT_KEY = 'kibitz.touchHintSeen';
 
@@ -38,8 +40,9 @@ const moveLabel = (move) => (move === 'pass' ? t('room.pass') : move);
  * (see layout.js); `quiet` leaves out the game-over dialog.
  */
 export function createRoomView(root, { state: R, app, clockSpec, actions, quiet = false }) {
-  // Leaving a game under way asks first: it goes on without us, and our clock runs.
-  const onBack = () => (R.seated && R.playing ? el.leaveDialog.open() : app.go(null));
+  // Leaving a game under way asks first: it goes on without us, and our clock runs. A
+  // correspondence game is made to be left and come back to: no question.
+  const onBack = () => (R.seated && R.playing && !isCorrespondence(R.control) ? el.leaveDialog.open() : app.go(null));
   const tournamentLink = createTournamentLink({ app, roomId: R.id });
   const el = buildRoom(root, {
     roomId: R.id, actions, onBack, leaveNow: () => app.go(null), onTournament: () => tournamentLink.open(), me: () => app.net.player,
@@ -61,6 +64,8 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
   const exploreLink = createExploreLink({ app });
   const analyseLink = createAnalyseLink({ app });
   el.moveList.after(exploreLink.element, analyseLink.element);
+  const corrNote = createCorrNote({ app });
+  el.presenceEl.after(corrNote.element);
   const presence = createPresence(el.presenceEl, { state: R, name: (seat) => playerWord(seat), onClaim: (result) => actions.claim(result) });
   const forbiddenCache = new WeakMap();
   let flipped = false;
@@ -264,7 +269,10 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     else if (R.status === 'playing') statusEl.textContent = R.you === R.toMove ? t('room.yourMove') : t('room.toMove', { seat: seatWord(R.toMove) });
     else if (R.status === 'over') statusEl.textContent = t('room.over');
     const yourMove = R.status === 'playing' && R.you === R.toMove;
-    document.title = `${yourMove ? '● ' : ''}${gameLabel(R.game)} — Kibitz`;
+    // "(1) Your turn · …" when it is our move here (or in a correspondence game elsewhere).
+    const title = `${gameLabel(R.game)} — Kibitz`;
+    if (app.turns) app.turns.roomTurn(R.id, yourMove, title);
+    else document.title = `${yourMove ? '● ' : ''}${title}`;
   }
 
   /** The result in words: { head, reason, score } (the last two may be empty). */
@@ -453,6 +461,7 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
     // Before the first state the lobby's copy of the time control stands in.
     const control = R.game && R.hasState ? (R.control ?? null) : clockSpec;
     el.clockSpecEl.textContent = control !== undefined ? clockLabel(control) : '';
+    corrNote.render(control, R.seated);
   }
 
   function renderAll(animate = false) {
@@ -523,7 +532,8 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
       clearTimeout(noticeTimer);
       clocks.stop();
       presence.stop();
-      document.title = 'Kibitz';
+      if (app.turns) app.turns.leaveRoom(R.id);
+      else document.title = 'Kibitz';
     },
   };
 }

@@ -4,6 +4,7 @@ import { PUZZLES_EN } from './en-puzzles.js';
 import { CHALLENGES_EN } from './en-challenges.js';
 import { BLOCKS_EN } from './en-blocks.js';
 import { REPORTS_EN } from './en-reports.js';
+import { CORR_EN } from './en-corr.js';
 
 export const EN = {
   'app.title': 'Kibitz',
@@ -628,4 +629,5 @@ export const EN = {
   ...CHALLENGES_EN,
   ...BLOCKS_EN,
   ...REPORTS_EN,
+  ...CORR_EN,
 };

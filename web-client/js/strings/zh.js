@@ -4,6 +4,7 @@ import { PUZZLES_ZH } from './zh-puzzles.js';
 import { CHALLENGES_ZH } from './zh-challenges.js';
 import { BLOCKS_ZH } from './zh-blocks.js';
 import { REPORTS_ZH } from './zh-reports.js';
+import { CORR_ZH } from './zh-corr.js';
 
 export const ZH = {
   'app.title': 'Kibitz',
@@ -628,4 +629,5 @@ export const ZH = {
   ...CHALLENGES_ZH,
   ...BLOCKS_ZH,
   ...REPORTS_ZH,
+  ...CORR_ZH,
 };
