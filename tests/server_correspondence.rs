@@ -131,6 +131,14 @@ async fn a_correspondence_game_spans_a_restart_and_simulated_days() {
         (2 * DAY_MS + DAY_MS / 2 - 60_000..=2 * DAY_MS + DAY_MS / 2).contains(&white_ms),
         "{moved}"
     );
+    let vacation = moved["clock"]["white_vacation_ms"]
+        .as_u64()
+        .expect("white's vacation");
+    assert!(
+        (DAY_MS / 2 - 60_000..=DAY_MS / 2).contains(&vacation),
+        "{moved}"
+    );
+    assert_eq!(moved["clock"]["black_vacation_ms"], DAY_MS);
     let alices = my_games(addr, &alice_token).await;
     assert_eq!(alices[0]["your_turn"], true);
 

@@ -370,6 +370,20 @@ pub enum ServerMsg {
         /// The sender's seat, `null` for a spectator.
         seat: Option<Color>,
     },
+    /// A moderator hid a chat line of `player` in `room` for everyone: clients drop it.
+    ChatHidden {
+        room: String,
+        player: String,
+        text: String,
+    },
+    /// To a player a moderator acted on: `action` `warn`, `mute`, `rated_ban`, `ban`,
+    /// `close` or `lift`, why, and until when (`null`: for good, or a warning).
+    Sanction {
+        action: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        until_ms: Option<u64>,
+        reason: String,
+    },
     Crowd {
         room: String,
         spectators: u32,

@@ -184,6 +184,8 @@ impl GameClock {
             running: self.running.map(|(c, _)| c),
             // The room adds the first-move limit it knows.
             abort_ms: None,
+            black_vacation_ms: self.spec.is_correspondence().then_some(self.vacation_ms[0]),
+            white_vacation_ms: self.spec.is_correspondence().then_some(self.vacation_ms[1]),
         }
     }
 

@@ -88,6 +88,7 @@ pub struct Hub {
     challenges: crate::lobby::challenges::Challenges,
     /// The blocks this node knows.
     blocks: crate::moderation::blocks::Blocks,
+    sanctions: crate::moderation::sanctions::Sanctions,
     /// Missed wins of reviewed games waiting for a worker's proof, and those under way.
     hall_proofs: crate::puzzles::hall::HallProofs,
     /// Reviews asked on other nodes for this node's workers (served by
@@ -149,6 +150,7 @@ impl Hub {
             puzzles: crate::puzzles::PuzzleLibrary::new(),
             challenges: crate::lobby::challenges::Challenges::default(),
             blocks: crate::moderation::blocks::Blocks::default(),
+            sanctions: crate::moderation::sanctions::Sanctions::default(),
             hall_proofs: crate::puzzles::hall::HallProofs::default(),
             reviews_asked,
             tournaments: TournamentRegistry::default(),
@@ -265,6 +267,12 @@ impl Hub {
     #[must_use]
     pub fn challenges(&self) -> &crate::lobby::challenges::Challenges {
         &self.challenges
+    }
+
+    /// The moderators' sanctions in force, as this node knows them.
+    #[must_use]
+    pub fn sanctions(&self) -> &crate::moderation::sanctions::Sanctions {
+        &self.sanctions
     }
 
     /// The blocks this node knows.

@@ -133,6 +133,9 @@ impl Server {
         for account in hub.store().load_accounts().await.map_err(Error::Store)? {
             hub.accounts().insert(&account);
         }
+        crate::moderation::sanctions::reload(&hub)
+            .await
+            .map_err(Error::Store)?;
         let players = hub.store().load_players().await.map_err(Error::Store)?;
         for p in players {
             let record = PlayerRecord {

@@ -242,6 +242,16 @@ impl Recorded {
         let _ = self.out.send(v.to_string());
     }
 
+    /// Waits until the server has closed the connection.
+    pub async fn closed(&self) {
+        within("the server to close the connection", async {
+            while !self.reader.is_finished() {
+                tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+            }
+        })
+        .await;
+    }
+
     /// The next message (after those already waited for) that matches `pred`.
     pub async fn wait_for(&mut self, pred: impl Fn(&Value) -> bool) -> Value {
         within("a message", async {

@@ -2,8 +2,9 @@
 //! at once all kept, a tournament directed by another node when its director's node dies,
 //! an analysis worker on one node reviewing a game asked for on another, a review left
 //! without a worker on its node going to a node where one came, a live analysis run for
-//! another node's asker, a puzzle proven on one node served by another, and a challenge
-//! between players of two nodes.
+//! another node's asker, a puzzle proven on one node served by another, a challenge
+//! between players of two nodes, and a moderator's actions taken on one node in force at once
+//! on another.
 
 use super::*;
 
@@ -456,5 +457,81 @@ async fn a_challenge_reaches_a_player_on_another_node_and_its_answer_comes_back(
         .await;
     assert_eq!(state["seats"]["black"]["name"], "Ann", "{state}");
     assert_eq!(state["seats"]["white"]["name"], "Bob", "{state}");
+    drop((a, b));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_moderators_actions_on_one_node_take_effect_at_once_on_another() {
+    let hall = Hall::new();
+    let a = hall.node("A", &[]).await;
+    let b = hall.node("B", &[]).await;
+    let guest = Recorded::connect(&a.url(), "guest", None).await;
+    let claim = json!({"token": guest.token, "name": "Mod", "password": "a-long-enough-password"});
+    assert_eq!(
+        http_json(a.addr, "POST", "/api/accounts", claim).await.0,
+        201
+    );
+    let granted = std::process::Command::new(env!("CARGO_BIN_EXE_kibitz"))
+        .args(["admin", "grant-moderator", "Mod", "--store", &hall.store])
+        .output()
+        .expect("run kibitz admin");
+    assert!(granted.status.success(), "{granted:?}");
+    let bearer = format!("Bearer {}", guest.token);
+    let act = |body: serde_json::Value| {
+        let bearer = bearer.clone();
+        async move {
+            let text = body.to_string();
+            let (status, _, answer) = common::http_request(
+                a.addr,
+                "POST",
+                "/api/moderation/actions",
+                &[
+                    ("Authorization", &bearer),
+                    ("Content-Type", "application/json"),
+                ],
+                Some(&text),
+            )
+            .await;
+            assert_eq!(status, 201, "{answer}");
+        }
+    };
+
+    // Ann and Bob play on B; Bob says a line.
+    let mut ann = Recorded::connect(&b.url(), "Ann", None).await;
+    let mut bob = Recorded::connect(&b.url(), "Bob", None).await;
+    let room = ann
+        .create(json!({"t":"create","game":{"kind":"othello"},"seat":"black"}))
+        .await;
+    bob.join(&room, "player").await;
+    bob.send(json!({"t":"chat","room":room,"text":"a rude line"}));
+    ann.wait_for(|v| v["t"] == "chat" && v["text"] == "a rude line")
+        .await;
+
+    // Hidden from A: gone from Ann's page on B.
+    act(
+        json!({"action":"hide_chat","player":bob.player,"room":room,"text":"a rude line",
+        "reason":"abuse"}),
+    )
+    .await;
+    let hidden = ann.wait_for(|v| v["t"] == "chat_hidden").await;
+    assert_eq!(hidden["text"], "a rude line");
+
+    // Muted from A: B refuses Bob's next line.
+    act(json!({"action":"mute","player":bob.player,"reason":"spam","minutes":5})).await;
+    bob.wait_for(|v| v["t"] == "sanction" && v["action"] == "mute")
+        .await;
+    bob.send(json!({"t":"chat","room":room,"text":"still here"}));
+    let refused = bob.wait_for(|v| v["t"] == "error").await;
+    assert_eq!(refused["code"], "sanctioned", "{refused}");
+
+    // Banned from A: Bob's connection on B closes, and B lets him in no more.
+    act(json!({"action":"ban","player":bob.player,"reason":"abuse"})).await;
+    bob.closed().await;
+    let mut again = common::Client::connect(&b.url()).await;
+    again
+        .send(json!({"t":"hello","name":"Bob","token":bob.token}))
+        .await;
+    let refused = again.expect("error").await;
+    assert_eq!(refused["code"], "sanctioned", "{refused}");
     drop((a, b));
 }

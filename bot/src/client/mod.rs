@@ -402,8 +402,12 @@ impl Bot<'_> {
             | ServerMsg::Challenged { .. }
             | ServerMsg::ChallengeDeclined { .. }
             | ServerMsg::ChallengeGone { .. } => {}
+            ServerMsg::Sanction { action, reason, .. } => {
+                tracing::warn!(%action, %reason, "a moderator acted on this bot");
+            }
             ServerMsg::Created { .. }
             | ServerMsg::Review { .. }
+            | ServerMsg::ChatHidden { .. }
             | ServerMsg::Crowd { .. }
             | ServerMsg::Rated { .. }
             | ServerMsg::Seeking { .. }

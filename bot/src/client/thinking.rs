@@ -298,6 +298,8 @@ mod tests {
                 white_ms: 300_000,
                 running: None,
                 abort_ms: None,
+                black_vacation_ms: None,
+                white_vacation_ms: None,
             }),
             spectators: 0,
             you: Some(Color::Black),

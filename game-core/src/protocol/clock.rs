@@ -222,4 +222,11 @@ pub struct ClockState {
     /// the game is aborted (an addition to the v1 contract; absent otherwise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub abort_ms: Option<u64>,
+    /// A correspondence clock: each side's vacation left as the turn began (already counted
+    /// in `black_ms`/`white_ms`, which the move's own days are spent from first). Absent for
+    /// other clocks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub black_vacation_ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub white_vacation_ms: Option<u64>,
 }

@@ -30,11 +30,14 @@ pub enum ErrorCode {
     TooLong,
     NameTaken,
     AccountNeeded,
+    /// A moderator's sanction stops this (a mute, a ban); the message says which, why and
+    /// until when.
+    Sanctioned,
 }
 
 impl ErrorCode {
     /// Every code, in the order of the contract.
-    pub const ALL: [ErrorCode; 19] = [
+    pub const ALL: [ErrorCode; 20] = [
         ErrorCode::BadJson,
         ErrorCode::UnknownType,
         ErrorCode::BadRequest,
@@ -54,6 +57,7 @@ impl ErrorCode {
         ErrorCode::TooLong,
         ErrorCode::NameTaken,
         ErrorCode::AccountNeeded,
+        ErrorCode::Sanctioned,
     ];
 
     /// The wire name.
@@ -79,6 +83,7 @@ impl ErrorCode {
             ErrorCode::TooLong => "too_long",
             ErrorCode::NameTaken => "name_taken",
             ErrorCode::AccountNeeded => "account_needed",
+            ErrorCode::Sanctioned => "sanctioned",
         }
     }
 }

@@ -166,6 +166,24 @@ impl Accounts {
         self.by_key.insert(name_key(&account.name), known);
     }
 
+    /// A moderator renamed `player`'s account: its old name is free from now on.
+    pub fn renamed(&self, player: &str, name: &str) {
+        let Some(known) = self.of_player(player) else {
+            return;
+        };
+        let old_key = name_key(&known.name);
+        self.by_key.remove(&old_key);
+        self.by_skeleton
+            .remove_if(&name_skeleton(&known.name), |_, key| *key == old_key);
+        self.insert(&StoredAccount {
+            player: known.player,
+            name: name.to_string(),
+            password_hash: None,
+            bot: known.bot,
+            created_ms: 0,
+        });
+    }
+
     /// The account whose name looks like `name` (the same confusable skeleton), as this
     /// server knows it.
     #[must_use]

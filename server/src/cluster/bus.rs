@@ -144,6 +144,11 @@ pub enum BusMsg {
     },
     /// (To everyone.) `player`'s blocks changed: a node that keeps them reads them again.
     BlocksChanged { player: String },
+    /// (To everyone.) A moderator's action was stored: every node reloads the sanctions and
+    /// carries it out on its own connections and rooms.
+    Moderated {
+        action: Box<crate::store::StoredAction>,
+    },
     /// An answer to challenge `challenge` of the receiving node, by `player` on connection
     /// `conn` of `node`.
     ChallengeReply {

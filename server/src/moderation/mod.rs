@@ -1,6 +1,10 @@
-//! Moderation (docs/protocol.md "Blocks"): what players do to keep others away from them.
+//! Moderation (docs/protocol.md "Blocks" and "Moderation"): what players do to keep others
+//! away from them, and what moderators do to keep abuse out of the hall.
 //!
 //! - [`blocks`]: whom each account has blocked, kept in the store and known by every node
 //!   that needs it; what a block stops.
+//! - [`sanctions`]: moderators' actions (warn, mute, bans, close, rename, hide a chat line),
+//!   the sanctions in force on every node, and what each stops.
 
 pub mod blocks;
+pub mod sanctions;

@@ -610,6 +610,8 @@ fn stored_answer(
             white_ms,
             running: next_ran.then(|| m.by.other()),
             abort_ms: None,
+            black_vacation_ms: None,
+            white_vacation_ms: None,
         }),
         _ => None,
     };

@@ -321,6 +321,9 @@ pub async fn serve_bus(hub: SharedHub, mut inbox: BusInbox) {
             BusMsg::BlocksChanged { player } => {
                 crate::moderation::blocks::changed_elsewhere(&hub, &player).await;
             }
+            BusMsg::Moderated { action } => {
+                crate::moderation::sanctions::carry_out(&hub, &action).await;
+            }
             BusMsg::ToPlayer {
                 player,
                 text,

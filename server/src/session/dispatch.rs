@@ -17,6 +17,7 @@ use crate::accounts::players::PlayerRecord;
 use crate::hub::SharedHub;
 use crate::lobby::challenges;
 use crate::lobby::pairing::{seek, unseek};
+use crate::moderation::sanctions;
 use crate::net::connection::Conn;
 use crate::refusal::{error_reply, About, Refusal};
 use crate::room::error::RoomError;
@@ -171,6 +172,13 @@ impl Session {
                 private,
                 rated,
             } => {
+                if rated {
+                    if let Err(why) = sanctions::may_play_rated(&self.hub, &self.actor().player.id)
+                    {
+                        self.refuse(&why, about);
+                        return;
+                    }
+                }
                 let request = CreateRequest {
                     game,
                     seat,
@@ -243,6 +251,10 @@ impl Session {
                 self.act(&room, Action::Rematch, reference, received).await;
             }
             ClientMsg::Chat { room, text } => {
+                if let Err(why) = sanctions::may_chat(&self.hub, &self.actor().player.id) {
+                    self.refuse(&why, About::room(reference, &room));
+                    return;
+                }
                 self.act(&room, Action::Chat(text), reference, received)
                     .await;
             }
@@ -270,6 +282,13 @@ impl Session {
                 color,
                 rated,
             } => {
+                if rated {
+                    if let Err(why) = sanctions::may_play_rated(&self.hub, &self.actor().player.id)
+                    {
+                        self.refuse(&why, about);
+                        return;
+                    }
+                }
                 self.acts_as_player = true;
                 let terms = challenges::Terms {
                     game,

@@ -36,6 +36,8 @@ pub enum SessionError {
     NameTaken,
     #[error("that name looks like an account's name: choose another name")]
     NameLooksTaken,
+    #[error("{0}")]
+    Sanctioned(crate::moderation::sanctions::Sanctioned),
 }
 
 impl Refusal for SessionError {
@@ -48,6 +50,7 @@ impl Refusal for SessionError {
             SessionError::BadBotKey => ErrorCode::BadBotKey,
             SessionError::BadToken => ErrorCode::BadToken,
             SessionError::NameTaken | SessionError::NameLooksTaken => ErrorCode::NameTaken,
+            SessionError::Sanctioned(_) => ErrorCode::Sanctioned,
             SessionError::AlreadyHello
             | SessionError::BinaryFrame
             | SessionError::BadName(_)

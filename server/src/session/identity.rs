@@ -190,6 +190,8 @@ pub async fn hello(
             (player, token, hash)
         }
     };
+    // A banned player, or a closed account, is told why and until when, and not let in.
+    crate::moderation::sanctions::may_enter(hub, &player.id).map_err(SessionError::Sanctioned)?;
     player.name = name.to_string();
     player.bot = bot.is_some();
     match account_of(hub, &player.id).await? {

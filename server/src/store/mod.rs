@@ -18,8 +18,9 @@ use std::path::Path;
 pub use error::StoreError;
 pub use records::{
     name_key, GameLine, HallPuzzleRow, LeaderRow, PlayerPage, PuzzleAttempt, RatingPoint,
-    RoomChange, StoredAccount, StoredChat, StoredGlicko, StoredMove, StoredPlayer, StoredRating,
-    StoredRematch, StoredReport, StoredRoom, StoredRoomHead, StoredSeat, StoredTournament, Write,
+    RoomChange, StoredAccount, StoredAction, StoredChat, StoredGlicko, StoredMove, StoredPlayer,
+    StoredRating, StoredRematch, StoredReport, StoredRoom, StoredRoomHead, StoredSanction,
+    StoredSeat, StoredTournament, Write,
 };
 
 use crate::metrics::Metrics;
@@ -244,6 +245,22 @@ impl Store {
     }
 
     /// How many reports `reporter` made since `since_ms`.
+    /// The moderators' sanctions in force at `now_ms`.
+    pub async fn sanctions(&self, now_ms: u64) -> Result<Vec<StoredSanction>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.sanctions(now_ms).await,
+            Store::Postgres(s) => s.sanctions(now_ms).await,
+        }
+    }
+
+    /// The moderators' audit log, newest first.
+    pub async fn moderation_log(&self, limit: usize) -> Result<Vec<StoredAction>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.moderation_log(limit).await,
+            Store::Postgres(s) => s.moderation_log(limit).await,
+        }
+    }
+
     pub async fn reports_since(&self, reporter: &str, since_ms: u64) -> Result<u64, StoreError> {
         match self {
             Store::Sqlite(s) => s.reports_since(reporter, since_ms).await,

@@ -67,6 +67,8 @@ pub enum Write {
     GrantModerator { player: String, at_ms: u64 },
     /// A player's report, with its context.
     Report(Box<StoredReport>),
+    /// A moderator's action, carried out and written to the audit log in one transaction.
+    Moderate(Box<StoredAction>),
     /// `player` blocks `blocked` (kept once).
     Block {
         player: String,
@@ -340,4 +342,42 @@ pub struct StoredReport {
     pub context: String,
     /// `open` until a moderator closes it.
     pub status: String,
+}
+
+/// A moderator's action as the audit log keeps it, and what it does to the store: `warn`
+/// (nothing but the log), `mute`, `rated_ban`, `ban`, `close` (a sanction of that kind on
+/// `player`), `lift` (the sanction of kind `detail` lifted), `rename` (the account's name
+/// becomes `detail`), `hide_chat` (the line `detail` of `player` in `room` hidden for
+/// everyone). A `report` named is closed by it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredAction {
+    pub id: String,
+    pub at_ms: u64,
+    /// The moderator's player id.
+    pub moderator: String,
+    pub action: String,
+    /// The player acted on.
+    pub player: String,
+    /// The room, `""` for none.
+    pub room: String,
+    pub reason: String,
+    /// The new name, the hidden line, or the lifted sanction's kind; `""` otherwise.
+    pub detail: String,
+    /// When a mute or ban ends; `None`: for good (or not a sanction).
+    pub until_ms: Option<u64>,
+    /// The report this action answers, `""` for none.
+    pub report: String,
+}
+
+/// A sanction in force: a mute, a ban from rated games, a ban or a closed account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredSanction {
+    pub player: String,
+    /// `mute`, `rated_ban`, `ban` or `close`.
+    pub kind: String,
+    /// When it ends; `None`: for good.
+    pub until_ms: Option<u64>,
+    pub reason: String,
+    pub moderator: String,
+    pub at_ms: u64,
 }

@@ -183,6 +183,28 @@ async fn a_hall(store: &Store) {
         status: "open".into(),
     };
     write(store, Write::Report(Box::new(report))).await;
+    let mute = kibitz_server::store::StoredAction {
+        id: "action-1".into(),
+        at_ms: 1_700_000_001_300,
+        moderator: "player-1".into(),
+        action: "mute".into(),
+        player: "player-2".into(),
+        room: String::new(),
+        reason: "spam".into(),
+        detail: String::new(),
+        until_ms: Some(4_000_000_000_000),
+        report: String::new(),
+    };
+    write(store, Write::Moderate(Box::new(mute.clone()))).await;
+    let hide = kibitz_server::store::StoredAction {
+        id: "action-2".into(),
+        action: "hide_chat".into(),
+        room: "game-7".into(),
+        detail: "a line never said".into(),
+        until_ms: None,
+        ..mute
+    };
+    write(store, Write::Moderate(Box::new(hide))).await;
 }
 
 fn rows_of(report: &CopyReport) -> u64 {
@@ -241,6 +263,11 @@ async fn what_players_see(store: &Store) -> Vec<String> {
         "{:?} {:?}",
         store.is_moderator("player-1").await.unwrap(),
         store.reports("open", 10).await.unwrap()
+    ));
+    seen.push(format!(
+        "{:?} {:?}",
+        store.sanctions(0).await.unwrap(),
+        store.moderation_log(10).await.unwrap()
     ));
     let room = read(store, "game-7").await;
     seen.push(format!(

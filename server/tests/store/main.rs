@@ -206,6 +206,7 @@ macro_rules! suite {
             a_hall_puzzle_is_stored_once_and_read_back,
             a_block_is_kept_once_and_an_unblock_removes_it,
             moderators_and_reports_are_kept,
+            moderators_actions_are_carried_out_and_logged,
             a_game_from_an_opening_rule_is_indexed_under_its_rule,
         );
     };

@@ -1,6 +1,8 @@
 //! The contract's checks of moderation: a block is kept once, an unblock removes it, each
 //! player's list is their own; moderators are granted once; reports are read newest first and
-//! counted per reporter; all of it there when the store is opened again.
+//! counted per reporter; moderators' actions leave their sanctions (until their end, or
+//! lifted), rename an account, hide a chat line, close the report they answer, and are all in
+//! the audit log, newest first; all of it there when the store is opened again.
 
 use super::*;
 
@@ -71,4 +73,62 @@ pub(crate) async fn moderators_and_reports_are_kept(b: &impl Backend) {
     assert!(store.reports("closed", 10).await.unwrap().is_empty());
     assert_eq!(store.reports_since("ann", 150).await.unwrap(), 1);
     assert_eq!(store.reports_since("ann", 0).await.unwrap(), 2);
+}
+
+fn action(id: &str, action: &str, player: &str, at_ms: u64) -> kibitz_server::store::StoredAction {
+    kibitz_server::store::StoredAction {
+        id: id.into(),
+        at_ms,
+        moderator: "mod".into(),
+        action: action.into(),
+        player: player.into(),
+        room: String::new(),
+        reason: format!("reason {id}"),
+        detail: String::new(),
+        until_ms: None,
+        report: String::new(),
+    }
+}
+
+pub(crate) async fn moderators_actions_are_carried_out_and_logged(b: &impl Backend) {
+    let store = b.open().await;
+    write(&store, Write::Report(Box::new(report("r", "ann", 100)))).await;
+    let moderate = |a| Write::Moderate(Box::new(a));
+    let mute = kibitz_server::store::StoredAction {
+        until_ms: Some(5_000),
+        report: "r".into(),
+        ..action("1", "mute", "bob", 1_000)
+    };
+    write(&store, moderate(mute)).await;
+    write(&store, moderate(action("2", "rated_ban", "bob", 2_000))).await;
+    write(&store, moderate(action("3", "ban", "cid", 3_000))).await;
+    let lift = kibitz_server::store::StoredAction {
+        detail: "ban".into(),
+        ..action("4", "lift", "cid", 4_000)
+    };
+    write(&store, moderate(lift)).await;
+    write(&store, moderate(action("5", "warn", "ann", 4_500))).await;
+    let store = b.open().await;
+    let kinds = |list: Vec<kibitz_server::store::StoredSanction>| {
+        list.into_iter()
+            .map(|s| format!("{} {}", s.player, s.kind))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        kinds(store.sanctions(4_900).await.unwrap()),
+        ["bob mute", "bob rated_ban"]
+    );
+    // The mute has ended by 5000; the ban was lifted.
+    assert_eq!(
+        kinds(store.sanctions(5_000).await.unwrap()),
+        ["bob rated_ban"]
+    );
+    let log = store.moderation_log(10).await.unwrap();
+    let ids: Vec<&str> = log.iter().map(|a| a.id.as_str()).collect();
+    assert_eq!(ids, ["5", "4", "3", "2", "1"], "newest first");
+    assert_eq!(log[4].until_ms, Some(5_000));
+    assert_eq!(log[4].report, "r");
+    assert!(store.reports("open", 10).await.unwrap().is_empty());
+    assert_eq!(store.reports("closed", 10).await.unwrap()[0].id, "r");
+    assert_eq!(store.moderation_log(2).await.unwrap().len(), 2);
 }

@@ -316,6 +316,9 @@ async fn sign_in(
         return error(StatusCode::UNAUTHORIZED, "wrong name or password");
     };
     hub.signin().succeeded(name).await;
+    if let Err(why) = crate::moderation::sanctions::may_enter(&hub, &account.player) {
+        return error(StatusCode::FORBIDDEN, why.to_string());
+    }
     let token = token::new_token();
     let write = Write::Token {
         token_hash: token::token_hash(&token),

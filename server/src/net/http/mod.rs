@@ -9,6 +9,7 @@ pub mod assets;
 pub mod blocks;
 pub mod correspondence;
 pub mod explorer;
+pub mod moderation;
 pub mod puzzles;
 pub mod reports;
 pub mod tournaments;
@@ -62,6 +63,7 @@ pub fn router(hub: SharedHub) -> Router {
         .merge(crate::net::http::blocks::routes())
         .merge(crate::net::http::reports::routes())
         .merge(crate::net::http::correspondence::routes())
+        .merge(crate::net::http::moderation::routes())
         .fallback(get(crate::net::http::web::static_file))
         .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)

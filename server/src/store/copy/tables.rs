@@ -47,7 +47,7 @@ use Kind::{Bool, Int, Real, Small, Text};
 
 /// Every table of a hall, parents before the rows that name them (nothing enforces it, but a
 /// half-copied hall then reads sensibly).
-pub(super) const TABLES: [Table; 20] = [
+pub(super) const TABLES: [Table; 23] = [
     Table {
         name: "players",
         columns: &[
@@ -272,6 +272,44 @@ pub(super) const TABLES: [Table; 20] = [
             ("status", Text),
         ],
         key_len: 1,
+    },
+    Table {
+        name: "sanctions",
+        columns: &[
+            ("player", Text),
+            ("kind", Text),
+            ("until_ms", Int),
+            ("reason", Text),
+            ("moderator", Text),
+            ("at_ms", Int),
+        ],
+        key_len: 2,
+    },
+    Table {
+        name: "moderation_log",
+        columns: &[
+            ("id", Text),
+            ("at_ms", Int),
+            ("moderator", Text),
+            ("action", Text),
+            ("player", Text),
+            ("room", Text),
+            ("reason", Text),
+            ("detail", Text),
+            ("until_ms", Int),
+            ("report", Text),
+        ],
+        key_len: 1,
+    },
+    Table {
+        name: "hidden_chat",
+        columns: &[
+            ("room", Text),
+            ("player", Text),
+            ("text", Text),
+            ("at_ms", Int),
+        ],
+        key_len: 3,
     },
 ];
 

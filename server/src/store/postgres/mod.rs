@@ -207,6 +207,20 @@ impl PostgresStore {
         self.reads.read_room(id).await
     }
 
+    pub async fn sanctions(
+        &self,
+        now_ms: u64,
+    ) -> Result<Vec<crate::store::StoredSanction>, StoreError> {
+        self.reads.sanctions(now_ms).await
+    }
+
+    pub async fn moderation_log(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<crate::store::StoredAction>, StoreError> {
+        self.reads.moderation_log(limit).await
+    }
+
     pub async fn unfinished_of(&self, player: &str) -> Result<Vec<StoredRoom>, StoreError> {
         self.reads.unfinished_of(player).await
     }

@@ -183,8 +183,10 @@ impl Readers {
         let db = self.client().await?;
         let rows = db
             .query(
-                "SELECT player, name, text, seat, bot, at_ms FROM chat WHERE room = $1
-                 ORDER BY id",
+                "SELECT c.player, c.name, c.text, c.seat, c.bot, c.at_ms FROM chat c
+                 WHERE c.room = $1 AND NOT EXISTS (SELECT 1 FROM hidden_chat h
+                   WHERE h.room = c.room AND h.player = c.player AND h.text = c.text)
+                 ORDER BY c.id",
                 &[&id],
             )
             .await?;

@@ -51,7 +51,7 @@ ALTER TABLE rooms ADD COLUMN fence BIGINT NOT NULL DEFAULT 0;
 
 /// Every migration in order: the one at index `i` brings a database from version `i` to
 /// `i + 1`.
-const MIGRATIONS: [&str; 10] = [
+const MIGRATIONS: [&str; 11] = [
     V1,
     V2,
     V3,
@@ -62,6 +62,7 @@ const MIGRATIONS: [&str; 10] = [
     super::puzzles::V8,
     super::moderation::V9,
     super::moderation::V10,
+    super::moderation::V11,
 ];
 
 /// The advisory lock the migration holds (any number, the same in every build).

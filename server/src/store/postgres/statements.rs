@@ -167,6 +167,7 @@ impl Statements {
                 moderation::grant_moderator(db, player, *at_ms).await?
             }
             Write::Report(r) => moderation::report(db, r).await?,
+            Write::Moderate(a) => moderation::moderate(db, a).await?,
             Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64).await?,
             Write::Barrier => {}
         }

@@ -351,6 +351,22 @@ impl SqliteStore {
             .await
     }
 
+    pub async fn sanctions(
+        &self,
+        now_ms: u64,
+    ) -> Result<Vec<crate::store::StoredSanction>, StoreError> {
+        self.read(move |conn| moderation::sanctions(conn, now_ms))
+            .await
+    }
+
+    pub async fn moderation_log(
+        &self,
+        limit: usize,
+    ) -> Result<Vec<crate::store::StoredAction>, StoreError> {
+        self.read(move |conn| moderation::moderation_log(conn, limit))
+            .await
+    }
+
     pub async fn reports_since(&self, reporter: &str, since_ms: u64) -> Result<u64, StoreError> {
         let reporter = reporter.to_string();
         self.read(move |conn| moderation::reports_since(conn, &reporter, since_ms))
@@ -412,7 +428,10 @@ impl SqliteStore {
         let id = id.to_string();
         self.read(move |conn| {
             let mut stmt = conn.prepare(
-                "SELECT player, name, text, seat, bot, at_ms FROM chat WHERE room = ?1 ORDER BY id",
+                "SELECT c.player, c.name, c.text, c.seat, c.bot, c.at_ms FROM chat c
+                 WHERE c.room = ?1 AND NOT EXISTS (SELECT 1 FROM hidden_chat h
+                   WHERE h.room = c.room AND h.player = c.player AND h.text = c.text)
+                 ORDER BY c.id",
             )?;
             let rows = stmt.query_map([&id], |r| {
                 let seat: Option<String> = r.get(3)?;

@@ -1,10 +1,11 @@
-//! The SQLite store's moderation: whom each account has blocked, the moderators, and the
-//! players' reports.
+//! The SQLite store's moderation: whom each account has blocked, the moderators, the
+//! players' reports, and the moderators' actions (the sanctions in force, the hidden chat
+//! lines, the audit log).
 
 use rusqlite::{params, Connection};
 
 use crate::store::error::StoreError;
-use crate::store::records::StoredReport;
+use crate::store::records::{StoredAction, StoredReport, StoredSanction};
 
 pub(super) const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS blocks (
@@ -17,6 +18,17 @@ CREATE TABLE IF NOT EXISTS reports (
   context TEXT NOT NULL, status TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS reports_open ON reports(status, at_ms);
 CREATE INDEX IF NOT EXISTS reports_reporter ON reports(reporter, at_ms);
+CREATE TABLE IF NOT EXISTS sanctions (
+  player TEXT NOT NULL, kind TEXT NOT NULL, until_ms INTEGER, reason TEXT NOT NULL,
+  moderator TEXT NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (player, kind));
+CREATE TABLE IF NOT EXISTS moderation_log (
+  id TEXT PRIMARY KEY, at_ms INTEGER NOT NULL, moderator TEXT NOT NULL, action TEXT NOT NULL,
+  player TEXT NOT NULL, room TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT NOT NULL,
+  until_ms INTEGER, report TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS moderation_log_at ON moderation_log(at_ms);
+CREATE TABLE IF NOT EXISTS hidden_chat (
+  room TEXT NOT NULL, player TEXT NOT NULL, text TEXT NOT NULL, at_ms INTEGER NOT NULL,
+  PRIMARY KEY (room, player, text));
 ";
 
 pub(super) fn block(
@@ -118,4 +130,113 @@ pub(super) fn reports_since(
         .prepare_cached("SELECT count(*) FROM reports WHERE reporter = ?1 AND at_ms >= ?2")?
         .query_row(params![reporter, since_ms as i64], |r| r.get(0))?;
     Ok(n as u64)
+}
+
+/// Carries out a moderator's action and writes it to the audit log (one transaction: the
+/// writer's).
+pub(super) fn moderate(db: &Connection, a: &StoredAction) -> Result<(), StoreError> {
+    match a.action.as_str() {
+        "mute" | "rated_ban" | "ban" | "close" => {
+            db.prepare_cached(
+                "INSERT INTO sanctions (player, kind, until_ms, reason, moderator, at_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (player, kind) DO UPDATE SET until_ms = excluded.until_ms,
+                   reason = excluded.reason, moderator = excluded.moderator,
+                   at_ms = excluded.at_ms",
+            )?
+            .execute(params![
+                a.player,
+                a.action,
+                a.until_ms.map(|t| t as i64),
+                a.reason,
+                a.moderator,
+                a.at_ms as i64
+            ])?;
+        }
+        "lift" => {
+            db.prepare_cached("DELETE FROM sanctions WHERE player = ?1 AND kind = ?2")?
+                .execute(params![a.player, a.detail])?;
+        }
+        "rename" => {
+            let key = crate::store::name_key(&a.detail);
+            db.prepare_cached("UPDATE accounts SET name = ?2, name_key = ?3 WHERE player = ?1")?
+                .execute(params![a.player, a.detail, key])?;
+            db.prepare_cached("UPDATE players SET name = ?2 WHERE id = ?1")?
+                .execute(params![a.player, a.detail])?;
+        }
+        "hide_chat" => {
+            db.prepare_cached(
+                "INSERT INTO hidden_chat (room, player, text, at_ms) VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT DO NOTHING",
+            )?
+            .execute(params![a.room, a.player, a.detail, a.at_ms as i64])?;
+        }
+        _ => {}
+    }
+    if !a.report.is_empty() {
+        db.prepare_cached("UPDATE reports SET status = 'closed' WHERE id = ?1")?
+            .execute([&a.report])?;
+    }
+    db.prepare_cached(
+        "INSERT INTO moderation_log (id, at_ms, moderator, action, player, room, reason, detail,
+         until_ms, report) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+    )?
+    .execute(params![
+        a.id,
+        a.at_ms as i64,
+        a.moderator,
+        a.action,
+        a.player,
+        a.room,
+        a.reason,
+        a.detail,
+        a.until_ms.map(|t| t as i64),
+        a.report
+    ])?;
+    Ok(())
+}
+
+/// The sanctions in force at `now_ms`.
+pub(super) fn sanctions(db: &Connection, now_ms: u64) -> Result<Vec<StoredSanction>, StoreError> {
+    let mut stmt = db.prepare_cached(
+        "SELECT player, kind, until_ms, reason, moderator, at_ms FROM sanctions
+         WHERE until_ms IS NULL OR until_ms > ?1 ORDER BY at_ms, player, kind",
+    )?;
+    let rows = stmt.query_map([now_ms as i64], |r| {
+        Ok(StoredSanction {
+            player: r.get(0)?,
+            kind: r.get(1)?,
+            until_ms: r.get::<_, Option<i64>>(2)?.map(|t| t as u64),
+            reason: r.get(3)?,
+            moderator: r.get(4)?,
+            at_ms: r.get::<_, i64>(5)? as u64,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The audit log, newest first, at most `limit` entries.
+pub(super) fn moderation_log(
+    db: &Connection,
+    limit: usize,
+) -> Result<Vec<StoredAction>, StoreError> {
+    let mut stmt = db.prepare_cached(
+        "SELECT id, at_ms, moderator, action, player, room, reason, detail, until_ms, report
+         FROM moderation_log ORDER BY at_ms DESC, id LIMIT ?1",
+    )?;
+    let rows = stmt.query_map([limit as i64], |r| {
+        Ok(StoredAction {
+            id: r.get(0)?,
+            at_ms: r.get::<_, i64>(1)? as u64,
+            moderator: r.get(2)?,
+            action: r.get(3)?,
+            player: r.get(4)?,
+            room: r.get(5)?,
+            reason: r.get(6)?,
+            detail: r.get(7)?,
+            until_ms: r.get::<_, Option<i64>>(8)?.map(|t| t as u64),
+            report: r.get(9)?,
+        })
+    })?;
+    Ok(rows.collect::<Result<_, _>>()?)
 }

@@ -264,6 +264,7 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::Unblock { player, blocked } => moderation::unblock(db, player, blocked)?,
         Write::GrantModerator { player, at_ms } => moderation::grant_moderator(db, player, *at_ms)?,
         Write::Report(r) => moderation::report(db, r)?,
+        Write::Moderate(a) => moderation::moderate(db, a)?,
         Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64)?,
         Write::Barrier => {}
     }
