@@ -86,6 +86,10 @@ fn game_entry(
         game_core::Color::Black => clock.black_ms,
         game_core::Color::White => clock.white_ms,
     });
+    let vacation_ms = match state.to_move {
+        game_core::Color::Black => clock.black_vacation_ms,
+        game_core::Color::White => clock.white_vacation_ms,
+    };
     let yours = state.status == game_core::protocol::RoomStatus::Playing && state.to_move == you;
     let opponent = game
         .seat(you.other())
@@ -101,6 +105,7 @@ fn game_entry(
         "opponent": opponent,
         "moves": state.moves.len(),
         "left_ms": left_ms,
+        "vacation_ms": vacation_ms,
         "deadline_ms": now.unix_ms.saturating_add(left_ms),
         "rated": state.rated,
     });
