@@ -1,7 +1,8 @@
 //! Moderation end to end, over real sockets: what a player's block hides (chat, challenges,
 //! pairing), a report kept with its context and read by moderators only, and the moderators'
 //! actions — warn, mute for a time, ban from rated play, ban, lift, rename, hide a chat line —
-//! each taking effect at once and written to the audit log, with the sanctions in force listed.
+//! each taking effect at once and written to the audit log, with the sanctions in force listed;
+//! the operator's word list, and the hall's own timeouts for a flood and for repeated reports.
 
 mod common;
 
@@ -400,4 +401,63 @@ async fn moderators_actions_take_effect_at_once_and_are_in_the_audit_log() {
         .collect();
     assert_eq!(kinds, ["rated_ban", "ban"], "{list}");
     assert_eq!(list["sanctions"][0]["name"], "Robert");
+}
+
+#[tokio::test]
+async fn listed_words_are_refused_and_the_hall_times_out_floods_and_the_often_reported() {
+    use kibitz_server::moderation::chat_guard::ChatWords;
+    let server = TestServer::start_with(|c| {
+        c.limits.chat_words = Some(ChatWords(std::sync::Arc::new(vec!["badword".into()])));
+        c.limits.chat_lines_per_window = 2;
+    })
+    .await;
+    let mut ann = server.client("Ann").await;
+    let mut bob = server.client("Bob").await;
+    let (room, _) = ann
+        .create(json!({"t":"create","game":{"kind":"othello"},"seat":"black"}))
+        .await;
+    bob.join(&room, "player").await;
+    let e = bob
+        .refused(json!({"t":"chat","room":room,"text":"you BadWord!"}))
+        .await;
+    assert_eq!(e["code"], "forbidden", "{e}");
+    assert!(
+        e["message"].as_str().unwrap().contains("does not allow"),
+        "{e}"
+    );
+
+    // Two lines pass; three more over the rate, and the hall mutes Bob for ten minutes.
+    for i in 0..2 {
+        bob.send(json!({"t":"chat","room":room,"text":format!("line {i}")}))
+            .await;
+        let me = bob.player.clone();
+        bob.expect_where(|v| v["t"] == "chat" && v["from"] == me.as_str())
+            .await;
+    }
+    for i in 2..5 {
+        let e = bob
+            .refused(json!({"t":"chat","room":room,"text":format!("line {i}")}))
+            .await;
+        assert_eq!(e["code"], "rate_limited", "{e}");
+    }
+    let told = bob.expect("sanction").await;
+    assert_eq!(
+        (&told["action"], &told["reason"]),
+        (&json!("mute"), &json!("flooding the chat"))
+    );
+    let e = bob
+        .refused(json!({"t":"chat","room":room,"text":"and now?"}))
+        .await;
+    assert_eq!(e["code"], "sanctioned", "{e}");
+
+    // Three players report Cid within the hour: the hall mutes Cid too.
+    let mut cid = server.client("Cid").await;
+    let reporters = [ann, server.client("Dan").await, server.client("Eve").await];
+    for reporter in &reporters {
+        let body = json!({"kind":"player","player":cid.player,"reason":"abuse"});
+        let (status, _) = blocks_call(&server, reporter, "POST", "/api/reports", Some(body)).await;
+        assert_eq!(status, 201);
+    }
+    let told = cid.expect("sanction").await;
+    assert_eq!(told["reason"], "reported by 3 players within the hour");
 }

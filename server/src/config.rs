@@ -103,6 +103,11 @@ pub struct Limits {
     #[arg(long = "chat-window-secs", env = "KIBITZ_CHAT_WINDOW_SECS", default_value = "10", value_parser = secs,
         value_name = "SECS")]
     pub chat_window: Duration,
+    /// A file of words and phrases, one a line, that no chat line may hold (`#` starts a
+    /// comment); none by default.
+    #[arg(long = "chat-words", env = "KIBITZ_CHAT_WORDS", value_name = "FILE",
+        value_parser = crate::moderation::chat_guard::read_words)]
+    pub chat_words: Option<crate::moderation::chat_guard::ChatWords>,
     /// Unfinished rooms one player may have created at once.
     #[arg(long = "open-rooms", env = "KIBITZ_OPEN_ROOMS", default_value = "10")]
     pub open_rooms_per_player: usize,

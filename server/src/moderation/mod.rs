@@ -5,6 +5,9 @@
 //!   that needs it; what a block stops.
 //! - [`sanctions`]: moderators' actions (warn, mute, bans, close, rename, hide a chat line),
 //!   the sanctions in force on every node, and what each stops.
+//! - [`chat_guard`]: the operator's word list, and the timeouts the hall gives by itself for
+//!   floods and repeated reports.
 
 pub mod blocks;
+pub mod chat_guard;
 pub mod sanctions;

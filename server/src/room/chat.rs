@@ -14,6 +14,8 @@ use crate::rate_limit::{Rate, RateWindow};
 pub struct ChatGate {
     windows: HashMap<String, RateWindow>,
     last: HashMap<String, String>,
+    /// Lines refused over the rate in a row, by speaker.
+    strikes: HashMap<String, u32>,
 }
 
 /// The line as it will be said (trimmed), or why it cannot be.
@@ -46,6 +48,7 @@ impl ChatGate {
         }
         let window = self.windows.entry(player.to_string()).or_default();
         if !window.would_admit(rate, now) {
+            *self.strikes.entry(player.to_string()).or_default() += 1;
             return Err(RoomError::ChatRate {
                 lines: rate.max,
                 secs: rate.per.as_secs(),
@@ -57,7 +60,18 @@ impl ChatGate {
 
     /// `player` said `line` (it is stored): the next line must differ.
     pub fn said(&mut self, player: &str, line: String) {
+        self.strikes.remove(player);
         self.last.insert(player.to_string(), line);
+    }
+
+    /// Whether `player` has had `strikes` lines refused over the rate in a row; if so the
+    /// count starts again.
+    pub fn struck_out(&mut self, player: &str, strikes: u32) -> bool {
+        let out = self.strikes.get(player).is_some_and(|n| *n >= strikes);
+        if out {
+            self.strikes.remove(player);
+        }
+        out
     }
 }
 
@@ -112,6 +126,10 @@ mod tests {
             gate.admit("p", "three", rate, t0).unwrap_err(),
             RoomError::ChatRate { lines: 2, secs: 10 }
         );
+        assert!(!gate.struck_out("p", 2), "one line over the rate");
+        assert!(gate.admit("p", "four", rate, t0).is_err());
+        assert!(gate.struck_out("p", 2), "two in a row");
+        assert!(!gate.struck_out("p", 2), "the count starts again");
         assert!(gate
             .admit("p", "three", rate, t0 + Duration::from_secs(10))
             .is_ok());

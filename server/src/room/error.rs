@@ -85,6 +85,8 @@ pub enum RoomError {
     ChatRepeated,
     #[error("at most {lines} chat lines per {secs} s")]
     ChatRate { lines: u32, secs: u64 },
+    #[error("that line holds a word this hall does not allow")]
+    ChatWord,
 
     // ---- making a room
     #[error("{0}")]
@@ -164,6 +166,7 @@ impl Refusal for RoomError {
             RoomError::NoBotAvailable => ErrorCode::NoBotAvailable,
             RoomError::ChatTooLong(_) => ErrorCode::TooLong,
             RoomError::ChatRepeated | RoomError::ChatRate { .. } => ErrorCode::RateLimited,
+            RoomError::ChatWord => ErrorCode::Forbidden,
             RoomError::BadGame(_)
             | RoomError::OpeningTooLong(_)
             | RoomError::BadOpening(_)

@@ -13,6 +13,7 @@ use super::error::RoomError;
 use super::game::{Played, RematchStep};
 use super::invites::send_seated_bot;
 use super::registry::{new_room_lease, plan_room, spawn_room};
+use crate::moderation::chat_guard;
 use crate::room::handle::{Action, Actor};
 use crate::store::{StoreError, StoredSeat, Write};
 
@@ -147,8 +148,24 @@ impl RoomActor {
         if !self.members.contains(who.link.id()) && self.game.seat_of(player).is_none() {
             return Err(RoomError::NotInRoom);
         }
+        if limits
+            .chat_words
+            .as_ref()
+            .is_some_and(|w| w.holds_one(&line))
+        {
+            return Err(RoomError::ChatWord);
+        }
         let rate = limits.chat_rate();
-        self.chat.admit(player, &line, rate, now.at)?;
+        let admitted = self.chat.admit(player, &line, rate, now.at);
+        if admitted.is_err() && self.chat.struck_out(player, chat_guard::FLOOD_STRIKES) {
+            // Flooding on after being refused: the hall mutes the player for a while.
+            tokio::spawn(chat_guard::time_out(
+                self.hub.clone(),
+                player.to_string(),
+                "flooding the chat",
+            ));
+        }
+        admitted?;
         let change = self.game.chat(&who.player, line.clone(), now);
         self.carry_out(change, None, "the line").await?;
         self.chat.said(player, line);

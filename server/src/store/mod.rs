@@ -261,6 +261,14 @@ impl Store {
         }
     }
 
+    /// How many players have reported `player` since `since_ms`.
+    pub async fn reporters_of(&self, player: &str, since_ms: u64) -> Result<u64, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.reporters_of(player, since_ms).await,
+            Store::Postgres(s) => s.reporters_of(player, since_ms).await,
+        }
+    }
+
     pub async fn reports_since(&self, reporter: &str, since_ms: u64) -> Result<u64, StoreError> {
         match self {
             Store::Sqlite(s) => s.reports_since(reporter, since_ms).await,

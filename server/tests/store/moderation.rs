@@ -73,6 +73,10 @@ pub(crate) async fn moderators_and_reports_are_kept(b: &impl Backend) {
     assert!(store.reports("closed", 10).await.unwrap().is_empty());
     assert_eq!(store.reports_since("ann", 150).await.unwrap(), 1);
     assert_eq!(store.reports_since("ann", 0).await.unwrap(), 2);
+    // Distinct reporters of a player: Ann twice counts once.
+    assert_eq!(store.reporters_of("bob", 0).await.unwrap(), 2);
+    assert_eq!(store.reporters_of("bob", 160).await.unwrap(), 1);
+    assert_eq!(store.reporters_of("nobody", 0).await.unwrap(), 0);
 }
 
 fn action(id: &str, action: &str, player: &str, at_ms: u64) -> kibitz_server::store::StoredAction {

@@ -152,9 +152,31 @@ async fn report(State(hub): State<SharedHub>, headers: HeaderMap, body: Bytes) -
         status: "open".into(),
     };
     let id = stored.id.clone();
+    let reported = stored.player.clone();
+    let at_ms = stored.at_ms;
     match hub.store().write(Write::Report(Box::new(stored))).await {
-        Ok(()) => (StatusCode::CREATED, Json(json!({ "report": id }))).into_response(),
+        Ok(()) => {
+            if !reported.is_empty() {
+                tokio::spawn(time_out_if_reported_often(hub.clone(), reported, at_ms));
+            }
+            (StatusCode::CREATED, Json(json!({ "report": id }))).into_response()
+        }
         Err(e) => store_failed(&e),
+    }
+}
+
+/// A player several players reported within the hour is muted for a while by the hall
+/// itself, before any moderator reads the reports.
+async fn time_out_if_reported_often(hub: SharedHub, player: String, at_ms: u64) {
+    use crate::moderation::chat_guard::{self, REPORTS_FOR_TIMEOUT, REPORT_WINDOW_MS};
+    let since = at_ms.saturating_sub(REPORT_WINDOW_MS);
+    match hub.store().reporters_of(&player, since).await {
+        Ok(n) if n >= REPORTS_FOR_TIMEOUT => {
+            let reason = format!("reported by {n} players within the hour");
+            chat_guard::time_out(hub, player, &reason).await;
+        }
+        Ok(_) => {}
+        Err(e) => tracing::warn!(error = %e, "counting a player's reports failed"),
     }
 }
 

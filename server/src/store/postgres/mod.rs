@@ -207,6 +207,10 @@ impl PostgresStore {
         self.reads.read_room(id).await
     }
 
+    pub async fn reporters_of(&self, player: &str, since_ms: u64) -> Result<u64, StoreError> {
+        self.reads.reporters_of(player, since_ms).await
+    }
+
     pub async fn sanctions(
         &self,
         now_ms: u64,

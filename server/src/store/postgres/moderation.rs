@@ -37,6 +37,7 @@ CREATE TABLE moderation_log (
   player TEXT NOT NULL, room TEXT NOT NULL, reason TEXT NOT NULL, detail TEXT NOT NULL,
   until_ms BIGINT, report TEXT NOT NULL);
 CREATE INDEX moderation_log_at ON moderation_log(at_ms);
+CREATE INDEX reports_player ON reports(player, at_ms);
 CREATE TABLE hidden_chat (
   room TEXT NOT NULL, player TEXT NOT NULL, text TEXT NOT NULL, at_ms BIGINT NOT NULL,
   PRIMARY KEY (room, player, text));
@@ -234,6 +235,21 @@ impl Readers {
             .query_one(
                 "SELECT count(*) FROM reports WHERE reporter = $1 AND at_ms >= $2",
                 &[&reporter, &(since_ms as i64)],
+            )
+            .await?;
+        Ok(row.try_get::<_, i64>(0)? as u64)
+    }
+
+    pub(super) async fn reporters_of(
+        &self,
+        player: &str,
+        since_ms: u64,
+    ) -> Result<u64, StoreError> {
+        let db = self.client().await?;
+        let row = db
+            .query_one(
+                "SELECT count(DISTINCT reporter) FROM reports WHERE player = $1 AND at_ms >= $2",
+                &[&player, &(since_ms as i64)],
             )
             .await?;
         Ok(row.try_get::<_, i64>(0)? as u64)

@@ -367,6 +367,12 @@ impl SqliteStore {
             .await
     }
 
+    pub async fn reporters_of(&self, player: &str, since_ms: u64) -> Result<u64, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| moderation::reporters_of(conn, &player, since_ms))
+            .await
+    }
+
     pub async fn reports_since(&self, reporter: &str, since_ms: u64) -> Result<u64, StoreError> {
         let reporter = reporter.to_string();
         self.read(move |conn| moderation::reports_since(conn, &reporter, since_ms))

@@ -18,6 +18,7 @@ CREATE TABLE IF NOT EXISTS reports (
   context TEXT NOT NULL, status TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS reports_open ON reports(status, at_ms);
 CREATE INDEX IF NOT EXISTS reports_reporter ON reports(reporter, at_ms);
+CREATE INDEX IF NOT EXISTS reports_player ON reports(player, at_ms);
 CREATE TABLE IF NOT EXISTS sanctions (
   player TEXT NOT NULL, kind TEXT NOT NULL, until_ms INTEGER, reason TEXT NOT NULL,
   moderator TEXT NOT NULL, at_ms INTEGER NOT NULL, PRIMARY KEY (player, kind));
@@ -118,6 +119,20 @@ pub(super) fn reports(
         })
     })?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// Distinct players who reported `player` since `since_ms`.
+pub(super) fn reporters_of(
+    db: &Connection,
+    player: &str,
+    since_ms: u64,
+) -> Result<u64, StoreError> {
+    let n: i64 = db
+        .prepare_cached(
+            "SELECT count(DISTINCT reporter) FROM reports WHERE player = ?1 AND at_ms >= ?2",
+        )?
+        .query_row(params![player, since_ms as i64], |r| r.get(0))?;
+    Ok(n as u64)
 }
 
 /// Reports `reporter` made since `since_ms`.

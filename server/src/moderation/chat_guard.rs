@@ -1,0 +1,116 @@
+//! What keeps a room's chat clean without a moderator at hand: the operator's word list (a
+//! line holding a listed word is refused), and timeouts the hall gives by itself — a player who
+//! keeps flooding a room's chat, or whom several players report within an hour, is muted for a
+//! while, as a moderator's action signed by the hall (`hall`), in the audit log like any.
+
+use std::sync::Arc;
+
+use crate::hub::SharedHub;
+use crate::store::StoredAction;
+
+/// Refused lines over the rate in a row that earn a timeout.
+pub const FLOOD_STRIKES: u32 = 3;
+
+/// Distinct players whose reports of one player within [`REPORT_WINDOW_MS`] earn a timeout.
+pub const REPORTS_FOR_TIMEOUT: u64 = 3;
+pub const REPORT_WINDOW_MS: u64 = 3_600_000;
+
+/// How long a timeout mutes.
+pub const TIMEOUT_MINUTES: u64 = 10;
+
+/// Who signs the hall's own actions in the audit log.
+pub const HALL: &str = "hall";
+
+/// The operator's word list, lower-cased; each entry a word or a phrase.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ChatWords(pub Arc<Vec<String>>);
+
+/// Reads a word list: one word or phrase a line, blank lines and `#` comments left out.
+pub fn read_words(path: &str) -> Result<ChatWords, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let words = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .map(str::to_lowercase)
+        .collect();
+    Ok(ChatWords(Arc::new(words)))
+}
+
+impl ChatWords {
+    /// Whether `line` holds a listed word: a word of letters and digits matches whole words
+    /// only (a listed "ass" leaves "class" alone); anything else (a phrase with spaces or
+    /// punctuation, a word in a script without spaces) matches anywhere.
+    #[must_use]
+    pub fn holds_one(&self, line: &str) -> bool {
+        let line = line.to_lowercase();
+        self.0.iter().any(|word| {
+            if word.chars().all(|c| c.is_ascii_alphanumeric()) {
+                line.split(|c: char| !c.is_alphanumeric())
+                    .any(|w| w == word)
+            } else {
+                line.contains(word.as_str())
+            }
+        })
+    }
+}
+
+/// Mutes `player` for [`TIMEOUT_MINUTES`], signed by the hall, unless a mute already holds.
+pub async fn time_out(hub: SharedHub, player: String, reason: &str) {
+    let now = crate::hall_time::unix_ms();
+    if hub
+        .sanctions()
+        .in_force(&player, &["mute", "ban", "close"], now)
+        .is_some()
+    {
+        return;
+    }
+    let action = StoredAction {
+        id: crate::token::random_id(12),
+        at_ms: now,
+        moderator: HALL.to_string(),
+        action: "mute".to_string(),
+        player: player.clone(),
+        room: String::new(),
+        reason: reason.to_string(),
+        detail: String::new(),
+        until_ms: Some(now + TIMEOUT_MINUTES * 60_000),
+        report: String::new(),
+    };
+    match crate::moderation::sanctions::act(&hub, action).await {
+        Ok(()) => tracing::info!(%player, reason, "the hall timed a player out of chat"),
+        Err(e) => tracing::warn!(%player, error = %e, "a chat timeout could not be stored"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_words_and_phrases() {
+        let words = ChatWords(Arc::new(vec![
+            "ass".into(),
+            "go away".into(),
+            "笨蛋".into(),
+        ]));
+        assert!(words.holds_one("you ASS!"));
+        assert!(!words.holds_one("a classic class"));
+        assert!(words.holds_one("just Go Away now"));
+        assert!(words.holds_one("你这个笨蛋"));
+        assert!(!words.holds_one("good game"));
+        assert!(!ChatWords::default().holds_one("anything"));
+    }
+
+    #[test]
+    fn a_list_leaves_out_blanks_and_comments() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("words.txt");
+        std::fs::write(&path, "# the hall's list\n\nBadWord\n  another one \n").unwrap();
+        let words = read_words(path.to_str().unwrap()).unwrap();
+        assert_eq!(*words.0, ["badword", "another one"]);
+        assert!(read_words("/no/such/file")
+            .unwrap_err()
+            .contains("cannot read"));
+    }
+}
