@@ -261,6 +261,39 @@ impl Store {
         }
     }
 
+    /// Whom `player` follows, oldest first.
+    pub async fn follows_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.follows_of(player).await,
+            Store::Postgres(s) => s.follows_of(player).await,
+        }
+    }
+
+    /// The public games in play of the players `player` follows, newest first.
+    pub async fn followed_games(
+        &self,
+        player: &str,
+        limit: usize,
+    ) -> Result<Vec<GameLine>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.followed_games(player, limit).await,
+            Store::Postgres(s) => s.followed_games(player, limit).await,
+        }
+    }
+
+    /// The public games between players `a` and `b`, newest first.
+    pub async fn head_to_head(
+        &self,
+        a: &str,
+        b: &str,
+        limit: usize,
+    ) -> Result<Vec<GameLine>, StoreError> {
+        match self {
+            Store::Sqlite(s) => s.head_to_head(a, b, limit).await,
+            Store::Postgres(s) => s.head_to_head(a, b, limit).await,
+        }
+    }
+
     /// How many players have reported `player` since `since_ms`.
     pub async fn reporters_of(&self, player: &str, since_ms: u64) -> Result<u64, StoreError> {
         match self {

@@ -30,7 +30,10 @@ pub enum Write {
     },
     /// Takes `room` over under `fence`: its stored fence becomes `fence`, unless it is
     /// already greater (refused: a newer owner has claimed the room).
-    Claim { room: String, fence: u64 },
+    Claim {
+        room: String,
+        fence: u64,
+    },
     /// The engine review of a finished room (replacing an earlier one).
     Review {
         room: String,
@@ -41,7 +44,10 @@ pub enum Write {
     /// the player already has one.
     NewAccount(StoredAccount),
     /// Another token of a player (a sign-in from another browser).
-    Token { token_hash: String, player: String },
+    Token {
+        token_hash: String,
+        player: String,
+    },
     /// Forgets a token (a sign-out). A player's first token is replaced by an unusable one.
     DropToken {
         token_hash: String,
@@ -59,16 +65,31 @@ pub enum Write {
     },
     /// Indexes a finished room in the opening explorer unless it is already (a game that
     /// ended before the index existed); marks it indexed either way.
-    IndexEnded { room: String },
+    IndexEnded {
+        room: String,
+    },
     /// A puzzle attempt of an account, with the ratings it leads to: stored only if it is the
     /// account's first attempt at that puzzle (a second changes nothing, ratings included).
     PuzzleAttempt(PuzzleAttempt),
     /// `player` is a moderator from now on (kept once).
-    GrantModerator { player: String, at_ms: u64 },
+    GrantModerator {
+        player: String,
+        at_ms: u64,
+    },
     /// A player's report, with its context.
     Report(Box<StoredReport>),
     /// A moderator's action, carried out and written to the audit log in one transaction.
     Moderate(Box<StoredAction>),
+    /// An account follows a player (kept once).
+    Follow {
+        player: String,
+        followed: String,
+        at_ms: u64,
+    },
+    Unfollow {
+        player: String,
+        followed: String,
+    },
     /// `player` blocks `blocked` (kept once).
     Block {
         player: String,
@@ -76,7 +97,10 @@ pub enum Write {
         at_ms: u64,
     },
     /// `player` no longer blocks `blocked`.
-    Unblock { player: String, blocked: String },
+    Unblock {
+        player: String,
+        blocked: String,
+    },
     /// A puzzle made from a game of the hall: stored unless one of its id (the same position
     /// up to the board's symmetries) is already.
     HallPuzzle(Box<game_core::puzzle::Puzzle>),

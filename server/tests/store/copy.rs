@@ -205,6 +205,12 @@ async fn a_hall(store: &Store) {
         ..mute
     };
     write(store, Write::Moderate(Box::new(hide))).await;
+    let follow = Write::Follow {
+        player: "player-1".into(),
+        followed: "player-2".into(),
+        at_ms: 1_700_000_001_400,
+    };
+    write(store, follow).await;
 }
 
 fn rows_of(report: &CopyReport) -> u64 {
@@ -264,6 +270,7 @@ async fn what_players_see(store: &Store) -> Vec<String> {
         store.is_moderator("player-1").await.unwrap(),
         store.reports("open", 10).await.unwrap()
     ));
+    seen.push(format!("{:?}", store.follows_of("player-1").await.unwrap()));
     seen.push(format!(
         "{:?} {:?}",
         store.sanctions(0).await.unwrap(),

@@ -207,6 +207,7 @@ macro_rules! suite {
             a_block_is_kept_once_and_an_unblock_removes_it,
             moderators_and_reports_are_kept,
             moderators_actions_are_carried_out_and_logged,
+            a_follow_is_kept_once_and_an_unfollow_removes_it,
             a_game_from_an_opening_rule_is_indexed_under_its_rule,
         );
     };

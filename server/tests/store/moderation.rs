@@ -50,6 +50,33 @@ fn report(id: &str, reporter: &str, at_ms: u64) -> kibitz_server::store::StoredR
     }
 }
 
+pub(crate) async fn a_follow_is_kept_once_and_an_unfollow_removes_it(b: &impl Backend) {
+    let store = b.open().await;
+    let follow = |player: &str, followed: &str, at_ms| Write::Follow {
+        player: player.into(),
+        followed: followed.into(),
+        at_ms,
+    };
+    write(&store, follow("ann", "bob", 10)).await;
+    write(&store, follow("ann", "bob", 20)).await;
+    write(&store, follow("ann", "cid", 15)).await;
+    let store = b.open().await;
+    assert_eq!(store.follows_of("ann").await.unwrap(), ["bob", "cid"]);
+    let unfollow = Write::Unfollow {
+        player: "ann".into(),
+        followed: "bob".into(),
+    };
+    write(&store, unfollow).await;
+    assert_eq!(store.follows_of("ann").await.unwrap(), ["cid"]);
+    assert!(store.follows_of("bob").await.unwrap().is_empty());
+    assert!(store.followed_games("ann", 10).await.unwrap().is_empty());
+    assert!(store
+        .head_to_head("ann", "cid", 10)
+        .await
+        .unwrap()
+        .is_empty());
+}
+
 pub(crate) async fn moderators_and_reports_are_kept(b: &impl Backend) {
     let store = b.open().await;
     assert!(!store.is_moderator("mod").await.unwrap());

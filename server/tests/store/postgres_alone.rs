@@ -16,10 +16,10 @@ fn error_text(result: Result<Store, kibitz_server::store::StoreError>) -> String
 /// The schema version this build migrates to.
 const LATEST: &str = "11";
 
-/// What versions 11 (sanctions, the moderators' log, hidden chat lines), 10 (moderators, reports), 9 (blocks), 8 (the hall's puzzles), 7 (puzzle ratings), 6 (the explorer), 5
+/// What versions 11 (sanctions, the moderators' log, hidden chat lines, follows), 10 (moderators, reports), 9 (blocks), 8 (the hall's puzzles), 7 (puzzle ratings), 6 (the explorer), 5
 /// (tournaments) and 4 (accounts and ratings) added, dropped to make a database of an older
 /// one.
-const UNDO_SINCE_V3: &str = "DROP TABLE sanctions, moderation_log, hidden_chat; \
+const UNDO_SINCE_V3: &str = "DROP TABLE sanctions, moderation_log, hidden_chat, follows; \
     DROP TABLE moderators, reports; DROP TABLE blocks; \
     DROP TABLE hall_puzzles; \
     DROP TABLE puzzle_ratings, puzzle_players, puzzle_attempts; \

@@ -9,6 +9,7 @@ pub mod assets;
 pub mod blocks;
 pub mod correspondence;
 pub mod explorer;
+pub mod follows;
 pub mod moderation;
 pub mod puzzles;
 pub mod reports;
@@ -64,6 +65,7 @@ pub fn router(hub: SharedHub) -> Router {
         .merge(crate::net::http::reports::routes())
         .merge(crate::net::http::correspondence::routes())
         .merge(crate::net::http::moderation::routes())
+        .merge(crate::net::http::follows::routes())
         .fallback(get(crate::net::http::web::static_file))
         .layer(middleware::from_fn_with_state(hub.clone(), request_started))
         .with_state(hub)

@@ -47,7 +47,7 @@ use Kind::{Bool, Int, Real, Small, Text};
 
 /// Every table of a hall, parents before the rows that name them (nothing enforces it, but a
 /// half-copied hall then reads sensibly).
-pub(super) const TABLES: [Table; 23] = [
+pub(super) const TABLES: [Table; 24] = [
     Table {
         name: "players",
         columns: &[
@@ -310,6 +310,11 @@ pub(super) const TABLES: [Table; 23] = [
             ("at_ms", Int),
         ],
         key_len: 3,
+    },
+    Table {
+        name: "follows",
+        columns: &[("player", Text), ("followed", Text), ("at_ms", Int)],
+        key_len: 2,
     },
 ];
 

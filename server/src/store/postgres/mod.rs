@@ -7,6 +7,7 @@
 mod accounts;
 mod explorer;
 mod moderation;
+mod people;
 mod puzzles;
 mod reads;
 mod schema;
@@ -205,6 +206,27 @@ impl PostgresStore {
 
     pub async fn read_room(&self, id: &str) -> Result<Option<StoredRoom>, StoreError> {
         self.reads.read_room(id).await
+    }
+
+    pub async fn follows_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        self.reads.follows_of(player).await
+    }
+
+    pub async fn followed_games(
+        &self,
+        player: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::GameLine>, StoreError> {
+        self.reads.followed_games(player, limit).await
+    }
+
+    pub async fn head_to_head(
+        &self,
+        a: &str,
+        b: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::GameLine>, StoreError> {
+        self.reads.head_to_head(a, b, limit).await
     }
 
     pub async fn reporters_of(&self, player: &str, since_ms: u64) -> Result<u64, StoreError> {

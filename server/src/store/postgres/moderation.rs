@@ -26,9 +26,12 @@ CREATE INDEX reports_open ON reports(status, at_ms);
 CREATE INDEX reports_reporter ON reports(reporter, at_ms);
 ";
 
-/// Version 11: the moderators' actions: the sanctions in force, the hidden chat lines and the
-/// audit log.
+/// Version 11: the moderators' actions (the sanctions in force, the hidden chat lines, the
+/// audit log), and whom each account follows (`people.rs`).
 pub(super) const V11: &str = "
+CREATE TABLE follows (
+  player TEXT NOT NULL, followed TEXT NOT NULL, at_ms BIGINT NOT NULL,
+  PRIMARY KEY (player, followed));
 CREATE TABLE sanctions (
   player TEXT NOT NULL, kind TEXT NOT NULL, until_ms BIGINT, reason TEXT NOT NULL,
   moderator TEXT NOT NULL, at_ms BIGINT NOT NULL, PRIMARY KEY (player, kind));

@@ -4,7 +4,7 @@
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 
-use super::{accounts, explorer, moderation, puzzles, tournaments};
+use super::{accounts, explorer, moderation, people, puzzles, tournaments};
 use tokio_postgres::{Client, Statement};
 
 use crate::store::error::StoreError;
@@ -168,6 +168,12 @@ impl Statements {
             }
             Write::Report(r) => moderation::report(db, r).await?,
             Write::Moderate(a) => moderation::moderate(db, a).await?,
+            Write::Follow {
+                player,
+                followed,
+                at_ms,
+            } => people::follow(db, player, followed, *at_ms).await?,
+            Write::Unfollow { player, followed } => people::unfollow(db, player, followed).await?,
             Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64).await?,
             Write::Barrier => {}
         }

@@ -13,6 +13,7 @@ pub mod backup;
 mod checkpoint;
 mod explorer;
 mod moderation;
+mod people;
 mod puzzles;
 mod reads;
 mod schema;
@@ -74,6 +75,7 @@ pub(in crate::store) fn open_with_schema(path: &Path) -> Result<Connection, Stor
     conn.execute_batch(explorer::SCHEMA)?;
     conn.execute_batch(puzzles::SCHEMA)?;
     conn.execute_batch(moderation::SCHEMA)?;
+    conn.execute_batch(people::SCHEMA)?;
     Ok(conn)
 }
 
@@ -364,6 +366,33 @@ impl SqliteStore {
         limit: usize,
     ) -> Result<Vec<crate::store::StoredAction>, StoreError> {
         self.read(move |conn| moderation::moderation_log(conn, limit))
+            .await
+    }
+
+    pub async fn follows_of(&self, player: &str) -> Result<Vec<String>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| people::follows_of(conn, &player))
+            .await
+    }
+
+    pub async fn followed_games(
+        &self,
+        player: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::GameLine>, StoreError> {
+        let player = player.to_string();
+        self.read(move |conn| people::followed_games(conn, &player, limit))
+            .await
+    }
+
+    pub async fn head_to_head(
+        &self,
+        a: &str,
+        b: &str,
+        limit: usize,
+    ) -> Result<Vec<crate::store::GameLine>, StoreError> {
+        let (a, b) = (a.to_string(), b.to_string());
+        self.read(move |conn| people::head_to_head(conn, &a, &b, limit))
             .await
     }
 

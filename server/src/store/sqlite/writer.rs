@@ -10,7 +10,7 @@ use tokio::sync::mpsc;
 use game_core::protocol::RoomStatus;
 use game_core::Color;
 
-use super::{accounts, checkpoint, explorer, moderation, puzzles, tournaments};
+use super::{accounts, checkpoint, explorer, moderation, people, puzzles, tournaments};
 use crate::metrics::Metrics;
 use crate::store::error::StoreError;
 use crate::store::fence;
@@ -265,6 +265,12 @@ fn apply(db: &Connection, write: &Write) -> Result<(), StoreError> {
         Write::GrantModerator { player, at_ms } => moderation::grant_moderator(db, player, *at_ms)?,
         Write::Report(r) => moderation::report(db, r)?,
         Write::Moderate(a) => moderation::moderate(db, a)?,
+        Write::Follow {
+            player,
+            followed,
+            at_ms,
+        } => people::follow(db, player, followed, *at_ms)?,
+        Write::Unfollow { player, followed } => people::unfollow(db, player, followed)?,
         Write::HallPuzzle(p) => puzzles::add_hall(db, p, now_ms() as u64)?,
         Write::Barrier => {}
     }
