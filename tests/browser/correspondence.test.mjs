@@ -1,4 +1,4 @@
-// Browser tests of correspondence games (its own server with KIBITZ_TEST_CLOCK, so that POST /api/test/clock makes days pass): Ann (an account, 1280x720) makes a rated game of 3 days per move in the lobby's form and Bob (an account, a phone) joins it; the clocks and the room's line read in days, the title says whose turn it is, leaving asks nothing; Bob's lobby lists the game under "Your turn" and Ann's under the games waiting for Bob; the server stops and starts again on the same data and the game goes on; a day passes on the hall's clock and Bob's list, asked again when the page comes back into view, shows a day less; Ann, her page in the background with notifications allowed ("Notify me when it's my turn"), is told of Bob's move once, and the notification opens the room; Bob resigns and the ratings move under "Gomoku · correspondence" on the leaderboard and the player page; axe and in view at 1280x720 and on a phone. Then a challenge by correspondence from the challenge dialog.
+// Browser tests of correspondence games (its own server with KIBITZ_TEST_CLOCK, so that POST /api/test/clock makes days pass): Ann (an account, 1280x720) makes a rated game of 3 days per move in the lobby's form and Bob (an account, a phone) joins it; the clocks (the move's own time, the vacation beside it: "2 d 23 h" and "+ 7 d vacation") and the room's line read in days, the title says whose turn it is, leaving asks nothing; Bob's lobby lists the game under "Your turn" and Ann's under the games waiting for Bob; the server stops and starts again on the same data and the game goes on; a day passes on the hall's clock and Bob's list, asked again when the page comes back into view, shows a day less; Ann, her page in the background with notifications allowed ("Notify me when it's my turn"), is told of Bob's move once, and the notification opens the room; Bob resigns and the ratings move under "Gomoku · correspondence" on the leaderboard and the player page; axe and in view at 1280x720 and on a phone. Then a challenge by correspondence from the challenge dialog.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -120,8 +120,11 @@ test('a correspondence game: days on the clocks, a restart, a day passing, the Y
       assert.equal(await text(p.page, 'corr-room-clock'), 'Correspondence · 3 days per move · 7 vacation days');
       assert.equal(await text(p.page, 'corr-come-back'), 'You can leave and come back: the game waits for you, and the lobby lists it.');
       await byId(p.page, 'abort-countdown').filter({ hasText: 'Black must make a first move within 2 d 23 h or the game is aborted' }).waitFor({ timeout: WAIT_MS });
-      assert.equal(await text(p.page, 'clock-black'), '10 d 0 h');
-      assert.equal(await text(p.page, 'clock-white'), '10 d 0 h');
+      // The move's own days, the vacation beside them.
+      assert.equal(await text(p.page, 'clock-black'), '3 d 0 h');
+      assert.equal(await text(p.page, 'clock-white'), '3 d 0 h');
+      assert.equal(await text(p.page, 'clock-black-vacation'), '+ 7 d vacation');
+      assert.equal(await text(p.page, 'clock-white-vacation'), '+ 7 d vacation');
     }
     assert.match(await ann.page.title(), /^\(1\) Your turn · Gomoku 15×15 · freestyle — Kibitz$/);
     assert.equal(await bob.page.title(), 'Gomoku 15×15 · freestyle — Kibitz');
@@ -131,13 +134,14 @@ test('a correspondence game: days on the clocks, a restart, a day passing, the Y
     await playCell(ann, 'i8', 'black', both);
     // Bob's turn: his clock runs, in days; the titles follow the turn.
     await bob.page.locator('[data-testid="clock-white"].running').waitFor({ timeout: WAIT_MS });
-    assert.equal(await text(bob.page, 'clock-white'), '9 d 23 h');
-    assert.equal(await text(bob.page, 'clock-black'), '10 d 0 h');
+    assert.equal(await text(bob.page, 'clock-white'), '2 d 23 h');
+    assert.equal(await text(bob.page, 'clock-white-vacation'), '+ 7 d vacation');
+    assert.equal(await text(bob.page, 'clock-black'), '3 d 0 h');
     await bob.page.waitForFunction(() => document.title.startsWith('(1) Your turn · '), null, { timeout: WAIT_MS });
     assert.equal(await ann.page.title(), 'Gomoku 15×15 · freestyle — Kibitz');
     // The room and its clocks in view, at 1280x720 and on a phone; axe.
     await assertInView(ann, ['board', 'clock-black', 'clock-white', 'status', 'corr-note'], 'the correspondence room');
-    await assertInView(bob, ['board', 'clock-black', 'clock-white', 'status'], 'the correspondence room');
+    await assertInView(bob, ['board', 'clock-black', 'clock-white', 'clock-white-vacation', 'status'], 'the correspondence room');
     await bob.page.evaluate(() => window.scrollTo(0, 0));
     await byId(bob.page, 'corr-note').scrollIntoViewIfNeeded();
     await assertInView(bob, ['corr-note'], 'the correspondence line');
@@ -156,7 +160,7 @@ test('a correspondence game: days on the clocks, a restart, a day passing, the Y
     await bobItem.waitFor({ timeout: WAIT_MS });
     assert.equal(await bobItem.getAttribute('data-your-turn'), 'true');
     assert.equal(await byId(bob.page, 'corr-yours').locator(`[data-testid="corr-game-${room}"]`).count(), 1);
-    assert.match(await bobItem.textContent(), /^Gomoku 15×15 · freestylevs Ann9 d 23 h leftmoves played: 3 · rated$/);
+    assert.match(await bobItem.textContent(), /^Gomoku 15×15 · freestylevs Ann2 d 23 h left \(\+7 d vacation\)moves played: 3 · rated$/);
     assert.equal(await bob.page.locator('#corr-title').textContent(), 'Your turn');
     assert.equal(await byId(bob.page, `corr-link-${room}`).getAttribute('href'), `/?room=${room}`);
     assert.equal(await bob.page.title(), '(1) Your turn · Kibitz');
@@ -173,7 +177,7 @@ test('a correspondence game: days on the clocks, a restart, a day passing, the Y
     await annItem.waitFor({ timeout: WAIT_MS });
     assert.equal(await annItem.getAttribute('data-your-turn'), 'false');
     assert.equal(await byId(ann.page, 'corr-waiting').locator(`[data-testid="corr-game-${room}"]`).count(), 1);
-    assert.equal(await text(ann.page, `corr-left-${room}`), '9 d 23 h left for Bob');
+    assert.equal(await text(ann.page, `corr-left-${room}`), '2 d 23 h left for Bob (+7 d vacation)');
     assert.equal(await ann.page.locator('#corr-title').textContent(), 'Waiting for your opponent');
     assert.equal(await ann.page.title(), 'Kibitz');
     assert.equal(await ann.page.locator('link[rel="icon"]').getAttribute('data-turns'), '0');
@@ -191,7 +195,7 @@ test('a correspondence game: days on the clocks, a restart, a day passing, the Y
     // view, shows a day less.
     assert.equal((await advanceClock(hall.server, DAY_MS)).ahead_ms, DAY_MS);
     await setHidden(bob, false);
-    await byId(bob.page, `corr-left-${room}`).filter({ hasText: /^8 d 23 h left$/ }).waitFor({ timeout: WAIT_MS });
+    await byId(bob.page, `corr-left-${room}`).filter({ hasText: /^1 d 23 h left \(\+7 d vacation\)$/ }).waitFor({ timeout: WAIT_MS });
     assert.ok(Number(await byId(bob.page, `corr-left-${room}`).getAttribute('data-ms')) < 9 * DAY_MS);
     assert.equal(await bob.page.title(), '(1) Your turn · Kibitz');
     await assertInView(bob, ['corr-card', `corr-game-${room}`], 'the Your turn list after a day');
@@ -214,14 +218,14 @@ test('a correspondence game: days on the clocks, a restart, a day passing, the Y
     await byId(bob.page, `corr-link-${room}`).click();
     await byId(bob.page, 'board').waitFor({ timeout: WAIT_MS });
     await bob.page.locator('[data-testid="clock-white"].running').waitFor({ timeout: WAIT_MS });
-    assert.equal(await text(bob.page, 'clock-white'), '8 d 23 h');
+    assert.equal(await text(bob.page, 'clock-white'), '1 d 23 h');
     await setHidden(ann, true);
     await playCell(bob, 'i9', 'white', both);
     await ann.page.waitForFunction(() => window.__notes.length > 0, null, { timeout: WAIT_MS });
     const notes = await ann.page.evaluate(() => window.__notes);
     assert.equal(notes.length, 1, JSON.stringify(notes));
     assert.equal(notes[0].title, 'Your turn · Gomoku 15×15 · freestyle');
-    assert.match(notes[0].body, /^Bob has moved\. (10 d 0 h|9 d 23 h) left\.$/);
+    assert.match(notes[0].body, /^Bob has moved\. (3 d 0 h|2 d 23 h) left \(\+7 d vacation\)\.$/);
     assert.equal(notes[0].tag, room);
     assert.match(await ann.page.title(), /^\(1\) Your turn · Gomoku 15×15 · freestyle — Kibitz$/);
     // Back in view, then away again: the same turn is not told twice.
@@ -234,7 +238,7 @@ test('a correspondence game: days on the clocks, a restart, a day passing, the Y
 
     // Ann's lobby: the game under "Your turn" now, in view at 1280x720; axe.
     await byId(ann.page, 'corr-yours').locator(`[data-testid="corr-game-${room}"]`).waitFor({ timeout: WAIT_MS });
-    assert.equal(await text(ann.page, `corr-left-${room}`), '9 d 23 h left');
+    assert.equal(await text(ann.page, `corr-left-${room}`), '2 d 23 h left (+7 d vacation)');
     assert.equal(await ann.page.title(), '(1) Your turn · Kibitz');
     await assertInView(ann, ['corr-card', `corr-game-${room}`, `corr-left-${room}`, 'btn-corr-notify-on'], 'the Your turn list');
     await noSeriousViolations(ann, 'the lobby with the Your turn list');
@@ -304,7 +308,8 @@ test('a challenge by correspondence: the dialog offers days per move, the room f
     for (const p of both) {
       await byId(p.page, 'corr-note').waitFor({ timeout: WAIT_MS });
       assert.equal(await text(p.page, 'corr-room-clock'), 'Correspondence · 2 days per move · 7 vacation days');
-      assert.equal(await text(p.page, 'clock-black'), '9 d 0 h');
+      assert.equal(await text(p.page, 'clock-black'), '2 d 0 h');
+      assert.equal(await text(p.page, 'clock-black-vacation'), '+ 7 d vacation');
     }
     assertClean(...both);
   } finally {

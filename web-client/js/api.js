@@ -1,4 +1,4 @@
-// The HTTP side of accounts, ratings, tournaments and the opening explorer: JSON requests to the server's /api/ (accounts, sign-in and sign-out, an account's blocks, reports and the moderators' list of them, a player's correspondence games, leaderboards, player pages, tournaments, explorer look-ups), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
+// The HTTP side of accounts, ratings, tournaments and the opening explorer: JSON requests to the server's /api/ (accounts, sign-in and sign-out, an account's blocks, reports and the moderators' list of them, their actions, audit log and sanctions in force, a player's correspondence games, leaderboards, player pages, tournaments, explorer look-ups), each answered with the data or the server's own error sentence; node tests it with a stand-in fetch.
 
 import { t } from './i18n.js';
 import { explorerPath } from './explorer-data.js';
@@ -69,9 +69,20 @@ export const report = (token, body, opts) => apiRequest('POST', '/api/reports', 
 /** The open reports, for a moderator's `token`: 200 { reports: [...] }; 403 for others. */
 export const moderationReports = (token, opts) => apiRequest('GET', '/api/moderation/reports?status=open', { ...opts, token });
 
+/** A moderator's action (`body` from moderation-data.js's actionBody): 201 { id, action, … };
+ *  403 for others, the server's sentence for bad input. */
+export const moderationAction = (token, body, opts) => apiRequest('POST', '/api/moderation/actions', { ...opts, token, body });
+
+/** The moderators' audit log, newest first: 200 { actions: [...] }; 403 for others. */
+export const moderationLog = (token, opts) => apiRequest('GET', '/api/moderation/log', { ...opts, token });
+
+/** The sanctions in force: 200 { sanctions: [...] }; 403 for others (a page's probe of whether
+ *  its account is a moderator). */
+export const moderationSanctions = (token, opts) => apiRequest('GET', '/api/moderation/sanctions', { ...opts, token });
+
 /** The unfinished correspondence games of the player of `token` (a guest's too), theirs to
  *  move first: 200 { now_ms, games: [{ room, game, control, status, you, to_move, your_turn,
- *  opponent: { name, bot }, moves, left_ms, deadline_ms, rated }] }. */
+ *  opponent: { name, bot }, moves, left_ms, vacation_ms, deadline_ms, rated }] }. */
 export const correspondence = (token, opts) => apiRequest('GET', '/api/correspondence', { ...opts, token });
 
 /** A leaderboard: { key, bots, players: [{ name, rating, rd, games, provisional }] }. */

@@ -1,4 +1,4 @@
-// Blocks: the "Block" / "Unblock" button on another player's page — blocking asked first in a short dialog that says in one sentence what it does — and the "Blocked players" card on one's own page, an Unblock button a player; each change said to screen readers. The list is read once per account (GET /api/blocks with its token) and kept here as it changes.
+// Blocks: the "Block" / "Unblock" button on another player's page (and a room chat line's "Block", asking the same) — blocking asked first in a short dialog that says in one sentence what it does — and the "Blocked players" card on one's own page, an Unblock button a player; each change said to screen readers. The list is read once per account (GET /api/blocks with its token) and kept here as it changes.
 
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
@@ -54,6 +54,8 @@ export function createBlocks(app) {
 
   // ---------- the confirm dialog ----------
   let pending = null;
+  // Told once a block asked from elsewhere (a chat line) went through: done(true).
+  let pendingDone = null;
   let busy = false;
   const title = h('h2', { class: 'over-title', id: 'block-title', 'data-testid': 'block-title' });
   const body = h('p', { class: 'block-body', id: 'block-body', 'data-testid': 'block-body' });
@@ -78,8 +80,9 @@ export function createBlocks(app) {
     cancelBtn.textContent = t('blocks.cancel');
   }
 
-  function openDialog(person) {
+  function openDialog(person, done = null) {
     pending = person;
+    pendingDone = done;
     dialogError.hidden = true;
     drawDialog();
     // Cancel first in the focus: Enter at once keeps things as they are.
@@ -107,6 +110,9 @@ export function createBlocks(app) {
     // The focus goes back to the button, which says "Unblock" now.
     modal.close();
     announce(t('blocks.done', { name: person.name }));
+    const done = pendingDone;
+    pendingDone = null;
+    done?.(true);
   }
 
   /** Unblocks `person` (no question: it only undoes a block); `showError(text)` says a refusal
@@ -243,6 +249,18 @@ export function createBlocks(app) {
       if (!card) card = makeCard();
       drawCard();
       return card.section;
+    },
+    /** Whether a room's chat line (a `chat` message) offers "Block" for its player: we are an
+     *  account, it is another person's (a bot's too) and not blocked already. */
+    canBlockLine(msg) {
+      if (!msg?.from || !canBlock({ player: msg.from }, me())) return false;
+      load();
+      return !list.has(msg.from);
+    },
+    /** Asks whether to block `person` ({ player, name, bot }) — the same question as on a
+     *  player's page — and calls `done(true)` once the block went through. */
+    ask(person, done) {
+      openDialog({ ...person, name: String(person.name ?? '') }, done);
     },
     /** Redraws in the page's language (the views redraw their own parts). */
     onLang() {

@@ -1,7 +1,7 @@
-// Game clocks: counts the running side down smoothly between the server's readings (state.clock / moved.clock), and the time left for a first move before the game is aborted; a correspondence room's in days ("2 d 23 h").
+// Game clocks: counts the running side down smoothly between the server's readings (state.clock / moved.clock), and the time left for a first move before the game is aborted; a correspondence room's in days, the move's own time ("2 d 23 h") with the vacation left beside it ("+ 7 d vacation").
 
 import { t } from './i18n.js';
-import { formatDays, isCorrespondence, corrLowBelowMs } from './corr-data.js';
+import { formatDays, formatVacation, corrSplit, isCorrespondence, corrLowBelowMs } from './corr-data.js';
 
 /** m:ss, or s.t under ten seconds, or h:mm:ss for long games. */
 export function formatMs(ms) {
@@ -27,7 +27,9 @@ export function lowBelowMs(control) {
 }
 
 /**
- * Drives two clock elements and the abort countdown `els.abort`. `set(clock, toMove)` takes a
+ * Drives two clock elements (`els.black`, `els.white`, with `els.blackVacation` and
+ * `els.whiteVacation` beside them for a correspondence room's vacation) and the abort countdown
+ * `els.abort`. `set(clock, toMove)` takes a
  * server reading ({black_ms, white_ms, running, abort_ms} or null) and the side to move; the
  * running side counts down from the moment the reading arrived, and so does `abort_ms`, the
  * time `toMove` has left for its first move. `stop()` freezes the display (game over, leaving
@@ -64,6 +66,15 @@ export function createClocks(els) {
     return secs > 0;
   }
 
+  /** A side's vacation beside its clock ("+ 7 d vacation"), hidden when it has none left. */
+  function drawVacation(el, ms) {
+    if (!el) return;
+    const text = ms > 0 ? t('corr.vacation', { time: formatVacation(ms) }) : '';
+    if (el.textContent !== text) el.textContent = text;
+    el.hidden = !text;
+    el.dataset.ms = String(Math.max(0, Math.round(ms)));
+  }
+
   function draw() {
     frame = 0;
     for (const seat of ['black', 'white']) {
@@ -72,16 +83,20 @@ export function createClocks(els) {
       if (!reading) {
         el.textContent = '';
         el.hidden = true;
+        drawVacation(els[`${seat}Vacation`], 0);
         continue;
       }
       el.hidden = false;
       let ms = reading[`${seat}_ms`];
       const running = reading.running === seat;
       if (running) ms -= performance.now() - at;
-      el.textContent = days ? formatDays(ms) : formatMs(ms);
+      // A correspondence move spends its own days first, then the side's vacation.
+      const split = days ? corrSplit(ms, reading[`${seat}_vacation_ms`]) : null;
+      el.textContent = split ? formatDays(split.own) : formatMs(ms);
       el.classList.toggle('running', running);
-      el.classList.toggle('low', ms < lowBelow);
+      el.classList.toggle('low', (split ? split.own : ms) < lowBelow);
       el.dataset.ms = String(Math.max(0, Math.round(ms)));
+      drawVacation(els[`${seat}Vacation`], split ? split.vacation : 0);
     }
     const counting = drawAbort();
     if (reading && (reading.running || counting)) frame = requestAnimationFrame(draw);

@@ -1,4 +1,4 @@
-// Correspondence games without the DOM: the days-per-move clocks the forms offer, a correspondence clock's time in days ("2 d 23 h"), the player's games as GET /api/correspondence lists them (their turn first), which of them newly became their turn (for a notification), the page title that counts them and the favicon with the count as a badge; node tests it.
+// Correspondence games without the DOM: the days-per-move clocks the forms offer, a correspondence clock's time in days ("2 d 23 h") and its move's own time apart from the vacation ("2 d 23 h left (+7 d vacation)"), the player's games as GET /api/correspondence lists them (their turn first), which of them newly became their turn (for a notification), the page title that counts them and the favicon with the count as a badge; node tests it.
 
 import { t } from './i18n.js';
 
@@ -27,13 +27,43 @@ export function formatDays(ms) {
   return `${Math.floor(total / 60)}:${String(total % 60).padStart(2, '0')}`;
 }
 
+/** A vacation's time: whole days as "7 d", else as formatDays says ("6 d 23 h", "5 h 12 m"). */
+export function formatVacation(ms) {
+  const v = Math.max(0, Number(ms) || 0);
+  if (v >= DAY_MS && v % DAY_MS < 60_000) return t('corr.d', { d: Math.floor(v / DAY_MS) });
+  return formatDays(v);
+}
+
+/**
+ * A side's correspondence time `ms` (its days per move plus the vacation left) split as a page
+ * shows it: { own, vacation } — the move's own time (`ms` less `vacationMs`, the side's
+ * vacation as its turn began, while that is positive), then the vacation counting down.
+ */
+export function corrSplit(ms, vacationMs) {
+  const left = Math.max(0, Number(ms) || 0);
+  const vacation = Math.max(0, Number(vacationMs) || 0);
+  return { own: Math.max(0, left - vacation), vacation: Math.min(vacation, left) };
+}
+
+/**
+ * The list's words for a game's time left (a `corrGames` entry): "2 d 23 h left (+7 d
+ * vacation)", "… left for Bob (…)" when it is the opponent's move, without the vacation when
+ * none is left; a first move's time before an abort as it is.
+ */
+export function corrLeftWords(g) {
+  const { own, vacation } = g.firstMove ? { own: g.leftMs, vacation: 0 } : corrSplit(g.leftMs, g.vacationMs);
+  const p = { time: formatDays(own), vac: formatVacation(vacation), name: g.opponent?.name || '?' };
+  if (vacation > 0) return t(g.yourTurn ? 'corr.leftVac' : 'corr.theirLeftVac', p);
+  return t(g.yourTurn ? 'corr.left' : 'corr.theirLeft', p);
+}
+
 /** The low mark of a correspondence clock: a quarter of its days per move, at most a day. */
 export const corrLowBelowMs = (control) => Math.min(DAY_MS, (Number(control.days) * DAY_MS) / 4);
 
 /**
  * The answer of GET /api/correspondence as the page shows it: { yours, waiting }, each a list of
- * { room, game, control, you, yourTurn, opponent: { name, bot }, moves, leftMs, rated } in the
- * server's order (least time first). Anything that is not a game is left out.
+ * { room, game, control, you, yourTurn, opponent: { name, bot }, moves, leftMs, vacationMs,
+ * firstMove, rated } in the server's order (least time first). Anything that is not a game is left out.
  */
 export function corrGames(data) {
   const list = Array.isArray(data?.games) ? data.games : [];
@@ -49,6 +79,10 @@ export function corrGames(data) {
         ? { name: String(g.opponent.name ?? ''), bot: !!g.opponent.bot } : null,
       moves: Number.isFinite(Number(g.moves)) ? Number(g.moves) : 0,
       leftMs: Math.max(0, Number(g.left_ms) || 0),
+      vacationMs: Math.max(0, Number(g.vacation_ms) || 0),
+      // The side to move's first move (neither side has moved twice): `left_ms` is the time
+      // before an abort then, the vacation aside.
+      firstMove: g.first_move === true || (Number(g.moves) || 0) < 2,
       rated: !!g.rated,
     }));
   return { yours: games.filter((g) => g.yourTurn), waiting: games.filter((g) => !g.yourTurn) };

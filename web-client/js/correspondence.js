@@ -1,9 +1,9 @@
-// Correspondence games on every page: the player's games read from GET /api/correspondence (with their token) when the page is welcomed, every minute and whenever it comes back into view; the lobby's "Your turn" card (their turn first, with the opponent, the game and the time left, each a link to its room; then the games waiting for the opponent); the page title and the favicon counting the games where it is their turn ("(2) Your turn · Kibitz"), an open room's own turn included; and a notification, once per turn, when a game becomes theirs while the page is in the background ("Notify me when it's my turn" asks the browser first).
+// Correspondence games on every page: the player's games read from GET /api/correspondence (with their token) when the page is welcomed, every minute and whenever it comes back into view; the lobby's "Your turn" card (their turn first, with the opponent, the game and the time left — the move's own time, the vacation beside it — each a link to its room; then the games waiting for the opponent); the page title and the favicon counting the games where it is their turn ("(2) Your turn · Kibitz"), an open room's own turn included; and a notification, once per turn, when a game becomes theirs while the page is in the background ("Notify me when it's my turn" asks the browser first).
 
 import { h, clear } from './dom.js';
 import { t, gameLabel } from './i18n.js';
 import * as api from './api.js';
-import { corrGames, formatDays, newTurns, turnKey, turnTitle, badgeIcon, isCorrespondence } from './corr-data.js';
+import { corrGames, corrLeftWords, corrSplit, formatDays, formatVacation, newTurns, turnKey, turnTitle, badgeIcon, isCorrespondence } from './corr-data.js';
 import { other } from './rules.js';
 import { setCorrRooms } from './my-game.js';
 
@@ -70,7 +70,7 @@ export function createTurns(app) {
     for (const g of fresh) {
       // The room on screen says its own turn (roomMoved).
       if (g.room === open?.id) continue;
-      notify(g.room, g.game, g.opponent?.name, g.moves, g.leftMs);
+      notify(g.room, g.game, g.opponent?.name, g.moves, g.firstMove ? { own: g.leftMs, vacation: 0 } : corrSplit(g.leftMs, g.vacationMs));
     }
     renderTitle();
     renderCard();
@@ -95,7 +95,7 @@ export function createTurns(app) {
 
   /** A notification of our turn in `room` (once per turn), when allowed and the page is in the
    *  background; clicking it brings the page forward in that room. */
-  function notify(room, game, name, moves, leftMs) {
+  function notify(room, game, name, moves, { own, vacation }) {
     const key = turnKey(room, moves);
     if (told.has(key)) return;
     if (!hidden()) {
@@ -107,7 +107,7 @@ export function createTurns(app) {
     told.add(key);
     try {
       const note = new Notification(t('corr.notifyTitle', { game: gameLabel(game) }), {
-        body: t('corr.notifyBody', { name: name || '?', time: formatDays(leftMs) }),
+        body: t(vacation > 0 ? 'corr.notifyBodyVac' : 'corr.notifyBody', { name: name || '?', time: formatDays(own), vac: formatVacation(vacation) }),
         tag: room,
       });
       note.onclick = () => {
@@ -122,7 +122,6 @@ export function createTurns(app) {
 
   function item(g) {
     const name = g.opponent?.name || '?';
-    const time = formatDays(g.leftMs);
     return h('li', {
       class: `room-item corr-item${g.yourTurn ? ' yours' : ''}`, 'data-testid': `corr-game-${g.room}`,
       'data-room': g.room, 'data-your-turn': String(g.yourTurn),
@@ -130,8 +129,8 @@ export function createTurns(app) {
     app.viewLink({ page: 'room', room: g.room }, { class: 'room-game', 'data-testid': `corr-link-${g.room}` }, gameLabel(g.game)),
     h('span', { class: 'room-who' }, t('corr.vs', { name }),
       g.opponent?.bot ? h('span', { class: 'bot-badge' }, t('player.bot')) : null),
-    h('span', { class: 'corr-left', 'data-testid': `corr-left-${g.room}`, 'data-ms': String(g.leftMs) },
-      g.yourTurn ? t('corr.left', { time }) : t('corr.theirLeft', { time, name })),
+    h('span', { class: 'corr-left', 'data-testid': `corr-left-${g.room}`, 'data-ms': String(g.leftMs), 'data-vacation-ms': String(g.vacationMs) },
+      corrLeftWords(g)),
     h('span', { class: 'room-meta' }, t('corr.moves', { n: g.moves }), g.rated ? ` · ${t('rating.rated')}` : ''));
   }
 
@@ -231,7 +230,7 @@ export function createTurns(app) {
     roomMoved(R) {
       if (!isCorrespondence(R.control) || !R.seated || !R.playing || R.you !== R.toMove) return;
       const them = R.seats[other(R.you)];
-      notify(R.id, R.game, them?.name, R.moves.length, Number(R.clock?.[`${R.you}_ms`]) || 0);
+      notify(R.id, R.game, them?.name, R.moves.length, corrSplit(R.clock?.[`${R.you}_ms`], R.clock?.[`${R.you}_vacation_ms`]));
     },
     onLang() {
       renderTitle();

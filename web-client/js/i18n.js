@@ -1,4 +1,4 @@
-// The page's languages: the strings (strings/en.js and strings/zh.js, the same keys), the language choice (browser default, switchable, remembered) and the label helpers.
+// The page's languages: the strings (strings/en.js and strings/zh.js, the same keys), the language choice (browser default, switchable, remembered), the label helpers and local dates.
 
 import { clockKey } from './record.js';
 import { EN } from './strings/en.js';
@@ -93,9 +93,22 @@ export function clockLabel(clock) {
   return t('clock.fischer', { m, s });
 }
 
+/** A moment in the page's language and the browser's time zone: "Dec 6, 2026, 5:00 AM". */
+export function dateTime(ms) {
+  if (ms == null || !Number.isFinite(Number(ms))) return '';
+  const date = new Date(Number(ms));
+  try {
+    return date.toLocaleString(lang === 'zh' ? 'zh-CN' : 'en', { dateStyle: 'medium', timeStyle: 'short' });
+  } catch {
+    return date.toISOString();
+  }
+}
+
 /** A short message for a server `error`: the translated code, else the server's text. */
 export function errorText(err) {
   const key = `err.${err.code}`;
+  // A sanction's sentence says which, why and until when: the server's words in any language.
+  if (err.code === 'sanctioned' && err.message) return String(err.message).slice(0, 300);
   // The server's English text is more precise ("h8 is occupied"); other languages get the
   // translated code.
   if (lang === 'en' && err.message) return String(err.message).slice(0, 200);

@@ -1,4 +1,4 @@
-// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, the challenges' panel (challenges.js, on every page), the blocks' button and list for the views (blocks.js), the report dialog and its buttons (reports.js), the correspondence games' turns (correspondence.js: the lobby's "Your turn" card, the title, the favicon, notifications), and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`), the puzzles (`/?puzzles…`, `/?puzzle=<id>`) and the moderators' reports (`/?moderation`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles.
+// Entry point of the Kibitz page: the header (language, connection, who we are, sign in / register / sign out), the offline banner, the challenges' panel (challenges.js, on every page), the blocks' button and list for the views (blocks.js), the report dialog and its buttons (reports.js), the correspondence games' turns (correspondence.js: the lobby's "Your turn" card, the title, the favicon, notifications), a moderator's notices to us and a refused hello (mod-notice.js), and routing between the lobby, a room (`/?room=<id>`), the TV page (`/tv`), the account form (`/?account=signin|register`), the leaderboard (`/?leaderboard=<key>`), a player's page (`/?player=<name>`), the tournaments (`/?tournaments`), a tournament's page (`/?tournament=<id>`), the opening explorer (`/?explorer=<key>&moves=…`), the analysis board (`/?analysis=<variant>&tree=…`), the puzzles (`/?puzzles…`, `/?puzzle=<id>`) and the moderators' page (`/?moderation`); the header's links to the leaderboards, the tournaments, the analysis board, the explorer and the puzzles, and to the moderators' page for a moderator (mod-link.js).
 
 import { Net } from './net.js';
 import { h, clear } from './dom.js';
@@ -20,6 +20,8 @@ import { createBlocks } from './blocks.js';
 import { createReports } from './reports.js';
 import { mountModeration } from './moderation.js';
 import { createTurns } from './correspondence.js';
+import { createNotices } from './mod-notice.js';
+import { createModLink } from './mod-link.js';
 import { parseRoute, routeUrl } from './route.js';
 import * as api from './api.js';
 
@@ -189,6 +191,9 @@ siteNav.append(
   viewLink({ page: 'explorer', key: 'gomoku-freestyle', moves: [], rated: 'any', bots: 'any' }, { 'data-testid': 'header-link-explorer', 'data-i18n': 'explorer.link' }, t('explorer.link')),
   viewLink({ page: 'puzzles', variant: null, theme: null, mode: null }, { 'data-testid': 'header-link-puzzles', 'data-i18n': 'puz.link' }, t('puz.link')));
 
+// Moderators only: the link to their page, once the server says the account is one.
+const modLink = createModLink(app, siteNav);
+
 /** Who we are in the header: a guest's name with "Sign in" and "Register", or the account's
  *  name (a link to its player page) with "Sign out". Nothing of it until the server says which. */
 function renderAccount() {
@@ -251,6 +256,8 @@ app.reports = reports;
  *  turns, the notifications. */
 const turns = createTurns(app);
 app.turns = turns;
+/** A moderator's word to us (a `sanction`), and a hello refused by a ban, at the page's top. */
+const notices = createNotices(app, { anchor: banner });
 clear(banner);
 banner.append(bannerText, ' ', h('button', { type: 'button', 'data-testid': 'btn-retry', onclick: () => net.reconnectNow(), 'data-i18n': 'net.retry' }, t('net.retry')));
 
@@ -261,7 +268,8 @@ function renderBanner() {
   const st = net.status;
   statusDot.className = `net-dot ${st}`;
   statusDot.title = st === 'online' ? t('net.online') : '';
-  if (st === 'online') {
+  // Refused (a ban): the notice says why and offers to try again; nothing is retried meanwhile.
+  if (st === 'online' || st === 'refused') {
     banner.hidden = true;
     return;
   }
@@ -314,6 +322,7 @@ window.addEventListener('popstate', () => mount(routeFromUrl(), { as: 'player' }
 
 net.onStatus(() => {
   renderBanner();
+  notices.onStatus(net.status);
   challenges.onStatus(net.status);
   view?.onStatus?.(net.status);
 });
@@ -324,11 +333,14 @@ net.onReady(() => {
     storeName(name);
   }
   renderAccount();
+  modLink.onReady();
   view?.onReady();
 });
 net.onMessage((msg) => {
   // A challenge's messages are the panel's, whatever the view; so is an accepted one's room.
   if (challenges.onMessage(msg)) return;
+  // A moderator's action on us: the notice, whatever the view.
+  if (notices.onMessage(msg)) return;
   const handled = view ? view.onMessage(msg) : false;
   if (handled) return;
   // A room made while the lobby was not on screen (or a pairing): follow it.
@@ -343,6 +355,7 @@ onLangChange(() => {
   blocks.onLang();
   reports.onLang();
   turns.onLang();
+  notices.onLang();
   applyI18n(document.body);
 });
 

@@ -1,4 +1,4 @@
-// WebSocket client of the Kibitz protocol: hello/welcome with the stored token, reconnect with backoff, status events, and the identity the welcome gave (player id, name, whether it is an account's); the token is replaced on sign-in and dropped on sign-out.
+// WebSocket client of the Kibitz protocol: hello/welcome with the stored token, reconnect with backoff, status events, and the identity the welcome gave (player id, name, whether it is an account's); the token is replaced on sign-in and dropped on sign-out; a hello a moderator's sanction refuses (a ban) stops the reconnecting until asked again.
 
 const TOKEN_KEY = 'kibitz.token';
 const MIN_DELAY_MS = 500;
@@ -29,7 +29,9 @@ export function defaultUrl(loc = globalThis.location) {
 
 /**
  * One logical connection that survives drops. `status` is 'connecting', 'online' (welcome
- * received) or 'offline' (waiting to retry; `retryAt` says when). Listeners:
+ * received), 'offline' (waiting to retry; `retryAt` says when) or 'refused' (the server will
+ * not let us in: a ban; `refusal` is its error, and nothing is tried again until
+ * `reconnectNow({ force: true })`, a sign-in or a sign-out). Listeners:
  * onStatus(status, info), onReady(welcome) after every welcome, onMessage(msg) for every message.
  * `onNameTaken(error)` is called when the server refuses our `hello` because its name belongs
  * to an account (`name_taken`); it must choose another name (`getName`), and we say hello
@@ -54,6 +56,8 @@ export class Net {
     // The longest guest name, as the server's welcome says (its default until then).
     this.nameMax = 32;
     this.token = storageGet(TOKEN_KEY);
+    // The `sanctioned` error that refused our hello, while it stands.
+    this.refusal = null;
     this.statusListeners = [];
     this.readyListeners = [];
     this.messageListeners = [];
@@ -73,7 +77,7 @@ export class Net {
 
   setStatus(status) {
     this.status = status;
-    for (const fn of this.statusListeners) fn(status, { retryAt: this.retryAt });
+    for (const fn of this.statusListeners) fn(status, { retryAt: this.retryAt, refusal: this.refusal });
   }
 
   start() {
@@ -85,6 +89,7 @@ export class Net {
     clearTimeout(this.timer);
     this.timer = null;
     this.ready = false;
+    this.refusal = null;
     this.setStatus('connecting');
     let ws;
     try {
@@ -150,6 +155,12 @@ export class Net {
       this.sendHello();
       return;
     }
+    if (msg.t === 'error' && !this.ready && msg.code === 'sanctioned') {
+      // Banned (or the account closed): saying hello again would only be refused again. The
+      // page says why; nothing more is tried until the player asks.
+      this.refuse(msg);
+      return;
+    }
     if (msg.t === 'error' && !this.ready && msg.code === 'name_taken' && this.onNameTaken) {
       // Our name is an account's: the page picks another and the views hear why. A fresh
       // socket, since the server may not take a second hello on this one.
@@ -159,6 +170,24 @@ export class Net {
       return;
     }
     for (const fn of this.messageListeners) fn(msg);
+  }
+
+  /** Stops here: the socket closed, no retry, the status 'refused' with `msg`. */
+  refuse(msg) {
+    clearTimeout(this.timer);
+    this.timer = null;
+    const ws = this.ws;
+    this.ws = null;
+    this.ready = false;
+    if (ws) {
+      try {
+        ws.close(1000, 'refused');
+      } catch {
+        // already closing
+      }
+    }
+    this.refusal = { code: msg.code, message: String(msg.message ?? '') };
+    this.setStatus('refused');
   }
 
   scheduleRetry() {
@@ -171,9 +200,11 @@ export class Net {
     this.timer = setTimeout(() => this.open(), delay);
   }
 
-  /** Drop the current socket (if any) and connect again at once, e.g. after a name change. */
-  reconnectNow() {
+  /** Drop the current socket (if any) and connect again at once, e.g. after a name change.
+   *  A refused hello is tried again only when `force` (the player asked). */
+  reconnectNow({ force = false } = {}) {
     if (this.status === 'connecting' && this.ws) return;
+    if (this.status === 'refused' && !force) return;
     const ws = this.ws;
     this.ws = null;
     if (ws) {

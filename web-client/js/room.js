@@ -39,6 +39,7 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
     },
     onLang() {
       view.renderAll(false);
+      view.chat.onLang();
     },
     unmount() {
       document.removeEventListener('keydown', actions.onKey);

@@ -1,9 +1,9 @@
-// Correspondence games without the DOM: the days clocks' keys and labels, the time in days ("2 d 23 h"), the list of GET /api/correspondence, the turns newly ours, the title and the favicon's badge, the -corr rating keys in addresses.
+// Correspondence games without the DOM: the days clocks' keys and labels, the time in days ("2 d 23 h"), the move's own time apart from the vacation, the list of GET /api/correspondence, the turns newly ours, the title and the favicon's badge, the -corr rating keys in addresses.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  CORR_CLOCKS, DAY_MS, formatDays, isCorrespondence, corrGames, newTurns, turnKey, turnTitle, badgeIcon,
+  CORR_CLOCKS, DAY_MS, formatDays, formatVacation, corrSplit, corrLeftWords, isCorrespondence, corrGames, newTurns, turnKey, turnTitle, badgeIcon,
 } from '../js/corr-data.js';
 import { clockKey, clockFromKey } from '../js/record.js';
 import { clockLabel, setLang } from '../js/i18n.js';
@@ -69,7 +69,7 @@ const ANSWER = {
   now_ms: 1763900000000,
   games: [
     { room: 'r1', game: { kind: 'othello' }, control: { days: 3, vacation_days: 7 }, status: 'playing', you: 'white', to_move: 'white',
-      your_turn: true, opponent: { name: 'Ann', bot: false }, moves: 4, left_ms: 2 * DAY_MS, deadline_ms: 1, rated: true },
+      your_turn: true, opponent: { name: 'Ann', bot: false }, moves: 4, left_ms: 9 * DAY_MS, vacation_ms: 7 * DAY_MS, deadline_ms: 1, rated: true },
     { room: 'r2', game: { kind: 'connect4' }, control: { days: 1 }, status: 'playing', you: 'black', to_move: 'white',
       your_turn: false, opponent: { name: 'Bot7', bot: true }, moves: 1, left_ms: DAY_MS, rated: false },
     { room: '', game: null },
@@ -83,11 +83,48 @@ test('the list of GET /api/correspondence: ours to move, then the others, anythi
   assert.deepEqual(waiting.map((g) => g.room), ['r2']);
   assert.deepEqual(yours[0], {
     room: 'r1', game: { kind: 'othello' }, control: { days: 3, vacation_days: 7 }, you: 'white', yourTurn: true,
-    opponent: { name: 'Ann', bot: false }, moves: 4, leftMs: 2 * DAY_MS, rated: true,
+    opponent: { name: 'Ann', bot: false }, moves: 4, leftMs: 9 * DAY_MS, vacationMs: 7 * DAY_MS, firstMove: false, rated: true,
   });
+  // No vacation said (a server of an earlier release): none; a first move: the time before an abort.
+  assert.equal(waiting[0].vacationMs, 0);
+  assert.equal(waiting[0].firstMove, true);
   assert.equal(waiting[0].opponent.bot, true);
   assert.deepEqual(corrGames(null), { yours: [], waiting: [] });
   assert.deepEqual(corrGames({ games: 'no' }), { yours: [], waiting: [] });
+});
+
+test('a move\'s own time apart from the vacation: the reading less the vacation while positive, then the vacation counting down', () => {
+  assert.deepEqual(corrSplit(10 * DAY_MS, 7 * DAY_MS), { own: 3 * DAY_MS, vacation: 7 * DAY_MS });
+  assert.deepEqual(corrSplit(10 * DAY_MS - HOUR, 7 * DAY_MS), { own: 3 * DAY_MS - HOUR, vacation: 7 * DAY_MS });
+  // The move's own days spent: the vacation runs.
+  assert.deepEqual(corrSplit(5 * DAY_MS, 7 * DAY_MS), { own: 0, vacation: 5 * DAY_MS });
+  assert.deepEqual(corrSplit(-5, 7 * DAY_MS), { own: 0, vacation: 0 });
+  // No vacation (none in the game, or not said): the reading as it is.
+  assert.deepEqual(corrSplit(2 * DAY_MS, undefined), { own: 2 * DAY_MS, vacation: 0 });
+  assert.equal(formatVacation(7 * DAY_MS), '7 d');
+  assert.equal(formatVacation(7 * DAY_MS - HOUR), '6 d 23 h');
+  assert.equal(formatVacation(5 * HOUR), '5 h 0 m');
+  setLang('zh');
+  try {
+    assert.equal(formatVacation(7 * DAY_MS), '7 天');
+  } finally {
+    setLang('en');
+  }
+});
+
+test('the list says the move\'s own time and the vacation beside it; a first move its time before an abort', () => {
+  const g = { yourTurn: true, leftMs: 10 * DAY_MS - HOUR, vacationMs: 7 * DAY_MS, firstMove: false, opponent: { name: 'Ann' } };
+  assert.equal(corrLeftWords(g), '2 d 23 h left (+7 d vacation)');
+  assert.equal(corrLeftWords({ ...g, yourTurn: false }), '2 d 23 h left for Ann (+7 d vacation)');
+  assert.equal(corrLeftWords({ ...g, leftMs: 6 * DAY_MS }), '0:00 left (+6 d vacation)');
+  assert.equal(corrLeftWords({ ...g, vacationMs: 0, leftMs: 2 * DAY_MS }), '2 d 0 h left');
+  assert.equal(corrLeftWords({ ...g, firstMove: true, leftMs: 3 * DAY_MS - HOUR }), '2 d 23 h left');
+  setLang('zh');
+  try {
+    assert.equal(corrLeftWords(g), '剩余 2 天 23 小时（另有假期 7 天）');
+  } finally {
+    setLang('en');
+  }
 });
 
 test('a turn newly ours is told once: not from the first list, not again for the same move', () => {

@@ -19,15 +19,19 @@ function eyeIcon() {
 
 function playerBar(seat) {
   const clock = h('span', { class: 'clock', 'data-testid': `clock-${seat}`, role: 'timer', 'aria-label': t(`seat.${seat}`), hidden: true });
+  // A correspondence room's vacation left, beside the move's own time.
+  const vacation = h('span', { class: 'clock-vacation', 'data-testid': `clock-${seat}-vacation`, hidden: true });
   const bar = {
     root: h('div', { class: `player-bar seat-${seat}`, 'data-testid': `player-${seat}` }),
     name: h('span', { class: 'player-name', 'data-testid': `player-name-${seat}` }),
     info: h('span', { class: 'player-info' }),
     clock,
+    vacation,
   };
   bar.root.append(
     h('span', { class: `stone-icon ${seat}`, 'aria-hidden': 'true' }),
     h('span', { class: 'player-main' }, bar.name, bar.info),
+    vacation,
     clock);
   return bar;
 }
@@ -40,10 +44,11 @@ const navBtn = (testid, key, symbol, onclick) => h('button', { type: 'button', '
 /**
  * Builds room `roomId` in `root` (emptied first). `actions` holds the user's actions; it may be
  * filled in after this call, since every handler looks it up only when it fires. `me()` is our
- * player id, for marking our own chat lines; `report` the chat's report of a line (chat.js).
+ * player id, for marking our own chat lines; `report` and `block` the chat's report of a line
+ * and block of its player (chat.js).
  * Returns the elements the view draws into.
  */
-export function buildRoom(root, { roomId, actions, onBack, leaveNow, onTournament, me, report = null }) {
+export function buildRoom(root, { roomId, actions, onBack, leaveNow, onTournament, me, report = null, block = null }) {
   // The page's one h1, but on the TV page, whose own title is the h1.
   const titleEl = h(root.closest('.tv') ? 'span' : 'h1', { class: 'room-title', 'data-testid': 'room-title' }, t('room.loading'));
   const clockSpecEl = h('span', { class: 'room-clock-spec' });
@@ -129,9 +134,11 @@ export function buildRoom(root, { roomId, actions, onBack, leaveNow, onTournamen
   const reviewEl = h('section', { class: 'panel review', 'data-testid': 'review-panel', hidden: true });
 
   const chatBox = h('section', { class: 'panel chat' });
-  const chat = createChat(chatBox, { onSend: (text) => actions.sendChat(text), me, report });
+  const chat = createChat(chatBox, { onSend: (text) => actions.sendChat(text), me, report, block });
 
-  const clocks = createClocks({ black: bars.black.clock, white: bars.white.clock, abort: abortEl });
+  const clocks = createClocks({
+    black: bars.black.clock, white: bars.white.clock, blackVacation: bars.black.vacation, whiteVacation: bars.white.vacation, abort: abortEl,
+  });
 
   const overDialog = createOverDialog({
     roomId,

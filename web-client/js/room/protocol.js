@@ -128,6 +128,10 @@ export function createProtocol({ state: R, view, app }) {
       case 'chat':
         onChat(msg);
         return true;
+      case 'chat_hidden':
+        // A moderator hid a line: it leaves this page too.
+        view.chat.hide(String(msg.player ?? ''), String(msg.text ?? ''));
+        return true;
       case 'undo_offer':
       case 'draw_offer':
         if (fresh(msg)) {

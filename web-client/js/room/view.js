@@ -51,6 +51,11 @@ export function createRoomView(root, { state: R, app, clockSpec, actions, quiet 
       can: (msg) => app.reports.canReportLine(msg),
       open: (msg) => app.reports.openChat({ room: R.id, player: msg.from, name: msg.name, text: msg.text }),
     } : null,
+    // An account blocks another line's player from the chat: the blocks' own question first.
+    block: app.blocks?.ask ? {
+      can: (msg) => app.blocks.canBlockLine(msg),
+      open: (msg, done) => app.blocks.ask({ player: msg.from, name: String(msg.name ?? ''), bot: !!msg.bot }, done),
+    } : null,
   });
   const review = createReviewPanel({
     state: R,

@@ -5,6 +5,7 @@ import { CHALLENGES_ZH } from './zh-challenges.js';
 import { BLOCKS_ZH } from './zh-blocks.js';
 import { REPORTS_ZH } from './zh-reports.js';
 import { CORR_ZH } from './zh-corr.js';
+import { MOD_ZH } from './zh-mod.js';
 
 export const ZH = {
   'app.title': 'Kibitz',
@@ -630,4 +631,5 @@ export const ZH = {
   ...BLOCKS_ZH,
   ...REPORTS_ZH,
   ...CORR_ZH,
+  ...MOD_ZH,
 };
