@@ -109,6 +109,8 @@ export function errorText(err) {
   const key = `err.${err.code}`;
   // A sanction's sentence says which, why and until when: the server's words in any language.
   if (err.code === 'sanctioned' && err.message) return String(err.message).slice(0, 300);
+  // `forbidden` is also a chat line holding a word of the hall's list, not renju's point.
+  if (err.code === 'forbidden' && err.ref === 'chat') return lang === 'en' && err.message ? String(err.message).slice(0, 200) : t('err.forbiddenChat');
   // The server's English text is more precise ("h8 is occupied"); other languages get the
   // translated code.
   if (lang === 'en' && err.message) return String(err.message).slice(0, 200);

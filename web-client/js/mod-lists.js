@@ -6,6 +6,8 @@ import * as api from './api.js';
 import { ACTIONS, readSanctions, readLog, actionBody, REASON_MAX } from './moderation-data.js';
 
 const fact = (key, ...value) => h('div', { class: 'report-fact' }, h('dt', {}, t(key)), h('dd', {}, ...value));
+/** Who took an action: a moderator's name (or id), or the hall itself (`hall`: an automatic mute). */
+const byWords = (by) => (by.id === 'hall' && !by.name ? t('modx.hall') : by.name ?? by.id ?? '');
 const time = (ms, testid) => (ms == null ? h('span', { 'data-testid': testid }, t('modx.forGood'))
   : h('time', { datetime: new Date(ms).toISOString(), 'data-testid': testid, 'data-ms': String(ms) }, dateTime(ms)));
 
@@ -147,7 +149,7 @@ export function createSanctionsPanel({ app, announce, onLifted }) {
         fact('modx.kind', h('span', { 'data-testid': 'sanction-kind' }, t(`modx.kind.${s.kind}`))),
         fact('modx.until', time(s.until, 'sanction-until')),
         fact('mod.reason', h('span', { 'data-testid': 'sanction-reason' }, s.reason)),
-        fact('modx.by', h('span', { 'data-testid': 'sanction-by' }, s.by.name ?? s.by.id ?? '')),
+        fact('modx.by', h('span', { 'data-testid': 'sanction-by' }, byWords(s.by))),
         fact('modx.since', s.at != null ? time(s.at, 'sanction-at') : '')));
     if (lifting === key) li.append(liftForm(s, key));
     else {
@@ -182,7 +184,7 @@ export function createLogPanel({ app }) {
     return h('li', { class: 'mod-item', 'data-testid': 'log-entry', 'data-action': e.action, 'data-id': e.id },
       h('dl', { class: 'report-facts' },
         fact('modx.when', e.at != null ? time(e.at, 'log-when') : ''),
-        fact('modx.moderator', h('span', { 'data-testid': 'log-moderator' }, e.by.name ?? e.by.id ?? '')),
+        fact('modx.moderator', h('span', { 'data-testid': 'log-moderator' }, byWords(e.by))),
         fact('modx.action', h('span', { 'data-testid': 'log-action' }, words)),
         fact('modx.player', person(app, e.player, 'log-player')),
         fact('mod.reason', h('span', { 'data-testid': 'log-reason' }, e.reason)),

@@ -138,6 +138,19 @@ test('a refusal by a sanction is said in the server\'s sentence in any language'
   }
 });
 
+test('a chat line with a word of the hall\'s list: the server\'s words, in Chinese its own, never renju\'s point', () => {
+  const err = { t: 'error', code: 'forbidden', message: 'that line holds a word this hall does not allow', ref: 'chat', room: 'r1' };
+  assert.equal(errorText(err), err.message);
+  assert.equal(errorText({ code: 'forbidden', message: 'h8 is forbidden for black', ref: 'move' }), 'h8 is forbidden for black');
+  setLang('zh');
+  try {
+    assert.equal(errorText(err), STRINGS.zh['err.forbiddenChat']);
+    assert.equal(errorText({ code: 'forbidden', ref: 'move' }), STRINGS.zh['err.forbidden']);
+  } finally {
+    setLang('en');
+  }
+});
+
 test('the chat setting: everyone, the players only, or nobody — our own lines always shown', () => {
   assert.deepEqual(CHAT_FILTERS, ['everyone', 'players', 'nobody']);
   assert.equal(readChatFilter('nobody'), 'nobody');

@@ -2,6 +2,8 @@
 
 export const MOD_EN = {
   'err.sanctioned': 'A moderator’s sanction stops this.',
+  'err.forbiddenChat': 'That line holds a word this hall does not allow.',
+  'modx.hall': 'The hall (automatic)',
   'modx.page': 'Moderation',
   'modx.link': 'Moderation',
   'modx.tabs': 'Moderation tools',

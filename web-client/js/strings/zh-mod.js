@@ -2,6 +2,8 @@
 
 export const MOD_ZH = {
   'err.sanctioned': '管理员的处罚不允许这样做。',
+  'err.forbiddenChat': '这条消息含有本大厅不允许的词语。',
+  'modx.hall': '大厅（自动）',
   'modx.page': '管理',
   'modx.link': '管理',
   'modx.tabs': '管理工具',
