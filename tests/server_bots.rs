@@ -1,6 +1,7 @@
 //! The bot invitation path with scripted bot clients (hello with the bot key, answer
 //! invitations): `invite_bot`, `create` with bots, declines and vanished bots moving on to
-//! the next bot, no bot at all, and the bots in the lobby.
+//! the next bot, no bot at all, the bots in the lobby, and a bot challenged by name (for a
+//! correspondence game too).
 
 mod common;
 
@@ -203,4 +204,40 @@ async fn no_bot_available() {
         .refused(json!({"t":"invite_bot","room":room,"level":4}))
         .await;
     assert_eq!(e["code"], "room_full");
+}
+
+#[tokio::test]
+async fn a_challenged_bot_is_invited_first_at_its_level_by_correspondence_too() {
+    let server = TestServer::start().await;
+    // Two idle bots; each challenge names one, and that one is invited, whichever is idler.
+    let mut ada = server.bot("Ada", &["connect4", "othello"], 4).await;
+    let mut kibot = server.bot("Kibot", &["connect4", "othello"], 4).await;
+    let mut ann = server.client("Ann").await;
+    for (named, level) in [("Kibot", None), ("Ada", Some(8)), ("Kibot", Some(2))] {
+        let mut msg = json!({"t":"challenge","to":named,"game":{"kind":"othello"},
+            "clock":{"days":3},"color":"white"});
+        if let Some(level) = level {
+            msg["level"] = json!(level);
+        }
+        ann.send(msg).await;
+        let room = ann.expect("created").await["room"].clone();
+        let st = ann.expect("state").await;
+        assert_eq!(st["you"], "white", "{st}");
+        assert_eq!(st["control"], json!({"days":3,"vacation_days":0}));
+        let (bot, other) = if named == "Kibot" {
+            (&mut kibot, &mut ada)
+        } else {
+            (&mut ada, &mut kibot)
+        };
+        let invite = bot.expect("invite").await;
+        assert_eq!(invite["room"], room, "{named} is invited");
+        assert_eq!(invite["seat"], "black");
+        assert_eq!(invite["level"], level.unwrap_or(5));
+        assert_eq!(invite["clock"], json!({"days":3,"vacation_days":0}));
+        bot.send(json!({"t":"decline","room":room})).await;
+        // Declined: the next bot is asked.
+        assert_eq!(other.expect("invite").await["room"], room);
+        other.send(json!({"t":"decline","room":room})).await;
+        ann.backlog.clear();
+    }
 }

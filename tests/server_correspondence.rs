@@ -104,6 +104,7 @@ async fn a_correspondence_game_spans_a_restart_and_simulated_days() {
     assert_eq!(bobs[0]["opponent"]["name"], "Alice");
     assert!(about(&bobs[0]["left_ms"], 3 * DAY_MS), "{bobs:?}");
     assert_eq!(bobs[0]["vacation_ms"], DAY_MS);
+    assert_eq!(bobs[0]["first_move"], false);
     assert_eq!(my_games(addr, &alice.token).await[0]["your_turn"], false);
 
     // Both leave; the server restarts; a day and a half passes. Nobody lost by being away.

@@ -316,6 +316,10 @@ async fn moderators_actions_take_effect_at_once_and_are_in_the_audit_log() {
     // The mute lifted: Bob speaks again.
     let lift = json!({"action":"lift","player":"Bob","reason":"served","kind":"mute"});
     assert_eq!(moderate(&server, &moderator, lift).await.0, 201);
+    let told = bob
+        .expect_where(|v| v["t"] == "sanction" && v["action"] == "lift")
+        .await;
+    assert_eq!(told["kind"], "mute");
     bob.send(json!({"t":"chat","room":room,"text":"sorry"}))
         .await;
     ann.expect_where(|v| v["t"] == "chat" && v["text"] == "sorry")

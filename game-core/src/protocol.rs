@@ -153,6 +153,10 @@ pub enum ClientMsg {
         color: ChallengeColor,
         #[serde(default)]
         rated: bool,
+        /// A bot challenged: the level it plays at (1..=10; 10 in a rated game, 5 by
+        /// default otherwise).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        level: Option<u8>,
     },
     /// Accepts or declines a challenge.
     ChallengeReply {
@@ -383,6 +387,9 @@ pub enum ServerMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         until_ms: Option<u64>,
         reason: String,
+        /// `lift`: the sanction lifted (`mute`, `rated_ban`, `ban`, `close`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kind: Option<String>,
     },
     Crowd {
         room: String,

@@ -114,18 +114,23 @@ impl BotRegistry {
         excluded: &[String],
         room: &str,
         rated: bool,
+        prefer: Option<&str>,
     ) -> Option<(String, Vec<MemberLink>)> {
         let mut best: Option<(u32, String)> = None;
         for entry in &self.bots {
             let bot = entry.value();
-            if bot.online()
+            let free = bot.online()
                 && bot.games.contains(&kind)
                 && bot.busy < bot.capacity
                 && !excluded.contains(entry.key())
-                && (bot.account || !rated)
-                && best.as_ref().is_none_or(|(busy, _)| bot.busy < *busy)
-            {
-                best = Some((bot.busy, entry.key().clone()));
+                && (bot.account || !rated);
+            // The bot a player challenged by name comes first when it is free.
+            let wanted = prefer == Some(entry.key().as_str());
+            if free && (wanted || best.as_ref().is_none_or(|(busy, _)| bot.busy < *busy)) {
+                best = Some((if wanted { 0 } else { bot.busy }, entry.key().clone()));
+                if wanted {
+                    break;
+                }
             }
         }
         let (_, id) = best?;

@@ -10,9 +10,10 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use game_core::protocol::{
-    ChallengeColor, ChallengeEnd, Challenger, ClockSpec, DeclineReason, ErrorCode, ServerMsg,
+    BotSeats, ChallengeColor, ChallengeEnd, Challenger, ClockSpec, DeclineReason, ErrorCode,
+    SeatChoice, ServerMsg,
 };
-use game_core::GameSpec;
+use game_core::{Color, GameSpec};
 use thiserror::Error;
 use tokio::time::Instant;
 
@@ -161,6 +162,75 @@ pub fn deliver_here(hub: &SharedHub, player: &str, text: &str, except: u64) {
                 link.send_text(&shared);
             }
         }
+    }
+}
+
+/// The bot account `to` names (by name or player id), if it is one.
+#[must_use]
+pub fn bot_named(hub: &SharedHub, to: &str) -> Option<String> {
+    hub.accounts()
+        .by_name(to)
+        .or_else(|| hub.accounts().of_player(to))
+        .filter(|a| a.bot)
+        .map(|a| a.player)
+}
+
+/// The level a challenged bot plays at when the challenge names none.
+pub const CHALLENGED_BOT_LEVEL: u8 = 5;
+
+/// The room a challenge to bot `bot` makes: the challenger on the colour asked (drawn for
+/// `random`), the bot invited to the other seat, first of all bots.
+#[must_use]
+pub fn bot_game(
+    bot: String,
+    game: GameSpec,
+    clock: Option<ClockSpec>,
+    color: ChallengeColor,
+    rated: bool,
+    level: Option<u8>,
+) -> crate::session::create::CreateRequest {
+    let mine = match color {
+        ChallengeColor::Black => Color::Black,
+        ChallengeColor::White => Color::White,
+        ChallengeColor::Random => {
+            if rand::random::<bool>() {
+                Color::Black
+            } else {
+                Color::White
+            }
+        }
+    };
+    let default = if rated {
+        crate::accounts::ratings::RATED_BOT_LEVEL
+    } else {
+        CHALLENGED_BOT_LEVEL
+    };
+    let level = Some(level.unwrap_or(default));
+    let (seat, bots) = match mine {
+        Color::Black => (
+            SeatChoice::Black,
+            BotSeats {
+                black: None,
+                white: level,
+            },
+        ),
+        Color::White => (
+            SeatChoice::White,
+            BotSeats {
+                black: level,
+                white: None,
+            },
+        ),
+    };
+    crate::session::create::CreateRequest {
+        game,
+        seat,
+        clock,
+        opening: Vec::new(),
+        bots: Some(bots),
+        private: false,
+        rated,
+        prefer_bot: Some(bot),
     }
 }
 

@@ -182,6 +182,7 @@ pub async fn carry_out(hub: &SharedHub, action: &StoredAction) {
         action: action.action.clone(),
         until_ms: action.until_ms,
         reason: action.reason.clone(),
+        kind: (action.action == "lift").then(|| action.detail.clone()),
     };
     let closes = matches!(action.action.as_str(), "ban" | "close" | "rename");
     for link in hub.links().of(player) {

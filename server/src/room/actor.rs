@@ -503,12 +503,16 @@ impl RoomActor {
             RoomCmd::InviteSeat {
                 seat,
                 level,
+                prefer,
                 requester,
             } => {
                 let free = self.game.status() == RoomStatus::Waiting
                     && self.game.seat(seat).is_none()
                     && !self.invites.reserved()[seat.index()];
                 if free {
+                    if let Some(bot) = prefer {
+                        self.invites.prefer(seat, bot);
+                    }
                     self.invites
                         .ask(&self.hub, &self.game, seat, level, requester);
                     self.publish();

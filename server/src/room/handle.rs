@@ -90,6 +90,8 @@ pub enum RoomCmd {
     InviteSeat {
         seat: Color,
         level: u8,
+        /// The bot asked first (a player challenged it by name).
+        prefer: Option<String>,
         requester: Option<(MemberLink, &'static str)>,
     },
     /// A message for every member (how the room's review stands).
@@ -130,10 +132,12 @@ impl RoomCmd {
             RoomCmd::InviteSeat {
                 seat,
                 level,
+                prefer,
                 requester,
             } => RoomCmd::InviteSeat {
                 seat,
                 level,
+                prefer,
                 requester: requester.map(|(link, r)| (link.of_room(room, fence), r)),
             },
             other => other,

@@ -31,6 +31,8 @@ pub struct Invite {
 pub struct Invitations {
     slots: [Option<Invite>; 2],
     tried: [Vec<String>; 2],
+    /// The bot a player challenged for each seat, asked first.
+    wanted: [Option<String>; 2],
 }
 
 impl Invitations {
@@ -87,7 +89,13 @@ impl Invitations {
         }
     }
 
-    /// Asks the next untried bot to take `seat`; tells `requester` if none is left.
+    /// The bot `bot` is asked first for `seat` (a player challenged it by name).
+    pub fn prefer(&mut self, seat: Color, bot: String) {
+        self.wanted[seat.index()] = Some(bot);
+    }
+
+    /// Asks the next untried bot to take `seat` (the one a player challenged first); tells
+    /// `requester` if none is left.
     pub fn ask(
         &mut self,
         hub: &Hub,
@@ -106,10 +114,13 @@ impl Invitations {
             excluded.push(invite.bot.clone());
         }
         let head = game.head();
-        match hub
-            .bots()
-            .reserve(head.game.kind(), &excluded, &head.id, head.rated)
-        {
+        match hub.bots().reserve(
+            head.game.kind(),
+            &excluded,
+            &head.id,
+            head.rated,
+            self.wanted[i].take().as_deref(),
+        ) {
             Some((bot, links)) => {
                 let invite = ServerMsg::Invite {
                     room: head.id.clone(),

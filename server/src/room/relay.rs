@@ -67,6 +67,8 @@ enum WireCmd {
     InviteSeat {
         seat: Color,
         level: u8,
+        #[serde(default)]
+        prefer: Option<String>,
         requester: Option<(WireLink, String)>,
     },
     Notify {
@@ -125,10 +127,12 @@ impl WireCmd {
             RoomCmd::InviteSeat {
                 seat,
                 level,
+                prefer,
                 requester,
             } => WireCmd::InviteSeat {
                 seat: *seat,
                 level: *level,
+                prefer: prefer.clone(),
                 requester: requester
                     .as_ref()
                     .map(|(link, r)| (wire_link(coord, link), (*r).to_string())),
@@ -181,10 +185,12 @@ impl WireCmd {
             WireCmd::InviteSeat {
                 seat,
                 level,
+                prefer,
                 requester,
             } => RoomCmd::InviteSeat {
                 seat,
                 level,
+                prefer,
                 requester: match requester {
                     Some((w, r)) => Some((link(w)?, static_reference(&r))),
                     None => None,

@@ -28,6 +28,8 @@ pub struct CreateRequest {
     pub bots: Option<BotSeats>,
     pub private: bool,
     pub rated: bool,
+    /// The bot asked first for the bots' seats (a player challenged it by name).
+    pub prefer_bot: Option<String>,
 }
 
 /// Makes the room of `request` for `me`, connected from `address`. Returns whether `me` sits
@@ -67,6 +69,7 @@ pub async fn create(
     } else {
         plan
     };
+    let request_prefer = request.prefer_bot.clone();
     let bots = request.bots.unwrap_or_default();
     let levels = [bots.black, bots.white];
     if levels.iter().flatten().any(|l| !BOT_LEVELS.contains(l)) {
@@ -126,6 +129,7 @@ pub async fn create(
             let invite = RoomCmd::InviteSeat {
                 seat,
                 level,
+                prefer: request_prefer.clone(),
                 requester: Some((me.link.clone(), reference)),
             };
             let _ = handle.tx.send(invite).await;

@@ -187,6 +187,7 @@ impl Session {
                     bots,
                     private,
                     rated,
+                    prefer_bot: None,
                 };
                 let me = self.actor();
                 match create(&self.hub, &me, self.address, reference, request).await {
@@ -281,6 +282,7 @@ impl Session {
                 clock,
                 color,
                 rated,
+                level,
             } => {
                 if rated {
                     if let Err(why) = sanctions::may_play_rated(&self.hub, &self.actor().player.id)
@@ -290,6 +292,16 @@ impl Session {
                     }
                 }
                 self.acts_as_player = true;
+                if let Some(bot) = challenges::bot_named(&self.hub, &to) {
+                    // A bot is not asked: the room is made and the bot invited, as for a
+                    // game against a bot (docs/protocol.md "Challenges").
+                    let request = challenges::bot_game(bot, game, clock, color, rated, level);
+                    let me = self.actor();
+                    if let Err(e) = create(&self.hub, &me, self.address, reference, request).await {
+                        self.refuse(&e, about);
+                    }
+                    return;
+                }
                 let terms = challenges::Terms {
                     game,
                     clock,

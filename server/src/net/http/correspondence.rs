@@ -105,6 +105,7 @@ fn game_entry(
         "opponent": opponent,
         "moves": state.moves.len(),
         "left_ms": left_ms,
+        "first_move": clock.abort_ms.is_some(),
         "vacation_ms": vacation_ms,
         "deadline_ms": now.unix_ms.saturating_add(left_ms),
         "rated": state.rated,
