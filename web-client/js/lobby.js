@@ -1,4 +1,4 @@
-// Lobby view: the "Your turn" card of correspondence games (correspondence.js), name (or the account signed in), the leaderboard and tournament links, the daily puzzle's card, quick pairing ("play now" seeks, with a bot offered after a while), the new-game form, and the live lists of open rooms, live games and bots.
+// Lobby view: the "Your turn" card of correspondence games (correspondence.js), the "Following" card (follows.js), name (or the account signed in), the leaderboard and tournament links, the daily puzzle's card, quick pairing ("play now" seeks, with a bot offered after a while), the new-game form, and the live lists of open rooms, live games and bots.
 
 import { h, clear } from './dom.js';
 import { t, gameLabel, clockLabel, errorText } from './i18n.js';
@@ -11,6 +11,7 @@ import { backToGameCard, isMine, showBackToGame } from './my-game.js';
 import { canBeRated } from './rating.js';
 import { dailyPuzzleCard } from './puzzles/daily.js';
 import { select, field, clockOptions, relabelGroups } from './form-select.js';
+import { mountFollowing } from './follows.js';
 
 const FORM_KEY = 'kibitz.newGame';
 /** How long a seek waits before a bot is offered. Browser tests shorten it with the page
@@ -603,6 +604,8 @@ export function mountLobby(root, app) {
     }
   }
 
+  // The games of the players we follow, and them (follows.js): first of the lists.
+  const following = mountFollowing(app);
   // Our game under way, if we have one: first on the page, the way back to it.
   const backBox = backToGameCard((room) => app.go(room, { as: 'player' }));
 
@@ -619,7 +622,7 @@ export function mountLobby(root, app) {
       card('lobby.vsComputer', vsComputerRow),
       card('lobby.newGame', newGameForm)),
     h('div', { class: 'lobby-lists' },
-      dailyPuzzleCard(app),
+      following.card, dailyPuzzleCard(app),
       card('lobby.open', openList),
       card('lobby.live',
         h('a', { href: 'tv', class: 'tv-link', 'data-testid': 'link-tv', 'data-i18n': 'lobby.tv', onclick: (ev) => { ev.preventDefault(); app.goTv(); } }, t('lobby.tv')),
@@ -642,6 +645,7 @@ export function mountLobby(root, app) {
       renderWho();
       renderRated();
       subscribe();
+      following.refresh();
       // A dropped connection ends the seek on the server: ask again.
       if (seeking) app.net.send({ t: 'seek', game: seeking.preset.game, clock: clockFromKey(seeking.preset.clock) });
     },
@@ -682,6 +686,7 @@ export function mountLobby(root, app) {
         app.net.send({ t: 'unseek' });
       }
       clearTimeout(errorTimer);
+      following.unmount();
       app.net.send({ t: 'unlobby' });
     },
   };

@@ -1,10 +1,11 @@
-// Player page (`/?player=<name>`): the player's name with a "Challenge" button, a "Report" one and, for an account looking, a "Block" / "Unblock" one (its own page lists those it blocks instead), their rating in each rated game (live and correspondence), the rating history drawn as an SVG plot (a line a rating key, no library), and the recent games, each a link to its room for the replay.
+// Player page (`/?player=<name>[&vs=<other>]`): the player's name with a "Follow" toggle for an account looking (follows.js), a "Challenge" button, a "Report" one and, for an account looking, a "Block" / "Unblock" one (its own page lists those it blocks instead), their rating in each rated game (live and correspondence), the rating history drawn as an SVG plot (a line a rating key, no library), the recent games, each a link to its room for the replay, and the head-to-head card (the viewer against the player, or the player against `vs`).
 
 import { h, s, clear } from './dom.js';
 import { t, gameLabel, getLang } from './i18n.js';
 import { LEADERBOARD_KEYS, formatRating } from './rating.js';
 import { scaleHistory, polylinePoints } from './plot.js';
 import * as api from './api.js';
+import { createFollows } from './follows.js';
 
 /** A seat of a listed game as a name: the API gives a name, or an object with one, or null. */
 const seatName = (seat) => (seat == null ? null : typeof seat === 'string' ? seat : seat.name != null ? String(seat.name) : null);
@@ -81,8 +82,10 @@ function historyPlot(history) {
 
 /** Mounts the page of player `name` in `root`. `app` gives go(room), show(route) and
  *  viewLink(route, attrs, ...children). */
-export function mountPlayer(root, app, { name }) {
+export function mountPlayer(root, app, { name, vs = null }) {
   let res = null;
+  // The Follow toggle and the head-to-head card (follows.js); `vs` from `?vs=<other>`.
+  const follows = createFollows(app, { vs });
   let gone = false;
   const page = h('div', { class: 'page player-page', 'data-testid': 'player-page', 'data-name': name });
 
@@ -142,6 +145,7 @@ export function mountPlayer(root, app, { name }) {
       h('section', { class: 'card' },
         h('div', { class: 'page-head' },
           h('h1', { 'data-testid': 'player-title' }, shown, d.bot ? h('span', { class: 'bot-badge', 'data-testid': 'player-bot' }, t('player.bot')) : null),
+          follows.button({ name: shown, player: id, bot: !!d.bot, account: true }),
           // Only accounts have a page: a person here can play rated.
           app.challengeButton?.({ name: shown, player: id, bot: !!d.bot, account: true }),
           // A bot too: blocking it hides its chat.
@@ -158,6 +162,9 @@ export function mountPlayer(root, app, { name }) {
       h('section', { class: 'card' },
         h('h2', {}, t('player.games')),
         gamesList(Array.isArray(d.games) ? d.games : [], shown, id)));
+    // Head to head: us against them, or them against `?vs=`, under the ratings.
+    const h2h = follows.headToHead({ name: shown, player: id });
+    if (h2h) page.firstElementChild.after(h2h);
     // Our own page, signed in: whom we block, each with an Unblock button.
     const blocked = app.blocks?.listCard({ player: id });
     if (blocked) page.append(blocked);

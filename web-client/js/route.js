@@ -13,8 +13,8 @@ const trimmed = (v) => (v && v.trim() ? v.trim() : null);
  * The view that the address with query `search` and path `pathname` shows:
  * { page: 'room', room } for `?room=<id>`, { page: 'tv' } for `/tv`, { page: 'account', mode }
  * for `?account=signin|register`, { page: 'leaderboard', key, bots } for
- * `?leaderboard=<key>[&bots=true]` (an unknown key is the first), { page: 'player', name } for
- * `?player=<name>`, { page: 'tournaments' } for `?tournaments`, { page: 'tournament', id } for
+ * `?leaderboard=<key>[&bots=true]` (an unknown key is the first), { page: 'player', name[, vs] } for
+ * `?player=<name>[&vs=<other>]`, { page: 'tournaments' } for `?tournaments`, { page: 'tournament', id } for
  * `?tournament=<id>`, { page: 'explorer', key, moves, rated, bots, opening } for
  * `?explorer=<key>[&opening=<rule>][&moves=a,b][&rated=yes|no][&bots=yes|no]` (explorer-data.js),
  * { page: 'analysis', variant, setup, tree, at } for `?analysis=<variant>[&setup=…][&tree=…][&at=n]`
@@ -35,7 +35,9 @@ export function parseRoute(search = '', pathname = '/') {
     return { page: 'leaderboard', key: LEADERBOARD_KEYS.includes(key) ? key : RATING_KEYS[0], bots: q.get('bots') === 'true' };
   }
   const player = trimmed(q.get('player'));
-  if (player) return { page: 'player', name: player };
+  // `&vs=<other>`: the page shows the two players' games head to head too.
+  const vs = trimmed(q.get('vs'));
+  if (player) return vs ? { page: 'player', name: player, vs } : { page: 'player', name: player };
   const tournament = trimmed(q.get('tournament'));
   if (tournament) return { page: 'tournament', id: tournament };
   if (q.has('tournaments')) return { page: 'tournaments' };
@@ -56,7 +58,7 @@ export function routeUrl(route, base = '/') {
     case 'tv': return `${base}tv`;
     case 'account': return `${base}?account=${enc(route.mode)}`;
     case 'leaderboard': return `${base}?leaderboard=${enc(route.key || RATING_KEYS[0])}${route.bots ? '&bots=true' : ''}`;
-    case 'player': return `${base}?player=${enc(route.name)}`;
+    case 'player': return `${base}?player=${enc(route.name)}${route.vs ? `&vs=${enc(route.vs)}` : ''}`;
     case 'tournaments': return `${base}?tournaments`;
     case 'tournament': return `${base}?tournament=${enc(route.id)}`;
     case 'explorer': return `${base}?${explorerQuery(route)}`;

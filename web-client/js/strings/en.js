@@ -5,6 +5,7 @@ import { CHALLENGES_EN } from './en-challenges.js';
 import { BLOCKS_EN } from './en-blocks.js';
 import { REPORTS_EN } from './en-reports.js';
 import { CORR_EN } from './en-corr.js';
+import { FOLLOW_EN } from './en-follow.js';
 import { MOD_EN } from './en-mod.js';
 
 export const EN = {
@@ -631,5 +632,6 @@ export const EN = {
   ...BLOCKS_EN,
   ...REPORTS_EN,
   ...CORR_EN,
+  ...FOLLOW_EN,
   ...MOD_EN,
 };

@@ -5,6 +5,7 @@ import { CHALLENGES_ZH } from './zh-challenges.js';
 import { BLOCKS_ZH } from './zh-blocks.js';
 import { REPORTS_ZH } from './zh-reports.js';
 import { CORR_ZH } from './zh-corr.js';
+import { FOLLOW_ZH } from './zh-follow.js';
 import { MOD_ZH } from './zh-mod.js';
 
 export const ZH = {
@@ -631,5 +632,6 @@ export const ZH = {
   ...BLOCKS_ZH,
   ...REPORTS_ZH,
   ...CORR_ZH,
+  ...FOLLOW_ZH,
   ...MOD_ZH,
 };
