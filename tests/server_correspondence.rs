@@ -205,3 +205,38 @@ async fn the_hall_clock_moves_only_on_a_test_server_and_days_are_checked() {
         http_request(server.addr, "GET", "/api/correspondence", &[], None).await;
     assert_eq!(status, 401, "{body}");
 }
+
+#[tokio::test]
+async fn a_correspondence_room_waits_for_its_players_after_everyone_left() {
+    let data = tempfile::tempdir().expect("a temporary directory");
+    let server = ServeProcess::start(data.path(), &["--grace-secs", "1"]).await;
+    let mut ann = Client::connect(&server.url()).await;
+    ann.hello("Ann").await;
+    let othello = json!({"kind":"othello"});
+    let (live, _) = ann
+        .create(json!({"t":"create","game":othello,"seat":"black","clock":{"move_ms":5000}}))
+        .await;
+    let (corr, _) = ann
+        .create(json!({"t":"create","game":othello,"seat":"black","clock":{"days":2}}))
+        .await;
+    ann.close().await;
+    let status = |room: String| async move {
+        let (code, body) = http_get(server.addr, &format!("/api/games/{room}")).await;
+        assert_eq!(code, 200, "{body}");
+        let game: Value = serde_json::from_str(&body).expect("JSON");
+        game["status"].as_str().unwrap_or_default().to_string()
+    };
+    // The live room closes once its grace has passed with nobody in it; the correspondence
+    // room, left at the same moment, still waits.
+    within("the live room to close", async {
+        while status(live.clone()).await != "over" {
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+    })
+    .await;
+    assert_eq!(status(corr.clone()).await, "waiting");
+    let mut bob = Client::connect(&server.url()).await;
+    bob.hello("Bob").await;
+    let st = bob.join(&corr, "player").await;
+    assert_eq!(st["status"], "playing", "{st}");
+}

@@ -286,10 +286,12 @@ impl Members {
                 .and_then(|c| game.seat(c))
                 .is_some_and(|s| s.bot)
         };
-        let attended = self
-            .by_conn
-            .values()
-            .any(|m| !m.house && !m.link.is_closed() && !seated_bot(&m.player));
+        // A correspondence room waits for its players whether or not anyone is on its page.
+        let attended = self.patient
+            || self
+                .by_conn
+                .values()
+                .any(|m| !m.house && !m.link.is_closed() && !seated_bot(&m.player));
         if attended {
             self.unattended_since = None;
         } else {

@@ -124,11 +124,7 @@ pub fn spawn_room(
     }
     let waiting_until = (game.status() == RoomStatus::Waiting).then(|| {
         let age_ms = Moment::now().unix_ms.saturating_sub(game.head().created_ms);
-        now + hub
-            .config()
-            .limits
-            .waiting_room
-            .saturating_sub(Duration::from_millis(age_ms))
+        now + waiting_limit(hub, &game).saturating_sub(Duration::from_millis(age_ms))
     });
     let quiet_since = (game.status() == RoomStatus::Over).then_some(now);
     hub.metrics().room_status(None, Some(game.status()));
@@ -142,4 +138,16 @@ pub fn spawn_room(
     };
     RoomActor::start(hub, task, rx);
     handle
+}
+
+/// How long a room waits for its players: the hall's limit, or a correspondence game's days
+/// per move when longer (its players come by when they can).
+fn waiting_limit(hub: &SharedHub, game: &RoomGame) -> Duration {
+    let hall = hub.config().limits.waiting_room;
+    match game.head().clock {
+        Some(game_core::protocol::ClockSpec::Days { days, .. }) => {
+            hall.max(Duration::from_millis(days * game_core::protocol::DAY_MS))
+        }
+        _ => hall,
+    }
 }
