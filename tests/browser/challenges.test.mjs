@@ -1,10 +1,11 @@
-// Browser tests of challenges: a guest (1280x720) challenges an account (a phone) from his player page (the dialog audited with axe) — the prompt in view, reachable by Tab, heard and audited with axe, declined as too fast with the reason shown to the challenger — then again, accepted, both pages in the same room with the chosen colours; from that room's seat the other way, the prompt in view and audited at 1280x720, withdrawn.
+// Browser tests of challenges: a guest (1280x720) challenges an account (a phone) from his player page (the dialog audited with axe) — the prompt in view, reachable by Tab, heard and audited with axe, declined as too fast with the reason shown to the challenger — then again, accepted, both pages in the same room with the chosen colours; from that room's seat the other way, the prompt in view and audited at 1280x720, withdrawn; a bot challenged from its page at a level (the dialog's level field audited with axe and in view at 1280x720 and on a phone, forced to 10 when rated), the room made at once and the bot's reply on the board.
 
+import { join } from 'node:path';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, openPlayer, assertClean, assertInView, byId, gotoLobby, waitOnline, seriousViolations, screenshot,
-  dumpFrames, SIZES, WAIT_MS,
+  dumpFrames, startBot, waitBots, waitMyTurn, SIZES, WAIT_MS,
 } from './harness.mjs';
 
 // No first-move abort while the test looks at the new room's seats (a 5+3 game).
@@ -194,5 +195,85 @@ test('a challenge the server refuses says why, and several challenges to one per
     assertClean(dee, eve);
   } finally {
     for (const p of [cy, dee, eve]) await p.context.close().catch(() => {});
+  }
+});
+
+test('a bot challenged from its page at level 3: the room made at once, the bot seated and replying; rated forces level 10', async () => {
+  const bot = startBot(hall.server, { name: 'Kibot', stateFile: join(hall.dataDir, 'bot-Kibot.json') });
+  const fay = await openPlayer(hall.browser, { name: 'Fay', ...DESK720 });
+  const gil = await openPlayer(hall.browser, { name: 'Gil', ...SIZES.phone });
+  try {
+    await gotoLobby(fay, hall.server);
+    await waitBots(fay.page, ['Kibot']).catch((e) => assert.fail(`${e.message}\n${bot.log()}`));
+
+    // Fay, a guest, opens the bot's page: the dialog has a level field, 5 to start with.
+    await fay.page.goto(`${hall.server.url}?player=Kibot`);
+    await waitOnline(fay.page);
+    await byId(fay.page, 'player-title').filter({ hasText: 'Kibot' }).waitFor({ timeout: WAIT_MS });
+    await byId(fay.page, 'btn-challenge').click();
+    await byId(fay.page, 'challenge-dialog').waitFor({ timeout: WAIT_MS });
+    assert.equal(await byId(fay.page, 'challenge-title').textContent(), 'Challenge Kibot');
+    assert.match(await byId(fay.page, 'challenge-bot-intro').textContent(), /Kibot is a bot: the game starts at once/);
+    assert.equal(await byId(fay.page, 'challenge-level').inputValue(), '5');
+    assert.equal(await byId(fay.page, 'challenge-level').isDisabled(), false);
+    assert.equal(await byId(fay.page, 'btn-challenge-send').textContent(), 'Start the game');
+    await byId(fay.page, 'challenge-kind').selectOption('connect4');
+    await byId(fay.page, 'challenge-level').selectOption('3');
+    await assertInView(fay, ['challenge-dialog', 'challenge-level', 'btn-challenge-send', 'challenge-color'], 'the challenge dialog to a bot at 1280x720');
+    await noSeriousViolations(fay, 'the challenge dialog to a bot at 1280x720');
+    assert.match(await byId(fay.page, 'challenge-summary').textContent(), /, level 3$/);
+    await sendChallenge(fay.page, [['challenge-clock', 'none'], ['challenge-color', 'black']]);
+
+    // No answer to wait for: the room opens, Fay on black, the bot on white.
+    await byId(fay.page, 'room').waitFor({ timeout: WAIT_MS });
+    await byId(fay.page, 'player-name-black').filter({ hasText: 'Fay' }).waitFor({ timeout: WAIT_MS });
+    await byId(fay.page, 'player-name-white').filter({ hasText: 'Kibot' }).waitFor({ timeout: WAIT_MS });
+    await byId(fay.page, 'bot-badge-white').waitFor({ timeout: WAIT_MS });
+    // The bot says hello at the level asked.
+    const greeting = byId(fay.page, 'chat-list').locator('li.chat-line.bot').first();
+    await greeting.waitFor({ timeout: 20_000 });
+    assert.match(await greeting.textContent(), /level 3/);
+    await byId(fay.page, 'challenges').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    assert.match(fay.page.url(), /room=/);
+    assert.ok(fay.frames.some((f) => f.startsWith('> ') && f.includes('"t":"challenge"') && f.includes('"level":3')
+      && f.includes('"kind":"connect4"') && f.includes('"color":"black"')), dumpFrames(fay));
+    assert.ok(!fay.frames.some((f) => f.includes('"t":"challenge_sent"')), dumpFrames(fay));
+    // No "Challenge" beside the bot playing in this room.
+    assert.equal(await byId(fay.page, 'player-white').locator('[data-testid="btn-challenge"]').count(), 0);
+
+    // Fay drops in the middle; the bot replies (its thinking takes a while in a debug build).
+    await waitMyTurn(fay);
+    await byId(fay.page, 'col-4').click();
+    await byId(fay.page, 'move-1').waitFor({ timeout: WAIT_MS });
+    assert.match(await byId(fay.page, 'move-2').textContent({ timeout: 20_000 }), /^[1-7]$/);
+    await waitMyTurn(fay);
+
+    // Gil, an account on a phone: a rated game against the bot is played at level 10.
+    await gotoLobby(gil, hall.server);
+    await register(gil, 'Gilbert');
+    await gil.page.goto(`${hall.server.url}?player=Kibot`);
+    await waitOnline(gil.page);
+    await byId(gil.page, 'btn-challenge').click();
+    await byId(gil.page, 'challenge-dialog').waitFor({ timeout: WAIT_MS });
+    await byId(gil.page, 'challenge-level').selectOption('2');
+    await byId(gil.page, 'challenge-rated').check();
+    assert.equal(await byId(gil.page, 'challenge-level').inputValue(), '10');
+    assert.equal(await byId(gil.page, 'challenge-level').isDisabled(), true);
+    assert.match(await byId(gil.page, 'challenge-level-why').textContent(), /level 10/);
+    await assertInView(gil, ['challenge-level', 'challenge-rated', 'btn-challenge-send'], 'the challenge dialog to a bot on a phone');
+    await noSeriousViolations(gil, 'the challenge dialog to a bot on a phone');
+    await screenshot(gil.page, 'challenge-bot-phone');
+    // Unrated again: back to the level picked.
+    await byId(gil.page, 'challenge-rated').uncheck();
+    assert.equal(await byId(gil.page, 'challenge-level').inputValue(), '2');
+    await byId(gil.page, 'btn-challenge-dialog-cancel').click();
+    await byId(gil.page, 'challenge-dialog').waitFor({ state: 'hidden', timeout: WAIT_MS });
+    assertClean(fay, gil);
+  } catch (e) {
+    e.message += `\n${bot.log()}`;
+    throw e;
+  } finally {
+    for (const p of [fay, gil]) await p.context.close().catch(() => {});
+    await bot.stop();
   }
 });

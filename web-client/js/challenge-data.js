@@ -1,4 +1,4 @@
-// Challenges without the DOM: the challenge form's choices and the messages built from them (`challenge`, `challenge_reply`, `challenge_cancel`), a challenge said in words ("Ann challenges you: Gomoku 15×15 · renju, 5+3, Ann plays black, casual"), who may be challenged, and the book of open challenges both ways kept from the server's messages; node tests it.
+// Challenges without the DOM: the challenge form's choices and the messages built from them (`challenge`, `challenge_reply`, `challenge_cancel`; a bot's with its `level`), a challenge said in words ("Ann challenges you: Gomoku 15×15 · renju, 5+3, Ann plays black, casual"), who may be challenged (people and bots), and the book of open challenges both ways kept from the server's messages; node tests it.
 
 import { t, getLang, gameLabel, clockLabel, errorText } from './i18n.js';
 import { clockFromKey } from './record.js';
@@ -19,10 +19,14 @@ export const GOMOKU_SIZES = [11, 15, 19];
 export const GOMOKU_RULES = ['freestyle', 'standard', 'renju'];
 /** Connect Four's columns and rows, as the lobby's form offers them. */
 export const C4_SIZES = Array.from({ length: 9 }, (_, i) => i + 4);
+/** A bot's levels (docs/protocol.md, "Challenges"): 5 when not asked, 10 in a rated game. */
+export const BOT_LEVELS = Array.from({ length: 10 }, (_, i) => i + 1);
+export const DEFAULT_BOT_LEVEL = 5;
+export const RATED_BOT_LEVEL = 10;
 
 export const DEFAULT_CHALLENGE = {
   kind: 'gomoku', size: 15, rule: 'freestyle', openingRule: 'none', cols: 7, rows: 6,
-  clock: '5+3', color: 'random', rated: false,
+  clock: '5+3', color: 'random', rated: false, level: DEFAULT_BOT_LEVEL,
 };
 
 /** A stored or edited form made whole and valid: anything unknown falls back to the default, an
@@ -40,6 +44,7 @@ export function normalForm(saved) {
     clock: pick(f.clock, CHALLENGE_CLOCKS, DEFAULT_CHALLENGE.clock),
     color: pick(f.color, COLORS, DEFAULT_CHALLENGE.color),
     rated: f.rated === true,
+    level: pick(Number(f.level), BOT_LEVELS, DEFAULT_BOT_LEVEL),
   };
   if (!openingRules({ kind: 'gomoku', size: form.size, rule: form.rule }).includes(form.openingRule)) form.openingRule = 'none';
   return form;
@@ -65,17 +70,23 @@ export function ratedBlocked(form, { meAccount, theirAccount = null }) {
   return null;
 }
 
+/** The level a bot is asked to play at: the form's, but 10 in a rated game. */
+export const botLevel = (form, rated) => (rated ? RATED_BOT_LEVEL : (BOT_LEVELS.includes(Number(form.level)) ? Number(form.level) : DEFAULT_BOT_LEVEL));
+
 /** The `challenge` message to `to` (a player's id, or an account's name) from the form; rated
- *  only where it may be. */
-export function challengeMessage(to, form, accounts = { meAccount: false }) {
-  return {
+ *  only where it may be. To a bot (`bot`), with the level it is to play at. */
+export function challengeMessage(to, form, accounts = { meAccount: false }, { bot = false } = {}) {
+  const rated = !!form.rated && !ratedBlocked(form, accounts);
+  const msg = {
     t: 'challenge',
     to: String(to),
     game: challengeGame(form),
     clock: clockFromKey(form.clock),
     color: COLORS.includes(form.color) ? form.color : 'random',
-    rated: !!form.rated && !ratedBlocked(form, accounts),
+    rated,
   };
+  if (bot) msg.level = botLevel(form, rated);
+  return msg;
 }
 
 /** The answer to challenge `id`: accepted, or declined for `reason` (an unknown one is generic). */
@@ -90,9 +101,10 @@ export const cancelMessage = (id) => ({ t: 'challenge_cancel', challenge: id });
 export const sameName = (a, b) => a != null && b != null && String(a).toLowerCase() === String(b).toLowerCase();
 
 /** Whether `person` ({ name, player, bot }) may be challenged by us (`me`: { player, name }):
- *  a person with a name, not a bot (bots are invited), not ourselves. */
+ *  a person or a bot with a name, not ourselves (a room's seats offer no challenge to the bot
+ *  playing there: room/challenge-slot.js). */
 export function canChallenge(person, me) {
-  if (!person || person.bot || person.name == null || String(person.name) === '') return false;
+  if (!person || person.name == null || String(person.name) === '') return false;
   if (me?.player && person.player && person.player === me.player) return false;
   return !sameName(person.name, me?.name);
 }
@@ -105,14 +117,15 @@ function colorWords(color, name, mine) {
 }
 
 /** A challenge's terms in one line: "Gomoku 15×15 · renju, 5+3, Ann plays black, casual";
- *  `mine`: our own challenge ("you play black"). */
+ *  `mine`: our own challenge ("you play black"); a bot's level after them (", level 7"). */
 export function termsWords(ch, { name = '', mine = false } = {}) {
-  return t('ch.terms', {
+  const terms = t('ch.terms', {
     game: gameLabel(ch.game),
     clock: clockLabel(ch.clock ?? null),
     colors: colorWords(ch.color, name, mine),
     rated: t(ch.rated ? 'ch.rated' : 'ch.casual'),
   });
+  return ch.level != null ? t('ch.termsLevel', { terms, level: ch.level }) : terms;
 }
 
 /** The name of whoever sent a `challenged`: `from` is { player, name } (or a bare name). */
@@ -147,13 +160,14 @@ export const outGoneWords = (why, name) => t(why === 'expired' ? 'ch.outGone.exp
 
 /**
  * The open challenges of this page, both ways, kept from what it sends and what the server says.
- * `outgoing`: [{ key, id, to, name, game, clock, color, rated, status, note }] (`to` as sent: an
- * id or a name; `name` as shown), status `sending` (not
+ * `outgoing`: [{ key, id, to, name, game, clock, color, rated, level, bot, status, note }] (`to`
+ * as sent: an id or a name; `name` as shown; `bot` with its `level` for a bot's, whose room the
+ * server makes at once), status `sending` (not
  * yet acknowledged), `waiting`, `declined`, `failed` or `gone` (the last three with a `note`).
  * `incoming`: [{ key, id, from, game, clock, color, rated, status, note }], status `open`,
  * `accepting`, `failed` or `gone`. `onMessage` answers { handled, changed, announce, go }:
  * `handled` when the message is the book's alone, `announce` a line for screen readers, `go` a
- * room to open (our accepted challenge's).
+ * room to open (our accepted challenge's, or the room made for our challenge to a bot).
  */
 export class ChallengeBook {
   constructor() {
@@ -165,9 +179,13 @@ export class ChallengeBook {
   }
 
   /** Notes a `challenge` just sent to the person called `name`; the answer (`challenge_sent` or
-   *  an error) comes in order. */
+   *  an error; `created` for a bot's, the message with a `level`) comes in order. */
   sent(msg, name = msg.to) {
-    const item = { key: this.nextKey++, id: null, to: msg.to, name: String(name), game: msg.game, clock: msg.clock, color: msg.color, rated: msg.rated, status: 'sending', note: '' };
+    const bot = msg.level != null;
+    const item = {
+      key: this.nextKey++, id: null, to: msg.to, name: String(name), game: msg.game, clock: msg.clock, color: msg.color, rated: msg.rated,
+      level: bot ? msg.level : null, bot, status: 'sending', note: '',
+    };
     this.outgoing.push(item);
     return item;
   }
@@ -218,8 +236,8 @@ export class ChallengeBook {
     const none = { handled: false, changed: false };
     switch (msg.t) {
       case 'challenge_sent': {
-        const item = this.outgoing.find((o) => o.status === 'sending' && sameName(o.to, msg.to))
-          || this.outgoing.find((o) => o.status === 'sending');
+        const item = this.outgoing.find((o) => o.status === 'sending' && !o.bot && sameName(o.to, msg.to))
+          || this.outgoing.find((o) => o.status === 'sending' && !o.bot);
         if (!item) return { handled: true, changed: false };
         item.id = msg.challenge;
         item.status = 'waiting';
@@ -260,7 +278,9 @@ export class ChallengeBook {
         // Ours when it names one of our challenges, or when we have just accepted one.
         const byId = msg.challenge != null
           ? [...this.incoming, ...this.outgoing].find((c) => c.id === msg.challenge) : null;
-        const item = byId || this.incoming.find((c) => c.status === 'accepting');
+        // A bot's room is made at once: the first `created` after our challenge to it.
+        const item = byId || this.incoming.find((c) => c.status === 'accepting')
+          || this.outgoing.find((o) => o.bot && o.status === 'sending');
         if (!msg.room) return none;
         if (!item) {
           if (this.outgoing.some((o) => o.status === 'waiting')) this.freshRooms.add(String(msg.room));

@@ -1,4 +1,4 @@
-// The "Challenge Bob" dialog: the game (Gomoku's board, rule and opening rule, or Connect Four's board), the clock (live, or days per move), the challenger's colour and, where it can be, rated; the choices are remembered for the next challenge. A modal dialog: the keyboard stays inside, Escape cancels, the focus goes back.
+// The "Challenge Bob" dialog: the game (Gomoku's board, rule and opening rule, or Connect Four's board), the clock (live, or days per move), the challenger's colour and, where it can be, rated; to a bot, the level it plays at (10 and fixed in a rated game) and a word that the game starts at once; the choices are remembered for the next challenge. A modal dialog: the keyboard stays inside, Escape cancels, the focus goes back.
 
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
@@ -7,8 +7,8 @@ import { clockFromKey } from './record.js';
 import { makeModal } from './modal.js';
 import { openingRules } from './opening.js';
 import {
-  LIVE_CLOCKS, COLORS, GAME_KINDS, GOMOKU_SIZES, GOMOKU_RULES, C4_SIZES,
-  normalForm, ratedBlocked, termsWords, challengeGame,
+  LIVE_CLOCKS, COLORS, GAME_KINDS, GOMOKU_SIZES, GOMOKU_RULES, C4_SIZES, BOT_LEVELS,
+  normalForm, ratedBlocked, termsWords, challengeGame, botLevel,
 } from './challenge-data.js';
 
 const FORM_KEY = 'kibitz.challenge';
@@ -39,7 +39,7 @@ function selectField(id, labelKey, options, onchange) {
 /**
  * Builds the dialog (closed). `app` gives isAccount(); `onSend(person, form)` sends the challenge
  * and says whether it went. Returns { element, open(person), isOpen() }; `person` is
- * { name, player, account } (`account` false when known not to be one).
+ * { name, player, bot, account } (`account` false when known not to be one).
  */
 export function createChallengeDialog({ app, onSend }) {
   let person = null;
@@ -82,8 +82,10 @@ export function createChallengeDialog({ app, onSend }) {
     const focusedId = element.contains(document.activeElement) ? document.activeElement.id : null;
     clear(fields);
     const name = String(person?.name ?? '');
+    const bot = !!person?.bot;
     title.textContent = t('ch.dialogTitle', { name });
-    sendBtn.textContent = t('ch.send');
+    sendBtn.textContent = t(bot ? 'ch.sendBot' : 'ch.send');
+    if (bot) fields.append(h('p', { class: 'note', 'data-testid': 'challenge-bot-intro' }, t('ch.botIntro', { name })));
     cancelBtn.textContent = t('ch.cancel');
     const kind = selectField('challenge-kind', 'lobby.game', GAME_KINDS.map((k) => [k, t(`game.${k}`)]), (v) => change('kind', v));
     kind.control.value = form.kind;
@@ -113,13 +115,23 @@ export function createChallengeDialog({ app, onSend }) {
 
     // Rated where both can be (as far as the page knows: the server has the last word).
     const why = ratedBlocked(form, accounts());
+    if (bot) {
+      // A bot's level: 10, and not to be changed, in a rated game.
+      const ratedOn = !why && form.rated;
+      const level = selectField('challenge-level', 'ch.level', BOT_LEVELS.map((n) => [n, String(n)]), (v) => change('level', Number(v)));
+      level.control.value = String(botLevel(form, ratedOn));
+      level.control.disabled = ratedOn;
+      level.control.setAttribute('aria-describedby', 'challenge-level-why');
+      level.field.append(h('span', { class: 'note', id: 'challenge-level-why', 'data-testid': 'challenge-level-why' }, t(ratedOn ? 'ch.levelRated' : 'ch.levelNote')));
+      fields.append(level.field);
+    }
     const rated = h('input', {
       type: 'checkbox', id: 'challenge-rated', 'data-testid': 'challenge-rated', 'aria-describedby': 'challenge-rated-why',
       checked: !why && form.rated, disabled: !!why, onchange: (ev) => change('rated', ev.target.checked),
     });
     fields.append(h('div', { class: 'rated-field' },
       h('label', { class: 'check', for: 'challenge-rated' }, rated, h('span', {}, t('lobby.rated'))),
-      h('span', { class: 'note', id: 'challenge-rated-why', 'data-testid': 'challenge-rated-why' }, t(why || 'ch.ratedNote', { name }))));
+      h('span', { class: 'note', id: 'challenge-rated-why', 'data-testid': 'challenge-rated-why' }, t(why || (bot ? 'ch.ratedNoteBot' : 'ch.ratedNote'), { name }))));
 
     summary.textContent = termsWords(sendable(), { mine: true });
     if (focusedId) element.querySelector(`#${focusedId}`)?.focus();
@@ -127,8 +139,9 @@ export function createChallengeDialog({ app, onSend }) {
 
   /** The terms as they would be sent (rated only where it may be). */
   function sendable() {
-    const why = ratedBlocked(form, accounts());
-    return { game: challengeGame(form), clock: clockFromKey(form.clock), color: form.color, rated: !why && form.rated };
+    const rated = !ratedBlocked(form, accounts()) && form.rated;
+    const level = person?.bot ? botLevel(form, rated) : null;
+    return { game: challengeGame(form), clock: clockFromKey(form.clock), color: form.color, rated, level };
   }
 
   return {

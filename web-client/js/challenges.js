@@ -1,4 +1,4 @@
-// Challenges on every page: the "Challenge" button beside a person (player page, leaderboard, a room's seats) and its dialog; the panel of open challenges at the window's corner — ours ("Challenge sent to Bob — waiting", Withdraw; a refusal's reason) and those to us (Accept, Decline with a reason) — each said to screen readers; an accepted challenge's room opened on both sides.
+// Challenges on every page: the "Challenge" button beside a person or a bot (player page, leaderboard, a room's seats — never beside the bot playing in that room) and its dialog; the panel of open challenges at the window's corner — ours ("Challenge sent to Bob — waiting", Withdraw; a refusal's reason) and those to us (Accept, Decline with a reason) — each said to screen readers; an accepted challenge's room opened on both sides, a bot's room (made at once, the bot invited at the level asked) opened like a room just created.
 
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
@@ -31,7 +31,7 @@ export function createChallenges(app, { anchor }) {
 
   function send(person, form) {
     // By id where the page knows it: a guest is found by id only, an account by either.
-    const msg = challengeMessage(person.player || person.name, form, { meAccount: app.isAccount(), theirAccount: person.account ?? null });
+    const msg = challengeMessage(person.player || person.name, form, { meAccount: app.isAccount(), theirAccount: person.account ?? null }, { bot: !!person.bot });
     if (!app.net.send(msg)) return false;
     book.sent(msg, person.name);
     render();
@@ -96,7 +96,13 @@ export function createChallenges(app, { anchor }) {
   function outgoingItem(o) {
     const li = h('li', { class: `challenge-item outgoing ${o.status}`, 'data-testid': 'challenge-out', 'data-key': o.key, 'data-to': o.name, 'data-status': o.status });
     const terms = h('p', { class: 'note', 'data-testid': 'challenge-terms' }, termsWords(o, { mine: true }));
-    if (o.status === 'sending' || o.status === 'waiting') {
+    if (o.bot && o.status === 'sending') {
+      // No answer to wait for: the room is on its way, nothing to withdraw.
+      li.append(
+        h('p', { class: 'challenge-text', 'data-testid': 'challenge-text' },
+          h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ', t('ch.out.bot', { name: o.name })),
+        terms);
+    } else if (o.status === 'sending' || o.status === 'waiting') {
       li.append(
         h('p', { class: 'challenge-text', 'data-testid': 'challenge-text' },
           h('span', { class: 'spinner', 'aria-hidden': 'true' }), ' ',
@@ -154,8 +160,8 @@ export function createChallenges(app, { anchor }) {
   }
 
   return {
-    /** A "Challenge" button for `person` ({ name, player, bot, account }), or null for a bot or
-     *  ourselves. */
+    /** A "Challenge" button for `person` ({ name, player, bot, account }: a person or a bot), or
+     *  null for ourselves. */
     button(person, attrs = {}) {
       if (!canChallenge(person, me())) return null;
       const name = String(person.name);

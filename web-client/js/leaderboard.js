@@ -1,4 +1,4 @@
-// Leaderboard page (`/?leaderboard=<key>[&bots=true]`): one rating key's table of people (or of bots), best first — rank, name (a link to the player's page, with a "Challenge" button beside a person), rating (`?` while provisional), games — with a tab for each game, and live or correspondence (the `-corr` keys).
+// Leaderboard page (`/?leaderboard=<key>[&bots=true]`): one rating key's table of people (or of bots), best first — rank, name (a link to the player's page, with a "Challenge" button beside a person or a bot), rating (`?` while provisional), games — with a tab for each game, and live or correspondence (the `-corr` keys).
 
 import { h, clear } from './dom.js';
 import { t } from './i18n.js';
@@ -65,8 +65,9 @@ export function mountLeaderboard(root, app, { key, bots }) {
       return h('tr', { 'data-testid': `leaderboard-row-${i + 1}`, 'data-name': name, 'data-provisional': String(!!p?.provisional) },
         h('td', { class: 'num rank' }, String(i + 1)),
         h('td', {}, app.viewLink({ page: 'player', name }, { 'data-testid': `leaderboard-player-${i + 1}` }, name),
-          // People on a leaderboard have accounts; bots are invited to a room, not challenged.
-          bots ? null : app.challengeButton?.({ name, bot: false, account: true })),
+          // People on a leaderboard have accounts (they may play rated); a bot is challenged too,
+          // its room made at once.
+          app.challengeButton?.({ name, bot: bots, account: true })),
         h('td', { class: 'num', title: p?.provisional ? t('rating.provisional') : null }, formatRating(p?.rating, !!p?.provisional)),
         h('td', { class: 'num' }, String(p?.games ?? 0)));
     });

@@ -243,7 +243,7 @@ const bannerText = h('span', {});
 const banner = document.getElementById('offline-banner');
 // Challenges reach us on every page: their panel sits between the banner and the view.
 const challenges = createChallenges(app, { anchor: banner });
-/** A "Challenge" button for a person (null for a bot or ourselves), for the views. */
+/** A "Challenge" button for a person or a bot (null for ourselves), for the views. */
 app.challengeButton = (person, attrs) => challenges.button(person, attrs);
 /** An account's blocks: a view asks for the Block button beside a person and, on our own page,
  *  the list of those we block. */

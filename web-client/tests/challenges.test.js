@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { setLang } from '../js/i18n.js';
 import {
   DEFAULT_CHALLENGE, DECLINE_REASONS, normalForm, challengeGame, challengeMessage, ratedBlocked, replyMessage, cancelMessage,
-  canChallenge, describeChallenge, termsWords, declinedWords, goneWords, ChallengeBook,
+  canChallenge, describeChallenge, botLevel, BOT_LEVELS, DEFAULT_BOT_LEVEL, termsWords, declinedWords, goneWords, ChallengeBook,
 } from '../js/challenge-data.js';
 
 const RENJU_53 = { game: { kind: 'gomoku', size: 15, rule: 'renju' }, clock: { initial_ms: 300000, increment_ms: 3000 } };
@@ -61,11 +61,12 @@ test('replies and withdrawals', () => {
   assert.deepEqual(DECLINE_REASONS, ['generic', 'later', 'too_fast', 'too_slow', 'time_control', 'rated', 'casual', 'variant']);
 });
 
-test('who may be challenged: a person, not a bot, not ourselves (by id or by name in any case)', () => {
+test('who may be challenged: a person or a bot, not ourselves (by id or by name in any case)', () => {
   const me = { player: 'p1', name: 'Ann' };
   assert.equal(canChallenge({ name: 'Bob', player: 'p2' }, me), true);
   assert.equal(canChallenge({ name: 'Bob' }, me), true);
-  assert.equal(canChallenge({ name: 'Kibot', bot: true }, me), false);
+  assert.equal(canChallenge({ name: 'Kibot', bot: true }, me), true);
+  assert.equal(canChallenge({ name: 'Kibot', player: 'b1', bot: true }, me), true);
   assert.equal(canChallenge({ name: 'ann' }, me), false);
   assert.equal(canChallenge({ name: 'Annie', player: 'p1' }, me), false);
   assert.equal(canChallenge({ name: '' }, me), false);
@@ -260,3 +261,64 @@ test('the book: answers from another of our connections; a reply refused without
   assert.equal(book.onMessage({ t: 'error', code: 'bad_request', message: 'x' }, 9000).handled, false);
   assert.equal(book.onMessage({ t: 'error', code: 'bad_request', message: 'x' }, 1500).handled, true);
 });
+
+test('a challenge to a bot: its level (5 by default, 1 to 10, 10 in a rated game), said after the terms', () => {
+  setLang('en');
+  assert.equal(DEFAULT_CHALLENGE.level, DEFAULT_BOT_LEVEL);
+  assert.deepEqual(BOT_LEVELS, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  assert.equal(normalForm({ level: '7' }).level, 7);
+  assert.equal(normalForm({ level: 0 }).level, 5);
+  assert.equal(normalForm({ level: 11 }).level, 5);
+  assert.equal(normalForm({ level: 'x' }).level, 5);
+  assert.equal(botLevel(normalForm({ level: 3 }), false), 3);
+  assert.equal(botLevel(normalForm({ level: 3 }), true), 10);
+
+  const form = normalForm({ kind: 'connect4', clock: '1d/7', color: 'white', level: 3 });
+  assert.deepEqual(challengeMessage('b1', form, { meAccount: false }, { bot: true }), {
+    t: 'challenge', to: 'b1', game: { kind: 'connect4', cols: 7, rows: 6, blocked: [] },
+    clock: { days: 1, vacation_days: 7 }, color: 'white', rated: false, level: 3,
+  });
+  // A person's challenge has no level.
+  assert.equal('level' in challengeMessage('Bob', form, { meAccount: true }), false);
+  // Rated (an account, a rated game): level 10 whatever was picked; a guest's stays casual at its level.
+  const rated = normalForm({ kind: 'gomoku', rule: 'renju', rated: true, level: 2 });
+  assert.deepEqual(pick(challengeMessage('Kibot', rated, { meAccount: true, theirAccount: true }, { bot: true })), { rated: true, level: 10 });
+  assert.deepEqual(pick(challengeMessage('Kibot', rated, { meAccount: false }, { bot: true })), { rated: false, level: 2 });
+
+  assert.equal(termsWords({ ...RENJU_53, color: 'black', rated: false, level: 7 }, { mine: true }),
+    'Gomoku 15×15 · renju, 5+3, you play black, casual, level 7');
+  setLang('zh');
+  assert.match(termsWords({ ...RENJU_53, color: 'black', rated: false, level: 7 }, { mine: true }), /，等级 7$/);
+  setLang('en');
+});
+
+test('the book: a challenge to a bot opens the room the server makes at once; a refusal is said on it', () => {
+  setLang('en');
+  const book = new ChallengeBook();
+  // A person's challenge waits meanwhile: the bot's `created` is not taken for it.
+  const person = book.sent(challengeMessage('Bob', normalForm(null)));
+  book.onMessage({ t: 'challenge_sent', challenge: 'c1', to: 'Bob' });
+  const msg = challengeMessage('b1', normalForm({ clock: '3+2', level: 4 }), { meAccount: false }, { bot: true });
+  const item = book.sent(msg, 'Kibot');
+  assert.deepEqual([item.bot, item.level, item.status, item.name], [true, 4, 'sending', 'Kibot']);
+  // An acknowledgement of a person's challenge is never the bot's.
+  const r0 = book.onMessage({ t: 'challenge_sent', challenge: 'c2', to: 'Cy' });
+  assert.equal(r0.changed, false);
+  assert.equal(item.status, 'sending');
+  const r = book.onMessage({ t: 'created', room: 'r9' });
+  assert.deepEqual(r.go, { room: 'r9', clock: { initial_ms: 180000, increment_ms: 2000 } });
+  assert.equal(r.handled, true);
+  assert.deepEqual(book.outgoing, [person]);
+  // Another `created` is the page's (the lobby's own create).
+  assert.equal(book.onMessage({ t: 'created', room: 'r10' }).handled, false);
+
+  // Refused (no bot free, say): the server's sentence on it, to dismiss.
+  const again = book.sent(challengeMessage('Kibot', normalForm(null), { meAccount: false }, { bot: true }));
+  const e = book.onMessage({ t: 'error', code: 'bad_request', message: 'no bot can play this game now', ref: 'challenge' });
+  assert.equal(e.handled, true);
+  assert.deepEqual([again.status, again.note], ['failed', 'no bot can play this game now']);
+});
+
+function pick(msg) {
+  return { rated: msg.rated, level: msg.level };
+}

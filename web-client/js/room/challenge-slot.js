@@ -1,4 +1,4 @@
-// A seat's "Challenge" button in the room's player bar: beside a person who is neither us nor a bot, drawn again only when the seat's person (or the language) changes, so that a bar redrawn on every message keeps the button and its focus.
+// A seat's "Challenge" button in the room's player bar: beside a person who is not us (never beside a bot: it is playing in this room; bots are challenged from their page or the bots' leaderboard), drawn again only when the seat's person (or the language) changes, so that a bar redrawn on every message keeps the button and its focus.
 
 import { h, clear } from '../dom.js';
 import { getLang } from '../i18n.js';

@@ -54,4 +54,12 @@ export const CHALLENGES_EN = {
   'ch.outGone.expired': 'Your challenge to {name} expired.',
   'ch.outGone.other': 'Your challenge to {name} is no longer open.',
   'ch.lost': 'The connection dropped: your challenge to {name} was withdrawn.',
+  'ch.termsLevel': '{terms}, level {level}',
+  'ch.botIntro': '{name} is a bot: the game starts at once, no waiting for an answer.',
+  'ch.level': 'Bot level',
+  'ch.levelNote': '1 is the weakest, 10 the strongest.',
+  'ch.levelRated': 'A rated game against a bot is played at level 10.',
+  'ch.ratedNoteBot': 'You need an account; the result changes your rating (half as much as against a person).',
+  'ch.sendBot': 'Start the game',
+  'ch.out.bot': 'Starting a game against {name}…',
 };

@@ -54,4 +54,12 @@ export const CHALLENGES_ZH = {
   'ch.outGone.expired': '你对 {name} 的挑战已过期。',
   'ch.outGone.other': '你对 {name} 的挑战已不再有效。',
   'ch.lost': '连接中断：你对 {name} 的挑战已撤回。',
+  'ch.termsLevel': '{terms}，等级 {level}',
+  'ch.botIntro': '{name} 是机器人：对局立即开始，无需等待回复。',
+  'ch.level': '机器人等级',
+  'ch.levelNote': '1 最弱，10 最强。',
+  'ch.levelRated': '与机器人的计分对局以等级 10 进行。',
+  'ch.ratedNoteBot': '你需要账号；结果会改变你的等级分（变化幅度为对人的一半）。',
+  'ch.sendBot': '开始对局',
+  'ch.out.bot': '正在开始与 {name} 的对局…',
 };
