@@ -3,8 +3,8 @@
 //! sign-in guard (lock-outs, per-address limits, the same answers for names that do not
 //! exist); writes from another site or not in JSON refused; passwords never logged or stored;
 //! rated games between accounts, against a bot (damped, and not farmed), the `rated` message,
-//! leaderboards and player pages; and it all after a restart. Blocks, reports and moderators'
-//! actions are in `server_moderation.rs`.
+//! leaderboards and player pages; and it all after a restart. Follows, head to head, blocks,
+//! reports and moderators' actions are in `server_moderation.rs`.
 
 mod common;
 
@@ -615,105 +615,4 @@ async fn a_bot_is_an_account_its_games_are_damped_and_not_farmed() {
     let page: Value = serde_json::from_str(&body).expect("JSON");
     assert_eq!(page["ratings"][0]["rating"], rating);
     assert_eq!(page["history"].as_array().map(Vec::len), Some(3));
-}
-
-#[tokio::test]
-async fn follows_show_whom_one_follows_playing_and_head_to_head_keeps_the_score() {
-    let server = TestServer::start().await;
-    let mut ann = account(&server, "Ann").await;
-    let mut bob = account(&server, "Bob").await;
-    let mut cid = account(&server, "Cid").await;
-    let guest = server.client("Guest").await;
-    let call = |who: &Client, method: &'static str, path: String, body: Option<Value>| {
-        let bearer = format!("Bearer {}", who.token);
-        let addr = server.addr;
-        async move {
-            let text = body.map(|b| b.to_string());
-            let (status, _, answer) = http_request(
-                addr,
-                method,
-                &path,
-                &[
-                    ("Authorization", &bearer),
-                    ("Content-Type", "application/json"),
-                ],
-                text.as_deref(),
-            )
-            .await;
-            (
-                status,
-                serde_json::from_str::<Value>(&answer).unwrap_or(Value::Null),
-            )
-        }
-    };
-    let follow = |name: &str| Some(json!({ "name": name }));
-    assert_eq!(
-        call(&ann, "POST", "/api/follows".into(), follow("Bob"))
-            .await
-            .0,
-        201
-    );
-    assert_eq!(
-        call(&ann, "POST", "/api/follows".into(), follow("Ann"))
-            .await
-            .0,
-        400
-    );
-    assert_eq!(
-        call(&ann, "POST", "/api/follows".into(), follow("Nobody"))
-            .await
-            .0,
-        404
-    );
-    assert_eq!(
-        call(&guest, "GET", "/api/follows".into(), None).await.0,
-        401
-    );
-
-    // Bob plays Cid: Ann sees the game among her followed players' games.
-    let (room, _) = bob
-        .create(json!({"t":"create","game":{"kind":"othello"},"seat":"black"}))
-        .await;
-    cid.join(&room, "player").await;
-    bob.expect_where(|v| v["t"] == "state" && v["status"] == "playing")
-        .await;
-    let (status, follows) = call(&ann, "GET", "/api/follows".into(), None).await;
-    assert_eq!(status, 200, "{follows}");
-    assert_eq!(
-        follows["following"],
-        json!([{"player": bob.player, "name": "Bob"}])
-    );
-    assert_eq!(follows["playing"][0]["room"], room, "{follows}");
-    assert_eq!(follows["playing"][0]["white"], "Cid");
-
-    // Ann beats Bob once: the score from each side.
-    bob.send(json!({"t":"resign","room":room})).await;
-    let quick = quick_game(&mut ann, &mut bob).await;
-    let (status, h2h) = http_get(server.addr, "/api/players/Ann/vs/bob").await;
-    assert_eq!(status, 200, "{h2h}");
-    let h2h: Value = serde_json::from_str(&h2h).unwrap();
-    assert_eq!(
-        (&h2h["wins"], &h2h["draws"], &h2h["losses"]),
-        (&json!(1), &json!(0), &json!(0))
-    );
-    assert_eq!(h2h["games"][0]["room"], quick);
-    assert_eq!(
-        h2h["games"].as_array().map(Vec::len),
-        Some(1),
-        "Bob's game with Cid is not theirs"
-    );
-    let (_, back) = http_get(server.addr, "/api/players/Bob/vs/Ann").await;
-    let back: Value = serde_json::from_str(&back).unwrap();
-    assert_eq!(back["losses"], 1);
-    assert_eq!(
-        http_get(server.addr, "/api/players/Ann/vs/Nobody").await.0,
-        404
-    );
-
-    // Unfollowed: the list is empty again.
-    let path = format!("/api/follows/{}", bob.player);
-    assert_eq!(call(&ann, "DELETE", path, None).await.0, 200);
-    let (_, follows) = call(&ann, "GET", "/api/follows".into(), None).await;
-    assert_eq!(follows["following"], json!([]));
-    assert_eq!(follows["playing"], json!([]));
 }
