@@ -313,6 +313,14 @@ async fn moderators_actions_take_effect_at_once_and_are_in_the_audit_log() {
         .refused(json!({"t":"create","game":{"kind":"othello"},"seat":"black","rated":true}))
         .await;
     assert_eq!(e["code"], "sanctioned", "{e}");
+    // Nor a seat in a rated room someone else made.
+    let (rated_room, _) = ann
+        .create(json!({"t":"create","game":{"kind":"othello"},"seat":"black","rated":true}))
+        .await;
+    let e = bob
+        .refused(json!({"t":"join","room":rated_room,"as":"player"}))
+        .await;
+    assert_eq!(e["code"], "sanctioned", "{e}");
 
     // The mute lifted: Bob speaks again.
     let lift = json!({"action":"lift","player":"Bob","reason":"served","kind":"mute"});

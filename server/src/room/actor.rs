@@ -562,6 +562,10 @@ impl RoomActor {
         if self.game.head().rated && !who.player.account {
             return Err(RoomError::AccountNeeded);
         }
+        if self.game.head().rated {
+            crate::moderation::sanctions::may_play_rated(&self.hub, &who.player.id)
+                .map_err(RoomError::Sanctioned)?;
+        }
         let seat = match self.invites.seat_of(&who.player.id) {
             Some(seat) => seat,
             None => self.game.free_seat(self.invites.reserved())?,

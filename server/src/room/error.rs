@@ -87,6 +87,8 @@ pub enum RoomError {
     ChatRate { lines: u32, secs: u64 },
     #[error("that line holds a word this hall does not allow")]
     ChatWord,
+    #[error("{0}")]
+    Sanctioned(crate::moderation::sanctions::Sanctioned),
 
     // ---- making a room
     #[error("{0}")]
@@ -167,6 +169,7 @@ impl Refusal for RoomError {
             RoomError::ChatTooLong(_) => ErrorCode::TooLong,
             RoomError::ChatRepeated | RoomError::ChatRate { .. } => ErrorCode::RateLimited,
             RoomError::ChatWord => ErrorCode::Forbidden,
+            RoomError::Sanctioned(_) => ErrorCode::Sanctioned,
             RoomError::BadGame(_)
             | RoomError::OpeningTooLong(_)
             | RoomError::BadOpening(_)
