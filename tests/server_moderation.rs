@@ -420,7 +420,7 @@ async fn moderators_actions_take_effect_at_once_and_are_in_the_audit_log() {
 async fn listed_words_are_refused_and_the_hall_times_out_floods_and_the_often_reported() {
     use kibitz_server::moderation::chat_guard::ChatWords;
     let server = TestServer::start_with(|c| {
-        c.limits.chat_words = Some(ChatWords(std::sync::Arc::new(vec!["badword".into()])));
+        c.limits.chat_words = ChatWords(std::sync::Arc::new(vec!["badword".into()]));
         c.limits.chat_lines_per_window = 2;
     })
     .await;

@@ -104,10 +104,10 @@ pub struct Limits {
         value_name = "SECS")]
     pub chat_window: Duration,
     /// A file of words and phrases, one a line, that no chat line may hold (`#` starts a
-    /// comment); none by default.
-    #[arg(long = "chat-words", env = "KIBITZ_CHAT_WORDS", value_name = "FILE",
+    /// comment); empty: none.
+    #[arg(long = "chat-words", env = "KIBITZ_CHAT_WORDS", value_name = "FILE", default_value = "",
         value_parser = crate::moderation::chat_guard::read_words)]
-    pub chat_words: Option<crate::moderation::chat_guard::ChatWords>,
+    pub chat_words: crate::moderation::chat_guard::ChatWords,
     /// Unfinished rooms one player may have created at once.
     #[arg(long = "open-rooms", env = "KIBITZ_OPEN_ROOMS", default_value = "10")]
     pub open_rooms_per_player: usize,
@@ -266,7 +266,11 @@ pub struct Limits {
     pub signin_lock: Duration,
     /// For tests only: `POST /api/test/clock` moves the hall's clock ahead, so that a
     /// correspondence game's days pass at once. Never on a hall open to players.
-    #[arg(long = "test-clock", env = "KIBITZ_TEST_CLOCK")]
+    #[arg(
+        long = "test-clock",
+        env = "KIBITZ_TEST_CLOCK",
+        default_value_t = false
+    )]
     pub test_clock: bool,
 }
 

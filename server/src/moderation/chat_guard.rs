@@ -25,8 +25,12 @@ pub const HALL: &str = "hall";
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ChatWords(pub Arc<Vec<String>>);
 
-/// Reads a word list: one word or phrase a line, blank lines and `#` comments left out.
+/// Reads a word list: one word or phrase a line, blank lines and `#` comments left out; no
+/// file (an empty path) is an empty list.
 pub fn read_words(path: &str) -> Result<ChatWords, String> {
+    if path.is_empty() {
+        return Ok(ChatWords::default());
+    }
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let words = text
         .lines()
@@ -112,5 +116,6 @@ mod tests {
         assert!(read_words("/no/such/file")
             .unwrap_err()
             .contains("cannot read"));
+        assert_eq!(read_words("").unwrap(), ChatWords::default());
     }
 }

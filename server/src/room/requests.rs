@@ -148,11 +148,7 @@ impl RoomActor {
         if !self.members.contains(who.link.id()) && self.game.seat_of(player).is_none() {
             return Err(RoomError::NotInRoom);
         }
-        if limits
-            .chat_words
-            .as_ref()
-            .is_some_and(|w| w.holds_one(&line))
-        {
+        if limits.chat_words.holds_one(&line) {
             return Err(RoomError::ChatWord);
         }
         let rate = limits.chat_rate();
