@@ -11,9 +11,9 @@ use super::reads::Readers;
 use crate::accounts::ratings::{self, Rating, SeatRating, Settlement};
 use crate::store::error::StoreError;
 use crate::store::records::{
-    name_key, GameLine, LeaderRow, PlayerPage, RatingPoint, StoredAccount, StoredRating,
+    name_key, LeaderRow, PlayerPage, RatingPoint, StoredAccount, StoredRating,
 };
-use crate::store::text::{now_ms, parse_color, parse_status};
+use crate::store::text::{now_ms, parse_color};
 
 /// Version 4 of the schema: accounts, extra tokens, ratings and their changes, and whether a
 /// room is rated (and why one was not after all).
@@ -411,23 +411,10 @@ impl Readers {
                 room: r.try_get(3)?,
             });
         }
-        let mut lines = Vec::new();
-        for r in &game_rows {
-            let status: String = r.try_get(2)?;
-            let result: Option<String> = r.try_get(3)?;
-            lines.push(GameLine {
-                room: r.try_get(0)?,
-                game: serde_json::from_str(r.try_get(1)?)?,
-                status: parse_status(&status),
-                result: result.as_deref().map(serde_json::from_str).transpose()?,
-                rated: r.try_get(4)?,
-                created_ms: r.try_get::<_, i64>(5)? as u64,
-                black: r.try_get(6)?,
-                white: r.try_get(7)?,
-                black_player: r.try_get(8)?,
-                white_player: r.try_get(9)?,
-            });
-        }
+        let lines = game_rows
+            .iter()
+            .map(super::people::game_line)
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Some(PlayerPage {
             player: account.player,
             name: account.name,

@@ -86,23 +86,24 @@ impl Readers {
     ) -> Result<Vec<GameLine>, StoreError> {
         let db = self.client().await?;
         let rows = db.query(sql, params).await?;
-        let mut out = Vec::new();
-        for r in &rows {
-            let status: String = r.try_get(2)?;
-            let result: Option<String> = r.try_get(3)?;
-            out.push(GameLine {
-                room: r.try_get(0)?,
-                game: serde_json::from_str(r.try_get(1)?)?,
-                status: parse_status(&status),
-                result: result.as_deref().map(serde_json::from_str).transpose()?,
-                rated: r.try_get(4)?,
-                created_ms: r.try_get::<_, i64>(5)? as u64,
-                black: r.try_get(6)?,
-                white: r.try_get(7)?,
-                black_player: r.try_get(8)?,
-                white_player: r.try_get(9)?,
-            });
-        }
-        Ok(out)
+        rows.iter().map(game_line).collect()
     }
+}
+
+/// One [`GameLine`] from a row of the columns a player's page and the lists above select.
+pub(super) fn game_line(r: &tokio_postgres::Row) -> Result<GameLine, StoreError> {
+    let status: String = r.try_get(2)?;
+    let result: Option<String> = r.try_get(3)?;
+    Ok(GameLine {
+        room: r.try_get(0)?,
+        game: serde_json::from_str(r.try_get(1)?)?,
+        status: parse_status(&status),
+        result: result.as_deref().map(serde_json::from_str).transpose()?,
+        rated: r.try_get(4)?,
+        created_ms: r.try_get::<_, i64>(5)? as u64,
+        black: r.try_get(6)?,
+        white: r.try_get(7)?,
+        black_player: r.try_get(8)?,
+        white_player: r.try_get(9)?,
+    })
 }

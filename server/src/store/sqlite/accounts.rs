@@ -11,7 +11,7 @@ use game_core::{Color, GameSpec};
 use crate::accounts::ratings::{self, Rating, SeatRating, Settlement};
 use crate::store::error::StoreError;
 use crate::store::records::{
-    name_key, GameLine, LeaderRow, PlayerPage, RatingPoint, StoredAccount, StoredRating,
+    name_key, LeaderRow, PlayerPage, RatingPoint, StoredAccount, StoredRating,
 };
 use crate::store::text::parse_color;
 
@@ -385,46 +385,7 @@ pub(super) fn player_page(
             })
         })?
         .collect::<Result<_, _>>()?;
-    let mut stmt = db.prepare_cached(
-        "SELECT r.id, r.game, r.status, r.result, r.rated, r.created_ms,
-                b.name, w.name, b.player, w.player
-         FROM seats s JOIN rooms r ON r.id = s.room
-           LEFT JOIN seats b ON b.room = r.id AND b.color = 'black'
-           LEFT JOIN seats w ON w.room = r.id AND w.color = 'white'
-         WHERE s.player = ?1 AND r.private = 0
-         ORDER BY r.created_ms DESC, r.id LIMIT ?2",
-    )?;
-    let rows = stmt.query_map(params![account.player, games as i64], |r| {
-        Ok((
-            r.get::<_, String>(0)?,
-            r.get::<_, String>(1)?,
-            r.get::<_, String>(2)?,
-            r.get::<_, Option<String>>(3)?,
-            r.get::<_, bool>(4)?,
-            r.get::<_, i64>(5)?,
-            r.get::<_, Option<String>>(6)?,
-            r.get::<_, Option<String>>(7)?,
-            r.get::<_, Option<String>>(8)?,
-            r.get::<_, Option<String>>(9)?,
-        ))
-    })?;
-    let mut lines = Vec::new();
-    for row in rows {
-        let (room, game, status, result, rated, created_ms, black, white, black_id, white_id) =
-            row?;
-        lines.push(GameLine {
-            room,
-            game: serde_json::from_str(&game)?,
-            black,
-            white,
-            black_player: black_id,
-            white_player: white_id,
-            status: crate::store::text::parse_status(&status),
-            result: result.as_deref().map(serde_json::from_str).transpose()?,
-            rated,
-            created_ms: created_ms as u64,
-        });
-    }
+    let lines = super::people::games_of(db, &account.player, games)?;
     Ok(Some(PlayerPage {
         player: account.player,
         name: account.name,

@@ -1,5 +1,6 @@
 //! The SQLite store's people: whom each account follows, the games its followed players are
-//! playing, and the games between two players (head to head).
+//! playing, the games between two players (head to head), and the games of a player's page,
+//! each read as [`GameLine`]s by one query shape.
 
 use rusqlite::{params, Connection, Params};
 
@@ -46,6 +47,19 @@ pub(super) fn follows_of(db: &Connection, player: &str) -> Result<Vec<String>, S
     )?;
     let rows = stmt.query_map([player], |r| r.get(0))?;
     Ok(rows.collect::<Result<_, _>>()?)
+}
+
+/// The public games of `player`, newest first (a player's page).
+pub(super) fn games_of(
+    db: &Connection,
+    player: &str,
+    limit: usize,
+) -> Result<Vec<GameLine>, StoreError> {
+    let sql = format!(
+        "{LINE} WHERE r.private = 0 AND r.id IN (SELECT room FROM seats WHERE player = ?1)
+         ORDER BY r.created_ms DESC, r.id LIMIT ?2"
+    );
+    lines(db, &sql, params![player, limit as i64])
 }
 
 /// The public games in play of the players `player` follows, newest first.
