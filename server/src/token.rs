@@ -3,6 +3,7 @@
 
 use rand::Rng;
 use sha2::{Digest, Sha256};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 const ALPHABET: &[u8] = b"abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 
@@ -13,6 +14,17 @@ pub fn random_id(len: usize) -> String {
     (0..len)
         .map(|_| ALPHABET[rng.random_range(0..ALPHABET.len())] as char)
         .collect()
+}
+
+/// An id that sorts after every id this process made before it: the time in milliseconds,
+/// then a per-process sequence (so entries written in the same millisecond keep their order),
+/// then random characters (so two nodes never make the same id). Audit entries and reports
+/// are listed newest first by it.
+#[must_use]
+pub fn ordered_id(at_ms: u64) -> String {
+    static SEQUENCE: AtomicU64 = AtomicU64::new(0);
+    let seq = SEQUENCE.fetch_add(1, Ordering::Relaxed) % 1_000_000;
+    format!("{at_ms:013}{seq:06}{}", random_id(4))
 }
 
 /// A fresh identity token: 160 random bits as hex.
@@ -56,5 +68,9 @@ mod tests {
         assert!(!constant_time_eq(b"key", b"kez"));
         assert!(!constant_time_eq(b"key", b"keys"));
         assert_eq!(random_id(8).len(), 8);
+        let first = ordered_id(1_700_000_000_000);
+        let second = ordered_id(1_700_000_000_000);
+        assert!(second > first, "{first} {second}");
+        assert!(ordered_id(1_700_000_000_001) > second);
     }
 }

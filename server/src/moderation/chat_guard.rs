@@ -70,7 +70,7 @@ pub async fn time_out(hub: SharedHub, player: String, reason: &str) {
         return;
     }
     let action = StoredAction {
-        id: crate::token::random_id(12),
+        id: crate::token::ordered_id(now),
         at_ms: now,
         moderator: HALL.to_string(),
         action: "mute".to_string(),

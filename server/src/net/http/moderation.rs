@@ -145,7 +145,7 @@ fn checked(
     let detail = detail_of(hub, &body)?;
     let room = body.room.clone().unwrap_or_default();
     Ok(StoredAction {
-        id: crate::token::random_id(12),
+        id: crate::token::ordered_id(now),
         at_ms: now,
         moderator: me.id.clone(),
         action: body.action,

@@ -140,7 +140,7 @@ async fn report(State(hub): State<SharedHub>, headers: HeaderMap, body: Bytes) -
         return bad("you cannot report yourself");
     }
     let stored = StoredReport {
-        id: crate::token::random_id(10),
+        id: crate::token::ordered_id(now),
         at_ms: now,
         reporter: me.id,
         kind: body.kind,

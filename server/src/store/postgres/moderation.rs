@@ -206,7 +206,7 @@ impl Readers {
         let rows = db
             .query(
                 "SELECT id, at_ms, reporter, kind, player, room, reason, note, context, status
-                 FROM reports WHERE status = $1 ORDER BY at_ms DESC, id LIMIT $2",
+                 FROM reports WHERE status = $1 ORDER BY at_ms DESC, id DESC LIMIT $2",
                 &[&status, &(limit as i64)],
             )
             .await?;
@@ -290,7 +290,7 @@ impl Readers {
             .query(
                 "SELECT id, at_ms, moderator, action, player, room, reason, detail, until_ms,
                         report
-                 FROM moderation_log ORDER BY at_ms DESC, id LIMIT $1",
+                 FROM moderation_log ORDER BY at_ms DESC, id DESC LIMIT $1",
                 &[&(limit as i64)],
             )
             .await?;

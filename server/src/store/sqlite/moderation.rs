@@ -102,7 +102,7 @@ pub(super) fn reports(
 ) -> Result<Vec<StoredReport>, StoreError> {
     let mut stmt = db.prepare_cached(
         "SELECT id, at_ms, reporter, kind, player, room, reason, note, context, status
-         FROM reports WHERE status = ?1 ORDER BY at_ms DESC, id LIMIT ?2",
+         FROM reports WHERE status = ?1 ORDER BY at_ms DESC, id DESC LIMIT ?2",
     )?;
     let rows = stmt.query_map(params![status, limit as i64], |r| {
         Ok(StoredReport {
@@ -237,7 +237,7 @@ pub(super) fn moderation_log(
 ) -> Result<Vec<StoredAction>, StoreError> {
     let mut stmt = db.prepare_cached(
         "SELECT id, at_ms, moderator, action, player, room, reason, detail, until_ms, report
-         FROM moderation_log ORDER BY at_ms DESC, id LIMIT ?1",
+         FROM moderation_log ORDER BY at_ms DESC, id DESC LIMIT ?1",
     )?;
     let rows = stmt.query_map([limit as i64], |r| {
         Ok(StoredAction {
