@@ -151,7 +151,7 @@ struct BotArgs {
 impl BotArgs {
     /// The engines of the bot's rooms and the games it announces, as the arguments ask.
     fn engines(&self) -> anyhow::Result<(kibitz_bot::client::EngineFactory, Vec<GameKind>)> {
-        use kibitz_bot::external::{ExternalEngine, Protocol};
+        use kibitz_bot::client::external::{ExternalEngine, Protocol};
         let named: Vec<GameKind> = self.games.iter().map(|g| game_kind(g)).collect();
         let Some(command) = self.engine.clone() else {
             let games = if named.is_empty() {
@@ -160,7 +160,7 @@ impl BotArgs {
                 named
             };
             let engines: kibitz_bot::client::EngineFactory =
-                Arc::new(|kind| Some(kibitz_bot::registry::engine_for(kind)));
+                Arc::new(|kind| Some(kibitz_bot::engine::registry::engine_for(kind)));
             return Ok((engines, games));
         };
         let protocol = Protocol::from_name(&self.protocol)
@@ -178,7 +178,7 @@ impl BotArgs {
         }
         let engines: kibitz_bot::client::EngineFactory = Arc::new(move |kind| {
             protocol.plays(kind).then(|| {
-                let own = kibitz_bot::registry::engine_for(kind);
+                let own = kibitz_bot::engine::registry::engine_for(kind);
                 Box::new(ExternalEngine::new(&command, protocol, own))
                     as Box<dyn kibitz_bot::engine::Engine>
             })
@@ -371,8 +371,8 @@ async fn stdin_closed() {
 }
 
 /// Why the server could not open, said about what failed: the store, or the cluster.
-pub(crate) fn open_error(e: kibitz_server::anyhow_free::Error, store: &str) -> anyhow::Error {
-    use kibitz_server::anyhow_free::Error;
+pub(crate) fn open_error(e: kibitz_server::run_error::Error, store: &str) -> anyhow::Error {
+    use kibitz_server::run_error::Error;
     match e {
         Error::Store(_) => anyhow::Error::new(e).context(format!("cannot use {store}")),
         Error::Cluster(_) => anyhow::Error::new(e).context("cannot join the cluster"),
@@ -407,8 +407,8 @@ fn game_kind(name: &str) -> GameKind {
 }
 
 fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
+    use kibitz_bot::engine::registry;
     use kibitz_bot::engine::{Level, SearchLimits};
-    use kibitz_bot::registry;
     let kind = game_kind(&args.game);
     let rule = match args.rule.as_str() {
         "standard" => GomokuRule::Standard,
@@ -427,7 +427,7 @@ fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
     let options = registry::PositionOptions {
         size: args.size,
         rule,
-        connect4: kibitz_bot::connect4::BoardOptions {
+        connect4: kibitz_bot::engine::connect4::BoardOptions {
             cols: args.cols,
             rows: args.rows,
             blocked,
@@ -445,7 +445,7 @@ fn analyze(args: AnalyzeArgs) -> anyhow::Result<()> {
         SearchLimits::Time(engine.think_time(level))
     };
     let stdin = std::io::stdin();
-    kibitz_bot::analyze::run(
+    kibitz_bot::frontends::analyze::run(
         stdin.lock(),
         std::io::stdout(),
         |line| registry::parse_position(kind, line, &options),
@@ -542,20 +542,25 @@ fn main() -> anyhow::Result<()> {
         Command::Analyze(args) => analyze(args),
         Command::Pbrain => {
             let stdin = std::io::stdin();
-            kibitz_bot::pbrain::run(stdin.lock(), std::io::stdout(), |max_memory| {
-                Box::new(kibitz_bot::gomoku::GomokuEngine::within_memory(max_memory))
+            kibitz_bot::frontends::pbrain::run(stdin.lock(), std::io::stdout(), |max_memory| {
+                Box::new(kibitz_bot::engine::gomoku::GomokuEngine::within_memory(
+                    max_memory,
+                ))
             })?;
             Ok(())
         }
         Command::Nboard => {
             let stdin = std::io::stdin();
-            kibitz_bot::nboard::run(stdin.lock(), std::io::stdout(), std::io::stderr(), || {
-                kibitz_bot::registry::engine_for(GameKind::Othello)
-            })?;
+            kibitz_bot::frontends::nboard::run(
+                stdin.lock(),
+                std::io::stdout(),
+                std::io::stderr(),
+                || kibitz_bot::engine::registry::engine_for(GameKind::Othello),
+            )?;
             Ok(())
         }
         Command::Bench => {
-            kibitz_bot::bench::run(&mut std::io::stdout())?;
+            kibitz_bot::frontends::bench::run(&mut std::io::stdout())?;
             Ok(())
         }
         Command::Store(StoreCommand::Backup { file, data }) => store_tools::backup(&data, &file),

@@ -9,8 +9,8 @@ use game_core::protocol::{
     BotSeats, ClientMsg, ClockSpec, ErrorCode, ResultKind, RoomStatus, SeatChoice, ServerMsg,
 };
 use game_core::{GameSpec, GomokuRule};
-use kibitz_bot::error::BotError;
-use kibitz_bot::wire::{Connection, Hello};
+use kibitz_bot::client::error::BotError;
+use kibitz_bot::client::wire::{Connection, Hello};
 
 /// The games the showcase cycles through.
 fn games() -> [GameSpec; 3] {

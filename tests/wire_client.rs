@@ -1,4 +1,4 @@
-//! The protocol's WebSocket client of the bot crate (`kibitz_bot::wire`) against a real
+//! The protocol's WebSocket client of the bot crate (`kibitz_bot::client::wire`) against a real
 //! server: welcome and resume by token, a refused hello, messages both ways with their
 //! arrival time, a frame that is not a server message, and the server's close.
 
@@ -10,8 +10,8 @@ use common::*;
 use futures::{SinkExt, StreamExt};
 use game_core::protocol::{BotHello, ClientMsg, ErrorCode, SeatChoice, ServerMsg};
 use game_core::{GameKind, GameSpec};
-use kibitz_bot::error::BotError;
-use kibitz_bot::wire::{Connection, Hello};
+use kibitz_bot::client::error::BotError;
+use kibitz_bot::client::wire::{Connection, Hello};
 
 #[tokio::test]
 async fn welcomes_resumes_by_token_and_refuses_a_stale_one() {

@@ -7,7 +7,7 @@
 
 use std::time::Instant;
 
-use kibitz_bot::connect4::{bench_positions, parse_position, BoardOptions, Connect4Engine};
+use kibitz_bot::engine::connect4::{bench_positions, parse_position, BoardOptions, Connect4Engine};
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 
 fn main() {

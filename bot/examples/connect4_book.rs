@@ -1,4 +1,4 @@
-//! Makes the Connect Four opening book (`bot/src/connect4/book.txt`) with the project's own
+//! Makes the Connect Four opening book (`bot/src/engine/connect4/book.txt`) with the project's own
 //! exact solver:
 //!
 //! ```text
@@ -17,11 +17,11 @@ use std::io::Write;
 use std::time::Instant;
 
 use game_core::connect4::ConnectFour;
-use kibitz_bot::connect4::bitboard::{Board, Geometry};
-use kibitz_bot::connect4::book::{
+use kibitz_bot::engine::connect4::bitboard::{Board, Geometry};
+use kibitz_bot::engine::connect4::book::{
     canonical_key, format_entry, lookup, parse_book, BookMove, BOOK_COLS, BOOK_ROWS,
 };
-use kibitz_bot::connect4::solver::Solver;
+use kibitz_bot::engine::connect4::solver::Solver;
 
 /// Solver table: about 2^26 entries (a few hundred MB), kept for the whole run.
 const TABLE_BITS: u32 = 26;
@@ -114,7 +114,7 @@ impl Generator {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut first, mut second) = (8u32, 9u32);
-    let mut out_path = String::from("bot/src/connect4/book.txt");
+    let mut out_path = String::from("bot/src/engine/connect4/book.txt");
     while let Some(arg) = args.next() {
         let value = args.next();
         match (arg.as_str(), value) {

@@ -16,10 +16,10 @@ use std::time::{Duration, Instant};
 
 use game_core::connect4::{Column, ConnectFour};
 use game_core::{AnyPosition, Position};
-use kibitz_bot::connect4::bitboard::{Board, Geometry};
-use kibitz_bot::connect4::solver::Solver;
-use kibitz_bot::connect4::table::DEFAULT_BITS;
-use kibitz_bot::connect4::{parse_position, BoardOptions, Connect4Engine};
+use kibitz_bot::engine::connect4::bitboard::{Board, Geometry};
+use kibitz_bot::engine::connect4::solver::Solver;
+use kibitz_bot::engine::connect4::table::DEFAULT_BITS;
+use kibitz_bot::engine::connect4::{parse_position, BoardOptions, Connect4Engine};
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 
 fn main() {

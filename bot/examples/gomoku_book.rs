@@ -1,4 +1,4 @@
-//! Makes the Gomoku opening book (`bot/src/gomoku/book.txt`) with the project's own engine:
+//! Makes the Gomoku opening book (`bot/src/engine/gomoku/book.txt`) with the project's own engine:
 //!
 //! ```text
 //! cargo run --release -p kibitz-bot --example gomoku_book -- \
@@ -36,11 +36,11 @@ use std::time::{Duration, Instant};
 
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, GomokuRule};
-use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
-use kibitz_bot::gomoku::book::{
+use kibitz_bot::engine::gomoku::book::{
     self, centre, next_to, square, BookEntries, BookMove, Stones, BOOK_SIZE,
 };
-use kibitz_bot::gomoku::{parse_position, GomokuEngine};
+use kibitz_bot::engine::gomoku::{parse_position, GomokuEngine};
+use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 
 struct Options {
     ms: u64,
@@ -66,7 +66,7 @@ fn options() -> Result<Options, Box<dyn std::error::Error>> {
         resume: false,
         redo: None,
         again: Vec::new(),
-        out: String::from("bot/src/gomoku/book.txt"),
+        out: String::from("bot/src/engine/gomoku/book.txt"),
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {

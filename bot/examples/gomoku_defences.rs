@@ -28,12 +28,12 @@ use std::io::BufRead;
 use std::time::{Duration, Instant};
 
 use game_core::GomokuRule;
+use kibitz_bot::engine::gomoku::board::{Board, Point};
+use kibitz_bot::engine::gomoku::movegen::sort_by_score;
+use kibitz_bot::engine::gomoku::root::{self, Budget, Slices, Verdict, Verdicts, VCT_PLIES_MAX};
+use kibitz_bot::engine::gomoku::threat::ThreatSearch;
+use kibitz_bot::engine::gomoku::{parse_position, GomokuEngine};
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
-use kibitz_bot::gomoku::board::{Board, Point};
-use kibitz_bot::gomoku::movegen::sort_by_score;
-use kibitz_bot::gomoku::root::{self, Budget, Slices, Verdict, Verdicts, VCT_PLIES_MAX};
-use kibitz_bot::gomoku::threat::ThreatSearch;
-use kibitz_bot::gomoku::{parse_position, GomokuEngine};
 
 /// Self-play depth: quick, and weak enough that threats arise.
 const PLAY_DEPTH: u32 = 4;

@@ -8,11 +8,11 @@ use std::time::Instant;
 
 use game_core::gomoku::Gomoku;
 use game_core::{Cell, GomokuRule};
+use kibitz_bot::engine::gomoku::board::Board;
+use kibitz_bot::engine::gomoku::root::{self, Budget};
+use kibitz_bot::engine::gomoku::threat::ThreatSearch;
+use kibitz_bot::engine::gomoku::{bench_positions, parse_position, GomokuEngine};
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
-use kibitz_bot::gomoku::board::Board;
-use kibitz_bot::gomoku::root::{self, Budget};
-use kibitz_bot::gomoku::threat::ThreatSearch;
-use kibitz_bot::gomoku::{bench_positions, parse_position, GomokuEngine};
 
 fn cells(text: &str) -> Vec<Cell> {
     text.split_whitespace()

@@ -1,4 +1,4 @@
-//! Fits the Gomoku evaluation's point weights (`bot/src/gomoku/points.rs`, and the side to
+//! Fits the Gomoku evaluation's point weights (`bot/src/engine/gomoku/points.rs`, and the side to
 //! move's share in `eval.rs`) to self-play games, Texel's way: every quiet position of a game
 //! is labelled with the game's result for the side to move, and the weights are moved to
 //! make `sigmoid(eval / scale)` predict those results (docs/benchmarks.md, "Gomoku
@@ -26,11 +26,11 @@ use std::time::Instant;
 
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
+use kibitz_bot::engine::gomoku::board::Board;
+use kibitz_bot::engine::gomoku::pattern::Pattern;
+use kibitz_bot::engine::gomoku::points::{combination, COMBINATIONS};
+use kibitz_bot::engine::gomoku::{FixedThreatBudget, GomokuEngine};
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
-use kibitz_bot::gomoku::board::Board;
-use kibitz_bot::gomoku::pattern::Pattern;
-use kibitz_bot::gomoku::points::{combination, COMBINATIONS};
-use kibitz_bot::gomoku::{FixedThreatBudget, GomokuEngine};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 

@@ -18,10 +18,10 @@ use game_core::connect4::ConnectFour;
 use game_core::gomoku::Gomoku;
 use game_core::othello::Othello;
 use game_core::{AnyPosition, Cell, Color, GameKind, GomokuRule, Position};
-use kibitz_bot::beginner::Beginner;
+use kibitz_bot::engine::beginner::Beginner;
+use kibitz_bot::engine::othello::selfplay::seeded;
+use kibitz_bot::engine::registry::engine_for;
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
-use kibitz_bot::othello::selfplay::seeded;
-use kibitz_bot::registry::engine_for;
 use rand::Rng;
 
 /// Gomoku openings (offsets from the centre, black first).

@@ -7,8 +7,8 @@
 
 use std::time::Instant;
 
+use kibitz_bot::engine::othello::{parse_position, OthelloEngine};
 use kibitz_bot::engine::{Engine, Level, Score, SearchLimits, StopFlag};
-use kibitz_bot::othello::{parse_position, OthelloEngine};
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();

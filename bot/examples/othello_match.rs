@@ -13,12 +13,12 @@ use std::time::Duration;
 
 use game_core::othello::{Othello, OthelloMove};
 use game_core::{AnyPosition, Color, Position};
+use kibitz_bot::engine::othello::eval::Evaluator;
+use kibitz_bot::engine::othello::midgame::{search, INFINITE};
+use kibitz_bot::engine::othello::selfplay::seeded;
+use kibitz_bot::engine::othello::weights::UNIT;
+use kibitz_bot::engine::othello::OthelloEngine;
 use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
-use kibitz_bot::othello::eval::Evaluator;
-use kibitz_bot::othello::midgame::{search, INFINITE};
-use kibitz_bot::othello::selfplay::seeded;
-use kibitz_bot::othello::weights::UNIT;
-use kibitz_bot::othello::OthelloEngine;
 use rand::Rng;
 
 /// The other engine, as a child process answering analyze lines.

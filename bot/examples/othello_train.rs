@@ -1,6 +1,6 @@
 //! Trains the Othello evaluation: self-play games to labelled positions, then a fit of the
 //! pattern weights to them (docs/benchmarks.md, "Othello evaluation", has the commands and
-//! the figures of the weights in `bot/src/othello/weights.bin`).
+//! the figures of the weights in `bot/src/engine/othello/weights.bin`).
 //!
 //! ```text
 //! othello_train selfplay <out.data> <games> <seed> [--weights <w.bin>] [--depth 3]
@@ -25,15 +25,19 @@ use std::fs::{File, OpenOptions};
 use std::io::BufWriter;
 use std::time::Instant;
 
-use kibitz_bot::othello::bitboard::{flips, legal_moves};
-use kibitz_bot::othello::board::{final_score, game_over};
-use kibitz_bot::othello::eval::{Evaluate, Evaluator};
-use kibitz_bot::othello::heuristic::Heuristic;
-use kibitz_bot::othello::midgame::rank_moves;
-use kibitz_bot::othello::selfplay::{read_samples, seeded, write_samples, Sample, SelfPlay};
-use kibitz_bot::othello::solver::Solver;
-use kibitz_bot::othello::training::{fit, relabel, FitConfig};
-use kibitz_bot::othello::weights::{CanonicalWeights, EMPTIES, SCALARS, SCALAR_NAMES, UNIT};
+use kibitz_bot::engine::othello::bitboard::{flips, legal_moves};
+use kibitz_bot::engine::othello::board::{final_score, game_over};
+use kibitz_bot::engine::othello::eval::{Evaluate, Evaluator};
+use kibitz_bot::engine::othello::heuristic::Heuristic;
+use kibitz_bot::engine::othello::midgame::rank_moves;
+use kibitz_bot::engine::othello::selfplay::{
+    read_samples, seeded, write_samples, Sample, SelfPlay,
+};
+use kibitz_bot::engine::othello::solver::Solver;
+use kibitz_bot::engine::othello::training::{fit, relabel, FitConfig};
+use kibitz_bot::engine::othello::weights::{
+    CanonicalWeights, EMPTIES, SCALARS, SCALAR_NAMES, UNIT,
+};
 
 /// The phases of the weights: the empties each covers. Finer near the end, where the
 /// solver's move ordering leans on the evaluation, coarser in the opening.

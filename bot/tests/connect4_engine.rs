@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use game_core::connect4::{Column, ConnectFour};
 use game_core::{AnyPosition, Cell, Color, Position};
-use kibitz_bot::connect4::{bench_positions, parse_position, BoardOptions, Connect4Engine};
+use kibitz_bot::engine::connect4::{bench_positions, parse_position, BoardOptions, Connect4Engine};
 use kibitz_bot::engine::{Engine, Level, Score, SearchLimits as Limits, SearchResult, StopFlag};
 use proptest::prelude::*;
 

@@ -4,11 +4,11 @@
 
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
+use kibitz_bot::engine::gomoku::board::{side, Board, Point};
+use kibitz_bot::engine::gomoku::root::{self, Budget, Verdict, Verdicts, LEADERS_CHECKED_FIRST};
+use kibitz_bot::engine::gomoku::threat::{ThreatSearch, ThreatWin};
+use kibitz_bot::engine::gomoku::{movegen, parse_position, FixedThreatBudget, GomokuEngine};
 use kibitz_bot::engine::{Engine, Level, Score, SearchLimits as Limits, StopFlag};
-use kibitz_bot::gomoku::board::{side, Board, Point};
-use kibitz_bot::gomoku::root::{self, Budget, Verdict, Verdicts, LEADERS_CHECKED_FIRST};
-use kibitz_bot::gomoku::threat::{ThreatSearch, ThreatWin};
-use kibitz_bot::gomoku::{movegen, parse_position, FixedThreatBudget, GomokuEngine};
 use proptest::prelude::*;
 use std::time::{Duration, Instant};
 
@@ -829,7 +829,7 @@ fn renju_a_line_through_an_open_four_shows_a_block_black_may_play() {
 
 #[test]
 fn singular_test_searches_leave_the_board_and_the_result_unchanged() {
-    use kibitz_bot::gomoku::search::{Limits as SearchLimits, Searcher};
+    use kibitz_bot::engine::gomoku::search::{Limits as SearchLimits, Searcher};
     // Opening 2 of the match set, three moves on each side: quiet enough to search to depth 9.
     let pos = freestyle("h8 g9 j6 g8 g7 i9");
     let run = |full_strength: bool| {
@@ -853,7 +853,10 @@ fn singular_test_searches_leave_the_board_and_the_result_unchanged() {
         tests > 0,
         "no singular test at depth 9: {best} {score} {nodes}"
     );
-    assert!(score.abs() < kibitz_bot::value::WIN_BOUND, "{score}");
+    assert!(
+        score.abs() < kibitz_bot::engine::value::WIN_BOUND,
+        "{score}"
+    );
     // A fresh searcher finds the same: the test searches leave nothing behind that differs.
     assert_eq!(run(true), (best, score, nodes, tests));
     assert_eq!(run(false).3, 0, "the levels below 10 test nothing");
@@ -861,7 +864,7 @@ fn singular_test_searches_leave_the_board_and_the_result_unchanged() {
 
 #[test]
 fn the_horizon_follows_fours_to_a_win_and_leaves_the_board_as_it_was() {
-    use kibitz_bot::gomoku::search::{Limits as SearchLimits, Searcher};
+    use kibitz_bot::engine::gomoku::search::{Limits as SearchLimits, Searcher};
     // The chains of four and six fours above: a depth-1 search at full strength sees a win
     // (these chains, or a shorter one through an open three at the horizon) by following
     // fours and threats at its horizon; without the VCF probe at the leaves it sees nothing.
@@ -883,14 +886,14 @@ fn the_horizon_follows_fours_to_a_win_and_leaves_the_board_as_it_was() {
         assert!(board.agrees_with(&before), "the search restores the board");
         assert_eq!(board.hash(), before.hash());
         assert!(
-            it.score >= kibitz_bot::value::WIN - plies as i32,
+            it.score >= kibitz_bot::engine::value::WIN - plies as i32,
             "{plies}: {} {:?}",
             it.score,
             it.pv
         );
         let blind = search(&mut board, false);
         assert!(
-            blind.score < kibitz_bot::value::WIN_BOUND,
+            blind.score < kibitz_bot::engine::value::WIN_BOUND,
             "{}",
             blind.score
         );
@@ -1166,7 +1169,7 @@ fn a_defence_is_checked_again_against_longer_vcts() {
 /// (positions of up to four stones), level 8 none of it; only timed moves come from it.
 #[test]
 fn the_opening_book_answers_each_level_as_far_as_it_has_it() {
-    use kibitz_bot::gomoku::book;
+    use kibitz_bot::engine::gomoku::book;
     // The move, whether it is the book's answer (the book's own score and depth, the move
     // alone as the line), and whether the engine searched at all.
     let answered = |pos: &Gomoku, level: u8, limits: Limits| {

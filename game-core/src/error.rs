@@ -67,15 +67,6 @@ pub enum MoveError {
     Illegal(#[from] IllegalMoveError),
 }
 
-/// A step of a [`crate::game::Game`]: a move that is refused, or an opening choice that is.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-pub enum StepError {
-    #[error(transparent)]
-    Move(#[from] MoveError),
-    #[error(transparent)]
-    Choice(#[from] crate::opening::ChoiceError),
-}
-
 /// A game spec that describes no playable game.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum SpecError {

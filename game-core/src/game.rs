@@ -4,8 +4,8 @@
 //! the same way.
 
 use crate::any::AnyPosition;
-use crate::error::{SpecError, StepError};
-use crate::opening::{Opening, OpeningView, Role};
+use crate::error::{MoveError, SpecError};
+use crate::opening::{ChoiceError, Opening, OpeningView, Role};
 use crate::spec::GameSpec;
 use crate::Color;
 
@@ -15,6 +15,17 @@ use crate::Color;
 pub struct Game {
     opening: Option<Opening>,
     position: AnyPosition,
+}
+
+/// A step of a [`Game`]: a move that is refused, or an opening choice that is. It lives here,
+/// beside the game that makes both kinds of step, so that the crate's error module needs
+/// nothing from the opening's (which itself builds on the board's errors).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StepError {
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    #[error(transparent)]
+    Choice(#[from] ChoiceError),
 }
 
 /// What one step of a game did.

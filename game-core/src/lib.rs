@@ -82,6 +82,7 @@ pub mod symmetry;
 
 pub use any::AnyPosition;
 pub use color::Color;
-pub use error::{IllegalMoveError, MoveError, ParseMoveError, SpecError, StepError};
+pub use error::{IllegalMoveError, MoveError, ParseMoveError, SpecError};
+pub use game::StepError;
 pub use position::{Cell, EndReason, Outcome, PlayError, Position, Score};
 pub use spec::{GameKind, GameSpec, GomokuRule, OpeningRule};

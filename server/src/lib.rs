@@ -104,8 +104,8 @@ impl Server {
     /// room and resumes the directors of the running tournaments. In cluster mode it joins
     /// the cluster instead of reloading rooms: each room is claimed by whichever node its
     /// next request reaches.
-    pub async fn open(config: Config) -> anyhow_free::Result<Server> {
-        use anyhow_free::Error;
+    pub async fn open(config: Config) -> run_error::Result<Server> {
+        use run_error::Error;
         let metrics = Metrics::new();
         if config.cluster.is_some() && config.store_url.is_none() {
             return Err(Error::ClusterNeedsPostgres);
@@ -246,16 +246,16 @@ pub async fn run(
     listener: TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> anyhow_free::Result<()> {
+) -> run_error::Result<()> {
     let server = Server::open(config).await?;
     server
         .run(listener, shutdown)
         .await
-        .map_err(anyhow_free::Error::Io)
+        .map_err(run_error::Error::Io)
 }
 
 /// The error type of [`run`].
-pub mod anyhow_free {
+pub mod run_error {
     /// Why the server could not run.
     #[derive(Debug, thiserror::Error)]
     pub enum Error {

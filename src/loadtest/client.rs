@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use game_core::protocol::{ClientMsg, ServerMsg};
-use kibitz_bot::error::BotError;
-use kibitz_bot::wire::{Connection, Hello, Received};
+use kibitz_bot::client::error::BotError;
+use kibitz_bot::client::wire::{Connection, Hello, Received};
 
 use super::failure::{self, Failure, Who};
 use super::room::LoadRoom;

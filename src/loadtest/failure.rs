@@ -2,7 +2,7 @@
 //! error code where there is one) and, where a server limit is the cause, the flag to raise.
 
 use game_core::protocol::ErrorCode;
-use kibitz_bot::error::BotError;
+use kibitz_bot::client::error::BotError;
 use tokio_tungstenite::tungstenite;
 
 /// Which of the generator's clients met the failure: each role has its own message rate.

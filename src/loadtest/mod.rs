@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use game_core::Color;
-use kibitz_bot::wire::Connection;
+use kibitz_bot::client::wire::Connection;
 
 use client::LoadClient;
 use failure::Who;

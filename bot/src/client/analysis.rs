@@ -168,7 +168,7 @@ mod tests {
         stop: StopFlag,
     ) -> mpsc::UnboundedReceiver<ClientMsg> {
         let engines: EngineFactory =
-            std::sync::Arc::new(|kind| Some(crate::registry::engine_for(kind)));
+            std::sync::Arc::new(|kind| Some(crate::engine::registry::engine_for(kind)));
         let job = AnalyzeJob {
             job: "a1".to_string(),
             game: game_core::GameSpec::connect4(7, 6),

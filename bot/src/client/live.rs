@@ -301,7 +301,7 @@ mod tests {
     #[test]
     fn a_job_streams_deeper_lines_then_says_done() {
         let engines: EngineFactory =
-            std::sync::Arc::new(|kind| Some(crate::registry::engine_for(kind)));
+            std::sync::Arc::new(|kind| Some(crate::engine::registry::engine_for(kind)));
         let (tx, mut rx) = mpsc::unbounded_channel();
         let mut jobs = LiveJobs::default();
         jobs.start(
@@ -340,7 +340,7 @@ mod tests {
     #[test]
     fn a_stopped_job_ends_with_done() {
         let engines: EngineFactory =
-            std::sync::Arc::new(|kind| Some(crate::registry::engine_for(kind)));
+            std::sync::Arc::new(|kind| Some(crate::engine::registry::engine_for(kind)));
         let (tx, mut rx) = mpsc::unbounded_channel();
         let mut jobs = LiveJobs::default();
         jobs.start(
@@ -368,7 +368,7 @@ mod tests {
     #[test]
     fn rated_moves_each_get_a_value_after_the_lines() {
         let engines: EngineFactory =
-            std::sync::Arc::new(|kind| Some(crate::registry::engine_for(kind)));
+            std::sync::Arc::new(|kind| Some(crate::engine::registry::engine_for(kind)));
         let (tx, mut rx) = mpsc::unbounded_channel();
         let mut jobs = LiveJobs::default();
         // Black has three in column 1: "1" wins at once, "4" lets white block.

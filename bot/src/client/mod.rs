@@ -15,8 +15,14 @@
 //!   the rated moves.
 //! - [`puzzle_jobs`]: positions of the hall's games proven into puzzles.
 //! - [`state_file`]: what survives a restart.
+//! - [`wire`]: the WebSocket client of the protocol, shared with the showcase and the load
+//!   generator; [`error`]: what can go wrong on the wire.
+//! - [`external`]: engines built outside the project, driven as the bot's engine (pbrain,
+//!   NBoard, the analyze lines) — the other way round from [`crate::frontends`].
 
 mod analysis;
+pub mod error;
+pub mod external;
 mod live;
 mod policy;
 mod puzzle_jobs;
@@ -24,6 +30,7 @@ mod state_file;
 mod table;
 mod talk;
 mod thinking;
+pub mod wire;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -36,9 +43,9 @@ use game_core::protocol::{
 use game_core::{Color, GameKind};
 use tokio::sync::mpsc;
 
+use crate::client::error::BotError;
+use crate::client::wire::{Backoff, Connection, Hello};
 use crate::engine::{Level, StopFlag};
-use crate::error::BotError;
-use crate::wire::{Backoff, Connection, Hello};
 use table::Table;
 use talk::Talk;
 use thinking::{Thinking, Thought};

@@ -4,8 +4,8 @@
 use game_core::{AnyPosition, Color};
 
 use super::proof::{NoProof, Prover};
-use crate::connect4::bitboard::{Board, Geometry};
-use crate::connect4::solver::{SolveBudget, Solver};
+use crate::engine::connect4::bitboard::{Board, Geometry};
+use crate::engine::connect4::solver::{SolveBudget, Solver};
 
 /// Nodes one solve may take; a position that needs more is not made a puzzle.
 const SOLVE_NODES: u64 = 20_000_000;

@@ -18,8 +18,8 @@ use super::connect4::Connect4Prover;
 use super::gomoku::GomokuProver;
 use super::othello::OthelloProver;
 use super::proof::{prove, NoProof, Proof};
+use crate::engine::registry::engine_for;
 use crate::engine::{Level, SearchLimits, StopFlag};
-use crate::registry::engine_for;
 
 /// The games puzzles are made for, by rating key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,8 +238,8 @@ fn gomoku_threatened(pos: &AnyPosition) -> bool {
     let AnyPosition::Gomoku(g) = pos else {
         return false;
     };
-    let board = crate::gomoku::board::Board::from_position(g);
-    let them = crate::gomoku::board::side(pos.turn().other());
+    let board = crate::engine::gomoku::board::Board::from_position(g);
+    let them = crate::engine::gomoku::board::side(pos.turn().other());
     !board.summary(them).fives.is_empty()
 }
 

@@ -9,9 +9,9 @@
 use game_core::{AnyPosition, Cell, Color, GomokuRule};
 
 use super::proof::{NoProof, Prover};
-use crate::gomoku::board::{side, Board, Point};
-use crate::gomoku::movegen::{defence_points, four_moves, open_four_points};
-use crate::gomoku::threat::ThreatSearch;
+use crate::engine::gomoku::board::{side, Board, Point};
+use crate::engine::gomoku::movegen::{defence_points, four_moves, open_four_points};
+use crate::engine::gomoku::threat::ThreatSearch;
 
 /// Nodes one threat search may take; a position that needs more is not made a puzzle.
 const SEARCH_NODES: u64 = 2_000_000;

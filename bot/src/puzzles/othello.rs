@@ -5,8 +5,8 @@
 use game_core::AnyPosition;
 
 use super::proof::{NoProof, Prover};
+use crate::engine::othello::solver::Solver;
 use crate::engine::StopFlag;
-use crate::othello::solver::Solver;
 
 /// The solver with its table, kept from position to position.
 pub struct OthelloProver {

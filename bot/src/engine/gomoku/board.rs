@@ -1,0 +1,790 @@
+//! The engine's board: a padded 1-D array with, for every point, direction and colour, the
+//! line key of [`super::pattern`] and the pattern it gives, all updated incrementally.
+//!
+//! A move touches only the five cells each way along its four lines (forty points): their
+//! keys gain one digit, their patterns are looked up again, and the running totals follow —
+//! the per-point values of [`super::points`], and the sets of points where a
+//! colour makes a five, a four, an open four or an open three. A move records what it replaces;
+//! unmaking subtracts the same digits and puts the records back, with no lookups, so
+//! make/unmake is exact and cheap; [`Board::recount`] recomputes everything from scratch for
+//! the tests.
+//!
+//! The padding is five wall cells on every side (one shared between the end of a row and the
+//! start of the next), so every key update and line walk needs no coordinate test.
+
+use std::cell::RefCell;
+
+use game_core::gomoku::Gomoku;
+use game_core::renju::RenjuBoard;
+use game_core::{Cell, Color, GomokuRule};
+
+use super::pattern::{slot, LineKey, Pattern, PatternTable, BLOCKED_DIGIT, OWN_DIGIT, POW3, REACH};
+use super::points;
+
+/// A point: an index into the padded array.
+pub type Point = u16;
+
+const EMPTY: u8 = 0;
+const WALL: u8 = 3;
+const PAD: usize = REACH;
+
+/// Index of a colour in per-colour tables: black 0, white 1.
+#[must_use]
+pub fn side(color: Color) -> usize {
+    match color {
+        Color::Black => 0,
+        Color::White => 1,
+    }
+}
+
+/// The colour of a side index.
+#[must_use]
+pub fn color_of(side: usize) -> Color {
+    if side == 0 {
+        Color::Black
+    } else {
+        Color::White
+    }
+}
+
+/// A set of points, one bit each, with its size kept so that emptiness is one comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PointSet {
+    words: Vec<u64>,
+    len: usize,
+}
+
+impl PointSet {
+    fn new(points: usize) -> PointSet {
+        PointSet {
+            words: vec![0; points.div_ceil(64)],
+            len: 0,
+        }
+    }
+
+    fn assign(&mut self, p: Point, on: bool) {
+        let (word, bit) = (usize::from(p) / 64, p % 64);
+        let was = self.words[word] >> bit & 1 == 1;
+        if on && !was {
+            self.words[word] |= 1 << bit;
+            self.len += 1;
+        } else if !on && was {
+            self.words[word] &= !(1 << bit);
+            self.len -= 1;
+        }
+    }
+
+    #[must_use]
+    pub fn contains(&self, p: Point) -> bool {
+        self.words[usize::from(p) / 64] >> (p % 64) & 1 == 1
+    }
+
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The points in increasing order.
+    pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
+        self.words.iter().enumerate().flat_map(|(i, &word)| {
+            let mut w = word;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let bit = w.trailing_zeros();
+                    w &= w - 1;
+                    (i * 64) as Point + bit as Point
+                })
+            })
+        })
+    }
+
+    /// The first two points, in increasing order.
+    #[must_use]
+    pub fn first_two(&self) -> (Option<Point>, Option<Point>) {
+        let mut it = self.iter();
+        let first = it.next();
+        (first, it.next())
+    }
+
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.len
+    }
+}
+
+/// The four line directions as steps in the padded array: across, up, up-right, up-left.
+fn directions(stride: usize) -> [isize; 4] {
+    let s = stride as isize;
+    [1, s, s + 1, s - 1]
+}
+
+/// SplitMix64: a fixed, well-spread sequence for the Zobrist keys.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The key of white to move.
+const SIDE_KEY: u64 = 0x5A17_C0DE_D15C_0BB1;
+
+/// Per-colour summaries of the empty points, kept in step with the patterns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    /// Sum of [`points::point_value`] over the empty points: the hand-set evaluation.
+    pub total: i32,
+    /// Sum of [`points::point_worth`] over the empty points: the fitted evaluation.
+    pub worth_total: i32,
+    /// Points where a stone makes five.
+    pub fives: PointSet,
+    /// Points where a stone makes a four (simple or open) in some direction.
+    pub fours: PointSet,
+    /// Points where a stone makes an open four.
+    pub flex4s: PointSet,
+    /// Points where a stone makes an open three.
+    pub threes: PointSet,
+    /// Points where a stone makes two fours, or a four and an open three: a win next move
+    /// unless the opponent has fours of his own.
+    pub four_threes: PointSet,
+}
+
+impl Summary {
+    fn new(points: usize) -> Summary {
+        Summary {
+            total: 0,
+            worth_total: 0,
+            fives: PointSet::new(points),
+            fours: PointSet::new(points),
+            flex4s: PointSet::new(points),
+            threes: PointSet::new(points),
+            four_threes: PointSet::new(points),
+        }
+    }
+}
+
+/// Everything the board keeps about one point, side by side: a move updates forty points,
+/// and each update then touches one cache line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(C, align(32))]
+struct Spot {
+    /// Per colour and direction, the point's view of the line ([`super::pattern`]).
+    keys: [[LineKey; 4]; 2],
+    /// Per colour and direction, what a stone of that colour here would make.
+    patterns: [[Pattern; 4]; 2],
+    /// Per colour, [`points::point_value`] of the patterns (0 on an occupied point).
+    values: [i16; 2],
+    /// Per colour, the threat flags of the patterns (0 on an occupied point).
+    flags: [u8; 2],
+    /// EMPTY, black 1, white 2 or WALL.
+    cell: u8,
+    /// Stones within two points (a 5x5 square): the candidate moves are the empty points
+    /// with some.
+    near: u8,
+}
+
+impl Spot {
+    const WALL: Spot = Spot {
+        keys: [[0; 4]; 2],
+        patterns: [[Pattern::None; 4]; 2],
+        values: [0; 2],
+        flags: [0; 2],
+        cell: WALL,
+        near: 0,
+    };
+}
+
+/// What a move changed at one empty point for one colour: put back as it was on unmake, so
+/// that taking a stone back costs no pattern or point-table lookups.
+#[derive(Clone, Copy, Debug)]
+struct Change {
+    point: Point,
+    side: u8,
+    /// The direction whose pattern changed; [`DETACHED`] for the point the stone went on,
+    /// whose patterns stay as they were (nothing updates an occupied point's).
+    dir: u8,
+    pattern: Pattern,
+    value: i16,
+    worth: i16,
+    flags: u8,
+}
+
+/// [`Change::dir`] of the point a stone went on.
+const DETACHED: u8 = u8::MAX;
+
+/// A Gomoku board for searching: make/unmake with incremental patterns and Zobrist hashing.
+#[derive(Clone, Debug)]
+pub struct Board {
+    size: usize,
+    stride: usize,
+    rule: GomokuRule,
+    dirs: [isize; 4],
+    /// Cells each side of a point that its keys hold: five under an exact-five rule (the
+    /// fifth tells an overline), four in freestyle, where nothing further changes a pattern.
+    reach: isize,
+    spots: Vec<Spot>,
+    /// Per point and colour, [`points::point_worth`] (0 on an occupied point): beside the
+    /// spots rather than in them, which fill a 32-byte line already.
+    worths: Vec<[i16; 2]>,
+    points_table: &'static points::PointTable,
+    summary: [Summary; 2],
+    /// The empty points with a stone within two: where the move generator looks.
+    candidates: PointSet,
+    zobrist: Vec<[u64; 2]>,
+    hash: u64,
+    stones: usize,
+    /// Passes in force (see [`Board::pass`]).
+    passes: usize,
+    /// Moves made with `make`, whether each made a five, and where its changes start in
+    /// `changes`.
+    history: Vec<(Point, bool, usize)>,
+    /// The changes of the moves in `history`, oldest first.
+    changes: Vec<Change>,
+    /// The renju referee's view, for the exact forbidden-point test; a `RefCell` because its
+    /// test tries stones on it.
+    renju: RefCell<RenjuBoard>,
+    tables: [&'static PatternTable; 2],
+    /// The real points in row-major order from a1.
+    points: Vec<Point>,
+}
+
+impl Board {
+    /// An empty board (`size` 5..=26 as game-core checks).
+    #[must_use]
+    pub fn new(size: u8, rule: GomokuRule) -> Board {
+        let n = usize::from(size);
+        let stride = n + PAD;
+        let len = (n + 2 * PAD + 1) * stride;
+        let exact_black = rule != GomokuRule::Freestyle;
+        let exact_white = rule == GomokuRule::Standard;
+        let mut seed = 0x6B69_6269_747A_0001 ^ n as u64;
+        let zobrist = (0..len)
+            .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
+            .collect();
+        let mut spots = vec![Spot::WALL; len];
+        let mut points = Vec::with_capacity(n * n);
+        for row in 0..n {
+            for col in 0..n {
+                let p = (row + PAD) * stride + col + PAD;
+                spots[p].cell = EMPTY;
+                points.push(p as Point);
+            }
+        }
+        let mut board = Board {
+            size: n,
+            stride,
+            rule,
+            dirs: directions(stride),
+            reach: if rule == GomokuRule::Freestyle { 4 } else { 5 },
+            worths: vec![[0; 2]; len],
+            spots,
+            points_table: points::PointTable::shared(),
+            summary: [Summary::new(len), Summary::new(len)],
+            candidates: PointSet::new(len),
+            zobrist,
+            hash: 0,
+            stones: 0,
+            passes: 0,
+            history: Vec::new(),
+            changes: Vec::new(),
+            renju: RefCell::new(RenjuBoard::new(size)),
+            tables: [
+                PatternTable::shared(exact_black),
+                PatternTable::shared(exact_white),
+            ],
+            points,
+        };
+        board.rebuild();
+        board
+    }
+
+    /// The engine board of a game-core position.
+    #[must_use]
+    pub fn from_position(pos: &Gomoku) -> Board {
+        let mut board = Board::new(pos.size(), pos.rule());
+        for (cell, color) in pos.stones() {
+            let p = board.point(cell);
+            board.put(p, color);
+        }
+        board.history.clear();
+        board.changes.clear();
+        board
+    }
+
+    /// Recomputes keys, patterns and summaries from the stones.
+    fn rebuild(&mut self) {
+        let len = self.spots.len();
+        for q in 0..len {
+            for v in 0..2 {
+                for d in 0..4 {
+                    self.spots[q].keys[v][d] = self.fresh_key(q, v, d);
+                }
+            }
+            self.spots[q].values = [0; 2];
+            self.spots[q].flags = [0; 2];
+            self.worths[q] = [0; 2];
+        }
+        self.summary = [Summary::new(len), Summary::new(len)];
+        self.candidates = PointSet::new(len);
+        for i in 0..self.points.len() {
+            let p = self.points[i];
+            if self.spots[usize::from(p)].cell == EMPTY {
+                self.attach(p);
+                self.candidates
+                    .assign(p, self.spots[usize::from(p)].near > 0);
+            }
+        }
+    }
+
+    /// The key of point `q`, colour `v`, direction `d`, read off the cells.
+    fn fresh_key(&self, q: usize, v: usize, d: usize) -> LineKey {
+        let own = v as u8 + 1;
+        let mut key = 0;
+        for offset in -self.reach..=self.reach {
+            if offset == 0 {
+                continue;
+            }
+            let at = q as isize + offset * self.dirs[d];
+            let cell = usize::try_from(at)
+                .ok()
+                .and_then(|i| self.spots.get(i))
+                .map_or(WALL, |s| s.cell);
+            let digit = if cell == EMPTY {
+                0
+            } else if cell == own {
+                OWN_DIGIT
+            } else {
+                BLOCKED_DIGIT
+            };
+            key += digit * POW3[slot(offset as i32)];
+        }
+        key
+    }
+
+    #[must_use]
+    pub fn size(&self) -> usize {
+        self.size
+    }
+    #[must_use]
+    pub fn rule(&self) -> GomokuRule {
+        self.rule
+    }
+    #[must_use]
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+    /// Stones on the board.
+    #[must_use]
+    pub fn stones(&self) -> usize {
+        self.stones
+    }
+    /// The side to move (0 black, 1 white): black moves when the stones (and passes) are even.
+    #[must_use]
+    pub fn turn(&self) -> usize {
+        (self.stones + self.passes) % 2
+    }
+
+    /// Gives the move to the other side without a stone (to ask what the opponent threatens).
+    pub fn pass(&mut self) {
+        self.passes += 1;
+        self.hash ^= SIDE_KEY;
+    }
+
+    /// Takes back a [`Board::pass`].
+    pub fn unpass(&mut self) {
+        if self.passes > 0 {
+            self.passes -= 1;
+            self.hash ^= SIDE_KEY;
+        }
+    }
+    /// The real points, row-major from a1.
+    #[must_use]
+    pub fn points(&self) -> &[Point] {
+        &self.points
+    }
+    /// Line direction steps.
+    #[must_use]
+    pub fn dirs(&self) -> [isize; 4] {
+        self.dirs
+    }
+
+    /// The point of a cell (which must be on the board).
+    #[must_use]
+    pub fn point(&self, cell: Cell) -> Point {
+        ((usize::from(cell.row) + PAD) * self.stride + usize::from(cell.col) + PAD) as Point
+    }
+
+    /// The cell of a real point.
+    #[must_use]
+    pub fn cell(&self, p: Point) -> Cell {
+        let p = usize::from(p);
+        Cell::new((p % self.stride - PAD) as u8, (p / self.stride - PAD) as u8)
+    }
+
+    /// The cell of `p` if it is a real point (not padding).
+    #[must_use]
+    pub fn cell_checked(&self, p: isize) -> Option<Cell> {
+        let i = usize::try_from(p).ok()?;
+        (self.spots.get(i).is_some_and(|s| s.cell != WALL)).then(|| self.cell(i as Point))
+    }
+
+    /// Row-major index `row * size + col` (the move code).
+    #[must_use]
+    pub fn code(&self, p: Point) -> u32 {
+        let c = self.cell(p);
+        u32::from(c.row) * self.size as u32 + u32::from(c.col)
+    }
+
+    #[must_use]
+    pub fn is_empty(&self, p: Point) -> bool {
+        self.spots[usize::from(p)].cell == EMPTY
+    }
+
+    /// The stone on a point: Some(0) black, Some(1) white.
+    #[must_use]
+    pub fn stone(&self, p: Point) -> Option<usize> {
+        match self.spots[usize::from(p)].cell {
+            1 => Some(0),
+            2 => Some(1),
+            _ => None,
+        }
+    }
+
+    /// Stones within two points of `p`.
+    #[must_use]
+    pub fn near(&self, p: Point) -> u8 {
+        self.spots[usize::from(p)].near
+    }
+
+    /// The empty points with a stone within two points.
+    #[must_use]
+    pub fn candidates(&self) -> &PointSet {
+        &self.candidates
+    }
+
+    /// What colour `v` makes on `p` in each direction.
+    #[must_use]
+    pub fn patterns(&self, p: Point, v: usize) -> &[Pattern; 4] {
+        &self.spots[usize::from(p)].patterns[v]
+    }
+
+    /// The line key of `p` for colour `v` in direction `d`.
+    #[must_use]
+    pub fn key(&self, p: Point, v: usize, d: usize) -> LineKey {
+        self.spots[usize::from(p)].keys[v][d]
+    }
+
+    /// The pattern table of colour `v`.
+    #[must_use]
+    pub fn table(&self, v: usize) -> &'static PatternTable {
+        self.tables[v]
+    }
+
+    /// The value of empty point `p` for colour `v` ([`points::point_value`]): how moves
+    /// are ranked.
+    #[must_use]
+    pub fn value(&self, p: Point, v: usize) -> i32 {
+        i32::from(self.spots[usize::from(p)].values[v])
+    }
+
+    /// The worth of empty point `p` for colour `v` ([`points::point_worth`]): what the
+    /// evaluation counts.
+    #[must_use]
+    pub fn worth(&self, p: Point, v: usize) -> i32 {
+        i32::from(self.worths[usize::from(p)][v])
+    }
+
+    #[must_use]
+    pub fn summary(&self, v: usize) -> &Summary {
+        &self.summary[v]
+    }
+
+    /// Whether the last move made a five.
+    #[must_use]
+    pub fn last_made_five(&self) -> bool {
+        self.history.last().is_some_and(|&(_, five, _)| five)
+    }
+
+    /// The move made `back` moves before the last with [`Board::make`] (0: the last).
+    #[must_use]
+    pub fn recent_move(&self, back: usize) -> Option<Point> {
+        self.history.iter().rev().nth(back).map(|&(p, _, _)| p)
+    }
+
+    /// The distance between two points in king moves.
+    #[must_use]
+    pub fn distance(&self, a: Point, b: Point) -> usize {
+        let (a, b) = (self.cell(a), self.cell(b));
+        usize::from(a.col.abs_diff(b.col).max(a.row.abs_diff(b.row)))
+    }
+
+    /// Whether black on the empty point `p` is forbidden (renju only). Most points are
+    /// cleared by their patterns alone: a forbidden point needs an overline, an open four
+    /// (which may be two fours on one line) or two lines holding a three or a four, and no
+    /// five. The rest go to game-core's exact recursive test.
+    #[must_use]
+    pub fn is_forbidden(&self, p: Point) -> bool {
+        if self.rule != GomokuRule::Renju || !self.is_empty(p) {
+            return false;
+        }
+        let pats = &self.spots[usize::from(p)].patterns[0];
+        if pats.contains(&Pattern::Five) {
+            return false;
+        }
+        let strong = pats.iter().filter(|&&x| x >= Pattern::Flex3).count();
+        if strong < 2 && !pats.contains(&Pattern::Overline) && !pats.contains(&Pattern::Flex4) {
+            return false;
+        }
+        let cell = self.cell(p);
+        self.renju.borrow_mut().forbidden(cell).is_some()
+    }
+
+    /// Whether colour `v` may play the point: empty and, for black in renju, not forbidden.
+    #[must_use]
+    pub fn is_legal(&self, p: Point, v: usize) -> bool {
+        self.is_empty(p) && !(v == 0 && self.is_forbidden(p))
+    }
+
+    /// Plays the side to move on the empty point `p`.
+    pub fn make(&mut self, p: Point) {
+        let v = self.turn();
+        let five = self.spots[usize::from(p)].patterns[v].contains(&Pattern::Five);
+        let mark = self.changes.len();
+        self.put(p, color_of(v));
+        self.history.push((p, five, mark));
+    }
+
+    /// Takes back the last move made with [`Board::make`].
+    pub fn unmake(&mut self) {
+        if let Some((p, _, mark)) = self.history.pop() {
+            self.take(p, mark);
+        }
+    }
+
+    /// Puts a stone on the empty point `p`.
+    fn put(&mut self, p: Point, color: Color) {
+        let v = side(color);
+        let pi = usize::from(p);
+        self.detach(p);
+        self.spots[pi].cell = v as u8 + 1;
+        self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
+        self.stones += 1;
+        if self.rule == GomokuRule::Renju {
+            self.renju.borrow_mut().set(self.cell(p), Some(color));
+        }
+        self.candidates.assign(p, false);
+        self.update_near(pi, true);
+        self.update_lines(pi, v, true);
+    }
+
+    /// Removes the stone on `p`, put there by the move whose changes start at `mark`.
+    fn take(&mut self, p: Point, mark: usize) {
+        let pi = usize::from(p);
+        let v = usize::from(self.spots[pi].cell) - 1;
+        self.spots[pi].cell = EMPTY;
+        self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
+        self.stones -= 1;
+        if self.rule == GomokuRule::Renju {
+            self.renju.borrow_mut().set(self.cell(p), None);
+        }
+        self.update_near(pi, false);
+        self.candidates.assign(p, self.spots[pi].near > 0);
+        self.update_lines(pi, v, false);
+        self.restore(mark);
+    }
+
+    /// Puts back, newest first, what the changes from `mark` on replaced.
+    fn restore(&mut self, mark: usize) {
+        while self.changes.len() > mark {
+            let Some(c) = self.changes.pop() else { break };
+            let v = usize::from(c.side);
+            if c.dir != DETACHED {
+                self.spots[usize::from(c.point)].patterns[v][usize::from(c.dir)] = c.pattern;
+            }
+            self.set_summary(c.point, v, c.value, c.worth, c.flags);
+        }
+    }
+
+    /// Records what colour `v`'s summary of the empty point `p` (and its pattern in direction
+    /// `dir`) is before a move changes it.
+    fn record(&mut self, p: Point, v: usize, dir: u8) {
+        let pi = usize::from(p);
+        let spot = &self.spots[pi];
+        self.changes.push(Change {
+            point: p,
+            side: v as u8,
+            dir,
+            pattern: if dir == DETACHED {
+                Pattern::None
+            } else {
+                spot.patterns[v][usize::from(dir)]
+            },
+            value: spot.values[v],
+            worth: self.worths[pi][v],
+            flags: spot.flags[v],
+        });
+    }
+
+    fn update_near(&mut self, pi: usize, add: bool) {
+        let s = self.stride as isize;
+        for dr in -2..=2 {
+            for dc in -2..=2 {
+                let q = (pi as isize + dr * s + dc) as usize;
+                let spot = &mut self.spots[q];
+                if add {
+                    spot.near += 1;
+                    if spot.near == 1 && spot.cell == EMPTY {
+                        self.candidates.assign(q as Point, true);
+                    }
+                } else {
+                    spot.near -= 1;
+                    if spot.near == 0 {
+                        self.candidates.assign(q as Point, false);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adds or removes colour `v`'s stone on `pi` in the keys of the forty points around it.
+    /// Adding looks up again the patterns of the empty ones (recording what changes);
+    /// removing leaves them to [`Board::restore`].
+    fn update_lines(&mut self, pi: usize, v: usize, add: bool) {
+        let tables = self.tables;
+        for d in 0..4 {
+            let step = self.dirs[d];
+            for k in 1..=self.reach {
+                for (q, offset) in [(pi as isize - k * step, k), (pi as isize + k * step, -k)] {
+                    let q = q as usize;
+                    let w = POW3[slot(offset as i32)];
+                    let spot = &mut self.spots[q];
+                    if !add {
+                        spot.keys[v][d] -= OWN_DIGIT * w;
+                        spot.keys[1 - v][d] -= BLOCKED_DIGIT * w;
+                        continue;
+                    }
+                    spot.keys[v][d] += OWN_DIGIT * w;
+                    spot.keys[1 - v][d] += BLOCKED_DIGIT * w;
+                    if spot.cell != EMPTY {
+                        continue;
+                    }
+                    let keys = [spot.keys[0][d], spot.keys[1][d]];
+                    for c in 0..2 {
+                        let new = tables[c].get(keys[c]);
+                        if new != self.spots[q].patterns[c][d] {
+                            self.record(q as Point, c, d as u8);
+                            self.spots[q].patterns[c][d] = new;
+                            self.summarise(q as Point, c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes the empty point `p` out of the summaries (a stone goes there).
+    fn detach(&mut self, p: Point) {
+        for v in 0..2 {
+            self.record(p, v, DETACHED);
+            self.set_summary(p, v, 0, 0, 0);
+        }
+    }
+
+    /// Puts the (now empty) point `p` into the summaries, its patterns read off its keys.
+    fn attach(&mut self, p: Point) {
+        let pi = usize::from(p);
+        for v in 0..2 {
+            for d in 0..4 {
+                self.spots[pi].patterns[v][d] = self.tables[v].get(self.spots[pi].keys[v][d]);
+            }
+            self.summarise(p, v);
+        }
+    }
+
+    /// Recomputes the value and threat-set memberships of the empty point `p` for colour `v`.
+    fn summarise(&mut self, p: Point, v: usize) {
+        let pi = usize::from(p);
+        let index = points::combo_index(&self.spots[pi].patterns[v]);
+        let renju_black = v == 0 && self.rule == GomokuRule::Renju;
+        let e = self.points_table.entry(index);
+        let (value, worth) = (
+            e.value[usize::from(renju_black)],
+            e.worth[usize::from(renju_black)],
+        );
+        self.set_summary(p, v, value, worth, e.flags);
+    }
+
+    /// Sets colour `v`'s value, worth and threat flags of `p`, the running totals and the
+    /// threat sets with them.
+    fn set_summary(&mut self, p: Point, v: usize, value: i16, worth: i16, flags: u8) {
+        let pi = usize::from(p);
+        let old = std::mem::replace(&mut self.spots[pi].values[v], value);
+        self.summary[v].total += i32::from(value) - i32::from(old);
+        let old = std::mem::replace(&mut self.worths[pi][v], worth);
+        self.summary[v].worth_total += i32::from(worth) - i32::from(old);
+        self.set_flags(p, v, flags);
+    }
+
+    fn set_flags(&mut self, p: Point, v: usize, flags: u8) {
+        let pi = usize::from(p);
+        let changed = self.spots[pi].flags[v] ^ flags;
+        if changed == 0 {
+            return;
+        }
+        self.spots[pi].flags[v] = flags;
+        let s = &mut self.summary[v];
+        for (bit, set) in [
+            (points::MAKES_FIVE, &mut s.fives),
+            (points::MAKES_FOUR, &mut s.fours),
+            (points::MAKES_FLEX4, &mut s.flex4s),
+            (points::MAKES_FLEX3, &mut s.threes),
+            (points::MAKES_FOUR_THREE, &mut s.four_threes),
+        ] {
+            if changed & bit != 0 {
+                set.assign(p, flags & bit != 0);
+            }
+        }
+    }
+
+    /// A copy of this board rebuilt from its stones alone, for checking the incremental
+    /// state (tests, debugging).
+    #[must_use]
+    pub fn recount(&self) -> Board {
+        let mut fresh = self.clone();
+        fresh.rebuild();
+        fresh
+    }
+
+    /// Whether the incremental state equals a from-scratch one.
+    #[must_use]
+    pub fn agrees_with(&self, other: &Board) -> bool {
+        let empty_points = self
+            .points
+            .iter()
+            .filter(|&&p| self.is_empty(p))
+            .map(|&p| usize::from(p));
+        self.summary == other.summary
+            && self.candidates == other.candidates
+            && self
+                .spots
+                .iter()
+                .zip(&other.spots)
+                .all(|(a, b)| (a.cell, a.near) == (b.cell, b.near))
+            && empty_points
+                .into_iter()
+                .all(|p| self.spots[p] == other.spots[p] && self.worths[p] == other.worths[p])
+    }
+
+    /// The Zobrist key recomputed from the stones.
+    #[must_use]
+    pub fn fresh_hash(&self) -> u64 {
+        let mut h = if self.turn() == 1 { SIDE_KEY } else { 0 };
+        for &p in &self.points {
+            if let Some(v) = self.stone(p) {
+                h ^= self.zobrist[usize::from(p)][v];
+            }
+        }
+        h
+    }
+}

@@ -1,0 +1,145 @@
+//! `kibitz analyze`: reads one position a line, searches it, and writes one JSON object a line
+//! (flushed after each), as docs/engines.md fixes. A bad line gets `{"error":"..."}` and the
+//! program goes on. A line may begin with `@MS ` to be searched for MS milliseconds, whatever
+//! the command line says: how a bot that runs `kibitz analyze` as its engine gives it the
+//! move's time.
+
+use std::io::{BufRead, Write};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use game_core::AnyPosition;
+
+use crate::engine::{Engine, Level, Score, SearchLimits, SearchResult, StopFlag};
+
+/// The JSON line of a search result: `best`, `score`, `exact`, `depth`, `nodes`, `ms`, `pv`,
+/// and for a proven Gomoku result `win_in` (plies; positive when the side to move wins).
+#[must_use]
+pub fn result_json(r: &SearchResult) -> Value {
+    let mut v = json!({
+        "best": r.best,
+        "exact": r.exact,
+        "depth": r.depth,
+        "nodes": r.nodes,
+        "ms": r.ms,
+        "pv": r.pv,
+    });
+    v["score"] = json!(r.score.as_number());
+    if let Score::WinIn(n) = r.score {
+        v["win_in"] = json!(n);
+    }
+    v
+}
+
+/// Analyses every line of `input`. `parse` turns a line into a position; `engine` searches it.
+pub fn run<R: BufRead, W: Write>(
+    input: R,
+    mut output: W,
+    parse: impl Fn(&str) -> Result<AnyPosition, String>,
+    engine: &mut dyn Engine,
+    limits: SearchLimits,
+    level: Level,
+) -> std::io::Result<()> {
+    for (i, line) in input.lines().enumerate() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let (limits, line) = match line.trim_start().strip_prefix('@') {
+            None => (limits, line.as_str()),
+            Some(rest) => {
+                let (ms, position) = rest.split_once(' ').unwrap_or((rest, ""));
+                match ms.parse::<u64>() {
+                    Ok(ms) => (SearchLimits::Time(Duration::from_millis(ms)), position),
+                    Err(_) => {
+                        let error = json!({ "error": format!("@{ms}: a time in milliseconds was expected") });
+                        writeln!(output, "{error}")?;
+                        output.flush()?;
+                        continue;
+                    }
+                }
+            }
+        };
+        let value = match parse(line) {
+            Err(e) => json!({ "error": e }),
+            Ok(pos) if pos.is_over() => json!({ "error": "the game is over in this position" }),
+            Ok(pos) => {
+                let started = Instant::now();
+                match engine.search(&pos, limits, level, &StopFlag::new(), i as u64) {
+                    Some(mut r) => {
+                        r.ms = started.elapsed().as_millis() as u64;
+                        result_json(&r)
+                    }
+                    None => json!({ "error": "no move found" }),
+                }
+            }
+        };
+        writeln!(output, "{value}")?;
+        output.flush()?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_fields_follow_the_contract() {
+        let r = SearchResult {
+            best: "4".to_string(),
+            score: Score::Exact(-3),
+            exact: true,
+            depth: 12,
+            nodes: 99,
+            ms: 1,
+            pv: vec!["4".to_string(), "3".to_string()],
+        };
+        let v = result_json(&r);
+        assert_eq!(v["best"], "4");
+        assert_eq!(v["score"], -3);
+        assert_eq!(v["exact"], true);
+        assert_eq!(v["pv"], json!(["4", "3"]));
+        let w = result_json(&SearchResult {
+            score: Score::WinIn(5),
+            ..r
+        });
+        assert_eq!(w["win_in"], 5);
+    }
+
+    #[test]
+    fn a_line_may_carry_its_own_time() {
+        let options = crate::engine::registry::PositionOptions::default();
+        let parse = |line: &str| {
+            crate::engine::registry::parse_position(game_core::GameKind::Othello, line, &options)
+        };
+        let mut engine = crate::engine::registry::engine_for(game_core::GameKind::Othello);
+        let start = "---------------------------OX------XO--------------------------- X";
+        let input = format!("@30 {start}\n@soon {start}\n");
+        let mut out = Vec::new();
+        // The command line's limit would search to depth 1; the first line's time wins.
+        run(
+            input.as_bytes(),
+            &mut out,
+            parse,
+            engine.as_mut(),
+            SearchLimits::Depth(1),
+            Level::MAX,
+        )
+        .unwrap();
+        let lines: Vec<Value> = String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(lines.len(), 2);
+        assert!(lines[0]["best"].is_string(), "{}", lines[0]);
+        assert!(lines[0]["depth"].as_u64().unwrap() > 1, "{}", lines[0]);
+        assert!(
+            lines[1]["error"].as_str().unwrap().contains("milliseconds"),
+            "{}",
+            lines[1]
+        );
+    }
+}
