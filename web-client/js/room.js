@@ -1,6 +1,7 @@
 // Room page entry point: wires one room's state, view, user controls and server messages together and gives main.js the hooks it routes to.
 
 import { RoomState } from './room/state.js';
+import { createIntents } from './room/intents.js';
 import { createRoomView } from './room/view.js';
 import { createControls } from './room/controls.js';
 import { createProtocol } from './room/protocol.js';
@@ -12,15 +13,15 @@ import { createAnnouncer } from './room/announcer.js';
  *  own way and moves on). */
 export function mountRoom(root, app, { room, fresh = false, as = 'player', clockSpec, quiet = false }) {
   const state = new RoomState(room, as);
-  // The view's buttons need the controls and the controls need the view: the handlers look
-  // their action up when they fire, by which time it is here.
-  const actions = {};
-  const view = createRoomView(root, { state, app, clockSpec, actions, quiet });
-  Object.assign(actions, createControls({ state, view, app }));
+  // The view's buttons say what the player asked for and the controls carry it out: the view
+  // only emits intents, the controls only handle them, and neither holds the other.
+  const intents = createIntents();
+  const view = createRoomView(root, { state, app, clockSpec, emit: intents.emit, quiet });
+  const controls = createControls({ state, view, app, on: intents.on });
   const protocol = createProtocol({ state, view, app });
   const announcer = createAnnouncer({ state, el: view.el });
 
-  document.addEventListener('keydown', actions.onKey);
+  document.addEventListener('keydown', controls.onKey);
   view.renderAll(false);
   if (app.net.ready && !fresh) protocol.join();
 
@@ -42,8 +43,8 @@ export function mountRoom(root, app, { room, fresh = false, as = 'player', clock
       view.chat.onLang();
     },
     unmount() {
-      document.removeEventListener('keydown', actions.onKey);
-      actions.leave();
+      document.removeEventListener('keydown', controls.onKey);
+      controls.leave();
       view.dispose();
     },
   };

@@ -1,19 +1,29 @@
-// Room controls: the user's actions (moves, offers, resignation, abort, rematch, bot invitation, chat, copying, history navigation, keys, a report of the game) turned into client messages and view updates.
+// Room controls: carry out what the player asks for in the room (intents.js: moves, offers, resignation, abort, rematch, bot invitation, chat, copying, history navigation, a report of the game) as client messages and view updates, and the page's keys.
 
 import { t } from '../i18n.js';
 import { ASK_TIMEOUT_MS } from './state.js';
 import { openingClick } from '../opening.js';
 import { playVariation } from './review.js';
+import { createNavigation, roomKeys } from './navigation.js';
 
 /** How long a sent move may stay unanswered before the board takes input again. */
 const PENDING_TIMEOUT_MS = 10000;
 /** How long the resign button stays armed for its confirming second click. */
 const RESIGN_ARMED_MS = 4000;
 
-/** The user's actions in room `state`, drawn by `view`, sent over `app.net`. */
-export function createControls({ state: R, view, app }) {
-  const timers = new Set();
+/** The link that opens room `id` on another device. */
+function roomLink(id) {
+  const base = location.origin && location.origin !== 'null' ? `${location.origin}/` : location.href.split('?')[0];
+  return `${base}?room=${encodeURIComponent(id)}`;
+}
 
+/**
+ * The player's actions in room `state`, drawn by `view` (view.js), sent over `app.net`: each is
+ * the handler of an intent, set with `on` (intents.js). Returns { onKey, leave() }: the
+ * document's `keydown` listener, and what the page does as it leaves the room.
+ */
+export function createControls({ state: R, view, app, on }) {
+  const timers = new Set();
   const later = (fn, ms) => {
     const id = setTimeout(() => {
       timers.delete(id);
@@ -30,8 +40,7 @@ export function createControls({ state: R, view, app }) {
   }
 
   function play(move) {
-    if (!R.game) return false;
-    if (R.pending) return false;
+    if (!R.game || R.pending) return false;
     const id = `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
     const msg = { t: 'move', room: R.id, move, id };
     if (!send(msg)) return false;
@@ -47,80 +56,9 @@ export function createControls({ state: R, view, app }) {
     return true;
   }
 
-  /** Asks the opponent for an undo or a draw (`kind`). */
-  function ask(kind) {
-    if (!R.seated || !R.playing) return;
-    if (send({ t: kind, room: R.id })) {
-      R.asked[kind] = Date.now();
-      view.renderOffers();
-      later(view.renderOffers, ASK_TIMEOUT_MS + 50);
-    }
-  }
-
-  function askRematch() {
-    if (!R.seated) return;
-    if (send({ t: 'rematch', room: R.id })) {
-      R.asked.rematch = Date.now();
-      view.renderOffers();
-    }
-  }
-
-  function goTo(index) {
-    R.variation = null;
-    const moved = R.showPosition(index);
-    if (moved == null) return;
-    view.renderBoard(moved === 1);
-    view.renderPlayers();
-    view.renderMoves();
-    view.renderStatus();
-  }
-
-  const step = (k) => goTo(R.shownIndex + k);
-
-  async function copyText(text, done) {
-    try {
-      await navigator.clipboard.writeText(text);
-      view.showNotice(done);
-    } catch {
-      // No clipboard permission (or an insecure page): show the text selected instead.
-      const field = view.el.moveStringEl;
-      field.value = text;
-      field.focus();
-      field.select();
-    }
-  }
-
-  function roomLink() {
-    const base = location.origin && location.origin !== 'null' ? `${location.origin}/` : location.href.split('?')[0];
-    return `${base}?room=${encodeURIComponent(R.id)}`;
-  }
-
-  function onKey(ev) {
-    const target = ev.target;
-    const typing = target && (target.closest?.('input, textarea, select, [contenteditable="true"]'));
-    if ((ev.ctrlKey || ev.metaKey) && !ev.shiftKey && !ev.altKey && ev.key.toLowerCase() === 'z') {
-      if (typing) return;
-      ev.preventDefault();
-      ask('undo');
-      return;
-    }
-    if (typing || ev.ctrlKey || ev.metaKey || ev.altKey) return;
-    if (ev.defaultPrevented) return; // the board used the key for its cursor
-    const k = { ArrowLeft: -1, ArrowRight: 1 }[ev.key];
-    if (k) {
-      ev.preventDefault();
-      step(k);
-    } else if (ev.key === 'Home') {
-      ev.preventDefault();
-      goTo(0);
-    } else if (ev.key === 'End') {
-      ev.preventDefault();
-      goTo(Infinity);
-    }
-  }
-
   /** A click on the board: a move, or what it means in an opening rule's step (a stone, a
-   *  5th move picked to offer, an offered 5th move chosen). */
+   *  5th move picked to offer, an offered 5th move chosen), or after the game a move of the
+   *  viewer's variation. */
   function boardClick(cell) {
     if (R.status === 'over' && R.reviewMode) {
       if (!playVariation(R, cell)) return false;
@@ -139,79 +77,83 @@ export function createControls({ state: R, view, app }) {
     return true;
   }
 
-  return {
-    play,
-    boardClick,
-    /** An opening rule's choice made by a button. */
-    choose(text) {
-      if (text) play(text);
-    },
-    /** Taraguchi-10's 5th move: offer ten instead of placing one. */
-    startOffering() {
-      R.offering = true;
-      R.picked = [];
-      view.renderOpening();
-    },
-    /** A move typed in the move box is played from the live position, whatever is on show. */
-    playTyped(text) {
-      R.view = null;
-      return play(text);
-    },
-    ask,
-    armResign() {
-      view.armResign(true);
-      later(() => view.armResign(false), RESIGN_ARMED_MS);
-    },
-    resign() {
-      view.armResign(false);
-      if (R.seated && R.playing) send({ t: 'resign', room: R.id });
-    },
-    /** Ends a game not under way yet (a side has not moved): no result, no confirmation. */
-    abort() {
-      if (R.seated && R.abortable) send({ t: 'abort', room: R.id });
-    },
-    /** The win or a draw over an opponent away for half the grace period (the server checks). */
-    claim(result) {
-      if (R.seated && R.playing) send({ t: 'claim', room: R.id, result });
-    },
-    askRematch,
-    inviteBot() {
-      send({ t: 'invite_bot', room: R.id, level: Number(view.el.botLevel.value) || 3 });
-    },
-    reply(kind, accept) {
-      send({ t: `${kind}_reply`, room: R.id, accept });
-      R.offers[kind] = null;
+  /** Asks the opponent for an undo or a draw (`kind`). */
+  function ask(kind) {
+    if (!R.seated || !R.playing) return;
+    if (send({ t: kind, room: R.id })) {
+      R.asked[kind] = Date.now();
       view.renderOffers();
-    },
-    sendChat: (text) => send({ t: 'chat', room: R.id, text }),
-    copyLink: () => copyText(roomLink(), t('room.linkCopied')),
-    copyMoves: () => copyText(view.el.moveStringEl.value, t('room.copied')),
-    flip: () => view.flip(),
-    touchHintSeen: () => view.touchHintSeen(),
-    goTo,
-    step,
-    /** From the game-over dialog: the game from its first position, stepped with "next". */
-    review() {
-      goTo(0);
-      view.review.ask();
-      // The least scroll that shows "next": on a phone the buttons are under the board, and the
-      // focus's own scroll (to the middle of the window) put the board out of sight.
-      view.el.nav.next.focus({ preventScroll: true });
-      view.el.nav.next.scrollIntoView({ block: 'nearest' });
-    },
-    /** Leaves the viewer's variation for the game's own position. */
-    backToGame() {
-      R.variation = null;
-      view.renderBoard(false);
-      view.review.render();
-      view.el.board.element.focus();
-    },
-    onKey,
-    /** Opens the report of this game against the person across the board. */
-    reportGame() {
-      const opponent = view.reportedOpponent();
-      if (opponent) app.reports.openGame({ room: R.id, player: opponent.player, name: String(opponent.name ?? '') });
-    },
+      later(view.renderOffers, ASK_TIMEOUT_MS + 50);
+    }
+  }
+
+  async function copyText(text, done) {
+    try {
+      await navigator.clipboard.writeText(text);
+      view.showNotice(done);
+    } catch {
+      // No clipboard permission (or an insecure page): show the text selected instead.
+      const field = view.el.moveStringEl;
+      field.value = text;
+      field.focus();
+      field.select();
+    }
+  }
+
+  on('boardClick', boardClick);
+  // An opening rule's choice made by a button.
+  on('choose', (text) => { if (text) play(text); });
+  // Taraguchi-10's 5th move: offer ten instead of placing one.
+  on('startOffering', () => {
+    R.offering = true;
+    R.picked = [];
+    view.renderOpening();
+  });
+  // A move typed in the move box is played from the live position, whatever is on show.
+  on('playTyped', (text) => {
+    R.view = null;
+    return play(text);
+  });
+  on('ask', ask);
+  on('armResign', () => {
+    view.armResign(true);
+    later(() => view.armResign(false), RESIGN_ARMED_MS);
+  });
+  on('resign', () => {
+    view.armResign(false);
+    if (R.seated && R.playing) send({ t: 'resign', room: R.id });
+  });
+  // Ends a game not under way yet (a side has not moved): no result, no confirmation.
+  on('abort', () => { if (R.seated && R.abortable) send({ t: 'abort', room: R.id }); });
+  // The win or a draw over an opponent away for half the grace period (the server checks).
+  on('claim', (result) => { if (R.seated && R.playing) send({ t: 'claim', room: R.id, result }); });
+  on('askRematch', () => {
+    if (R.seated && send({ t: 'rematch', room: R.id })) {
+      R.asked.rematch = Date.now();
+      view.renderOffers();
+    }
+  });
+  on('inviteBot', () => send({ t: 'invite_bot', room: R.id, level: Number(view.el.botLevel.value) || 3 }));
+  on('reply', (kind, accept) => {
+    send({ t: `${kind}_reply`, room: R.id, accept });
+    R.offers[kind] = null;
+    view.renderOffers();
+  });
+  on('sendChat', (text) => send({ t: 'chat', room: R.id, text }));
+  on('copyLink', () => copyText(roomLink(R.id), t('room.linkCopied')));
+  on('copyMoves', () => copyText(view.el.moveStringEl.value, t('room.copied')));
+  on('flip', () => view.flip());
+  on('touchHintSeen', () => view.touchHintSeen());
+  // The report of this game against the person across the board.
+  on('reportGame', () => {
+    const opponent = view.reportedOpponent();
+    if (opponent) app.reports.openGame({ room: R.id, player: opponent.player, name: String(opponent.name ?? '') });
+  });
+  const nav = createNavigation({ state: R, view });
+  for (const name of ['goTo', 'step', 'review', 'backToGame']) on(name, nav[name]);
+
+  return {
+    onKey: roomKeys(nav, () => ask('undo')),
     /** The page moves elsewhere: no timer of ours may fire on a room no longer shown. A seated
      *  player keeps the seat while the game goes on; everyone else leaves. */
     leave() {
