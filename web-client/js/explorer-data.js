@@ -2,7 +2,7 @@
 
 import { RATING_KEYS, ratingKey } from './rating.js';
 import { replay, applyMove, dims, othelloLegal, stoneOf, seatOf, EMPTY } from './rules.js';
-import { forbiddenPoints } from './renju.js';
+import { forbiddenPoints, noPointLeft } from './renju.js';
 import { stepStone, openingRules } from './opening.js';
 
 /** The explorer's games: the rating keys, in the leaderboard's order. */
@@ -189,6 +189,7 @@ export function positionAfter(game, moves) {
   } else {
     over = (pos.last >= 0 && winsAt(game, pos.cells, pos.last)) || !pos.cells.includes(EMPTY);
     if (!over && game.rule === 'renju' && pos.toMove === 'black') forbidden = forbiddenPoints(pos.cells, dims(game).cols);
+    if (noPointLeft(pos.cells, forbidden)) [over, forbidden] = [true, []];
   }
   return { game, pos, over, legal, forbidden, mustPass };
 }

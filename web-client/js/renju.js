@@ -162,3 +162,11 @@ export function forbiddenPoints(cells, size) {
   }
   return out;
 }
+
+/** Whether black has no point left to play: every empty cell is one of `forbidden` (the answer
+ *  of forbiddenPoints). The referee then ends the game, drawn. */
+export function noPointLeft(cells, forbidden) {
+  let empty = 0;
+  for (const c of cells) if (c === EMPTY) empty++;
+  return empty > 0 && forbidden.length === empty;
+}

@@ -181,28 +181,47 @@ export function replay(game, moves) {
   return out;
 }
 
-/** The longest line of `stone` through idx with at least `min` stones (Gomoku five, Connect
- *  Four four), as indices; null when there is none. Used only when the server sent no line. */
+/** Whether only exactly five in a row wins for `stone`: Gomoku standard, and black in renju. */
+const exactFive = (game, stone) =>
+  game.kind === 'gomoku' && (game.rule === 'standard' || (game.rule === 'renju' && stone === BLACK));
+
+/** The four line directions in the referee's (game-core's) order, as [dx, dy] with y from the
+ *  top: Gomoku row, column (upwards), diagonal, anti-diagonal; Connect Four column first. */
+const LINE_DIRS = {
+  gomoku: [[1, 0], [0, -1], [1, -1], [1, 1]],
+  connect4: [[0, -1], [1, 0], [1, -1], [1, 1]],
+};
+
+/**
+ * The winning line through the stone on idx, as indices in order along it; null when there is
+ * none. Connect Four: `min` (4) or more; Gomoku: `min` (5) or more, but exactly five in
+ * standard and for black in renju, where an overline wins nothing. Of several lines through
+ * the stone, the one the referee reports: Connect Four's first in its order of directions,
+ * Gomoku's whose first stone comes first from a1 row by row. Used when the server sent no line,
+ * and to end the page's own variations and analyses.
+ */
 export function lineThrough(game, cells, idx, min) {
   const { cols, rows } = dims(game);
   const stone = cells[idx];
   if (stone !== BLACK && stone !== WHITE) return null;
-  const x0 = idx % cols;
-  const y0 = Math.floor(idx / cols);
+  const at = (x, y) => (x >= 0 && x < cols && y >= 0 && y < rows ? cells[y * cols + x] : EMPTY);
   let best = null;
-  for (const [dx, dy] of [[1, 0], [0, 1], [1, 1], [1, -1]]) {
-    const line = [idx];
-    for (const s of [1, -1]) {
-      let x = x0 + dx * s;
-      let y = y0 + dy * s;
-      while (x >= 0 && x < cols && y >= 0 && y < rows && cells[y * cols + x] === stone) {
-        if (s > 0) line.push(y * cols + x);
-        else line.unshift(y * cols + x);
-        x += dx * s;
-        y += dy * s;
-      }
+  let bestStart = Infinity;
+  for (const [dx, dy] of LINE_DIRS[game.kind === 'connect4' ? 'connect4' : 'gomoku']) {
+    let x = idx % cols;
+    let y = Math.floor(idx / cols);
+    while (at(x - dx, y - dy) === stone) {
+      x -= dx;
+      y -= dy;
     }
-    if (line.length >= min && (!best || line.length > best.length)) best = line;
+    // The first stone's place counted from a1, row by row (rows from the bottom).
+    const start = (rows - 1 - y) * cols + x;
+    const line = [];
+    for (; at(x, y) === stone; x += dx, y += dy) line.push(y * cols + x);
+    const wins = exactFive(game, stone) ? line.length === min : line.length >= min;
+    if (!wins) continue;
+    if (game.kind === 'connect4') return line;
+    if (start < bestStart) [best, bestStart] = [line, start];
   }
   return best;
 }

@@ -1,9 +1,8 @@
 // Positions of the analysis board: the start (the game's own or a set-up one), whether a move is legal there (renju's forbidden points, Othello's flips and forced passes, Connect Four's columns), the end of the game with its winning line, and a position as text; display only, no DOM, so node tests it.
 
-import { emptyBoard, applyMove, dims, othelloLegal, countDiscs, stoneOf, seatOf, other, parseCell, cellName, connect4Drop, EMPTY, BLACK, WHITE, BLOCKED } from '../rules.js';
-import { forbiddenPoints } from '../renju.js';
+import { emptyBoard, applyMove, lineThrough, dims, othelloLegal, countDiscs, stoneOf, seatOf, other, parseCell, cellName, connect4Drop, EMPTY, BLACK, WHITE, BLOCKED } from '../rules.js';
+import { forbiddenPoints, noPointLeft } from '../renju.js';
 
-const DIRS = [[1, 0], [0, 1], [1, 1], [1, -1]];
 const TEXT_OF = { [EMPTY]: '-', [BLACK]: 'X', [WHITE]: 'O', [BLOCKED]: '#' };
 
 /** The position a game starts from: `setup` ({ cells, toMove }) or the game's own start. */
@@ -12,37 +11,9 @@ export function startPos(game, setup = null) {
   return { cells, toMove: setup ? setup.toMove : 'black', last: -1, lastMove: null, flipped: [], ply: 0 };
 }
 
-/** Whether a run of `len` stones of `stone` ends the game: Connect Four four or more, Gomoku
- *  five, exactly five in standard and for black in renju. */
-function winningRun(game, stone, len) {
-  if (game.kind === 'connect4') return len >= 4;
-  const exact = game.rule === 'standard' || (game.rule === 'renju' && stone === BLACK);
-  return exact ? len === 5 : len >= 5;
-}
-
-/** The winning line through the stone at `idx`, as indices, or null. */
-export function winLineAt(game, cells, idx) {
-  const stone = cells[idx];
-  if (stone !== BLACK && stone !== WHITE) return null;
-  const { cols, rows } = dims(game);
-  const x0 = idx % cols;
-  const y0 = Math.floor(idx / cols);
-  for (const [dx, dy] of DIRS) {
-    const line = [idx];
-    for (const s of [1, -1]) {
-      let x = x0 + dx * s;
-      let y = y0 + dy * s;
-      while (x >= 0 && x < cols && y >= 0 && y < rows && cells[y * cols + x] === stone) {
-        if (s > 0) line.push(y * cols + x);
-        else line.unshift(y * cols + x);
-        x += dx * s;
-        y += dy * s;
-      }
-    }
-    if (winningRun(game, stone, line.length)) return line;
-  }
-  return null;
-}
+/** The winning line through the stone at `idx`, as indices, or null (rules.js's lineThrough:
+ *  Connect Four four or more; Gomoku five, exactly five in standard and for black in renju). */
+export const winLineAt = (game, cells, idx) => lineThrough(game, cells, idx, game.kind === 'connect4' ? 4 : 5);
 
 /** A winning line anywhere on the board (a set-up position may hold one), or null. */
 function winLineOnBoard(game, cells) {
@@ -56,7 +27,8 @@ function winLineOnBoard(game, cells) {
 /**
  * What the board shows and allows at `pos`: { over, winner ('black' | 'white' | 'draw' | null),
  * winLine (indices), legal (Othello's squares), forbidden (renju's points for black, [{ idx,
- * kind }]), mustPass (Othello: no move, but the other side has one) }.
+ * kind }]), mustPass (Othello: no move, but the other side has one) }. Renju black with every
+ * empty point forbidden has no move left: a draw.
  */
 export function info(game, pos) {
   const out = { over: false, winner: null, winLine: [], legal: [], forbidden: [], mustPass: false };
@@ -76,7 +48,10 @@ export function info(game, pos) {
     return { ...out, over: true, winner: seatOf(pos.cells[line[0]]), winLine: line };
   }
   if (!pos.cells.includes(EMPTY)) return { ...out, over: true, winner: 'draw' };
-  if (game.rule === 'renju' && pos.toMove === 'black') out.forbidden = forbiddenPoints(pos.cells, dims(game).cols);
+  if (game.rule === 'renju' && pos.toMove === 'black') {
+    out.forbidden = forbiddenPoints(pos.cells, dims(game).cols);
+    if (noPointLeft(pos.cells, out.forbidden)) return { ...out, over: true, winner: 'draw', forbidden: [] };
+  }
   return out;
 }
 
