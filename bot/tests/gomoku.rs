@@ -5,7 +5,8 @@
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
 use kibitz_bot::engine::gomoku::board::{side, Board, Point};
-use kibitz_bot::engine::gomoku::root::{self, Budget, Verdict, Verdicts, LEADERS_CHECKED_FIRST};
+use kibitz_bot::engine::gomoku::params::{self, LEADERS_CHECKED_FIRST};
+use kibitz_bot::engine::gomoku::root::{self, Budget, Verdict, Verdicts};
 use kibitz_bot::engine::gomoku::threat::{ThreatSearch, ThreatWin};
 use kibitz_bot::engine::gomoku::{movegen, parse_position, FixedThreatBudget, GomokuEngine};
 use kibitz_bot::engine::{Engine, Level, Score, SearchLimits as Limits, StopFlag};
@@ -1009,7 +1010,7 @@ fn a_defence_is_checked_again_against_longer_vcts() {
     let point = |text: &str| board.point(text.parse().expect("a cell"));
     let (g7, j10, e7) = (point("g7"), point("j10"), point("e7"));
     // Moves far from the fight, each lost to black's VCT: ranked first, they are the leaders
-    // (root::LEADERS_SLICED) and the three moves above are not.
+    // (params::LEADERS_SLICED) and the three moves above are not.
     let far: Vec<Point> = ["a1", "a15", "o1", "o15", "b1", "b15"]
         .into_iter()
         .map(point)
@@ -1136,7 +1137,7 @@ fn a_defence_is_checked_again_against_longer_vcts() {
         long: Some(Duration::ZERO),
         leaders,
     };
-    let leaders = &ranked[..root::LEADERS_SLICED];
+    let leaders = &ranked[..params::LEADERS_SLICED];
     let (told, kept, verdicts) = timed_defences(
         &mut ThreatSearch::new(18),
         &ranked,
@@ -1152,7 +1153,7 @@ fn a_defence_is_checked_again_against_longer_vcts() {
             .all(|&m| verdicts.get(m) == Some(Verdict::Loses)),
         "the leaders checked"
     );
-    assert!(ranked[root::LEADERS_SLICED..8]
+    assert!(ranked[params::LEADERS_SLICED..8]
         .iter()
         .all(|&m| verdicts.get(m).is_none()));
     let (told, kept, verdicts) =

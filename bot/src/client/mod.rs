@@ -14,6 +14,7 @@
 //! - [`live`]: the analysis board's live analyses, one thread a job, one line a depth, then
 //!   the rated moves.
 //! - [`puzzle_jobs`]: positions of the hall's games proven into puzzles.
+//! - [`reactions`]: the reactions to the server's messages about rooms and work.
 //! - [`state_file`]: what survives a restart.
 //! - [`wire`]: the WebSocket client of the protocol, shared with the showcase and the load
 //!   generator; [`error`]: what can go wrong on the wire.
@@ -26,6 +27,7 @@ pub mod external;
 mod live;
 mod policy;
 mod puzzle_jobs;
+mod reactions;
 mod state_file;
 mod table;
 mod talk;
@@ -241,49 +243,17 @@ impl Bot<'_> {
         }
     }
 
+    /// Hands one server message to its reaction.
     fn on_message(&mut self, msg: ServerMsg) {
         match msg {
-            ServerMsg::Welcome { player, token, .. } => {
-                tracing::info!(%player, "welcome");
-                self.me = Some(player);
-                self.state.token = Some(token);
-                self.save();
-                let rooms: Vec<String> = self.state.rooms.keys().cloned().collect();
-                for room in rooms {
-                    self.rejoin(room);
-                }
-            }
+            ServerMsg::Welcome { player, token, .. } => self.on_welcome(player, token),
             ServerMsg::Invite {
                 room,
                 game,
                 seat,
                 level,
                 clock,
-            } => {
-                let options = self.options;
-                let accepted = policy::accepts_invitation(
-                    self.state,
-                    &options.games,
-                    options.capacity,
-                    &room,
-                    game.kind(),
-                );
-                if accepted {
-                    // A second seat of a room it sits in already (a tournament's game between
-                    // two levels of this bot) keeps the room's memo, with that seat's level.
-                    match self.state.rooms.get_mut(&room) {
-                        Some(memo) => memo.seat_levels[seat.index()] = Some(level),
-                        None => {
-                            let memo = RoomMemo::invited(level, clock, seat);
-                            self.state.rooms.insert(room.clone(), memo);
-                        }
-                    }
-                    self.save();
-                    self.rejoin(room);
-                } else {
-                    self.send(ClientMsg::Decline { room });
-                }
-            }
+            } => self.on_invite(room, game.kind(), seat, level, clock),
             ServerMsg::State(state) => self.on_state(*state),
             ServerMsg::Moved {
                 room,
@@ -293,67 +263,16 @@ impl Bot<'_> {
                 clock,
                 ply,
                 ..
-            } => {
-                let Some(seat) = self.seats.get_mut(&room) else {
-                    return;
-                };
-                if seat.table.moved(seq, ply, mv, to_move, clock) {
-                    self.think(&room);
-                } else {
-                    // Missed something: ask for the room again.
-                    self.rejoin(room);
-                }
-            }
+            } => self.on_moved(room, seq, ply, mv, to_move, clock),
             ServerMsg::Over { room, seq, result } => {
                 if let Some(seat) = self.seats.get_mut(&room) {
                     seat.table.over(seq);
                 }
                 self.finished(&room, Some(result.result));
             }
-            ServerMsg::UndoOffer { room, seq, by } => {
-                let Some(seat) = self.seats.get_mut(&room) else {
-                    return;
-                };
-                seat.table.seq = seq;
-                if Some(by) != seat.table.you {
-                    let granted = self.state.rooms.get(&room).map_or(0, |m| m.take_backs);
-                    let answer = policy::take_back(seat.table.rated, granted);
-                    // The reason goes out first, so it stands just above the room's own
-                    // "declines the take-back" line.
-                    let line = policy::take_back_line(&mut seat.talk, answer);
-                    self.chat(&room, line);
-                    if answer.accepted() {
-                        if let Some(memo) = self.state.rooms.get_mut(&room) {
-                            memo.take_backs += 1;
-                        }
-                        self.save();
-                    }
-                    self.send(ClientMsg::UndoReply {
-                        room,
-                        accept: answer.accepted(),
-                    });
-                }
-            }
-            ServerMsg::Undone { room, seq, ply } => {
-                let Some(seat) = self.seats.get_mut(&room) else {
-                    return;
-                };
-                seat.thinking.stop();
-                seat.table.undone(seq, ply);
-                // The side to move comes from the position; ask for the room to be exact
-                // about clocks too.
-                self.rejoin(room);
-            }
-            ServerMsg::DrawOffer { room, seq, by } => {
-                let Some(seat) = self.seats.get_mut(&room) else {
-                    return;
-                };
-                seat.table.seq = seq;
-                if Some(by) != seat.table.you {
-                    let accept = policy::accepts_draw(&seat.table, seat.thinking.last_score);
-                    self.send(ClientMsg::DrawReply { room, accept });
-                }
-            }
+            ServerMsg::UndoOffer { room, seq, by } => self.on_undo_offer(room, seq, by),
+            ServerMsg::Undone { room, seq, ply } => self.on_undone(room, seq, ply),
+            ServerMsg::DrawOffer { room, seq, by } => self.on_draw_offer(room, seq, by),
             ServerMsg::Chat { room, seq, .. } => {
                 if let Some(seat) = self.seats.get_mut(&room) {
                     seat.table.chat(seq);
@@ -373,21 +292,7 @@ impl Bot<'_> {
                 tracing::debug!(?code, %message, ?room, "server refused");
                 self.on_refusal(code, room);
             }
-            ServerMsg::Analyze(job) => match self.options.analysis {
-                Some(per_position) => {
-                    tracing::info!(job = %job.job, positions = job.moves.len(), "analysing");
-                    self.analysis_stop.stop();
-                    self.analysis_stop = StopFlag::new();
-                    analysis::start(
-                        *job,
-                        self.engines,
-                        per_position,
-                        self.analysis.clone(),
-                        self.analysis_stop.clone(),
-                    );
-                }
-                None => tracing::debug!("an analyze job, but this bot takes none"),
-            },
+            ServerMsg::Analyze(job) => self.on_analyze(*job),
             ServerMsg::AnalyseLive(job) => {
                 if self.options.analysis.is_some() {
                     tracing::info!(job = %job.job, "live analysis");

@@ -217,17 +217,7 @@ impl Connect4Engine {
             }
             if limits == SearchLimits::Solve {
                 // Stopped before the proof: a sensible move, no claim.
-                let safe = board.non_losing_moves(&g);
-                let pick = if safe.is_zero() {
-                    board.possible(&g)
-                } else {
-                    safe
-                };
-                let col = g
-                    .center_columns()
-                    .iter()
-                    .map(|&c| u32::from(c))
-                    .find(|&c| !(pick & g.columns[c as usize]).is_zero())?;
+                let col = sensible_column(&board, &g)?;
                 return Some(result(
                     col,
                     Score::Heuristic(0),
@@ -270,6 +260,20 @@ impl Connect4Engine {
         let pv: Vec<u32> = it.pv.iter().map(|&c| u32::from(c)).collect();
         Some(result(u32::from(it.best), score, it.depth, it.nodes, &pv))
     }
+}
+
+/// The most central column that does not lose at once (any playable one when all do).
+fn sensible_column<B: EngineBits>(board: &Board<B>, g: &Geometry<B>) -> Option<u32> {
+    let safe = board.non_losing_moves(g);
+    let pick = if safe.is_zero() {
+        board.possible(g)
+    } else {
+        safe
+    };
+    g.center_columns()
+        .iter()
+        .map(|&c| u32::from(c))
+        .find(|&c| !(pick & g.columns[c as usize]).is_zero())
 }
 
 impl Engine for Connect4Engine {

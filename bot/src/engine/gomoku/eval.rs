@@ -9,11 +9,7 @@
 //! evaluation itself is a few additions.
 
 use super::board::Board;
-
-/// The side to move's share with the fitted worths: its points count `MOVER_NUM / MOVER_DEN`
-/// (1.69) times the opponent's.
-const MOVER_NUM: i32 = 22;
-const MOVER_DEN: i32 = 13;
+use super::params::{MOVER_DEN, MOVER_NUM};
 
 /// The static value for the side to move, in centi-stones: with the fitted worths when
 /// `fitted`, else with the hand-set values (the side to move's counted 5/4).

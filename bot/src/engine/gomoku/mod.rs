@@ -26,15 +26,18 @@
 //! - [`search`]: the alpha-beta search.
 //! - [`root`]: the threat decisions around it.
 //! - [`time`]: the clock of one move.
+//! - [`params`]: the tuned parameters of all of them.
 //! - [`levels`]: what each level may do.
 //! - [`opening`]: the decisions of an opening rule, as either player.
 
 pub mod board;
 pub mod book;
+mod choose;
 pub mod eval;
 pub mod levels;
 pub mod movegen;
 pub mod opening;
+pub mod params;
 pub mod pattern;
 pub mod points;
 pub mod root;
@@ -45,63 +48,15 @@ pub mod time;
 use std::time::Instant;
 
 use game_core::gomoku::Gomoku;
-use game_core::{AnyPosition, Cell, GomokuRule, Position};
+use game_core::{AnyPosition, Cell, GomokuRule};
 
-use crate::engine::value::{score_of, WIN_BOUND};
-use crate::engine::{Engine, Score, SearchLimits, SearchRequest, SearchResult, StopFlag};
+use crate::engine::{Engine, Score, SearchRequest, SearchResult, StopFlag};
 use board::{Board, Point};
-use levels::LevelSettings;
-use movegen::Situation;
-use root::{Budget, Verdict, Verdicts, VCF_PLIES, VCT_PLIES_MAX};
-use search::{Iteration, Limits, Searcher};
+use params::{SOLVE_NODES, VCF_PLIES, VCT_PLIES_MAX};
+use root::Budget;
+use search::Searcher;
 use threat::{ThreatSearch, ThreatWin};
 use time::MoveClock;
-
-/// Node budget of `SearchLimits::Solve`.
-const SOLVE_NODES: u64 = 3_000_000;
-/// Shares of a timed move for the root's threat phases, each counted from when it starts
-/// (a phase that ends early leaves its time to the next): our VCF, our VCT, the opponent's
-/// win were it his move, the checks of the moves against it (only when he has one), and the
-/// second checks of those that held, against longer VCTs.
-const OWN_VCF_SHARE: f64 = 0.03;
-const OWN_VCT_SHARE: f64 = 0.12;
-const THREAT_SHARE: f64 = 0.10;
-const DEFENCE_SHARE: f64 = 0.20;
-const RECHECK_SHARE: f64 = 0.20;
-/// The longest one move's first check may take, as a share of the move: a check cut short
-/// proves nothing, and one that ran on would leave the moves after it unchecked. Every move
-/// gets the short slice first, then those it cut short the long one ([`root::Slices`]).
-const CHECK_SLICE_SHORT: f64 = 0.02;
-const CHECK_SLICE: f64 = 0.05;
-/// The longest check that each of the ranking's leaders ([`root::LEADERS_SLICED`]) still cut
-/// short gets from the second checks' share when others held: the move the search prefers
-/// is often a counter-attack whose check runs past the long slice (after `h8 f8 j10 g7 j8 h6
-/// i5 e9 d10`, g9's at 23 plies takes 54 ms alone), and cut short it is left out while
-/// others hold. Given at once, in the first pass, a leader's long check starved the moves
-/// after it.
-const CHECK_SLICE_LEADERS: f64 = 0.08;
-/// When this many moves or fewer held the first checks, the search has little to choose
-/// and knowing that they hold is worth more: their second checks may take this share.
-const FEW_HOLD: usize = 2;
-const FEW_HOLD_RECHECK_SHARE: f64 = 0.45;
-/// Where the alpha-beta search must end (the rest is the final check's) unless every root
-/// move has been checked already.
-const SEARCH_END: f64 = 0.92;
-/// Where the search ends when every move left held its first check but not all of them were
-/// checked against the longest VCTs: the rest of the move goes to that check of the search's
-/// choice. A move that held a threat of nine or eleven plies often only delays a win of
-/// twenty-odd, which the solver finds in 0.3 s typically (0.01–1.1 s for the 21 such moves
-/// of 59 games lost to Rapfi, docs/benchmarks.md).
-const DEEP_CHECK_START: f64 = 0.65;
-/// Plies beyond the opponent's threat that the first check of a defence looks for a VCT (the
-/// second looks as far as [`VCT_PLIES_MAX`]).
-const VCT_CHECK_SLACK: u32 = 8;
-/// Depth of the search of a forced move (only its score is wanted).
-const FORCED_MOVE_DEPTH: u32 = 4;
-/// The shallow search that orders the checks of the moves against the opponent's win: its
-/// depth and its share of a timed move.
-const RANKING_DEPTH: u32 = 8;
-const RANKING_SHARE: f64 = 0.03;
 
 /// What the root's threat searches may spend when the move is not timed (Depth and Nodes
 /// limits), where time cannot bound them and the same search must give the same move.
@@ -222,315 +177,6 @@ impl GomokuEngine {
         self.book = false;
         self
     }
-
-    /// Searches a game-core position; `None` if the game is over.
-    pub fn search_gomoku(&mut self, pos: &Gomoku, request: &SearchRequest) -> Option<SearchResult> {
-        if pos.outcome().is_some() {
-            return None;
-        }
-        let (limits, stop) = (request.limits, &request.stop);
-        let start = Instant::now();
-        let settings = LevelSettings::of(request.level);
-        let clock = MoveClock::new(start, limits.deadline(start));
-        let deterministic = clock.end().is_none();
-        if deterministic {
-            self.searcher.clear();
-            self.threats.clear();
-        }
-        // Quiet threats in the VCTs at full strength only: at level 9 they lifted it from 76%
-        // to 90.5% against level 8 (docs/benchmarks.md, "Levels").
-        self.threats.set_quiet(settings.full_strength);
-        let mut board = Board::from_position(pos);
-        if limits == SearchLimits::Solve {
-            return Some(solve(&mut board, stop, start));
-        }
-        // The book, as far as the level has it, when the move is timed; a search to a fixed
-        // depth or node count is left to show the search itself.
-        if self.book && !deterministic && pos.stones().count() <= settings.book_stones {
-            if let Some(m) = book::probe(pos) {
-                return Some(SearchResult {
-                    best: m.reply.to_string(),
-                    score: Score::Heuristic(m.score),
-                    exact: false,
-                    depth: m.depth,
-                    nodes: 0,
-                    ms: start.elapsed().as_millis() as u64,
-                    pv: vec![m.reply.to_string()],
-                });
-            }
-        }
-
-        let me = board.turn();
-        let mut root: Vec<Point> = Vec::new();
-        let situation = movegen::forced_moves(&board, settings.tactics, &mut root);
-        movegen::sort_by_score(&board, me, &mut root);
-        let first = *root.first()?;
-        if situation == Situation::Win {
-            return Some(threat_result(&board, &[first], 1, 0, start));
-        }
-        let mut extra_nodes = 0;
-        let them_four = situation == Situation::Block;
-
-        // Our win by force, played at once: a VCF, then (strong levels) a VCT.
-        let vct_plies = if deterministic {
-            self.fixed.vct_plies
-        } else {
-            VCT_PLIES_MAX
-        };
-        let own = [
-            (
-                settings.root_vcf,
-                false,
-                VCF_PLIES,
-                OWN_VCF_SHARE,
-                self.fixed.own,
-            ),
-            (
-                settings.root_vct,
-                true,
-                vct_plies,
-                OWN_VCT_SHARE,
-                self.fixed.own,
-            ),
-        ];
-        for (on, vct, plies, end, nodes) in own {
-            if !on || them_four {
-                continue;
-            }
-            let found = root::find_win(
-                &mut self.threats,
-                &mut board,
-                vct,
-                plies,
-                &budget(&clock, end, nodes, stop),
-            );
-            extra_nodes += found.nodes;
-            if let Some(win) = found.win {
-                return Some(threat_result(
-                    &board,
-                    &win.line,
-                    win.plies,
-                    extra_nodes,
-                    start,
-                ));
-            }
-        }
-
-        // What the level sets for every alpha-beta search of the move.
-        let level_limits = Limits {
-            noise: settings.noise,
-            seed: request.seed,
-            tactics: settings.tactics,
-            probe_vcf: settings.probe_vcf,
-            full_strength: settings.full_strength,
-            ..Limits::default()
-        };
-
-        // The opponent's win were it his move: keep to the moves that stop it.
-        let mut verdicts = Verdicts::new(if settings.root_vct { vct_plies } else { 0 });
-        // The moves the checks left out unproven (cut short, or never reached) while others
-        // held: the search turns to them if it finds that every move kept loses after all.
-        let mut unproven: Vec<Point> = Vec::new();
-        if settings.root_vcf && !them_four && root.len() > 1 {
-            let detect = budget(&clock, THREAT_SHARE, self.fixed.defence, stop);
-            for vct in [false, true] {
-                if vct && !settings.root_vct {
-                    break;
-                }
-                let plies = if vct { vct_plies } else { VCF_PLIES };
-                let threat = root::opponent_win(&mut self.threats, &mut board, vct, plies, &detect);
-                extra_nodes += threat.nodes;
-                let Some(win) = threat.win else { continue };
-                if settings.root_vct {
-                    // A move that holds mostly leaves no win at all; a longer one than the
-                    // threat found is rare, and costly to rule out. After a VCF threat too:
-                    // checked to the longest, every check was cut short on a crowded board.
-                    verdicts.vct_plies = (win.plies + VCT_CHECK_SLACK).min(vct_plies);
-                }
-                // The checks go in the order a shallow search ranks the moves, so that a
-                // counter-attack it likes (our own threats, his line left alone) is checked.
-                let rank_limits = Limits {
-                    max_depth: RANKING_DEPTH.min(limits.max_depth(settings.max_depth)),
-                    deadline: clock.from_now(RANKING_SHARE),
-                    max_nodes: deterministic.then_some(self.fixed.ranking),
-                    noise: 0,
-                    ..level_limits
-                };
-                let ranked = self
-                    .searcher
-                    .search(&mut board, &root, rank_limits, stop, |_| {});
-                extra_nodes += ranked.nodes;
-                root = ranked.ranking.iter().map(|&(p, _)| p).collect();
-                let defence = budget(&clock, DEFENCE_SHARE, self.fixed.defence, stop);
-                let ranked_root = root;
-                root = root::defences(
-                    &mut self.threats,
-                    &mut board,
-                    &ranked_root,
-                    &win,
-                    &mut verdicts,
-                    &defence,
-                    root::Slices {
-                        short: clock.span(CHECK_SLICE_SHORT),
-                        long: clock.span(CHECK_SLICE),
-                        leaders: clock.span(CHECK_SLICE_LEADERS),
-                    },
-                    |held| {
-                        let share = if held <= FEW_HOLD {
-                            FEW_HOLD_RECHECK_SHARE
-                        } else {
-                            RECHECK_SHARE
-                        };
-                        budget(&clock, share, self.fixed.defence, stop)
-                    },
-                    &mut extra_nodes,
-                );
-                unproven = ranked_root
-                    .into_iter()
-                    .filter(|&m| !root.contains(&m) && verdicts.get(m).is_none())
-                    .collect();
-                break;
-            }
-        }
-
-        // A move is forced when it is the only one left and no other is merely unproven: its
-        // search is then for the score alone.
-        let forced = root.len() == 1 && unproven.is_empty();
-        let mut max_depth = limits.max_depth(settings.max_depth);
-        if forced {
-            max_depth = max_depth.min(FORCED_MOVE_DEPTH);
-        }
-        // When the checks against his win have a verdict on every move left, the final check
-        // has nothing to do: the search may run to the end.
-        let all_checked = root.iter().all(|&m| verdicts.get(m).is_some());
-        // ... unless some of them were checked only against the shorter VCTs: the choice
-        // is then checked against the longest after the search.
-        let deep_check = !forced
-            && all_checked
-            && root.len() > 1
-            && root.iter().any(|&m| verdicts.checked_short(m));
-        let search_limits = Limits {
-            max_depth,
-            deadline: if forced {
-                clock.at(0.5)
-            } else if deep_check {
-                clock.at(DEEP_CHECK_START)
-            } else if all_checked {
-                clock.end()
-            } else {
-                clock.at(SEARCH_END)
-            },
-            max_nodes: limits.max_nodes(),
-            ..level_limits
-        };
-        let mut it = self
-            .searcher
-            .search(&mut board, &root, search_limits.clone(), stop, |_| {});
-        // Every move that held the checks loses to the search's deeper look: the moves whose
-        // checks were cut short may not, and the best of them is worth the rest of the time
-        // (the final check below looks at it like any other choice).
-        if it.score <= -WIN_BOUND && !unproven.is_empty() && !clock.past(SEARCH_END) {
-            let others = self
-                .searcher
-                .search(&mut board, &unproven, search_limits, stop, |_| {});
-            if others.score > it.score {
-                let nodes = it.nodes + others.nodes;
-                it = Iteration { nodes, ..others };
-            } else {
-                it.nodes += others.nodes;
-            }
-            root.extend(unproven);
-        }
-
-        if deep_check && it.score.abs() < WIN_BOUND {
-            let check = budget(&clock, 1.0, self.fixed.defence, stop);
-            if let Some(better) = self.replacement(
-                &mut board,
-                &it,
-                &mut verdicts,
-                Against::Longest,
-                &check,
-                &mut extra_nodes,
-            ) {
-                it.best = better;
-                it.pv = vec![better];
-            }
-        }
-
-        // The final check: the chosen move must not hand the opponent a forced win.
-        if settings.root_vcf && root.len() > 1 && it.score < WIN_BOUND {
-            let check = budget(&clock, 1.0, self.fixed.defence, stop);
-            // From now to the end: the search stopped at its own end, short of ours.
-            if let Some(better) = self.replacement(
-                &mut board,
-                &it,
-                &mut verdicts,
-                Against::FirstChecks,
-                &check,
-                &mut extra_nodes,
-            ) {
-                it.best = better;
-                it.pv = vec![better];
-            }
-        }
-
-        let score = score_of(it.score);
-        Some(SearchResult {
-            best: board.cell(it.best).to_string(),
-            score,
-            exact: !matches!(score, Score::Heuristic(_)),
-            depth: it.depth,
-            nodes: it.nodes + extra_nodes,
-            ms: start.elapsed().as_millis() as u64,
-            pv: it.pv.iter().map(|&p| board.cell(p).to_string()).collect(),
-        })
-    }
-
-    /// When the search's move loses to a VCF or VCT (`against` says how far the check looks),
-    /// the best-ranked move that holds the same check, failing that (the time ran out first)
-    /// the best-ranked one not proven to lose; `None` to keep the search's move (it holds,
-    /// its check was cut short, or every other move loses too). Against the longest VCTs only
-    /// the moves that held the first checks are looked at again.
-    fn replacement(
-        &mut self,
-        board: &mut Board,
-        it: &Iteration,
-        verdicts: &mut Verdicts,
-        against: Against,
-        budget: &Budget,
-        nodes: &mut u64,
-    ) -> Option<Point> {
-        let threats = &mut self.threats;
-        let mut judge = |verdicts: &mut Verdicts, board: &mut Board, m: Point| match against {
-            Against::FirstChecks => verdicts.check(threats, board, m, budget, nodes),
-            Against::Longest => verdicts.recheck(threats, board, m, budget, nodes),
-        };
-        if judge(verdicts, board, it.best) != Verdict::Loses {
-            return None;
-        }
-        let mut unsure = None;
-        for &(p, _) in it.ranking.iter().filter(|&&(p, _)| p != it.best) {
-            if against == Against::Longest && verdicts.get(p) != Some(Verdict::Holds) {
-                continue;
-            }
-            match judge(verdicts, board, p) {
-                Verdict::Holds => return Some(p),
-                Verdict::Unknown => {
-                    unsure.get_or_insert(p);
-                }
-                Verdict::Loses => {}
-            }
-        }
-        unsure
-    }
-}
-
-/// How far a check of the search's choice looks for the opponent's VCTs: as far as the first
-/// checks of the move did, or to the longest.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Against {
-    FirstChecks,
-    Longest,
 }
 
 impl Engine for GomokuEngine {
@@ -662,71 +308,6 @@ pub fn bench_positions() -> Vec<(String, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// From a game lost to Rapfi (2026-12-02): after `h8 g9 f6 g7 g8 f8 e7 g5 e9` black
-    /// threatens a VCT of 11 plies; h6 and e8 both hold against every VCT of 19, but black
-    /// wins after h6 in 27 (level 10 played it at 1 s and lost). Checked against the longest
-    /// VCTs after the search, the search's h6 gives way to e8, and e8 chosen stays.
-    #[test]
-    fn a_choice_that_held_the_first_check_gives_way_when_the_longest_refutes_it() {
-        let Ok(AnyPosition::Gomoku(pos)) =
-            parse_position("h8 g9 f6 g7 g8 f8 e7 g5 e9", 15, GomokuRule::Freestyle)
-        else {
-            panic!("a Gomoku position");
-        };
-        let mut board = Board::from_position(&pos);
-        let mut engine = GomokuEngine::with_tt_bits(16);
-        let point = |board: &Board, text: &str| board.point(text.parse().expect("a cell"));
-        let (h6, e8) = (point(&board, "h6"), point(&board, "e8"));
-        let budget = Budget {
-            nodes: 2_000_000,
-            until: None,
-            stop: StopFlag::new(),
-        };
-        let mut nodes = 0;
-        let mut verdicts = Verdicts::new(VCT_PLIES_MAX);
-        verdicts.vct_plies = 19;
-        for m in [h6, e8] {
-            let v = verdicts.check(&mut engine.threats, &mut board, m, &budget, &mut nodes);
-            assert_eq!(v, Verdict::Holds);
-            assert!(verdicts.checked_short(m));
-        }
-        let chose = |best: Point, other: Point| Iteration {
-            depth: 6,
-            seldepth: 6,
-            score: -200,
-            best,
-            pv: vec![best],
-            nodes: 0,
-            ranking: vec![(best, -200), (other, -250)],
-        };
-        let better = engine.replacement(
-            &mut board,
-            &chose(h6, e8),
-            &mut verdicts,
-            Against::Longest,
-            &budget,
-            &mut nodes,
-        );
-        assert_eq!(better, Some(e8));
-        assert_eq!(verdicts.get(h6), Some(Verdict::Loses));
-        assert_eq!(verdicts.get(e8), Some(Verdict::Holds));
-        assert!(!verdicts.checked_short(e8), "e8 was checked to the longest");
-        let kept = engine.replacement(
-            &mut board,
-            &chose(e8, h6),
-            &mut verdicts,
-            Against::Longest,
-            &budget,
-            &mut nodes,
-        );
-        assert_eq!(kept, None);
-        assert_eq!(
-            board.hash(),
-            Board::from_position(&pos).hash(),
-            "the board is restored"
-        );
-    }
 
     #[test]
     fn the_table_takes_half_the_memory_limit_within_its_bounds() {

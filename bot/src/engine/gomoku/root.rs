@@ -12,25 +12,11 @@
 use std::time::{Duration, Instant};
 
 use super::board::{Board, Point};
+use super::params::{
+    LEADERS_CHECKED_FIRST, LEADERS_SLICED, VCF_PLIES, VCT_PLIES_FIRST, VCT_PLIES_STEP,
+};
 use super::threat::{ThreatSearch, ThreatWin};
 use crate::engine::StopFlag;
-
-/// Plies the VCF may look ahead: long chains of fours are common and cheap to follow.
-pub const VCF_PLIES: u32 = 41;
-/// The VCT deepens by this many plies an iteration, up to [`VCT_PLIES_MAX`]: short wins are
-/// found first, and a long search does not starve the short ones.
-const VCT_PLIES_FIRST: u32 = 9;
-const VCT_PLIES_STEP: u32 = 4;
-pub const VCT_PLIES_MAX: u32 = 33;
-/// How many of the best-ranked root moves are checked against the opponent's win before the
-/// points of his line: a counter-attack the search likes would otherwise wait behind them
-/// for a budget that runs out.
-pub const LEADERS_CHECKED_FIRST: usize = 3;
-/// How many of the best-ranked root moves whose first checks were cut short get a longer one
-/// ([`Slices::leaders`]) from the second round's budget when other moves held: the search
-/// would play one of them were it proven, and unproven it is left out. The short pass over
-/// every move often spends the first round's budget before a long check starts.
-pub const LEADERS_SLICED: usize = 6;
 
 /// What a threat search may spend.
 #[derive(Clone, Debug)]

@@ -35,6 +35,10 @@ use game_core::GomokuRule;
 
 use super::board::{Board, Point};
 use super::movegen::{defence_points, four_moves, open_four_points, sort_by_score, vcf_breakers};
+use super::params::{
+    OPEN_THREE_PLIES, QUIET_ANSWER_PLIES, QUIET_DEPTH_LEAST, QUIET_MOVES, QUIET_PLIES,
+    QUIET_VCF_NODES, QUIET_VCF_PLIES,
+};
 use super::pattern::Pattern;
 use crate::engine::StopFlag;
 
@@ -78,24 +82,6 @@ const KILLER_PLIES: usize = 64;
 /// The killers' sides.
 const ATTACKER: usize = 0;
 const DEFENDER: usize = 1;
-
-/// Quiet threats: tried only with this many plies left (the move, an answer, and a VCF of
-/// at least three plies), at most this many a node (best-ranked first), each probed for a
-/// VCF of at most this many plies and nodes; made only in the first plies of a search, and
-/// answered (the VCF after a block looked for) only a few plies further. Everywhere, they
-/// made a VCT several times dearer and left the long classical wins past its budget; in the
-/// first plies they find most of what they find everywhere.
-const QUIET_DEPTH_LEAST: u32 = 5;
-const QUIET_PLIES: usize = 4;
-const QUIET_ANSWER_PLIES: usize = 8;
-const QUIET_MOVES: usize = 6;
-const QUIET_VCF_PLIES: u32 = 15;
-const QUIET_VCF_NODES: u64 = 48;
-
-/// The fewest plies in which a threat that one stone answers wins: a four, its block, a
-/// second four, its block and the five (or an open three, any answer, the open four, its
-/// block and the five).
-const OPEN_THREE_PLIES: u32 = 5;
 
 /// Whether a stone of `a` on `p` makes an open four, or fours in two directions.
 fn makes_two_fives(board: &Board, p: Point, a: usize) -> bool {

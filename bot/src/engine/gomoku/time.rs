@@ -5,11 +5,8 @@
 //! is the caller's deadline less a margin: the searches read the clock only every few hundred
 //! nodes, and the answer must still be written out before the deadline.
 
+use super::params::{MARGIN_MAX, MARGIN_MIN};
 use std::time::{Duration, Instant};
-
-/// Longest and shortest margin kept before the caller's deadline.
-const MARGIN_MAX: Duration = Duration::from_millis(15);
-const MARGIN_MIN: Duration = Duration::from_millis(2);
 
 /// The clock of one move.
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,496 @@
+//! How the Gomoku engine chooses a move, phase by phase (the order the crate's opening comment
+//! gives): the book; a five or the block of a four; our VCF, then VCT; the moves that stop
+//! the opponent's win were it his move, checked in the order a shallow search ranks them; the
+//! alpha-beta search over the moves left; and the checks of its choice against the
+//! opponent's long threat sequences. Each phase spends a share of the move's time
+//! ([`super::params`]), or a fixed node budget when the move is not timed.
+
+use std::time::Instant;
+
+use game_core::gomoku::Gomoku;
+use game_core::Position;
+
+use super::board::{Board, Point};
+use super::book;
+use super::levels::LevelSettings;
+use super::movegen::{self, Situation};
+use super::params::{
+    CHECK_SLICE, CHECK_SLICE_LEADERS, CHECK_SLICE_SHORT, DEEP_CHECK_START, DEFENCE_SHARE, FEW_HOLD,
+    FEW_HOLD_RECHECK_SHARE, FORCED_MOVE_DEPTH, OWN_VCF_SHARE, OWN_VCT_SHARE, RANKING_DEPTH,
+    RANKING_SHARE, RECHECK_SHARE, SEARCH_END, THREAT_SHARE, VCF_PLIES, VCT_CHECK_SLACK,
+    VCT_PLIES_MAX,
+};
+use super::root::{self, Budget, Verdict, Verdicts};
+use super::search::{Iteration, Limits};
+use super::threat::ThreatWin;
+use super::time::MoveClock;
+use super::{budget, solve, threat_result, GomokuEngine};
+use crate::engine::value::{score_of, WIN_BOUND};
+use crate::engine::{Score, SearchLimits, SearchRequest, SearchResult, StopFlag};
+
+/// One move being chosen: its clock, its level and what the phases have spent so far.
+struct MoveSearch<'a> {
+    start: Instant,
+    clock: MoveClock,
+    /// The move is not timed (Depth and Nodes limits): fixed budgets instead of shares.
+    deterministic: bool,
+    settings: LevelSettings,
+    limits: SearchLimits,
+    stop: &'a StopFlag,
+    /// What the level sets for every alpha-beta search of the move.
+    level_limits: Limits,
+    /// Longest VCT looked for.
+    vct_plies: u32,
+    /// Nodes of the threat searches and the ranking, beside the main search's.
+    extra_nodes: u64,
+}
+
+impl MoveSearch<'_> {
+    /// A phase's budget: `share` of the move from now, or `nodes` when the move is untimed.
+    fn budget(&self, share: f64, nodes: u64) -> Budget {
+        budget(&self.clock, share, nodes, self.stop)
+    }
+}
+
+/// The moves the root's checks left: those that hold against the opponent's win (or all, when
+/// he has none), and those left out unproven while others held.
+struct RootMoves {
+    kept: Vec<Point>,
+    /// Cut short, or never reached: the search turns to them if it finds that every move
+    /// kept loses after all.
+    unproven: Vec<Point>,
+    verdicts: Verdicts,
+}
+
+/// How far a check of the search's choice looks for the opponent's VCTs: as far as the first
+/// checks of the move did, or to the longest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Against {
+    FirstChecks,
+    Longest,
+}
+
+impl GomokuEngine {
+    /// Searches a game-core position; `None` if the game is over.
+    pub fn search_gomoku(&mut self, pos: &Gomoku, request: &SearchRequest) -> Option<SearchResult> {
+        if pos.outcome().is_some() {
+            return None;
+        }
+        let start = Instant::now();
+        let settings = LevelSettings::of(request.level);
+        let clock = MoveClock::new(start, request.limits.deadline(start));
+        let deterministic = clock.end().is_none();
+        if deterministic {
+            self.searcher.clear();
+            self.threats.clear();
+        }
+        // Quiet threats in the VCTs at full strength only: at level 9 they lifted it from 76%
+        // to 90.5% against level 8 (docs/benchmarks-log.md, "Levels").
+        self.threats.set_quiet(settings.full_strength);
+        let mut board = Board::from_position(pos);
+        if request.limits == SearchLimits::Solve {
+            return Some(solve(&mut board, &request.stop, start));
+        }
+        let mut ms = MoveSearch {
+            start,
+            clock,
+            deterministic,
+            settings,
+            limits: request.limits,
+            stop: &request.stop,
+            level_limits: Limits {
+                noise: settings.noise,
+                seed: request.seed,
+                tactics: settings.tactics,
+                probe_vcf: settings.probe_vcf,
+                full_strength: settings.full_strength,
+                ..Limits::default()
+            },
+            vct_plies: if deterministic {
+                self.fixed.vct_plies
+            } else {
+                VCT_PLIES_MAX
+            },
+            extra_nodes: 0,
+        };
+        if let Some(found) = self.book_move(pos, &ms) {
+            return Some(found);
+        }
+        let me = board.turn();
+        let mut moves: Vec<Point> = Vec::new();
+        let situation = movegen::forced_moves(&board, settings.tactics, &mut moves);
+        movegen::sort_by_score(&board, me, &mut moves);
+        let first = *moves.first()?;
+        if situation == Situation::Win {
+            return Some(threat_result(&board, &[first], 1, 0, start));
+        }
+        let them_four = situation == Situation::Block;
+        if !them_four {
+            if let Some(win) = self.own_win(&mut board, &mut ms) {
+                let nodes = ms.extra_nodes;
+                return Some(threat_result(&board, &win.line, win.plies, nodes, start));
+            }
+        }
+        let mut root = self.root_moves(&mut board, &mut ms, moves, them_four);
+        let (mut it, deep_check) = self.main_search(&mut board, &ms, &mut root);
+        self.check_choice(&mut board, &mut ms, &mut root, &mut it, deep_check);
+        Some(result_of(&board, &it, ms.extra_nodes, start))
+    }
+
+    /// The book's move, as far as the level has it, when the move is timed (a search to a
+    /// fixed depth or node count is left to show the search itself). It searched nothing now:
+    /// nodes 0, with the depth of the book's own offline search.
+    fn book_move(&self, pos: &Gomoku, ms: &MoveSearch) -> Option<SearchResult> {
+        if !self.book || ms.deterministic || pos.stones().count() > ms.settings.book_stones {
+            return None;
+        }
+        let m = book::probe(pos)?;
+        Some(SearchResult {
+            best: m.reply.to_string(),
+            score: Score::Heuristic(m.score),
+            exact: false,
+            depth: m.depth,
+            nodes: 0,
+            ms: ms.start.elapsed().as_millis() as u64,
+            pv: vec![m.reply.to_string()],
+        })
+    }
+
+    /// Our win by force, played at once: a VCF, then (strong levels) a VCT.
+    fn own_win(&mut self, board: &mut Board, ms: &mut MoveSearch) -> Option<ThreatWin> {
+        let own = [
+            (ms.settings.root_vcf, false, VCF_PLIES, OWN_VCF_SHARE),
+            (ms.settings.root_vct, true, ms.vct_plies, OWN_VCT_SHARE),
+        ];
+        for (on, vct, plies, share) in own {
+            if !on {
+                continue;
+            }
+            let budget = ms.budget(share, self.fixed.own);
+            let found = root::find_win(&mut self.threats, board, vct, plies, &budget);
+            ms.extra_nodes += found.nodes;
+            if found.win.is_some() {
+                return found.win;
+            }
+        }
+        None
+    }
+
+    /// The opponent's win were it his move, VCF first, then (strong levels) VCT: when he
+    /// has one, the moves are kept to those that stop it.
+    fn root_moves(
+        &mut self,
+        board: &mut Board,
+        ms: &mut MoveSearch,
+        moves: Vec<Point>,
+        them_four: bool,
+    ) -> RootMoves {
+        let mut root = RootMoves {
+            kept: moves,
+            unproven: Vec::new(),
+            verdicts: Verdicts::new(if ms.settings.root_vct {
+                ms.vct_plies
+            } else {
+                0
+            }),
+        };
+        if !ms.settings.root_vcf || them_four || root.kept.len() <= 1 {
+            return root;
+        }
+        let detect = ms.budget(THREAT_SHARE, self.fixed.defence);
+        for vct in [false, true] {
+            if vct && !ms.settings.root_vct {
+                break;
+            }
+            let plies = if vct { ms.vct_plies } else { VCF_PLIES };
+            let threat = root::opponent_win(&mut self.threats, board, vct, plies, &detect);
+            ms.extra_nodes += threat.nodes;
+            let Some(win) = threat.win else { continue };
+            if ms.settings.root_vct {
+                // A move that holds mostly leaves no win at all; a longer one than the
+                // threat found is rare, and costly to rule out. After a VCF threat too:
+                // checked to the longest, every check was cut short on a crowded board.
+                root.verdicts.vct_plies = (win.plies + VCT_CHECK_SLACK).min(ms.vct_plies);
+            }
+            self.keep_defences(board, ms, &mut root, &win);
+            break;
+        }
+        root
+    }
+
+    /// Keeps the moves that stop `win`, checked in the order a shallow search ranks them, so
+    /// that a counter-attack it likes (our own threats, his line left alone) is checked.
+    fn keep_defences(
+        &mut self,
+        board: &mut Board,
+        ms: &mut MoveSearch,
+        root: &mut RootMoves,
+        win: &ThreatWin,
+    ) {
+        let rank_limits = Limits {
+            max_depth: RANKING_DEPTH.min(ms.limits.max_depth(ms.settings.max_depth)),
+            deadline: ms.clock.from_now(RANKING_SHARE),
+            max_nodes: ms.deterministic.then_some(self.fixed.ranking),
+            noise: 0,
+            ..ms.level_limits.clone()
+        };
+        let ranked = self
+            .searcher
+            .search(board, &root.kept, rank_limits, ms.stop, |_| {});
+        ms.extra_nodes += ranked.nodes;
+        let ranked_root: Vec<Point> = ranked.ranking.iter().map(|&(p, _)| p).collect();
+        let defence = ms.budget(DEFENCE_SHARE, self.fixed.defence);
+        let slices = root::Slices {
+            short: ms.clock.span(CHECK_SLICE_SHORT),
+            long: ms.clock.span(CHECK_SLICE),
+            leaders: ms.clock.span(CHECK_SLICE_LEADERS),
+        };
+        let recheck = |held| {
+            let share = if held <= FEW_HOLD {
+                FEW_HOLD_RECHECK_SHARE
+            } else {
+                RECHECK_SHARE
+            };
+            ms.budget(share, self.fixed.defence)
+        };
+        let mut nodes = ms.extra_nodes;
+        root.kept = root::defences(
+            &mut self.threats,
+            board,
+            &ranked_root,
+            win,
+            &mut root.verdicts,
+            &defence,
+            slices,
+            recheck,
+            &mut nodes,
+        );
+        ms.extra_nodes = nodes;
+        root.unproven = ranked_root
+            .into_iter()
+            .filter(|&m| !root.kept.contains(&m) && root.verdicts.get(m).is_none())
+            .collect();
+    }
+
+    /// The alpha-beta search over the moves kept, and over the unproven ones when every kept
+    /// move loses; with whether its choice is to be checked against the longest VCTs.
+    fn main_search(
+        &mut self,
+        board: &mut Board,
+        ms: &MoveSearch,
+        root: &mut RootMoves,
+    ) -> (Iteration, bool) {
+        // A move is forced when it is the only one left and no other is merely unproven: its
+        // search is then for the score alone.
+        let forced = root.kept.len() == 1 && root.unproven.is_empty();
+        let mut max_depth = ms.limits.max_depth(ms.settings.max_depth);
+        if forced {
+            max_depth = max_depth.min(FORCED_MOVE_DEPTH);
+        }
+        // When the checks against his win have a verdict on every move left, the final check
+        // has nothing to do: the search may run to the end ...
+        let all_checked = root.kept.iter().all(|&m| root.verdicts.get(m).is_some());
+        // ... unless some of them were checked only against the shorter VCTs: the choice
+        // is then checked against the longest after the search.
+        let deep_check = !forced
+            && all_checked
+            && root.kept.len() > 1
+            && root.kept.iter().any(|&m| root.verdicts.checked_short(m));
+        let search_limits = Limits {
+            max_depth,
+            deadline: if forced {
+                ms.clock.at(0.5)
+            } else if deep_check {
+                ms.clock.at(DEEP_CHECK_START)
+            } else if all_checked {
+                ms.clock.end()
+            } else {
+                ms.clock.at(SEARCH_END)
+            },
+            max_nodes: ms.limits.max_nodes(),
+            ..ms.level_limits.clone()
+        };
+        let mut it =
+            self.searcher
+                .search(board, &root.kept, search_limits.clone(), ms.stop, |_| {});
+        // Every move that held the checks loses to the search's deeper look: the moves whose
+        // checks were cut short may not, and the best of them is worth the rest of the time
+        // (the final check looks at it like any other choice).
+        if it.score <= -WIN_BOUND && !root.unproven.is_empty() && !ms.clock.past(SEARCH_END) {
+            let others =
+                self.searcher
+                    .search(board, &root.unproven, search_limits, ms.stop, |_| {});
+            if others.score > it.score {
+                let nodes = it.nodes + others.nodes;
+                it = Iteration { nodes, ..others };
+            } else {
+                it.nodes += others.nodes;
+            }
+            root.kept.append(&mut root.unproven);
+        }
+        (it, deep_check)
+    }
+
+    /// The checks of the search's choice: against the longest VCTs when its first check was
+    /// shorter, then that it hands the opponent no forced win.
+    fn check_choice(
+        &mut self,
+        board: &mut Board,
+        ms: &mut MoveSearch,
+        root: &mut RootMoves,
+        it: &mut Iteration,
+        deep_check: bool,
+    ) {
+        if deep_check && it.score.abs() < WIN_BOUND {
+            self.check_against(board, ms, &mut root.verdicts, it, Against::Longest);
+        }
+        if ms.settings.root_vcf && root.kept.len() > 1 && it.score < WIN_BOUND {
+            self.check_against(board, ms, &mut root.verdicts, it, Against::FirstChecks);
+        }
+    }
+
+    /// One check of the search's choice, from now to the end of the move (the search stopped
+    /// at its own end, short of ours): a failed check puts the best-ranked move that holds in
+    /// its place ([`GomokuEngine::replacement`]).
+    fn check_against(
+        &mut self,
+        board: &mut Board,
+        ms: &mut MoveSearch,
+        verdicts: &mut Verdicts,
+        it: &mut Iteration,
+        against: Against,
+    ) {
+        let check = ms.budget(1.0, self.fixed.defence);
+        let mut nodes = ms.extra_nodes;
+        let better = self.replacement(board, it, verdicts, against, &check, &mut nodes);
+        ms.extra_nodes = nodes;
+        if let Some(better) = better {
+            it.best = better;
+            it.pv = vec![better];
+        }
+    }
+
+    /// When the search's move loses to a VCF or VCT (`against` says how far the check looks),
+    /// the best-ranked move that holds the same check, failing that (the time ran out first)
+    /// the best-ranked one not proven to lose; `None` to keep the search's move (it holds,
+    /// its check was cut short, or every other move loses too). Against the longest VCTs only
+    /// the moves that held the first checks are looked at again.
+    fn replacement(
+        &mut self,
+        board: &mut Board,
+        it: &Iteration,
+        verdicts: &mut Verdicts,
+        against: Against,
+        budget: &Budget,
+        nodes: &mut u64,
+    ) -> Option<Point> {
+        let threats = &mut self.threats;
+        let mut judge = |verdicts: &mut Verdicts, board: &mut Board, m: Point| match against {
+            Against::FirstChecks => verdicts.check(threats, board, m, budget, nodes),
+            Against::Longest => verdicts.recheck(threats, board, m, budget, nodes),
+        };
+        if judge(verdicts, board, it.best) != Verdict::Loses {
+            return None;
+        }
+        let mut unsure = None;
+        for &(p, _) in it.ranking.iter().filter(|&&(p, _)| p != it.best) {
+            if against == Against::Longest && verdicts.get(p) != Some(Verdict::Holds) {
+                continue;
+            }
+            match judge(verdicts, board, p) {
+                Verdict::Holds => return Some(p),
+                Verdict::Unknown => {
+                    unsure.get_or_insert(p);
+                }
+                Verdict::Loses => {}
+            }
+        }
+        unsure
+    }
+}
+
+/// The engine's answer from the search's iteration and the nodes spent beside it.
+fn result_of(board: &Board, it: &Iteration, extra_nodes: u64, start: Instant) -> SearchResult {
+    let score = score_of(it.score);
+    SearchResult {
+        best: board.cell(it.best).to_string(),
+        score,
+        exact: !matches!(score, Score::Heuristic(_)),
+        depth: it.depth,
+        nodes: it.nodes + extra_nodes,
+        ms: start.elapsed().as_millis() as u64,
+        pv: it.pv.iter().map(|&p| board.cell(p).to_string()).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::gomoku::parse_position;
+    use game_core::{AnyPosition, GomokuRule};
+
+    /// From a game lost to Rapfi (2026-12-02): after `h8 g9 f6 g7 g8 f8 e7 g5 e9` black
+    /// threatens a VCT of 11 plies; h6 and e8 both hold against every VCT of 19, but black
+    /// wins after h6 in 27 (level 10 played it at 1 s and lost). Checked against the longest
+    /// VCTs after the search, the search's h6 gives way to e8, and e8 chosen stays.
+    #[test]
+    fn a_choice_that_held_the_first_check_gives_way_when_the_longest_refutes_it() {
+        let Ok(AnyPosition::Gomoku(pos)) =
+            parse_position("h8 g9 f6 g7 g8 f8 e7 g5 e9", 15, GomokuRule::Freestyle)
+        else {
+            panic!("a Gomoku position");
+        };
+        let mut board = Board::from_position(&pos);
+        let mut engine = GomokuEngine::with_tt_bits(16);
+        let point = |board: &Board, text: &str| board.point(text.parse().expect("a cell"));
+        let (h6, e8) = (point(&board, "h6"), point(&board, "e8"));
+        let budget = Budget {
+            nodes: 2_000_000,
+            until: None,
+            stop: StopFlag::new(),
+        };
+        let mut nodes = 0;
+        let mut verdicts = Verdicts::new(VCT_PLIES_MAX);
+        verdicts.vct_plies = 19;
+        for m in [h6, e8] {
+            let v = verdicts.check(&mut engine.threats, &mut board, m, &budget, &mut nodes);
+            assert_eq!(v, Verdict::Holds);
+            assert!(verdicts.checked_short(m));
+        }
+        let chose = |best: Point, other: Point| Iteration {
+            depth: 6,
+            seldepth: 6,
+            score: -200,
+            best,
+            pv: vec![best],
+            nodes: 0,
+            ranking: vec![(best, -200), (other, -250)],
+        };
+        let better = engine.replacement(
+            &mut board,
+            &chose(h6, e8),
+            &mut verdicts,
+            Against::Longest,
+            &budget,
+            &mut nodes,
+        );
+        assert_eq!(better, Some(e8));
+        assert_eq!(verdicts.get(h6), Some(Verdict::Loses));
+        assert_eq!(verdicts.get(e8), Some(Verdict::Holds));
+        assert!(!verdicts.checked_short(e8), "e8 was checked to the longest");
+        let kept = engine.replacement(
+            &mut board,
+            &chose(e8, h6),
+            &mut verdicts,
+            Against::Longest,
+            &budget,
+            &mut nodes,
+        );
+        assert_eq!(kept, None);
+        assert_eq!(
+            board.hash(),
+            Board::from_position(&pos).hash(),
+            "the board is restored"
+        );
+    }
+}
