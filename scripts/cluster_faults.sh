@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The cluster fault suite, long: runs the fault tests of tests/server_cluster_faults/ (real
+# The cluster fault suite, long: runs the fault tests of tests/e2e/server_cluster_faults/ (real
 # `kibitz serve` nodes on a real PostgreSQL and Redis, each started by the tests: Debian's
 # `postgresql` and `redis-server` packages) RUNS times in a row, with the SIGKILL drill repeated
 # ROUNDS times a run, and prints each drill's times (from the kill of a room's owner to the
@@ -20,9 +20,9 @@ profile=()
 [ "${PROFILE:-release}" = release ] && profile=(--release)
 out=$(mktemp)
 trap 'rm -f "$out" "$out.run"' EXIT
-cargo test "${profile[@]}" --test server_cluster_faults --no-run >/dev/null 2>&1
+cargo test "${profile[@]}" --test e2e server_cluster_faults:: --no-run >/dev/null 2>&1
 for run in $(seq "$runs"); do
-  if ! KIBITZ_FAULT_ROUNDS=$rounds cargo test "${profile[@]}" --test server_cluster_faults \
+  if ! KIBITZ_FAULT_ROUNDS=$rounds cargo test "${profile[@]}" --test e2e server_cluster_faults:: \
       -- --nocapture >"$out.run" 2>&1; then
     cat "$out.run"
     echo "run $run of $runs failed"

@@ -9,10 +9,6 @@
 
 #[path = "support/cluster_node.rs"]
 mod cluster_node;
-#[path = "support/redis.rs"]
-mod redis_support;
-#[path = "support/test_ca.rs"]
-pub mod test_ca;
 
 use std::net::IpAddr;
 use std::time::Duration;
@@ -24,7 +20,7 @@ use kibitz_server::cluster::{review_tally, Cluster, ClusterSettings, OPEN_ROOMS}
 use kibitz_server::metrics::Metrics;
 use kibitz_server::rate_limit::Rate;
 use kibitz_server::room::open_rooms::{Makers, NotOpened, OpenLimits, OpenRooms};
-use redis_support::RedisServer;
+use kibitz_test_harness::redis::RedisServer;
 
 fn limits() -> SignInLimits {
     SignInLimits {
@@ -287,7 +283,7 @@ async fn nodes_reach_redis_over_checked_tls() {
     );
     assert_eq!(plain, 1, "only the question's own redis-cli is plain");
     let other = tempfile::tempdir().expect("a temporary directory");
-    let stranger = redis_support::test_ca::make(other.path(), "other");
+    let stranger = kibitz_test_harness::test_ca::make(other.path(), "other");
     let refused = |url: String, ca: Option<std::path::PathBuf>| async move {
         let settings = ClusterSettings {
             redis_url: url,
@@ -304,6 +300,10 @@ async fn nodes_reach_redis_over_checked_tls() {
     assert!(e.contains("certificate"), "{e}");
     let e = refused(redis.url(), None).await;
     assert!(e.contains("certificate"), "{e}");
-    let e = refused(redis.plain_url(), Some(redis_support::ca_file())).await;
+    let e = refused(
+        redis.plain_url(),
+        Some(kibitz_test_harness::redis::ca_file()),
+    )
+    .await;
     assert!(e.contains("rediss://"), "{e}");
 }

@@ -7,10 +7,6 @@
 
 #[path = "support/cluster_node.rs"]
 mod cluster_node;
-#[path = "support/redis.rs"]
-mod redis_support;
-#[path = "support/test_ca.rs"]
-pub mod test_ca;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,7 +17,7 @@ use kibitz_server::cluster::{Claim, Coordination, SeekEntry};
 use kibitz_server::metrics::Metrics;
 use kibitz_server::net::connection::Conn;
 use kibitz_server::store::Store;
-use redis_support::RedisServer;
+use kibitz_test_harness::redis::RedisServer;
 use tokio::sync::{mpsc, Notify};
 
 /// A node of a cluster on `redis`, named `id`.

@@ -2,11 +2,8 @@
 //! give back. Each check takes a [`Backend`] — something that opens a store on one durable
 //! location, as often as asked — and the `suite!`s at the bottom run every check against
 //! SQLite in a fresh directory and against PostgreSQL in a fresh database of a real server
-//! (`support::postgres`). Below the suites, what only PostgreSQL has: its schema version, and
+//! (`kibitz_test_harness::postgres`). Below the suites, what only PostgreSQL has: its schema version, and
 //! the server going away and coming back.
-
-#[path = "../support/mod.rs"]
-mod support;
 
 mod accounts;
 mod copy;
@@ -28,10 +25,10 @@ use kibitz_server::store::{
     RoomChange, Store, StoreError, StoredAccount, StoredChat, StoredMove, StoredPlayer, StoredRoom,
     StoredRoomHead, StoredSeat, StoredTournament, Write,
 };
+use kibitz_test_harness::postgres::PgServer;
 use moderation::*;
 use puzzles::*;
 use rooms::*;
-use support::postgres::PgServer;
 use tournaments::*;
 
 /// Opens a store on one durable location; a second `open` sees what the first wrote.

@@ -4,8 +4,8 @@
 //! under `verify-full`, is refused with a clear error; `verify-ca` checks the chain alone and
 //! `require` without a CA encrypts without checking, as libpq does.
 
-use super::support::postgres::test_ca;
 use super::*;
+use kibitz_test_harness::test_ca;
 
 /// The database's name in a URL of the shared server.
 fn name_of(url: &str) -> &str {
