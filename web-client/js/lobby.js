@@ -32,6 +32,11 @@ function createErrorLine() {
   };
 }
 
+/** The page: the cards to play (`main`) and, beside them on a wide screen, the lists. */
+function lobbyPage({ main, lists }) {
+  return h('div', { class: 'lobby' }, h('div', { class: 'lobby-main' }, main), h('div', { class: 'lobby-lists' }, lists));
+}
+
 /** Mounts the lobby in `root`. `app` gives net, go(room, opts), goTv(), show(route),
  *  viewLink(route, attrs, ...children), getName(), setName(name), isAccount(), and turns (the
  *  correspondence games, when there are any). */
@@ -66,20 +71,11 @@ export function mountLobby(root, app) {
   const botsList = createBotsList();
 
   clear(root);
-  root.append(h('div', { class: 'lobby' },
-    h('div', { class: 'lobby-main' },
-      // Our games by correspondence, theirs to move first: first on the page (when any).
-      backBox, app.turns?.lobbyCard(),
-      who.element,
-      errorLine.element,
-      playNow.element,
-      vsComputer.element,
-      newGame.element),
-    h('div', { class: 'lobby-lists' },
-      following.card, dailyPuzzleCard(app),
-      openRooms.element,
-      liveGames.element,
-      botsList.element)));
+  root.append(lobbyPage({
+    // Our games by correspondence, theirs to move first: first on the page (when any).
+    main: [backBox, app.turns?.lobbyCard(), who.element, errorLine.element, playNow.element, vsComputer.element, newGame.element],
+    lists: [following.card, dailyPuzzleCard(app), openRooms.element, liveGames.element, botsList.element],
+  }));
 
   // The lists as the last `lobby` message gave them (none yet: empty).
   let lists = {};

@@ -49,14 +49,51 @@ function createMessage(get, opening, rated) {
   return msg;
 }
 
-/** The Rated box and the note under it (why it cannot be ticked, when it cannot). */
-function ratedField(settings) {
+/**
+ * The Rated box and the note under it: usable only by an account (`app.isAccount()`), for a
+ * game that has a rating (`game()`, with `stones()` set-up stones: none may be rated); the
+ * note says why when it is not. Returns { element, on(), render() }: `on()` says whether the
+ * game is asked for rated (ticked, and allowed).
+ */
+function ratedField({ app, settings, game, stones }) {
   const box = h('input', { type: 'checkbox', id: 'new-game-rated', 'data-testid': 'new-game-rated', 'aria-describedby': 'new-game-rated-why', checked: settings.get('rated'), onchange: (ev) => settings.set({ rated: ev.target.checked }) });
   const why = h('span', { class: 'note', id: 'new-game-rated-why', 'data-testid': 'new-game-rated-why' });
   const element = h('div', { class: 'rated-field' },
     h('label', { class: 'check', for: 'new-game-rated' }, box, h('span', { 'data-i18n': 'lobby.rated' }, t('lobby.rated'))),
     why);
-  return { element, box, why };
+
+  /** Why a rated game cannot be made now (a key of the note under the box), or null. */
+  function blocked() {
+    if (!app.isAccount()) return 'lobby.ratedSignIn';
+    if (!canBeRated(game(), stones())) return 'lobby.ratedNotThisGame';
+    return null;
+  }
+  const on = () => !!settings.get('rated') && !blocked();
+
+  return {
+    element,
+    on,
+    render() {
+      const reason = blocked();
+      box.disabled = !!reason;
+      box.checked = on();
+      why.textContent = t(reason || 'lobby.ratedNote');
+      why.dataset.reason = reason ? reason.replace('lobby.', '') : 'ok';
+    },
+  };
+}
+
+/** The form: the line `summary` and "Create game" first, then `fields` folded away under
+ *  "More options", so that "Create game" is in view on a laptop screen whether they are open
+ *  or not. */
+function formElement(summary, fields) {
+  return h('form', { class: 'new-game', 'data-testid': 'new-game-form' },
+    h('div', { class: 'row new-game-head' },
+      summary,
+      h('button', { type: 'submit', class: 'primary', 'data-testid': 'btn-new-game', 'data-i18n': 'lobby.create' }, t('lobby.create'))),
+    h('details', { class: 'more-options', 'data-testid': 'more-options' },
+      h('summary', { 'data-testid': 'btn-more-options', 'data-i18n': 'lobby.moreOptions' }, t('lobby.moreOptions')),
+      h('div', { class: 'new-game-fields' }, ...fields)));
 }
 
 /**
@@ -83,59 +120,36 @@ export function createNewGameForm({ app, settings, request }) {
   // The live clocks, then correspondence ones (days per move: players come and go).
   const clock = select({ 'data-testid': 'new-game-clock' }, clockOptions(CLOCKS), get('clock'), (v) => settings.set({ clock: v }));
   const privateBox = h('input', { type: 'checkbox', id: 'new-game-private', 'data-testid': 'new-game-private', checked: get('private'), onchange: (ev) => settings.set({ private: ev.target.checked }) });
-  const rated = ratedField(settings);
+  const rated = ratedField({ app, settings, game: () => gameOf(get), stones: () => openingStones() });
   const summary = h('span', { class: 'note new-game-summary', 'data-testid': 'new-game-summary' });
 
-  // The button comes first and the settings fold away, so "Create game" is in view on a
-  // laptop screen whether they are open or not.
-  const form = h('form', { class: 'new-game', 'data-testid': 'new-game-form' },
-    h('div', { class: 'row new-game-head' },
-      summary,
-      h('button', { type: 'submit', class: 'primary', 'data-testid': 'btn-new-game', 'data-i18n': 'lobby.create' }, t('lobby.create'))),
-    h('details', { class: 'more-options', 'data-testid': 'more-options' },
-      h('summary', { 'data-testid': 'btn-more-options', 'data-i18n': 'lobby.moreOptions' }, t('lobby.moreOptions')),
-      h('div', { class: 'new-game-fields' },
-        field('lobby.game', kind, 'ng-kind'),
-        gomoku.element, connect4.element,
-        field('lobby.clock', clock, 'ng-clock'),
-        opponent.elements,
-        h('label', { class: 'check', for: 'new-game-private' }, privateBox, h('span', { 'data-i18n': 'lobby.private' }, t('lobby.private'))),
-        rated.element,
-        stones.element)));
+  const form = formElement(summary, [
+    field('lobby.game', kind, 'ng-kind'),
+    gomoku.element, connect4.element,
+    field('lobby.clock', clock, 'ng-clock'),
+    opponent.elements,
+    h('label', { class: 'check', for: 'new-game-private' }, privateBox, h('span', { 'data-i18n': 'lobby.private' }, t('lobby.private'))),
+    rated.element,
+    stones.element,
+  ]);
   form.addEventListener('submit', (ev) => {
     ev.preventDefault();
-    const msg = createMessage(get, stones.moves(), ratedOn());
+    const msg = createMessage(get, stones.moves(), rated.on());
     request(msg, { as: msg.seat === 'none' ? 'spectator' : 'player', clock: msg.clock });
   });
 
   /** The set-up stones the new game would start from (an opening rule starts on an empty board). */
   const openingStones = () => (get('kind') === 'gomoku' && get('openingRule') === 'none' ? stones.moves().length : 0);
 
-  /** Why a rated game cannot be made now (a key of the note under the box), or null. */
-  function ratedBlocked() {
-    if (!app.isAccount()) return 'lobby.ratedSignIn';
-    if (!canBeRated(gameOf(get), openingStones())) return 'lobby.ratedNotThisGame';
-    return null;
-  }
-
-  /** Whether the new game is asked for rated: ticked, and allowed. */
-  const ratedOn = () => !!get('rated') && !ratedBlocked();
-
   /** The new game in one line: what "Create game" makes with the settings as they are. */
   function renderSummary() {
     const parts = [gameLabel(gameOf(get)), clockLabel(clockFromKey(get('clock'))), t(`lobby.opp.${get('opp')}`)];
-    if (ratedOn()) parts.push(t('lobby.rated'));
+    if (rated.on()) parts.push(t('lobby.rated'));
     summary.textContent = parts.join(' · ');
   }
 
-  /** The Rated box: usable only by an account, for a game that has a rating; the note under it
-   *  says why when it is not. */
   function renderRated() {
-    const why = ratedBlocked();
-    rated.box.disabled = !!why;
-    rated.box.checked = ratedOn();
-    rated.why.textContent = t(why || 'lobby.ratedNote');
-    rated.why.dataset.reason = why ? why.replace('lobby.', '') : 'ok';
+    rated.render();
     renderSummary();
   }
 

@@ -18,27 +18,11 @@ function roomLink(id) {
 }
 
 /**
- * The player's actions in room `state`, drawn by `view` (view.js), sent over `app.net`: each is
- * the handler of an intent, set with `on` (intents.js). Returns { onKey, leave() }: the
- * document's `keydown` listener, and what the page does as it leaves the room.
+ * The intents of room `R` that play: a click on the board, an opening rule's choice, a typed
+ * move. `send(msg)` sends (or says why not), `later(fn, ms)` sets a timer the room clears as
+ * it leaves. Sets their handlers with `on` (intents.js).
  */
-export function createControls({ state: R, view, app, on }) {
-  const timers = new Set();
-  const later = (fn, ms) => {
-    const id = setTimeout(() => {
-      timers.delete(id);
-      fn();
-    }, ms);
-    timers.add(id);
-    return id;
-  };
-
-  function send(msg) {
-    if (app.net.send(msg)) return true;
-    view.showError(t('net.notSent'));
-    return false;
-  }
-
+function handleMoves({ R, view, send, later, on }) {
   function play(move) {
     if (!R.game || R.pending) return false;
     const id = `m${Date.now().toString(36)}${Math.random().toString(36).slice(2, 7)}`;
@@ -77,29 +61,6 @@ export function createControls({ state: R, view, app, on }) {
     return true;
   }
 
-  /** Asks the opponent for an undo or a draw (`kind`). */
-  function ask(kind) {
-    if (!R.seated || !R.playing) return;
-    if (send({ t: kind, room: R.id })) {
-      R.asked[kind] = Date.now();
-      view.renderOffers();
-      later(view.renderOffers, ASK_TIMEOUT_MS + 50);
-    }
-  }
-
-  async function copyText(text, done) {
-    try {
-      await navigator.clipboard.writeText(text);
-      view.showNotice(done);
-    } catch {
-      // No clipboard permission (or an insecure page): show the text selected instead.
-      const field = view.el.moveStringEl;
-      field.value = text;
-      field.focus();
-      field.select();
-    }
-  }
-
   on('boardClick', boardClick);
   // An opening rule's choice made by a button.
   on('choose', (text) => { if (text) play(text); });
@@ -114,6 +75,70 @@ export function createControls({ state: R, view, app, on }) {
     R.view = null;
     return play(text);
   });
+}
+
+/**
+ * The intents of room `R` that only the page sees or that leave the game alone: the room's
+ * link and its moves copied, the board turned, the two-tap hint understood, a report of the
+ * game against the person across the board. Sets their handlers with `on` (intents.js).
+ */
+function handlePageIntents({ R, view, app, on }) {
+  async function copyText(text, done) {
+    try {
+      await navigator.clipboard.writeText(text);
+      view.showNotice(done);
+    } catch {
+      // No clipboard permission (or an insecure page): show the text selected instead.
+      const field = view.el.moveStringEl;
+      field.value = text;
+      field.focus();
+      field.select();
+    }
+  }
+
+  on('copyLink', () => copyText(roomLink(R.id), t('room.linkCopied')));
+  on('copyMoves', () => copyText(view.el.moveStringEl.value, t('room.copied')));
+  on('flip', () => view.flip());
+  on('touchHintSeen', () => view.touchHintSeen());
+  on('reportGame', () => {
+    const opponent = view.reportedOpponent();
+    if (opponent) app.reports.openGame({ room: R.id, player: opponent.player, name: String(opponent.name ?? '') });
+  });
+}
+
+/**
+ * The player's actions in room `state`, drawn by `view` (view.js), sent over `app.net`: each is
+ * the handler of an intent, set with `on` (intents.js). Returns { onKey, leave() }: the
+ * document's `keydown` listener, and what the page does as it leaves the room.
+ */
+export function createControls({ state: R, view, app, on }) {
+  const timers = new Set();
+  const later = (fn, ms) => {
+    const id = setTimeout(() => {
+      timers.delete(id);
+      fn();
+    }, ms);
+    timers.add(id);
+    return id;
+  };
+
+  function send(msg) {
+    if (app.net.send(msg)) return true;
+    view.showError(t('net.notSent'));
+    return false;
+  }
+
+  /** Asks the opponent for an undo or a draw (`kind`). */
+  function ask(kind) {
+    if (!R.seated || !R.playing) return;
+    if (send({ t: kind, room: R.id })) {
+      R.asked[kind] = Date.now();
+      view.renderOffers();
+      later(view.renderOffers, ASK_TIMEOUT_MS + 50);
+    }
+  }
+
+  handleMoves({ R, view, send, later, on });
   on('ask', ask);
   on('armResign', () => {
     view.armResign(true);
@@ -140,15 +165,7 @@ export function createControls({ state: R, view, app, on }) {
     view.renderOffers();
   });
   on('sendChat', (text) => send({ t: 'chat', room: R.id, text }));
-  on('copyLink', () => copyText(roomLink(R.id), t('room.linkCopied')));
-  on('copyMoves', () => copyText(view.el.moveStringEl.value, t('room.copied')));
-  on('flip', () => view.flip());
-  on('touchHintSeen', () => view.touchHintSeen());
-  // The report of this game against the person across the board.
-  on('reportGame', () => {
-    const opponent = view.reportedOpponent();
-    if (opponent) app.reports.openGame({ room: R.id, player: opponent.player, name: String(opponent.name ?? '') });
-  });
+  handlePageIntents({ R, view, app, on });
   const nav = createNavigation({ state: R, view });
   for (const name of ['goTo', 'step', 'review', 'backToGame']) on(name, nav[name]);
 
