@@ -106,8 +106,8 @@ pub struct Limits {
     /// A file of words and phrases, one a line, that no chat line may hold (`#` starts a
     /// comment); empty: none.
     #[arg(long = "chat-words", env = "KIBITZ_CHAT_WORDS", value_name = "FILE", default_value = "",
-        value_parser = crate::moderation::chat_guard::read_words)]
-    pub chat_words: crate::moderation::chat_guard::ChatWords,
+        value_parser = crate::moderation::chat_words::read_words)]
+    pub chat_words: crate::moderation::chat_words::ChatWords,
     /// Unfinished rooms one player may have created at once.
     #[arg(long = "open-rooms", env = "KIBITZ_OPEN_ROOMS", default_value = "10")]
     pub open_rooms_per_player: usize,

@@ -85,10 +85,10 @@ pub struct Hub {
     /// Every puzzle this node serves: the shipped ones and the hall's.
     puzzles: crate::puzzles::PuzzleLibrary,
     /// The open challenges of this node's players.
-    challenges: crate::lobby::challenges::Challenges,
+    challenges: crate::lobby::open_challenges::Challenges,
     /// The blocks this node knows.
-    blocks: crate::moderation::blocks::Blocks,
-    sanctions: crate::moderation::sanctions::Sanctions,
+    blocks: crate::moderation::block_lists::Blocks,
+    sanctions: crate::moderation::in_force::Sanctions,
     /// Missed wins of reviewed games waiting for a worker's proof, and those under way.
     hall_proofs: crate::puzzles::hall::HallProofs,
     /// Reviews asked on other nodes for this node's workers (served by
@@ -148,9 +148,9 @@ impl Hub {
             reviews,
             live: crate::review::live::LiveAnalyses::default(),
             puzzles: crate::puzzles::PuzzleLibrary::new(),
-            challenges: crate::lobby::challenges::Challenges::default(),
-            blocks: crate::moderation::blocks::Blocks::default(),
-            sanctions: crate::moderation::sanctions::Sanctions::default(),
+            challenges: crate::lobby::open_challenges::Challenges::default(),
+            blocks: crate::moderation::block_lists::Blocks::default(),
+            sanctions: crate::moderation::in_force::Sanctions::default(),
             hall_proofs: crate::puzzles::hall::HallProofs::default(),
             reviews_asked,
             tournaments: TournamentRegistry::default(),
@@ -265,19 +265,19 @@ impl Hub {
 
     /// The open challenges of this node's players.
     #[must_use]
-    pub fn challenges(&self) -> &crate::lobby::challenges::Challenges {
+    pub fn challenges(&self) -> &crate::lobby::open_challenges::Challenges {
         &self.challenges
     }
 
     /// The moderators' sanctions in force, as this node knows them.
     #[must_use]
-    pub fn sanctions(&self) -> &crate::moderation::sanctions::Sanctions {
+    pub fn sanctions(&self) -> &crate::moderation::in_force::Sanctions {
         &self.sanctions
     }
 
     /// The blocks this node knows.
     #[must_use]
-    pub fn blocks(&self) -> &crate::moderation::blocks::Blocks {
+    pub fn blocks(&self) -> &crate::moderation::block_lists::Blocks {
         &self.blocks
     }
 

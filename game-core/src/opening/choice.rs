@@ -54,6 +54,18 @@ impl OpeningChoice {
     }
 }
 
+/// The stones an opening rule's decisions put on the board, in order: a cell is a stone,
+/// `choose c` is the stone `c`, every other decision (and a text that is no choice) places
+/// nothing. How a stored game's opening reads as moves, for its review and the explorer.
+#[must_use]
+pub fn opening_stones(choices: &[&str]) -> Vec<String> {
+    choices
+        .iter()
+        .filter_map(|c| c.parse::<OpeningChoice>().ok()?.stone())
+        .map(|cell| cell.to_string())
+        .collect()
+}
+
 impl fmt::Display for OpeningChoice {
     /// The canonical form: lower case, one space after the keyword, cells of a list joined by
     /// commas without spaces.
@@ -154,5 +166,24 @@ impl FromStr for OpeningChoice {
             }
             _ => Err(ParseChoiceError::new(text, "unknown choice")),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn opening_decisions_leave_their_stones_only() {
+        let choices = [
+            "h8",
+            "i9",
+            "j7",
+            "swap",
+            "fifths h9,j10",
+            "choose j10",
+            "stay",
+        ];
+        assert_eq!(opening_stones(&choices), ["h8", "i9", "j7", "j10"]);
     }
 }

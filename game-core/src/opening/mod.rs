@@ -81,7 +81,7 @@ mod role;
 
 use serde::{Deserialize, Serialize};
 
-pub use choice::OpeningChoice;
+pub use choice::{opening_stones, OpeningChoice};
 pub use error::{ChoiceError, OpeningError, ParseChoiceError, ReplayError};
 pub use legal::{Area, LegalChoice, OpeningPhase};
 pub use role::Role;

@@ -115,7 +115,7 @@ pub fn indexed_game(spec: &GameSpec, opening: &[String], steps: &[String]) -> Op
     }
     let from = game.opening_steps();
     let choices: Vec<&str> = steps[..from].iter().map(String::as_str).collect();
-    let mut line = crate::review::input::opening_stones(&choices);
+    let mut line = game_core::opening::opening_stones(&choices);
     line.extend(steps[from..].iter().cloned());
     Some(IndexedGame {
         variant: format!("{key}@{}", rule.as_str()),

@@ -5,138 +5,25 @@
 //! [`LIFETIME`] at most, and none past its challenger's connection. A person who blocked the
 //! challenger never hears of it.
 
-use std::collections::HashMap;
-use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
-
 use game_core::protocol::{
-    BotSeats, ChallengeColor, ChallengeEnd, Challenger, ClockSpec, DeclineReason, ErrorCode,
-    SeatChoice, ServerMsg,
+    BotSeats, ChallengeColor, ChallengeEnd, Challenger, ClockSpec, DeclineReason, SeatChoice,
+    ServerMsg,
 };
 use game_core::{Color, GameSpec};
-use thiserror::Error;
 use tokio::time::Instant;
 
 use crate::cluster::BusMsg;
 use crate::hub::SharedHub;
 use crate::lobby::pairing::{join_both, seat};
 use crate::moderation::blocks;
-use crate::refusal::{error_reply, About, Refusal};
+use crate::refusal::{error_reply, About};
 use crate::room::handle::Actor;
 use crate::room::member::MemberLink;
 use crate::room::plan::{check_game, RoomPlan};
 use crate::room::registry::create_room;
 
-/// Open challenges of one challenger at most.
-pub const MAX_OPEN: usize = 3;
-
-/// How long a challenge stays open unanswered.
-pub const LIFETIME: Duration = Duration::from_secs(5 * 60);
-
-/// Why a challenge, a reply or a withdrawal is refused.
-#[derive(Debug, Error)]
-pub enum ChallengeRefusal {
-    #[error("{0}")]
-    Game(#[from] crate::room::error::RoomError),
-    #[error("you cannot challenge yourself")]
-    Yourself,
-    #[error("{0} is a bot: invite it with invite_bot")]
-    Bot(String),
-    #[error("{0} is not online")]
-    NotOnline(String),
-    #[error("a rated game needs both players to have accounts")]
-    RatedNeedsAccounts,
-    #[error("at most {MAX_OPEN} of your challenges may be open at once")]
-    TooMany,
-    #[error("that challenge is no longer open")]
-    Gone,
-    #[error("you have blocked {0}")]
-    YouBlocked(String),
-    #[error("the challenger's server cannot be reached; try again")]
-    Unreachable,
-}
-
-impl Refusal for ChallengeRefusal {
-    fn code(&self) -> ErrorCode {
-        match self {
-            ChallengeRefusal::Game(e) => e.code(),
-            _ => ErrorCode::BadRequest,
-        }
-    }
-}
-
-/// What was asked.
-#[derive(Clone, Debug)]
-pub struct Terms {
-    pub game: GameSpec,
-    pub clock: Option<ClockSpec>,
-    pub color: ChallengeColor,
-    pub rated: bool,
-}
-
-struct Open {
-    from: Actor,
-    to_player: String,
-    terms: Terms,
-    expires: Instant,
-}
-
-/// This node's open challenges.
-#[derive(Default)]
-pub struct Challenges {
-    open: Mutex<HashMap<String, Open>>,
-}
-
-impl Challenges {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Open>> {
-        self.open.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
-    fn add(&self, id: String, open: Open) -> Result<(), ChallengeRefusal> {
-        let mut map = self.lock();
-        let mine = map
-            .values()
-            .filter(|o| o.from.player.id == open.from.player.id)
-            .count();
-        if mine >= MAX_OPEN {
-            return Err(ChallengeRefusal::TooMany);
-        }
-        map.insert(id, open);
-        Ok(())
-    }
-
-    /// Takes challenge `id` if `keep` says it is the one meant.
-    fn take_if(&self, id: &str, keep: impl Fn(&Open) -> bool) -> Option<Open> {
-        let mut map = self.lock();
-        if !map.get(id).is_some_and(keep) {
-            return None;
-        }
-        map.remove(id)
-    }
-
-    fn take_where(&self, pick: impl Fn(&Open) -> bool) -> Vec<(String, Open)> {
-        let mut map = self.lock();
-        let ids: Vec<String> = map
-            .iter()
-            .filter(|(_, o)| pick(o))
-            .map(|(id, _)| id.clone())
-            .collect();
-        ids.into_iter()
-            .filter_map(|id| map.remove(&id).map(|o| (id, o)))
-            .collect()
-    }
-
-    /// Open challenges (for tests and metrics).
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.lock().len()
-    }
-
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-}
+use super::open_challenges::Open;
+pub use super::open_challenges::{ChallengeRefusal, Challenges, Terms, LIFETIME, MAX_OPEN};
 
 /// Sends `msg` to every connection of `player` in the hall but `except` (0: none): this
 /// node's alone, every node's through the bus in a cluster.

@@ -7,12 +7,14 @@
 //!
 //! - [`feed`]: what rooms, bots and seeks tell the lobby, and the handle to it.
 //! - [`seeks`]: the quick-pairing book.
-//! - [`challenges`]: a player challenging a person to a game, on any node.
+//! - [`challenges`]: a player challenging a person to a game, on any node;
+//!   [`open_challenges`]: those open on this node.
 //! - [`pairing`]: `seek` and `unseek`: pairing two seekers into a room, on one node or
 //!   through the hall's seeks in Redis.
 
 pub mod challenges;
 pub mod feed;
+pub mod open_challenges;
 pub mod pairing;
 pub mod seeks;
 

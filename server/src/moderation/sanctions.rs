@@ -6,19 +6,15 @@
 //! hidden line leaves its room's pages. The sanctions in force are few (a hall's moderators
 //! set them by hand), so each node keeps them all in memory, reloaded on every action.
 
-use std::collections::HashMap;
-use std::time::{Duration, UNIX_EPOCH};
-
-use game_core::protocol::{ErrorCode, ServerMsg};
-use parking_lot::RwLock;
-use thiserror::Error;
+use game_core::protocol::ServerMsg;
 
 use crate::cluster::BusMsg;
 use crate::hub::{Hub, SharedHub};
-use crate::refusal::Refusal;
 use crate::room::handle::RoomCmd;
 use crate::room::member::MemberLink;
-use crate::store::{StoreError, StoredAction, StoredSanction, Write};
+use crate::store::{StoreError, StoredAction, Write};
+
+pub use super::in_force::{when, Sanctioned};
 
 /// The actions a moderator may take.
 pub const ACTIONS: [&str; 8] = [
@@ -37,72 +33,6 @@ pub const KINDS: [&str; 4] = ["mute", "rated_ban", "ban", "close"];
 
 /// The WebSocket close code of a connection a ban or a rename ends (policy violation).
 const CLOSE_POLICY: u16 = 1008;
-
-/// The sanctions in force, by player.
-#[derive(Default)]
-pub struct Sanctions {
-    by_player: RwLock<HashMap<String, Vec<StoredSanction>>>,
-}
-
-impl Sanctions {
-    /// Replaces what this node knows with `list` (all the sanctions in force).
-    pub fn replace(&self, list: Vec<StoredSanction>) {
-        let mut by_player: HashMap<String, Vec<StoredSanction>> = HashMap::new();
-        for s in list {
-            by_player.entry(s.player.clone()).or_default().push(s);
-        }
-        *self.by_player.write() = by_player;
-    }
-
-    /// The first of `kinds` in force on `player` at `now_ms`.
-    #[must_use]
-    pub fn in_force(&self, player: &str, kinds: &[&str], now_ms: u64) -> Option<StoredSanction> {
-        let map = self.by_player.read();
-        let list = map.get(player)?;
-        kinds.iter().find_map(|kind| {
-            list.iter()
-                .find(|s| s.kind == *kind && s.until_ms.is_none_or(|t| t > now_ms))
-                .cloned()
-        })
-    }
-
-    /// Every sanction this node knows.
-    #[must_use]
-    pub fn all(&self) -> Vec<StoredSanction> {
-        self.by_player.read().values().flatten().cloned().collect()
-    }
-}
-
-/// A request a sanction stops; the message says which, why and until when.
-#[derive(Clone, Debug, PartialEq, Eq, Error)]
-#[error("{}", sentence(.0))]
-pub struct Sanctioned(pub StoredSanction);
-
-impl Refusal for Sanctioned {
-    fn code(&self) -> ErrorCode {
-        ErrorCode::Sanctioned
-    }
-}
-
-/// "you are muted until Mon, 07 Dec 2026 10:00:00 GMT: spam".
-fn sentence(s: &StoredSanction) -> String {
-    let what = match s.kind.as_str() {
-        "mute" => "you are muted",
-        "rated_ban" => "you may not play rated games",
-        "close" => "this account is closed",
-        _ => "you are banned from this hall",
-    };
-    match s.until_ms {
-        Some(t) => format!("{what} until {} ({})", when(t), s.reason),
-        None => format!("{what} ({})", s.reason),
-    }
-}
-
-/// A moment for people: the HTTP date form, in GMT.
-#[must_use]
-pub fn when(unix_ms: u64) -> String {
-    httpdate::fmt_http_date(UNIX_EPOCH + Duration::from_millis(unix_ms))
-}
 
 fn now_ms() -> u64 {
     crate::hall_time::unix_ms()

@@ -1,6 +1,6 @@
 //! A set of puzzles — the ones shipped in the binary (`server/puzzles/<variant>.jsonl`,
 //! written by `kibitz puzzles generate`, read once), with the hall's own added by
-//! [`super::library`]: by id, by variant and theme, the day's puzzle, and the position an
+//! `library.rs`: by id, by variant and theme, the day's puzzle, and the position an
 //! attempt's line leads to with the hint for its next move.
 
 use std::collections::HashMap;

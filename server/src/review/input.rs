@@ -3,7 +3,7 @@
 //! a worker's answers can be checked and the moves marked.
 
 use game_core::game::Game;
-use game_core::opening::OpeningChoice;
+use game_core::opening::opening_stones;
 use game_core::protocol::{AnalyzeJob, RoomStatus};
 use game_core::review::EVAL_WIN;
 use game_core::{AnyPosition, Color, GameSpec};
@@ -105,34 +105,5 @@ impl ReviewInput {
             setup: self.setup.clone(),
             moves: self.moves.clone(),
         }
-    }
-}
-
-/// The stones an opening rule's decisions put on the board, in order: a cell is a stone,
-/// `choose c` is the stone `c`, every other decision places nothing.
-pub(crate) fn opening_stones(choices: &[&str]) -> Vec<String> {
-    choices
-        .iter()
-        .filter_map(|c| c.parse::<OpeningChoice>().ok()?.stone())
-        .map(|cell| cell.to_string())
-        .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn opening_decisions_leave_their_stones_only() {
-        let choices = [
-            "h8",
-            "i9",
-            "j7",
-            "swap",
-            "fifths h9,j10",
-            "choose j10",
-            "stay",
-        ];
-        assert_eq!(opening_stones(&choices), ["h8", "i9", "j7", "j10"]);
     }
 }

@@ -18,7 +18,6 @@ use super::error::RoomError;
 use super::game::RoomGame;
 use super::invites::Invitations;
 use super::members::Members;
-use super::registry::release;
 use crate::cluster::Lease;
 use crate::hub::SharedHub;
 use crate::lobby::feed::RoomSummary;
@@ -62,6 +61,13 @@ pub(super) struct RoomActor {
     /// In a cluster: the summary last shared with the other nodes' lobbies, and when.
     shared: std::cell::RefCell<Option<RoomSummary>>,
     shared_at: std::cell::Cell<Option<Instant>>,
+}
+
+/// Gives a room's lease back, if it has one.
+pub(super) fn release(hub: &SharedHub, id: &str, lease: Option<&Lease>) {
+    if let Some(lease) = lease {
+        hub.coord().release(id, lease.fence);
+    }
 }
 
 impl RoomActor {

@@ -1,4 +1,4 @@
-//! What a request does to a room, in two steps. The rules ([`super::game::RoomGame`]) check the
+//! What a request does to a room, in two steps. The rules (`RoomGame`, in game.rs) check the
 //! request against the state and propose a [`Change`]: the record to store, the state after
 //! it, and the events to announce. The room's task stores the record and only then commits the
 //! change: nothing is announced that is not stored, and a failed write leaves the state as it

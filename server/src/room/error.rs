@@ -88,7 +88,7 @@ pub enum RoomError {
     #[error("that line holds a word this hall does not allow")]
     ChatWord,
     #[error("{0}")]
-    Sanctioned(crate::moderation::sanctions::Sanctioned),
+    Sanctioned(crate::moderation::in_force::Sanctioned),
 
     // ---- making a room
     #[error("{0}")]

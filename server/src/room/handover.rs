@@ -33,7 +33,7 @@ impl RoomActor {
         // The lease is given back now, before the members join again: a claim of the room on
         // this node (nobody else took it: Redis was out of reach a moment) then takes a fresh
         // fence rather than finding its own old lease.
-        super::registry::release(&self.hub, self.game.id(), self.lease.take().as_ref());
+        super::actor::release(&self.hub, self.game.id(), self.lease.take().as_ref());
         // This node's connections in the room join it again at its owner. The new owner's
         // "moved" word does not do it when it arrives before the loss is found (Redis lost
         // its data, say): it re-joins them to this copy, which is in memory still, and they

@@ -63,13 +63,6 @@ pub(super) async fn new_room_lease(hub: &SharedHub, id: &str) -> Result<Lease, R
     }
 }
 
-/// Gives a room's lease back, if it has one.
-pub(super) fn release(hub: &SharedHub, id: &str, lease: Option<&Lease>) {
-    if let Some(lease) = lease {
-        hub.coord().release(id, lease.fence);
-    }
-}
-
 /// Starts the task of a room (new, or reloaded at start when `reloaded`), made from `origin`;
 /// in a cluster, under `lease`. If a task for that room is already registered, returns its
 /// handle and starts nothing: a room has exactly one writer.

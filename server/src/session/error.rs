@@ -37,7 +37,7 @@ pub enum SessionError {
     #[error("that name looks like an account's name: choose another name")]
     NameLooksTaken,
     #[error("{0}")]
-    Sanctioned(crate::moderation::sanctions::Sanctioned),
+    Sanctioned(crate::moderation::in_force::Sanctioned),
 }
 
 impl Refusal for SessionError {

@@ -3,7 +3,7 @@
 //! settled in the transaction that ends it, with both players' account rows locked, so that
 //! two nodes ending two games of one player at once rate them one after the other.
 
-use game_core::protocol::{ClockSpec, GameResult, RatingOutcome};
+use game_core::protocol::{ClockSpec, GameResult};
 use game_core::GameSpec;
 use tokio_postgres::{Client, Row};
 
@@ -13,7 +13,7 @@ use crate::store::error::StoreError;
 use crate::store::records::{
     name_key, LeaderRow, PlayerPage, RatingPoint, StoredAccount, StoredRating,
 };
-use crate::store::text::{now_ms, parse_color};
+use crate::store::text::now_ms;
 
 /// Version 4 of the schema: accounts, extra tokens, ratings and their changes, and whether a
 /// room is rated (and why one was not after all).
@@ -254,39 +254,6 @@ async fn write_settlement(
         .await?;
     }
     Ok(())
-}
-
-/// What a finished rated room did to the ratings.
-pub(super) async fn rating_outcome(
-    db: &impl tokio_postgres::GenericClient,
-    room: &str,
-) -> Result<Option<RatingOutcome>, StoreError> {
-    let unrated: Option<String> = match db
-        .query_opt("SELECT unrated FROM rooms WHERE id = $1", &[&room])
-        .await?
-    {
-        Some(row) => row.try_get(0)?,
-        None => None,
-    };
-    let rows = db
-        .query(
-            "SELECT color, player, name, before, after, rd FROM rating_changes WHERE room = $1",
-            &[&room],
-        )
-        .await?;
-    let mut changes = Vec::with_capacity(rows.len());
-    for r in &rows {
-        let color: String = r.try_get(0)?;
-        changes.push(ratings::change(
-            parse_color(&color),
-            r.try_get(1)?,
-            r.try_get(2)?,
-            r.try_get(3)?,
-            r.try_get(4)?,
-            r.try_get(5)?,
-        ));
-    }
-    Ok(ratings::outcome(unrated, changes))
 }
 
 const ACCOUNT_COLUMNS: &str = "player, name, password_hash, bot, created_ms";

@@ -5,11 +5,13 @@
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use game_core::protocol::RatingOutcome;
 use tokio::sync::{MappedMutexGuard, Mutex, MutexGuard};
 use tokio_postgres::types::ToSql;
 use tokio_postgres::{Client, IsolationLevel, Row, Transaction};
 
 use super::connect;
+use crate::accounts::ratings;
 use crate::store::error::StoreError;
 use crate::store::fence;
 use crate::store::records::{
@@ -124,7 +126,7 @@ impl Readers {
         let tx = snapshot(&mut db).await?;
         let mut rooms = read_rooms(&tx, Rooms::One(id)).await?;
         if let Some(room) = rooms.first_mut().filter(|r| r.head.rated) {
-            room.rating = super::accounts::rating_outcome(&tx, id).await?;
+            room.rating = rating_outcome(&tx, id).await?;
         }
         tx.commit().await?;
         Ok(rooms.into_iter().next())
@@ -326,4 +328,37 @@ fn room_head(row: &Row) -> Result<StoredRoom, StoreError> {
         fence: fence::from_column(row.try_get(10)?),
         rating: None,
     })
+}
+
+/// What a finished rated room did to the ratings.
+async fn rating_outcome(
+    db: &impl tokio_postgres::GenericClient,
+    room: &str,
+) -> Result<Option<RatingOutcome>, StoreError> {
+    let unrated: Option<String> = match db
+        .query_opt("SELECT unrated FROM rooms WHERE id = $1", &[&room])
+        .await?
+    {
+        Some(row) => row.try_get(0)?,
+        None => None,
+    };
+    let rows = db
+        .query(
+            "SELECT color, player, name, before, after, rd FROM rating_changes WHERE room = $1",
+            &[&room],
+        )
+        .await?;
+    let mut changes = Vec::with_capacity(rows.len());
+    for r in &rows {
+        let color: String = r.try_get(0)?;
+        changes.push(ratings::change(
+            parse_color(&color),
+            r.try_get(1)?,
+            r.try_get(2)?,
+            r.try_get(3)?,
+            r.try_get(4)?,
+            r.try_get(5)?,
+        ));
+    }
+    Ok(ratings::outcome(unrated, changes))
 }
