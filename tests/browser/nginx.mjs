@@ -93,14 +93,15 @@ export async function siteConfig({ httpPort, tlsPort, tls, server }) {
  *  resolves once it accepts TLS connections. Returns { log(), stop() }. */
 export async function startNginx(bin, dir, site, tlsPort) {
   await writeFile(join(dir, 'kibitz.conf'), site);
-  // Its own main context: one process (no workers to leave behind, no user to switch to), its
+  // Its own main context: one process (no workers to leave behind, no user to switch to; 1024
+  // connections, as Debian's 768 give room for a first visit's every script at once), its
   // pid, logs and temporary files here, the server reached from the proxy's own address
   // (PROXY_ADDR), and the site included as Debian's nginx.conf includes sites-enabled.
   await writeFile(join(dir, 'nginx.conf'), `daemon off;
 master_process off;
 pid ${dir}/nginx.pid;
 error_log stderr notice;
-events { worker_connections 128; }
+events { worker_connections 1024; }
 http {
     access_log ${dir}/access.log;
     client_body_temp_path ${dir}/body;
