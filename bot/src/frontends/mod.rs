@@ -5,7 +5,7 @@
 //! - [`pbrain`]: the Gomoku engine as a Gomocup (Piskvork) brain.
 //! - [`nboard`]: the Othello engine as an NBoard engine.
 //! - [`analyze`]: any engine, one position a line in and one JSON line out.
-//! - [`bench`]: `kibitz bench`, the engines' search signature.
+//! - [`mod@bench`]: `kibitz bench`, the engines' search signature.
 
 pub mod analyze;
 pub mod bench;

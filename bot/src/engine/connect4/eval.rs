@@ -12,15 +12,7 @@
 //! classic 7x6 board (odd rows for the first player) to any board.
 
 use super::bitboard::{winning_cells, Bits, Board, Geometry};
-
-/// Weight of a threat of the owner's parity, of another threat, and of a stacked pair.
-const GOOD_THREAT: i32 = 90;
-const OTHER_THREAT: i32 = 35;
-const STACKED_THREATS: i32 = 160;
-/// Points per line through a stone.
-const LINE_WEIGHT: i32 = 4;
-/// The side to move's edge of having the next stone.
-const TEMPO: i32 = 6;
+use super::params::{GOOD_THREAT, LINE_WEIGHT, OTHER_THREAT, STACKED_THREATS, TEMPO};
 
 /// Masks precomputed for one board.
 #[derive(Clone, Debug, PartialEq, Eq)]

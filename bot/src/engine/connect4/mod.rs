@@ -9,7 +9,8 @@
 //! - [`game`]: the [`SearchGame`](crate::engine::search::SearchGame) for the shared search, with the
 //!   solver as its probe.
 //! - [`levels`]: what each level may do.
-//! - [`position`]: the `kibitz analyze` input formats.
+//! - [`notation`]: the `kibitz analyze` input formats.
+//! - [`params`]: the evaluation's tuned weights.
 //!
 //! # Determinism
 //! Depth- and node-limited searches empty both tables first, so they repeat node for node.
@@ -21,6 +22,7 @@ pub mod eval;
 pub mod game;
 pub mod levels;
 pub mod notation;
+pub mod params;
 pub mod solver;
 pub mod table;
 

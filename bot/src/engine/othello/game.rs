@@ -8,6 +8,7 @@ use super::board::{
     after_move, final_score, game_over, position_key, square_name, PASS, SQUARE_ORDER,
 };
 use super::eval;
+use super::params::PROBE_SLACK;
 use super::solver::Solver;
 use crate::engine::search::SearchGame;
 use crate::engine::value::WIN_BOUND;
@@ -56,10 +57,6 @@ pub fn search_window_to_exact(alpha: i32, beta: i32) -> (i32, i32) {
         .unwrap_or(65);
     (a, b)
 }
-
-/// How many plies beyond the remaining depth a node may have left and still be solved
-/// exactly by [`SearchGame::probe`].
-pub const PROBE_SLACK: i32 = 4;
 
 /// The position as the shared search sees it, with what it needs to solve endgames exactly
 /// on the way ([`SearchGame::probe`]).

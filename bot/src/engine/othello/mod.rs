@@ -16,6 +16,7 @@
 //! - [`training`]: fitting the weights to labelled positions.
 //! - [`stability`]: discs that can never flip.
 //! - [`solver`]: the exact endgame search.
+//! - [`params`]: the tuned parameters of the solver and the exact probes.
 //! - [`last_flip`]: the flips of the last move, counted without making it.
 //!
 //! # Levels
@@ -38,6 +39,7 @@ pub mod heuristic;
 pub mod last_flip;
 pub mod levels;
 pub mod midgame;
+pub mod params;
 pub mod patterns;
 pub mod selfplay;
 pub mod solver;
@@ -55,8 +57,9 @@ use game_core::{AnyPosition, Position};
 use crate::engine::search::{SearchBudget, Searcher};
 use crate::engine::{Engine, Score, SearchLimits, SearchRequest, SearchResult};
 use board::{after_move, final_score, game_over, square_name, PASS};
-use game::{search_to_exact, Game, PROBE_SLACK};
+use game::{search_to_exact, Game};
 use levels::{solvable_empties, solvable_empties_in_nodes, LevelSettings};
+use params::PROBE_SLACK;
 use solver::{Solution, Solver};
 
 /// Table sizes (entries of 24 bytes): 12 MB for the midgame search, 24 MB for the solver,

@@ -33,28 +33,18 @@ use std::time::Instant;
 use super::bitboard::{can_move, legal_moves};
 use super::board::{final_score, game_over, PASS};
 use super::eval::Evaluator;
+use super::params::{DEEP_EMPTIES, ESTIMATE_DEPTH, EVAL_ORDER_EMPTIES};
 use crate::engine::watchdog::Watchdog;
 use crate::engine::StopFlag;
 use last_empties::{parity_of, solve_small, stability_cutoff, INFINITY};
 use ordering::{value_fast, value_with_eval, MoveList};
 use table::{EndgameTable, NO_MOVE};
 
-/// Nodes with more empties than this use the table and the full move ordering; below it
-/// they cost more than the nodes they save.
-pub const DEEP_EMPTIES: u32 = 7;
-/// Nodes with at least this many empties order their moves with shallow searches of the
-/// evaluation: their subtrees are big enough to pay for it.
-pub const EVAL_ORDER_EMPTIES: u32 = 16;
-
 /// The depth of the ordering searches of a node with `empties` empty squares: deeper where
 /// the subtree is bigger.
 fn sort_depth(empties: u32) -> u32 {
     (empties.saturating_sub(15) / 3).min(4)
 }
-
-/// The depth of the search that guesses the root's value for the first null window (tuned
-/// on FFO #40-44: deeper guesses save more than they cost up to about here).
-const ESTIMATE_DEPTH: u32 = 10;
 
 /// An exact solver with its own table; keep one per game to reuse what it learnt.
 pub struct Solver {
