@@ -11,7 +11,7 @@
 //! the seeks of quick pairing ([`seeks`]), and the hall's counts, each the Redis side of an
 //! interface that also runs in one process: the sign-in guard (`signin`), new players per
 //! address (`budgets`), and open rooms and reviews asked per player and per address
-//! (`open_rooms`).
+//! (`open_rooms`, each count a [`tally::Tally`]).
 
 mod alone;
 mod budgets;
@@ -24,6 +24,7 @@ mod ownership;
 mod presence;
 pub mod seeks;
 mod signin;
+pub mod tally;
 
 use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
@@ -39,10 +40,11 @@ pub use alone::{Alone, ALONE};
 pub use bus::{Arrival, Bus, BusInbox, BusMsg};
 pub use coordination::{Coordination, HallCounts};
 pub use lease::{Claim, Lease};
-pub use open_rooms::{reviews as review_tally, Tally, OPEN_ROOMS};
+pub use open_rooms::{reviews as review_tally, OPEN_ROOMS};
 pub use ownership::director_lease;
 pub use presence::PeerNews;
 pub use seeks::SeekEntry;
+pub use tally::Tally;
 
 use crate::metrics::Metrics;
 

@@ -15,19 +15,12 @@ use std::time::Duration;
 
 use redis::Script;
 
+use super::tally::Tally;
 use super::Cluster;
 use crate::room::open_rooms::{Makers, NotOpened, OpenLimits};
 
 /// How long a room counts at most without being closed.
 pub const COUNTED_AT_MOST: Duration = Duration::from_secs(24 * 3600);
-
-/// What a count of the hall counts in Redis: the word its keys start with
-/// (`kibitz:{name}:...`), and how long one unit counts at most without being closed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Tally {
-    pub name: &'static str,
-    pub longest: Duration,
-}
 
 /// The open rooms.
 pub const OPEN_ROOMS: Tally = Tally {

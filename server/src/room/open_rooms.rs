@@ -13,7 +13,8 @@ use std::net::IpAddr;
 
 use parking_lot::Mutex;
 
-use crate::cluster::{Cluster, Tally};
+use crate::cluster::tally::Tally;
+use crate::cluster::Cluster;
 
 /// The open rooms one player, and one address, may have.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
