@@ -1,5 +1,7 @@
 // Blocks without the DOM: the server's list (GET /api/blocks) read into players in name order, whom a page may offer to block (an account may block anyone else, a bot too), and the list as this page knows it while it changes (node-tested).
 
+import { PlayerList } from './player-list.js';
+
 /** The answer of GET /api/blocks as [{ player, name }]: each player once, accounts by name
  *  (any case, then as written), guests (`name` null) after them by id; anything malformed left
  *  out rather than shown as "undefined". */
@@ -35,45 +37,9 @@ export function canBlock(person, me) {
   return player !== me.player;
 }
 
-/** The players this page knows to be blocked: unknown (`known()` false) until the server's list
- *  is read, then changed here as the account blocks and unblocks (the server answered each). */
-export class BlockList {
+/** The players this page knows to be blocked (`readBlocked` keeps the order). */
+export class BlockList extends PlayerList {
   constructor() {
-    this.rows = null;
-  }
-
-  /** Forgets the list (another account, or none): unknown again. */
-  reset() {
-    this.rows = null;
-  }
-
-  /** The server's list, already read (`readBlocked`). */
-  set(rows) {
-    this.rows = [...rows];
-  }
-
-  known() {
-    return this.rows !== null;
-  }
-
-  has(player) {
-    return !!this.rows?.some((r) => r.player === player);
-  }
-
-  /** The players in name order (empty while unknown). */
-  all() {
-    return this.rows ? [...this.rows] : [];
-  }
-
-  /** `player` (named `name`, null for a guest) is blocked now. */
-  add(player, name = null) {
-    if (!this.rows) this.rows = [];
-    if (this.has(player)) return;
-    this.rows = readBlocked({ blocked: [...this.rows, { player, name }] });
-  }
-
-  /** `player` is no longer blocked. */
-  remove(player) {
-    if (this.rows) this.rows = this.rows.filter((r) => r.player !== player);
+    super((rows) => readBlocked({ blocked: rows }));
   }
 }

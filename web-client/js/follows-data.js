@@ -1,6 +1,7 @@
 // Follows and head to head without the DOM: the HTTP requests (GET /api/follows, POST and DELETE /api/follows with an account's token; GET /api/players/<name>/vs/<other>, public), their answers read into what the pages draw (the players followed in name order, their games in play newest first, a head-to-head score and games), which pair of players a player page shows head to head, how a game went for one side, whom a page may offer to follow, and the list as this page knows it while it changes (node-tested).
 
 import { apiRequest } from './api.js';
+import { PlayerList } from './player-list.js';
 
 /** How often the lobby's "Following" card asks again while the page is in view. */
 export const REFRESH_MS = 30_000;
@@ -166,51 +167,9 @@ export function canFollow(person, me) {
   return !!player && player !== me.player;
 }
 
-/** The players this page knows to be followed: unknown (`known()` false) until the server's
- *  list is read, then changed here as the account follows and unfollows (the server answered
- *  each). */
-export class FollowList {
+/** The players this page knows to be followed (`readFollowing` keeps the order). */
+export class FollowList extends PlayerList {
   constructor() {
-    this.rows = null;
-  }
-
-  /** Forgets the list (another account, or none): unknown again. */
-  reset() {
-    this.rows = null;
-  }
-
-  /** The server's list, already read (`readFollowing`). */
-  set(rows) {
-    this.rows = [...rows];
-  }
-
-  known() {
-    return this.rows !== null;
-  }
-
-  has(player) {
-    return !!this.rows?.some((r) => r.player === player);
-  }
-
-  /** The players in name order (empty while unknown). */
-  all() {
-    return this.rows ? [...this.rows] : [];
-  }
-
-  /** The ids followed, as a set. */
-  ids() {
-    return new Set(this.all().map((r) => r.player));
-  }
-
-  /** `player` (named `name`) is followed now. */
-  add(player, name = null) {
-    if (!this.rows) this.rows = [];
-    if (this.has(player)) return;
-    this.rows = readFollowing({ following: [...this.rows, { player, name }] });
-  }
-
-  /** `player` is no longer followed. */
-  remove(player) {
-    if (this.rows) this.rows = this.rows.filter((r) => r.player !== player);
+    super((rows) => readFollowing({ following: rows }));
   }
 }
