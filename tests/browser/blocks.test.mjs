@@ -4,30 +4,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, openPlayer, assertClean, assertInView, assertShown, byId, gotoLobby, createRoom, openRoom, waitOnline,
-  seriousViolations, screenshot, SIZES, WAIT_MS,
-} from './harness.mjs';
+  seriousViolations, screenshot, SIZES, WAIT_MS, registerAccount } from './harness.mjs';
 
 // No first-move abort while the two chat in the new room.
 const hall = useHall('blocks', { env: { KIBITZ_FIRST_MOVE_SECS: '600' } });
 
 const DESK720 = { viewport: { width: 1280, height: 720 } };
-
-/** Makes the guest `player` the account `name` through the API (the account form is tested in
- *  accounts.test.mjs), and waits until the page says hello again as it. */
-async function register(player, name) {
-  const status = await player.page.evaluate(async (n) => {
-    const res = await fetch('/api/accounts', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: localStorage.getItem('kibitz.token'), name: n, password: 'correct horse 42' }),
-    });
-    return res.status;
-  }, name);
-  assert.equal(status, 201, `${name} registered`);
-  await player.page.reload();
-  await player.page.locator('[data-testid="my-name"][data-account="true"]').waitFor({ timeout: WAIT_MS });
-  await waitOnline(player.page);
-}
 
 /** Opens the player page of `name` and waits for its title. */
 async function openPlayerPage(player, name) {
@@ -60,7 +42,7 @@ test('an account blocks another from his page: his chat no longer reaches her, h
   try {
     for (const p of [ann, bob]) {
       await gotoLobby(p, hall.server);
-      await register(p, p.name);
+      await registerAccount(p, p.name);
     }
     const bobId = await byId(bob.page, 'my-name').getAttribute('data-player');
 
@@ -157,7 +139,7 @@ test('a guest is offered no Block, an account none on its own page; the dialog i
     // The challenge button shows once the welcome is in: by then a Block button would be too.
     await byId(cy.page, 'btn-challenge').waitFor({ timeout: WAIT_MS });
     assert.equal(await byId(cy.page, 'block-control').count(), 0);
-    await register(cy, 'Cyril');
+    await registerAccount(cy, 'Cyril');
     await openPlayerPage(cy, 'Cyril');
     await byId(cy.page, 'blocked-none').waitFor({ timeout: WAIT_MS });
     assert.equal(await byId(cy.page, 'block-control').count(), 0);

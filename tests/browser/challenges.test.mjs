@@ -5,30 +5,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, openPlayer, assertClean, assertInView, byId, gotoLobby, waitOnline, seriousViolations, screenshot,
-  dumpFrames, startBot, waitBots, waitMyTurn, SIZES, WAIT_MS,
-} from './harness.mjs';
+  dumpFrames, startBot, waitBots, waitMyTurn, SIZES, WAIT_MS, registerAccount } from './harness.mjs';
 
 // No first-move abort while the test looks at the new room's seats (a 5+3 game).
 const hall = useHall('challenges', { env: { KIBITZ_FIRST_MOVE_SECS: '600' } });
 
 const DESK720 = { viewport: { width: 1280, height: 720 } };
-
-/** Makes the guest `player` the account `name` through the API (the account form is tested in
- *  accounts.test.mjs), and waits until the page says hello again as it. */
-async function register(player, name) {
-  const status = await player.page.evaluate(async (n) => {
-    const res = await fetch('/api/accounts', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: localStorage.getItem('kibitz.token'), name: n, password: 'correct horse 42' }),
-    });
-    return res.status;
-  }, name);
-  assert.equal(status, 201, `${name} registered`);
-  await player.page.reload();
-  await player.page.locator('[data-testid="my-name"][data-account="true"]').waitFor({ timeout: WAIT_MS });
-  await waitOnline(player.page);
-}
 
 /** The challenge dialog filled in and sent; `fields` are select test ids and their values. */
 async function sendChallenge(page, fields) {
@@ -62,7 +44,7 @@ test('a challenge from a player page: declined as too fast, sent again and accep
   const bob = await openPlayer(hall.browser, { name: 'Bob', ...SIZES.phone });
   try {
     await gotoLobby(bob, hall.server);
-    await register(bob, 'Bob');
+    await registerAccount(bob, 'Bob');
     const bobId = await byId(bob.page, 'my-name').getAttribute('data-player');
     await gotoLobby(ann, hall.server);
 
@@ -166,7 +148,7 @@ test('a challenge the server refuses says why, and several challenges to one per
   const eve = await openPlayer(hall.browser, { name: 'Eve', ...SIZES.phone });
   try {
     await gotoLobby(cy, hall.server);
-    await register(cy, 'Cyril');
+    await registerAccount(cy, 'Cyril');
     for (const p of [dee, eve]) await gotoLobby(p, hall.server);
 
     // Dee and Eve challenge Cyril from his page: both prompts listed on his, each with its own
@@ -250,7 +232,7 @@ test('a bot challenged from its page at level 3: the room made at once, the bot 
 
     // Gil, an account on a phone: a rated game against the bot is played at level 10.
     await gotoLobby(gil, hall.server);
-    await register(gil, 'Gilbert');
+    await registerAccount(gil, 'Gilbert');
     await gil.page.goto(`${hall.server.url}?player=Kibot`);
     await waitOnline(gil.page);
     await byId(gil.page, 'btn-challenge').click();

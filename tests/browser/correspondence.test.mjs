@@ -4,8 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, startServer, openPlayer, assertClean, assertInView, byId, gotoLobby, openMoreOptions, openRoom, playCell,
-  waitOnline, seriousViolations, screenshot, moveTexts, SIZES, WAIT_MS,
-} from './harness.mjs';
+  waitOnline, seriousViolations, screenshot, moveTexts, SIZES, WAIT_MS, registerAccount } from './harness.mjs';
 
 const TEST_CLOCK = { KIBITZ_TEST_CLOCK: 'true' };
 const hall = useHall('correspondence', { env: TEST_CLOCK });
@@ -14,23 +13,6 @@ const DESK720 = { viewport: { width: 1280, height: 720 } };
 const DAY_MS = 86_400_000;
 // While the server is down Chromium itself logs each refused connection; the page cannot stop that.
 const REFUSED = [/WebSocket connection to 'ws:\/\/[^']+\/ws' failed/, /Failed to load resource: net::ERR_CONNECTION_REFUSED/];
-
-/** Makes the guest `player` the account `name` through the API (the account form is tested in
- *  accounts.test.mjs), and waits until the page says hello again as it. */
-async function register(player, name) {
-  const status = await player.page.evaluate(async (n) => {
-    const res = await fetch('/api/accounts', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: localStorage.getItem('kibitz.token'), name: n, password: 'correct horse 42' }),
-    });
-    return res.status;
-  }, name);
-  assert.equal(status, 201, `${name} registered`);
-  await player.page.reload();
-  await player.page.locator('[data-testid="my-name"][data-account="true"]').waitFor({ timeout: WAIT_MS });
-  await waitOnline(player.page);
-}
 
 /** Records every notification the page raises in window.__notes ({ title, body, tag }) and
  *  keeps the objects in window.__noteObjects, the real constructor doing what it does. */
@@ -84,7 +66,7 @@ test('a correspondence game: days on the clocks, a restart, a day passing, the Y
   try {
     for (const p of both) {
       await gotoLobby(p, hall.server);
-      await register(p, p.name);
+      await registerAccount(p, p.name);
     }
     // No correspondence game yet: no card, the plain title.
     for (const p of both) {
@@ -288,7 +270,7 @@ test('a challenge by correspondence: the dialog offers days per move, the room f
   try {
     for (const p of both) {
       await gotoLobby(p, hall.server);
-      await register(p, p.name);
+      await registerAccount(p, p.name);
     }
     await cy.page.goto(`${hall.server.url}?player=Deena`);
     await waitOnline(cy.page);

@@ -4,8 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   useHall, openPlayer, assertClean, assertShown, byId, gotoLobby, createRoom, openRoom, waitOnline, waitMyTurn,
-  seriousViolations, screenshot, SIZES, WAIT_MS,
-} from './harness.mjs';
+  seriousViolations, screenshot, SIZES, WAIT_MS, registerAccount } from './harness.mjs';
 import { wireClient } from './wire.mjs';
 
 // No first-move abort while a game waits for its first move.
@@ -13,23 +12,6 @@ const hall = useHall('follows', { env: { KIBITZ_FIRST_MOVE_SECS: '600' } });
 
 const DESK720 = { viewport: { width: 1280, height: 720 } };
 const PHONE = SIZES.phone.viewport;
-
-/** Makes the guest `player` the account `name` through the API (the account form is tested in
- *  accounts.test.mjs), and waits until the page says hello again as it. */
-async function register(player, name) {
-  const status = await player.page.evaluate(async (n) => {
-    const res = await fetch('/api/accounts', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: localStorage.getItem('kibitz.token'), name: n, password: 'correct horse 42' }),
-    });
-    return res.status;
-  }, name);
-  assert.equal(status, 201, `${name} registered`);
-  await player.page.reload();
-  await player.page.locator('[data-testid="my-name"][data-account="true"]').waitFor({ timeout: WAIT_MS });
-  await waitOnline(player.page);
-}
 
 /** Opens the player page at `query` (`Bob`, or `Ann&vs=Bob`) and waits for its title. */
 async function openPlayerPage(player, query, name = query) {
@@ -69,7 +51,7 @@ test('Ann follows Bob, sees his game with Cid in her lobby and watches it, beats
   try {
     for (const p of [ann, bob]) {
       await gotoLobby(p, hall.server);
-      await register(p, p.name);
+      await registerAccount(p, p.name);
     }
     const bobId = await byId(bob.page, 'my-name').getAttribute('data-player');
 

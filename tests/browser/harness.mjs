@@ -442,3 +442,20 @@ export async function seriousViolations(page, { also = [] } = {}) {
   });
   return found.filter((v) => v.impact === 'serious' || v.impact === 'critical' || also.includes(v.id));
 }
+
+/** Makes the guest `player` the account `name` through the API (the account form is tested in
+ *  accounts.test.mjs), and waits until the page says hello again as it. */
+export async function registerAccount(player, name) {
+  const status = await player.page.evaluate(async (n) => {
+    const res = await fetch('/api/accounts', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: localStorage.getItem('kibitz.token'), name: n, password: 'correct horse 42' }),
+    });
+    return res.status;
+  }, name);
+  assert.equal(status, 201, `${name} registered`);
+  await player.page.reload();
+  await player.page.locator('[data-testid="my-name"][data-account="true"]').waitFor({ timeout: WAIT_MS });
+  await waitOnline(player.page);
+}

@@ -6,31 +6,13 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import {
   useHall, openPlayer, assertClean, assertInView, byId, gotoLobby, createRoom, openRoom, waitOnline,
-  seriousViolations, screenshot, SIZES, WAIT_MS, KIBITZ_BIN,
-} from './harness.mjs';
+  seriousViolations, screenshot, SIZES, WAIT_MS, KIBITZ_BIN, registerAccount } from './harness.mjs';
 
 // No first-move abort while they chat in the new room.
 const hall = useHall('moderation', { env: { KIBITZ_FIRST_MOVE_SECS: '600' } });
 
 const DESK720 = { viewport: { width: 1280, height: 720 } };
 const PHONE_VIEW = { width: 390, height: 844 };
-
-/** Makes the guest `player` the account `name` through the API, and waits until the page says
- *  hello again as it. */
-async function register(player, name) {
-  const status = await player.page.evaluate(async (n) => {
-    const res = await fetch('/api/accounts', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: localStorage.getItem('kibitz.token'), name: n, password: 'correct horse 42' }),
-    });
-    return res.status;
-  }, name);
-  assert.equal(status, 201, `${name} registered`);
-  await player.page.reload();
-  await player.page.locator('[data-testid="my-name"][data-account="true"]').waitFor({ timeout: WAIT_MS });
-  await waitOnline(player.page);
-}
 
 /** Makes the account `name` a moderator the way an operator does, beside the running server. */
 async function grantModerator(name) {
@@ -75,7 +57,7 @@ test('a moderator hides a line, mutes, lifts and bans; the player is told; a blo
   try {
     for (const p of [mod, ann, bob]) {
       await gotoLobby(p, hall.server);
-      await register(p, p.name);
+      await registerAccount(p, p.name);
     }
     const bobId = await byId(bob.page, 'my-name').getAttribute('data-player');
 

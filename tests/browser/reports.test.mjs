@@ -7,31 +7,13 @@ import { promisify } from 'node:util';
 import { join } from 'node:path';
 import {
   useHall, withServer, openPlayer, assertClean, assertInView, assertShown, byId, gotoLobby, createRoom, openRoom, playCell,
-  waitOnline, seriousViolations, screenshot, SIZES, WAIT_MS, KIBITZ_BIN, ARTIFACTS,
-} from './harness.mjs';
+  waitOnline, seriousViolations, screenshot, SIZES, WAIT_MS, KIBITZ_BIN, ARTIFACTS, registerAccount } from './harness.mjs';
 
 // No first-move abort while the two chat in the new room.
 const hall = useHall('reports', { env: { KIBITZ_FIRST_MOVE_SECS: '600' } });
 
 const DESK720 = { viewport: { width: 1280, height: 720 } };
 const PHONE_VIEW = { width: 390, height: 844 };
-
-/** Makes the guest `player` the account `name` through the API (the account form is tested in
- *  accounts.test.mjs), and waits until the page says hello again as it. */
-async function register(player, name) {
-  const status = await player.page.evaluate(async (n) => {
-    const res = await fetch('/api/accounts', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ token: localStorage.getItem('kibitz.token'), name: n, password: 'correct horse 42' }),
-    });
-    return res.status;
-  }, name);
-  assert.equal(status, 201, `${name} registered`);
-  await player.page.reload();
-  await player.page.locator('[data-testid="my-name"][data-account="true"]').waitFor({ timeout: WAIT_MS });
-  await waitOnline(player.page);
-}
 
 /** Makes the account `name` a moderator the way an operator does, beside the running server. */
 async function grantModerator(name, dataDir) {
@@ -82,8 +64,8 @@ test('a chat line, a game and a player reported; the moderator reads them with t
   const mod = await openPlayer(hall.browser, { name: 'Mod', ...DESK720 });
   try {
     for (const p of [ann, bob, mod]) await gotoLobby(p, hall.server);
-    await register(bob, 'Bob');
-    await register(mod, 'Mod');
+    await registerAccount(bob, 'Bob');
+    await registerAccount(mod, 'Mod');
     const annId = await byId(ann.page, 'my-name').getAttribute('data-player');
     const bobId = await byId(bob.page, 'my-name').getAttribute('data-player');
 
@@ -251,7 +233,7 @@ test('the eleventh report in an hour shows the server\'s sentence; the dialog in
     const dee = await openPlayer(hall.browser, { name: 'Dee', ...DESK720 });
     try {
       for (const p of [cy, dee]) await gotoLobby(p, server);
-      await register(dee, 'Dee');
+      await registerAccount(dee, 'Dee');
       const deeId = await byId(dee.page, 'my-name').getAttribute('data-player');
       // Ten reports through the API: the hour's allowance.
       const statuses = await cy.page.evaluate(async (player) => {
