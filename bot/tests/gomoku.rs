@@ -179,8 +179,13 @@ proptest! {
         size in 5u8..=19,
         rule in 0usize..3,
         ops in proptest::collection::vec((0u8..4, any::<usize>()), 1..50),
+        learned_order in any::<bool>(),
     ) {
-        let mut board = Board::new(size, RULES[rule]);
+        let new = || {
+            let board = Board::new(size, RULES[rule]);
+            if learned_order { board.with_learned_order() } else { board }
+        };
+        let mut board = new();
         for (op, pick) in ops {
             let empty: Vec<Point> = board.points().iter().copied().filter(|&p| board.is_empty(p)).collect();
             if op == 0 && board.stones() > 0 {
@@ -196,7 +201,7 @@ proptest! {
         while board.stones() > 0 {
             board.unmake();
         }
-        prop_assert!(board.agrees_with(&Board::new(size, RULES[rule])));
+        prop_assert!(board.agrees_with(&new()));
         prop_assert_eq!(board.hash(), 0);
     }
 
@@ -770,9 +775,10 @@ fn leaves_the_opponent_no_proven_win_when_a_move_avoids_it() {
 }
 
 /// White to move in a game lost to gobang (2026-12-01). Only k8 and k9 hold the checks against
-/// black's VCT; e7's check runs out of its budget. The search to depth 12 proves that k8 and
-/// k9 lose all the same, by a longer line (k9 k8 e7 e9 d10 d8 ...), so it turns to the moves
-/// left unproven and plays one that no VCT of black's refutes, where it used to play k9.
+/// black's VCT; e7's check runs out of its budget. The search to depth 14 (12 with the
+/// evaluation before the learned one) proves that k8 and k9 lose all the same, by a longer
+/// line (k9 k8 e7 e9 d10 d8 ...), so it turns to the moves left unproven and plays one that
+/// no VCT of black's refutes, where it used to play k9.
 #[test]
 fn when_the_moves_that_held_prove_lost_the_unproven_ones_are_searched() {
     let pos = freestyle(
@@ -781,7 +787,7 @@ fn when_the_moves_that_held_prove_lost_the_unproven_ones_are_searched() {
     let r = thorough_engine(20_000, 3_000)
         .search(
             &AnyPosition::Gomoku(pos.clone()),
-            Limits::Depth(12),
+            Limits::Depth(14),
             Level::MAX,
             &StopFlag::new(),
             0,

@@ -3,11 +3,12 @@
 //!
 //! A move touches only the five cells each way along its four lines (forty points): their
 //! keys gain one digit, their patterns are looked up again, and the running totals follow —
-//! the per-point values of [`super::points`], and the sets of points where a
-//! colour makes a five, a four, an open four or an open three. A move records what it replaces;
+//! the per-point values of [`super::points`], the learned worths and move-order scores of
+//! [`super::learned`], and the sets of points where a colour makes a five, a four, an open
+//! four or an open three ([`summary`]). A move records what it replaces;
 //! unmaking subtracts the same digits and puts the records back, with no lookups, so
-//! make/unmake is exact and cheap; [`Board::recount`] recomputes everything from scratch for
-//! the tests.
+//! make/unmake is exact and cheap; [`Board::recount`] ([`checks`]) recomputes everything
+//! from scratch for the tests.
 //!
 //! The padding is five wall cells on every side (one shared between the end of a row and the
 //! start of the next), so every key update and line walk needs no coordinate test.
@@ -19,6 +20,14 @@ use game_core::renju::RenjuBoard;
 use game_core::{Cell, Color, GomokuRule};
 
 use super::pattern::{slot, LineKey, Pattern, PatternTable, BLOCKED_DIGIT, OWN_DIGIT, POW3, REACH};
+mod checks;
+mod summary;
+mod zobrist;
+
+pub use summary::{PointSet, Summary};
+use zobrist::SIDE_KEY;
+
+use super::learned::{Class, Learned};
 use super::points;
 
 /// A point: an index into the padded array.
@@ -47,121 +56,10 @@ pub fn color_of(side: usize) -> Color {
     }
 }
 
-/// A set of points, one bit each, with its size kept so that emptiness is one comparison.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PointSet {
-    words: Vec<u64>,
-    len: usize,
-}
-
-impl PointSet {
-    fn new(points: usize) -> PointSet {
-        PointSet {
-            words: vec![0; points.div_ceil(64)],
-            len: 0,
-        }
-    }
-
-    fn assign(&mut self, p: Point, on: bool) {
-        let (word, bit) = (usize::from(p) / 64, p % 64);
-        let was = self.words[word] >> bit & 1 == 1;
-        if on && !was {
-            self.words[word] |= 1 << bit;
-            self.len += 1;
-        } else if !on && was {
-            self.words[word] &= !(1 << bit);
-            self.len -= 1;
-        }
-    }
-
-    #[must_use]
-    pub fn contains(&self, p: Point) -> bool {
-        self.words[usize::from(p) / 64] >> (p % 64) & 1 == 1
-    }
-
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    /// The points in increasing order.
-    pub fn iter(&self) -> impl Iterator<Item = Point> + '_ {
-        self.words.iter().enumerate().flat_map(|(i, &word)| {
-            let mut w = word;
-            std::iter::from_fn(move || {
-                (w != 0).then(|| {
-                    let bit = w.trailing_zeros();
-                    w &= w - 1;
-                    (i * 64) as Point + bit as Point
-                })
-            })
-        })
-    }
-
-    /// The first two points, in increasing order.
-    #[must_use]
-    pub fn first_two(&self) -> (Option<Point>, Option<Point>) {
-        let mut it = self.iter();
-        let first = it.next();
-        (first, it.next())
-    }
-
-    #[must_use]
-    pub fn len(&self) -> usize {
-        self.len
-    }
-}
-
 /// The four line directions as steps in the padded array: across, up, up-right, up-left.
 fn directions(stride: usize) -> [isize; 4] {
     let s = stride as isize;
     [1, s, s + 1, s - 1]
-}
-
-/// SplitMix64: a fixed, well-spread sequence for the Zobrist keys.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// The key of white to move.
-const SIDE_KEY: u64 = 0x5A17_C0DE_D15C_0BB1;
-
-/// Per-colour summaries of the empty points, kept in step with the patterns.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Summary {
-    /// Sum of [`points::point_value`] over the empty points: the hand-set evaluation.
-    pub total: i32,
-    /// Sum of [`points::point_worth`] over the empty points: the fitted evaluation.
-    pub worth_total: i32,
-    /// Points where a stone makes five.
-    pub fives: PointSet,
-    /// Points where a stone makes a four (simple or open) in some direction.
-    pub fours: PointSet,
-    /// Points where a stone makes an open four.
-    pub flex4s: PointSet,
-    /// Points where a stone makes an open three.
-    pub threes: PointSet,
-    /// Points where a stone makes two fours, or a four and an open three: a win next move
-    /// unless the opponent has fours of his own.
-    pub four_threes: PointSet,
-}
-
-impl Summary {
-    fn new(points: usize) -> Summary {
-        Summary {
-            total: 0,
-            worth_total: 0,
-            fives: PointSet::new(points),
-            fours: PointSet::new(points),
-            flex4s: PointSet::new(points),
-            threes: PointSet::new(points),
-            four_threes: PointSet::new(points),
-        }
-    }
 }
 
 /// Everything the board keeps about one point, side by side: a move updates forty points,
@@ -206,7 +104,8 @@ struct Change {
     dir: u8,
     pattern: Pattern,
     value: i16,
-    worth: i16,
+    worth: [i16; 2],
+    order: [i16; 2],
     flags: u8,
 }
 
@@ -224,9 +123,17 @@ pub struct Board {
     /// fifth tells an overline), four in freestyle, where nothing further changes a pattern.
     reach: isize,
     spots: Vec<Spot>,
-    /// Per point and colour, [`points::point_worth`] (0 on an occupied point): beside the
-    /// spots rather than in them, which fill a 32-byte line already.
-    worths: Vec<[i16; 2]>,
+    /// Per point and colour, the learned worths as mover and as waiting (0 on an occupied
+    /// point): beside the spots rather than in them, which fill a 32-byte line already.
+    worths: Vec<[[i16; 2]; 2]>,
+    /// Per point and colour, the move order's scores as attacker and as defender.
+    orders: Vec<[[i16; 2]; 2]>,
+    /// Whether the move order is the learned one ([`Board::with_learned_order`]) or the
+    /// hand-set values'.
+    learned_order: bool,
+    learned: &'static Learned,
+    /// Per colour, the class of its learned weights.
+    classes: [Class; 2],
     points_table: &'static points::PointTable,
     summary: [Summary; 2],
     /// The empty points with a stone within two: where the move generator looks.
@@ -258,10 +165,7 @@ impl Board {
         let len = (n + 2 * PAD + 1) * stride;
         let exact_black = rule != GomokuRule::Freestyle;
         let exact_white = rule == GomokuRule::Standard;
-        let mut seed = 0x6B69_6269_747A_0001 ^ n as u64;
-        let zobrist = (0..len)
-            .map(|_| [splitmix(&mut seed), splitmix(&mut seed)])
-            .collect();
+        let zobrist = zobrist::point_keys(len, n);
         let mut spots = vec![Spot::WALL; len];
         let mut points = Vec::with_capacity(n * n);
         for row in 0..n {
@@ -277,7 +181,11 @@ impl Board {
             rule,
             dirs: directions(stride),
             reach: if rule == GomokuRule::Freestyle { 4 } else { 5 },
-            worths: vec![[0; 2]; len],
+            worths: vec![[[0; 2]; 2]; len],
+            orders: vec![[[0; 2]; 2]; len],
+            learned_order: false,
+            learned: Learned::shared(),
+            classes: [Color::Black, Color::White].map(|c| Class::of(rule, c)),
             spots,
             points_table: points::PointTable::shared(),
             summary: [Summary::new(len), Summary::new(len)],
@@ -323,7 +231,8 @@ impl Board {
             }
             self.spots[q].values = [0; 2];
             self.spots[q].flags = [0; 2];
-            self.worths[q] = [0; 2];
+            self.worths[q] = [[0; 2]; 2];
+            self.orders[q] = [[0; 2]; 2];
         }
         self.summary = [Summary::new(len), Summary::new(len)];
         self.candidates = PointSet::new(len);
@@ -488,11 +397,29 @@ impl Board {
         i32::from(self.spots[usize::from(p)].values[v])
     }
 
-    /// The worth of empty point `p` for colour `v` ([`points::point_worth`]): what the
-    /// evaluation counts.
+    /// The move order's score of empty point `p` for colour `v` in `role`
+    /// ([`super::learned::ATTACK`] when `v` would play there, `DEFEND` when the other would).
     #[must_use]
-    pub fn worth(&self, p: Point, v: usize) -> i32 {
-        i32::from(self.worths[usize::from(p)][v])
+    pub fn order(&self, p: Point, v: usize, role: usize) -> i32 {
+        i32::from(self.orders[usize::from(p)][v][role])
+    }
+
+    /// The same board with the learned move order (full strength's) instead of the
+    /// hand-set values'.
+    #[must_use]
+    pub fn with_learned_order(mut self) -> Board {
+        // A rebuild keeps no record of moves made before it.
+        debug_assert!(self.history.is_empty());
+        self.learned_order = true;
+        self.rebuild();
+        self
+    }
+
+    /// The learned worth of empty point `p` for colour `v` in `role` ([`super::learned`]):
+    /// what the evaluation counts.
+    #[must_use]
+    pub fn worth(&self, p: Point, v: usize, role: usize) -> i32 {
+        i32::from(self.worths[usize::from(p)][v][role])
     }
 
     #[must_use]
@@ -602,7 +529,7 @@ impl Board {
             if c.dir != DETACHED {
                 self.spots[usize::from(c.point)].patterns[v][usize::from(c.dir)] = c.pattern;
             }
-            self.set_summary(c.point, v, c.value, c.worth, c.flags);
+            self.set_summary(c.point, v, c.value, c.worth, c.order, c.flags);
         }
     }
 
@@ -622,6 +549,7 @@ impl Board {
             },
             value: spot.values[v],
             worth: self.worths[pi][v],
+            order: self.orders[pi][v],
             flags: spot.flags[v],
         });
     }
@@ -687,7 +615,7 @@ impl Board {
     fn detach(&mut self, p: Point) {
         for v in 0..2 {
             self.record(p, v, DETACHED);
-            self.set_summary(p, v, 0, 0, 0);
+            self.set_summary(p, v, 0, [0; 2], [0; 2], 0);
         }
     }
 
@@ -708,21 +636,35 @@ impl Board {
         let index = points::combo_index(&self.spots[pi].patterns[v]);
         let renju_black = v == 0 && self.rule == GomokuRule::Renju;
         let e = self.points_table.entry(index);
-        let (value, worth) = (
-            e.value[usize::from(renju_black)],
-            e.worth[usize::from(renju_black)],
-        );
-        self.set_summary(p, v, value, worth, e.flags);
+        let value = e.value[usize::from(renju_black)];
+        let worth = self.learned.worth(self.classes[v], e.shape);
+        let order = if self.learned_order {
+            self.learned.order(self.classes[v], e.shape)
+        } else {
+            [value * 5 / 4, value]
+        };
+        self.set_summary(p, v, value, worth, order, e.flags);
     }
 
     /// Sets colour `v`'s value, worth and threat flags of `p`, the running totals and the
     /// threat sets with them.
-    fn set_summary(&mut self, p: Point, v: usize, value: i16, worth: i16, flags: u8) {
+    fn set_summary(
+        &mut self,
+        p: Point,
+        v: usize,
+        value: i16,
+        worth: [i16; 2],
+        order: [i16; 2],
+        flags: u8,
+    ) {
         let pi = usize::from(p);
+        self.orders[pi][v] = order;
         let old = std::mem::replace(&mut self.spots[pi].values[v], value);
         self.summary[v].total += i32::from(value) - i32::from(old);
         let old = std::mem::replace(&mut self.worths[pi][v], worth);
-        self.summary[v].worth_total += i32::from(worth) - i32::from(old);
+        for role in 0..2 {
+            self.summary[v].worth_totals[role] += i32::from(worth[role]) - i32::from(old[role]);
+        }
         self.set_flags(p, v, flags);
     }
 
@@ -745,46 +687,5 @@ impl Board {
                 set.assign(p, flags & bit != 0);
             }
         }
-    }
-
-    /// A copy of this board rebuilt from its stones alone, for checking the incremental
-    /// state (tests, debugging).
-    #[must_use]
-    pub fn recount(&self) -> Board {
-        let mut fresh = self.clone();
-        fresh.rebuild();
-        fresh
-    }
-
-    /// Whether the incremental state equals a from-scratch one.
-    #[must_use]
-    pub fn agrees_with(&self, other: &Board) -> bool {
-        let empty_points = self
-            .points
-            .iter()
-            .filter(|&&p| self.is_empty(p))
-            .map(|&p| usize::from(p));
-        self.summary == other.summary
-            && self.candidates == other.candidates
-            && self
-                .spots
-                .iter()
-                .zip(&other.spots)
-                .all(|(a, b)| (a.cell, a.near) == (b.cell, b.near))
-            && empty_points
-                .into_iter()
-                .all(|p| self.spots[p] == other.spots[p] && self.worths[p] == other.worths[p])
-    }
-
-    /// The Zobrist key recomputed from the stones.
-    #[must_use]
-    pub fn fresh_hash(&self) -> u64 {
-        let mut h = if self.turn() == 1 { SIDE_KEY } else { 0 };
-        for &p in &self.points {
-            if let Some(v) = self.stone(p) {
-                h ^= self.zobrist[usize::from(p)][v];
-            }
-        }
-        h
     }
 }

@@ -88,6 +88,9 @@ impl GomokuEngine {
         // to 90.5% against level 8 (docs/benchmarks-log.md, "Levels").
         self.threats.set_quiet(settings.full_strength);
         let mut board = Board::from_position(pos);
+        if settings.full_strength {
+            board = board.with_learned_order();
+        }
         if request.limits == SearchLimits::Solve {
             return Some(solve(&mut board, &request.stop, start));
         }

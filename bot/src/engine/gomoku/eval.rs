@@ -1,45 +1,34 @@
-//! Evaluation: a position is worth the sum of its empty points' values for the side to move
-//! against the opponent's, the side to move's counted higher because it plays next — with
-//! one of two sets of point weights ([`super::points`]): the *fitted* worths, and the side to
-//! move's factor with them, fitted to self-play results (`examples/gomoku_train.rs`), which
-//! full strength uses; or the *hand-set* values that the lower levels' noise was calibrated
-//! against.
+//! Evaluation: a position is worth what its empty points are worth to the side to move
+//! against what they are worth to the opponent — with one of two sets of point weights: the
+//! *learned* worths of [`super::learned`] (by point shape, for the colour to move and the
+//! colour waiting, by rule), which full strength uses; or the *hand-set* values of
+//! [`super::points`] that the lower levels' noise was calibrated against.
 //!
-//! The board keeps both sums up to date move by move ([`super::board::Summary`]), so the
+//! The board keeps every sum up to date move by move ([`super::board::Summary`]), so the
 //! evaluation itself is a few additions.
 
 use super::board::Board;
-use super::params::{MOVER_DEN, MOVER_NUM};
+use super::learned::{MOVER, UNIT, WAITING};
 
-/// The static value for the side to move, in centi-stones: with the fitted worths when
-/// `fitted`, else with the hand-set values (the side to move's counted 5/4).
+/// The static value for the side to move, in centi-stones: with the learned worths when
+/// `learned`, else with the hand-set values (the side to move's counted 5/4).
 ///
 /// A five-point of the opponent's is left out: the side to move must and will block it, so
 /// counting it would reward making fours just before the horizon.
 #[must_use]
-pub fn evaluate(board: &Board, fitted: bool) -> i32 {
+pub fn evaluate(board: &Board, learned: bool) -> i32 {
     let me = board.turn();
     let them = 1 - me;
-    let total = |v: usize| {
-        let s = board.summary(v);
-        if fitted {
-            s.worth_total
-        } else {
-            s.total
+    if learned {
+        let mut theirs = board.summary(them).worth_totals[WAITING];
+        for p in board.summary(them).fives.iter() {
+            theirs -= board.worth(p, them, WAITING);
         }
-    };
-    let (num, den) = if fitted {
-        (MOVER_NUM, MOVER_DEN)
-    } else {
-        (5, 4)
-    };
-    let mut theirs = total(them);
-    for p in board.summary(them).fives.iter() {
-        theirs -= if fitted {
-            board.worth(p, them)
-        } else {
-            board.value(p, them)
-        };
+        return (board.summary(me).worth_totals[MOVER] - theirs) / UNIT;
     }
-    (total(me) * num / den - theirs) / 2
+    let mut theirs = board.summary(them).total;
+    for p in board.summary(them).fives.iter() {
+        theirs -= board.value(p, them);
+    }
+    (board.summary(me).total * 5 / 4 - theirs) / 2
 }

@@ -18,7 +18,7 @@ pub struct LevelSettings {
     pub root_vcf: bool,
     /// VCT at the root.
     pub root_vct: bool,
-    /// The fitted evaluation and the extra reductions of full strength
+    /// The learned evaluation and move order and the extra reductions of full strength
     /// ([`super::search::Limits::full_strength`]).
     pub full_strength: bool,
     /// The opening book (15x15 freestyle) answers timed moves in positions of at most this
@@ -32,7 +32,7 @@ impl LevelSettings {
     /// random (it still makes five and stops a four, as every level does); levels 2 and 3
     /// through less; level 5 answers threes; level 7 finds VCFs at the root, level 8 also
     /// inside the search; level 9 adds the VCT and has no noise; level 10 has no depth cap,
-    /// quiet threats in its VCTs, and the fitted evaluation and extra reductions of full
+    /// quiet threats in its VCTs, and the learned evaluation and extra reductions of full
     /// strength (with them at levels
     /// 1–9 the steps shrank to 53–69%: the noise was calibrated against the hand-set values,
     /// and the reductions take depth from a depth-held level). The opening book is level 10's
@@ -110,7 +110,7 @@ mod tests {
         }
         assert!(!all[3].tactics && all[4].tactics);
         assert_eq!(all[9].noise, 0);
-        // Only full strength has the fitted evaluation; the levels below keep the one their
+        // Only full strength has the learned evaluation; the levels below keep the one their
         // noise was calibrated against.
         assert!(all[9].full_strength && !all[8].full_strength);
         // The whole book at full strength only; a part of it below, none below level 9.

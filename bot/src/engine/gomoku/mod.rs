@@ -21,6 +21,7 @@
 //! - [`points`]: what a point is worth to a colour, and the threats it makes.
 //! - [`board`]: the padded board with incremental patterns and Zobrist keys.
 //! - [`eval`]: the evaluation.
+//! - [`learned`]: the evaluation's learned weights, by point shape, role and rule.
 //! - [`movegen`]: candidates and forced replies.
 //! - [`threat`]: VCF and VCT.
 //! - [`search`]: the alpha-beta search.
@@ -34,6 +35,7 @@ pub mod board;
 pub mod book;
 mod choose;
 pub mod eval;
+pub mod learned;
 pub mod levels;
 pub mod movegen;
 pub mod opening;

@@ -5,13 +5,16 @@
 //! Black's forbidden points (renju) are never generated.
 
 use super::board::{Board, Point};
+use super::learned::{ATTACK, DEFEND};
 use super::pattern::{slot, Pattern, BLOCKED_DIGIT, POW3, REACH};
 use super::points::is_four_three;
 
-/// How a point ranks for the side `me` to move: attack first, then defence.
+/// How a point ranks for the side `me` to move: what it makes for `me` and what it takes
+/// from the opponent, by the board's move order (the hand-set values, the attack counted
+/// 5/4, or full strength's learned scores).
 #[must_use]
 pub fn move_score(board: &Board, p: Point, me: usize) -> i32 {
-    board.value(p, me) * 5 / 4 + board.value(p, 1 - me)
+    board.order(p, me, ATTACK) + board.order(p, 1 - me, DEFEND)
 }
 
 /// The points sorted by [`move_score`], best first; ties keep the given order.

@@ -134,7 +134,8 @@ pub(super) const OPEN_THREE_PLIES: u32 = 5;
 
 // The evaluation: the side to move's share.
 
-/// The side to move's share with the fitted worths: its points count `MOVER_NUM / MOVER_DEN`
+/// The side to move's share in the prior of the learned worths ([`super::learned::prior`]):
+/// its points count `MOVER_NUM / MOVER_DEN`
 /// (1.69) times the opponent's.
 pub(super) const MOVER_NUM: i32 = 22;
 pub(super) const MOVER_DEN: i32 = 13;

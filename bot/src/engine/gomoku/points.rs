@@ -129,8 +129,8 @@ pub fn is_four_three(patterns: &[Pattern; 4]) -> bool {
 pub struct PointEntry {
     /// [`point_value`], for every colour but black in renju (0) and for black in renju (1).
     pub value: [i16; 2],
-    /// [`point_worth`], likewise.
-    pub worth: [i16; 2],
+    /// The point's shape ([`super::learned::shape_of`]): the index of its learned worths.
+    pub shape: u16,
     /// The threat flags (`MAKES_*`).
     pub flags: u8,
 }
@@ -160,7 +160,7 @@ impl PointTable {
                     std::array::from_fn(|d| Pattern::ALL[index / 10usize.pow(d as u32) % 10]);
                 // Values stay far inside i16: at most four fives and a bonus.
                 let value = [false, true].map(|renju| point_value(&pats, renju) as i16);
-                let worth = [false, true].map(|renju| point_worth(&pats, renju) as i16);
+                let shape = super::learned::shape_of(&pats);
                 let mut f = 0;
                 for p in pats {
                     f |= match p {
@@ -176,7 +176,7 @@ impl PointTable {
                 }
                 entries.push(PointEntry {
                     value,
-                    worth,
+                    shape,
                     flags: f,
                 });
             }
@@ -262,8 +262,8 @@ mod tests {
             assert!(point_worth(&pats, false) > lines, "{pats:?}");
             let index = combo_index(&pats);
             assert_eq!(
-                i32::from(table.entry(index).worth[0]),
-                point_worth(&pats, false)
+                table.entry(index).shape,
+                super::super::learned::shape_of(&pats)
             );
         }
         assert_eq!(point_worth(&[Flex3, Flex3, None, None], true), 0);

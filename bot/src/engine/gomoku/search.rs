@@ -52,7 +52,7 @@ pub struct Limits {
     /// Wins through fours looked for at the leaves: a small VCF, or at full strength the
     /// quiescence search over fours.
     pub probe_vcf: bool,
-    /// Full strength (level 10): the fitted evaluation; a ply less for the moves after one
+    /// Full strength (level 10): the learned evaluation; a ply less for the moves after one
     /// that raised alpha, for the moves that make no four in a node far above beta, and in a
     /// node the TT knows no move for; a ply more for a singular TT move and for a threatened
     /// node at the horizon; trivial moves, and distracting fours under threat, pruned near
