@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Moves of a brain after which the project's solver proves a win for the opponent, while
-another move at that point leaves it none: the losses the root checks are there to prevent.
+another move at that point leaves it none: the losses the root checks are there to prevent;
+and positions in which the side to move has a forced win, to see that the timed search finds it.
 
     scripts/gomoku_blunders.py find --games GAMES.jsonl [--name kibitz] \\
         [--kibitz target/release/kibitz] > POSITIONS.jsonl
@@ -11,6 +12,15 @@ another move at that point leaves it none: the losses the root checks are there 
 each game it takes the first move of `--name` after which `kibitz analyze --solve` proves a
 win for the side to move, and lists the moves at that point (every empty point within two of
 a stone) after which the solver proves none: the position is written out when there is one.
+`wins` walks back from the end of each game (15x15 freestyle, either player) over the
+winner's turns while the solver proves a win for the side to move, takes the earliest such
+position whose proof took at most `--solve-ms` (the longest win found there), and asks
+`--kibitz` for a timed search of `--time-ms` in each: it proves the win (`win_in`), plays the
+solver's move without proving it, or plays another move (which may still win, unproven).
+
+    scripts/gomoku_blunders.py wins --games GAMES.jsonl... [--solve-ms 500] [--time-ms 500] \
+        [--kibitz target/release/kibitz] [--solver target/release/kibitz]
+
 `replay` asks `--kibitz` for its move in each position (`kibitz analyze --time-ms`, the time a
 `kibitz pbrain` at 1 s gives its search), `--runs` times, and counts the moves after which
 `--solver` proves a win for the opponent. "Proves none" is the solver's verdict within its
@@ -111,6 +121,49 @@ def replay(args):
     print(f"{losing} of {total} moves lose by force ({100 * losing / max(total, 1):.1f}%)")
 
 
+def earliest_win(solver, moves, solve_ms):
+    """The earliest of the winner's turns, walking back from the end, in which the solver
+    proves a win in at most `solve_ms`: (position's moves, solver's answer), or None."""
+    best = None
+    for end in range(len(moves) - 1, 4, -2):
+        answer = analyze(solver, ["--solve"], [" ".join(moves[:end])])[0]
+        if answer.get("win_in") is None:
+            break
+        if answer["ms"] <= solve_ms:
+            best = (moves[:end], answer)
+    return best
+
+
+def wins(args):
+    positions = []
+    for path in args.games:
+        with open(path, encoding="utf-8") as f:
+            for line in f:
+                g = json.loads(line) if line.strip() else {}
+                if g and g.get("rule", "freestyle") == "freestyle" and g.get("why") == "five":
+                    found = earliest_win(args.solver, g["moves"].split(), args.solve_ms)
+                    if found:
+                        positions.append(found)
+    print(f"# {len(positions)} positions with a win proven in at most {args.solve_ms} ms", file=sys.stderr)
+    answers = analyze(args.kibitz, ["--time-ms", str(args.time_ms)], [" ".join(m) for m, _ in positions])
+    proved = played = 0
+    for (moves, proof), a in zip(positions, answers):
+        if a.get("win_in") is not None:
+            proved += 1
+            verdict = f"wins in {a['win_in']}"
+        elif a["best"] == proof["best"]:
+            played += 1
+            verdict = f"plays the solver's move unproven (score {a['score']})"
+        else:
+            verdict = f"MISSED: {a['best']}, score {a['score']}"
+        print(f"{' '.join(moves)}: solver {proof['best']} in {proof['win_in']} ({proof['ms']} ms); search {verdict}")
+    missed = len(positions) - proved - played
+    print(
+        f"{len(positions)} positions, {args.time_ms} ms searches: {proved} proved the win, "
+        f"{played} played the solver's move without proving it, {missed} played another move"
+    )
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -124,9 +177,17 @@ def main():
     r.add_argument("--runs", type=int, default=2)
     r.add_argument("--kibitz", default="target/release/kibitz")
     r.add_argument("--solver", default="target/release/kibitz")
+    w = sub.add_parser("wins")
+    w.add_argument("--games", required=True, nargs="+")
+    w.add_argument("--solve-ms", type=int, default=500)
+    w.add_argument("--time-ms", type=int, default=500)
+    w.add_argument("--kibitz", default="target/release/kibitz")
+    w.add_argument("--solver", default="target/release/kibitz")
     args = parser.parse_args()
     if args.command == "find":
         find(args)
+    elif args.command == "wins":
+        wins(args)
     else:
         replay(args)
 
