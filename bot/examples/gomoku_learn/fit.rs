@@ -9,18 +9,13 @@
 //! centi-stone units and the search's margins keep their meaning. One position in ten, by
 //! its opening, is held out.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
-
 use kibitz_bot::engine::gomoku::board::{color_of, Board};
 use kibitz_bot::engine::gomoku::learned::{prior, shape_of, shapes, Class, Learned, SHAPES, UNIT};
 use kibitz_bot::engine::gomoku::pattern::Pattern;
 
 use crate::args::{fail, flag};
 use crate::games::{lines_of, quiet, read_line};
-
-/// Parameters: per class, per role (mover, waiting), per shape.
-const PARAMS: usize = 4 * 2 * SHAPES;
+use crate::optim::{add_pull, golden_section, held_out, index, Adam, HEADER, PARAMS};
 
 struct Sample {
     /// Parameter indices with their counts: the mover's (+) and the waiting colour's (−).
@@ -28,10 +23,6 @@ struct Sample {
     minus: Vec<(u16, u16)>,
     target: f64,
     held: bool,
-}
-
-fn index(class: Class, role: usize, shape: u16) -> u16 {
-    ((class as usize * 2 + role) * SHAPES + usize::from(shape)) as u16
 }
 
 fn counted(mut v: Vec<u16>) -> Vec<(u16, u16)> {
@@ -71,17 +62,12 @@ fn sample(words: &[&str], result_share: f64, mates: bool) -> Option<(Sample, Vec
             minus.push(index(classes[1], 1, shape_of(board.patterns(p, 1 - me))));
         }
     }
-    let mut h = DefaultHasher::new();
-    line.moves
-        .iter()
-        .take(6)
-        .for_each(|c| (c.col, c.row).hash(&mut h));
     Some((
         Sample {
             plus: counted(plus),
             minus: counted(minus),
             target: result_share * line.result + (1.0 - result_share) * target,
-            held: h.finish().is_multiple_of(10),
+            held: held_out(&line),
         },
         classes.to_vec(),
     ))
@@ -118,18 +104,7 @@ fn errors(w: &[f64], scale: f64, samples: &[Sample], which: bool) -> (f64, f64) 
 }
 
 fn fit_scale(w: &[f64], samples: &[Sample]) -> f64 {
-    let (mut lo, mut hi) = (10.0f64, 5000.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..50 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if errors(w, a, samples, false).0 < errors(w, b, samples, false).0 {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    golden_section(10.0, 5000.0, |scale| errors(w, scale, samples, false).0)
 }
 
 /// `fit <labelled.txt>... [--out eval_weights.txt] [--iterations 400] [--pull 0.0002]
@@ -210,11 +185,7 @@ pub fn fit(args: &[String]) {
     if out.is_empty() {
         return;
     }
-    let mut text = String::from(
-        "# The Gomoku evaluation's learned weights (bot/src/engine/gomoku/learned.rs reads them):\n\
-         # per class and role, the worth of each of the 715 point shapes in quarter centi-stones.\n\
-         # Written by `gomoku_learn fit` (bot/examples/gomoku_learn); docs/benchmarks.md has the run.\n",
-    );
+    let mut text = String::from(HEADER);
     for class in Class::ALL {
         let tables = if used[class as usize] {
             let mut t = [[0i16; SHAPES]; 2];
@@ -261,9 +232,7 @@ fn adam(mut w: Vec<f64>, samples: &[Sample], fit: &Fit) -> Vec<f64> {
         rate,
     } = fit;
     let (scale, pull, rate) = (*scale, *pull, *rate);
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let mut m = vec![0.0; PARAMS];
-    let mut v = vec![0.0; PARAMS];
+    let mut adam = Adam::new();
     let train: Vec<&Sample> = samples.iter().filter(|s| !s.held).collect();
     let n = train.len() as f64;
     for it in 1..=*iterations {
@@ -278,14 +247,8 @@ fn adam(mut w: Vec<f64>, samples: &[Sample], fit: &Fit) -> Vec<f64> {
                 grad[usize::from(i)] -= d * f64::from(c);
             }
         }
-        for k in (0..PARAMS).filter(|&k| !frozen[k]) {
-            let g = grad[k] + 2.0 * pull * (w[k] - anchor[k]) / scale / scale;
-            m[k] = b1 * m[k] + (1.0 - b1) * g;
-            v[k] = b2 * v[k] + (1.0 - b2) * g * g;
-            let mh = m[k] / (1.0 - b1.powi(it as i32));
-            let vh = v[k] / (1.0 - b2.powi(it as i32));
-            w[k] -= rate * mh / (vh.sqrt() + eps);
-        }
+        add_pull(&mut grad, &w, anchor, pull, scale);
+        adam.step(&mut w, &grad, frozen, rate);
         if it % 50 == 0 {
             let (ce, _) = errors(&w, scale, samples, false);
             let (hce, _) = errors(&w, scale, samples, true);

@@ -10,7 +10,7 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::time::Instant;
 
-use game_core::{Cell, Color, Position};
+use game_core::Cell;
 
 use crate::args::{fail, flag};
 use crate::games::{lines_of, read_line, rule_name};
@@ -135,9 +135,6 @@ pub fn label(args: &[String]) {
     let mut done = 0;
     for text in lines_of(input).skip(k).step_by(n) {
         let line = read_line(text.split_whitespace());
-        if line.position().turn() == Color::Black && line.moves.len() % 2 == 1 {
-            fail("a position whose moves do not alternate");
-        }
         let brain = match brains.iter().position(|(r, _)| *r == line.rule) {
             Some(i) => &mut brains[i].1,
             None => {

@@ -19,6 +19,7 @@ mod depth;
 mod fit;
 mod games;
 mod label;
+mod optim;
 mod order;
 
 use kibitz_bot::engine::gomoku::learned::Learned;

@@ -5,17 +5,13 @@
 //! pull. The temperature is fitted first to the hand-set values and then held, so that the
 //! learned scores keep their scale beside the search's history counts.
 
-use std::collections::hash_map::DefaultHasher;
-use std::hash::{Hash, Hasher};
-
 use game_core::Cell;
 use kibitz_bot::engine::gomoku::board::{color_of, Board};
 use kibitz_bot::engine::gomoku::learned::{order_prior, shape_of, Class, Learned, SHAPES};
 
 use crate::args::{fail, flag};
 use crate::games::{lines_of, read_line};
-
-const PARAMS: usize = 4 * 2 * SHAPES;
+use crate::optim::{add_pull, golden_section, held_out, index, Adam, HEADER, PARAMS};
 
 /// A position: each candidate's attack and defence parameter, and which candidate the brain
 /// chose.
@@ -23,10 +19,6 @@ struct Choice {
     candidates: Vec<(u16, u16)>,
     chosen: usize,
     held: bool,
-}
-
-fn index(class: Class, role: usize, shape: u16) -> u16 {
-    ((class as usize * 2 + role) * SHAPES + usize::from(shape)) as u16
 }
 
 fn choice(words: &[&str]) -> Option<(Choice, [Class; 2])> {
@@ -51,32 +43,34 @@ fn choice(words: &[&str]) -> Option<(Choice, [Class; 2])> {
             index(classes[1], 1, shape_of(board.patterns(p, 1 - me))),
         ));
     }
-    let mut h = DefaultHasher::new();
-    line.moves
-        .iter()
-        .take(6)
-        .for_each(|c| (c.col, c.row).hash(&mut h));
     Some((
         Choice {
             candidates,
             chosen: chosen?,
-            held: h.finish().is_multiple_of(10),
+            held: held_out(&line),
         },
         classes,
     ))
+}
+
+/// Each candidate's score over the temperature, the highest, and the softmax's sum
+/// `Σ exp(score − highest)`.
+fn scored(w: &[f64], t: f64, c: &Choice) -> (Vec<f64>, f64, f64) {
+    let scores: Vec<f64> = c
+        .candidates
+        .iter()
+        .map(|&(a, d)| (w[usize::from(a)] + w[usize::from(d)]) / t)
+        .collect();
+    let max = scores.iter().copied().fold(f64::MIN, f64::max);
+    let z: f64 = scores.iter().map(|s| (s - max).exp()).sum();
+    (scores, max, z)
 }
 
 /// Cross-entropy of the brain's moves and how often the best-scored candidate is the brain's.
 fn errors(w: &[f64], t: f64, choices: &[Choice], which: bool) -> (f64, f64) {
     let (mut ce, mut top, mut n) = (0.0, 0.0, 0.0);
     for c in choices.iter().filter(|c| c.held == which) {
-        let scores: Vec<f64> = c
-            .candidates
-            .iter()
-            .map(|&(a, d)| (w[usize::from(a)] + w[usize::from(d)]) / t)
-            .collect();
-        let max = scores.iter().copied().fold(f64::MIN, f64::max);
-        let z: f64 = scores.iter().map(|s| (s - max).exp()).sum();
+        let (scores, max, z) = scored(w, t, c);
         ce -= scores[c.chosen] - max - z.ln();
         top += f64::from(u8::from(scores[c.chosen] >= max));
         n += 1.0;
@@ -85,18 +79,7 @@ fn errors(w: &[f64], t: f64, choices: &[Choice], which: bool) -> (f64, f64) {
 }
 
 fn fit_temperature(w: &[f64], choices: &[Choice]) -> f64 {
-    let (mut lo, mut hi) = (1.0f64, 2000.0f64);
-    let g = (5f64.sqrt() - 1.0) / 2.0;
-    for _ in 0..50 {
-        let a = hi - g * (hi - lo);
-        let b = lo + g * (hi - lo);
-        if errors(w, a, choices, false).0 < errors(w, b, choices, false).0 {
-            hi = b;
-        } else {
-            lo = a;
-        }
-    }
-    (lo + hi) / 2.0
+    golden_section(1.0, 2000.0, |t| errors(w, t, choices, false).0)
 }
 
 /// `fit-order <labelled.txt>... [--out eval_weights.txt] [--iterations 300] [--pull 0.001]
@@ -157,12 +140,7 @@ pub fn fit_order(args: &[String]) {
     if out.is_empty() {
         return;
     }
-    let mut text = String::from(
-        "# The Gomoku evaluation's learned weights (bot/src/engine/gomoku/learned.rs reads them):\n\
-         # per class and role, the worth of each of the 715 point shapes in quarter centi-stones,\n\
-         # and its move-order scores. Written by `gomoku_learn fit` and `fit-order`\n\
-         # (bot/examples/gomoku_learn); docs/benchmarks.md has the run.\n",
-    );
+    let mut text = String::from(HEADER);
     for class in Class::ALL {
         let orders = if used[class as usize] {
             let mut o = [[0i16; SHAPES]; 2];
@@ -196,20 +174,14 @@ fn adam(
     pull: f64,
     rate: f64,
 ) -> Vec<f64> {
-    let (b1, b2, eps) = (0.9, 0.999, 1e-8);
-    let (mut m, mut v) = (vec![0.0; PARAMS], vec![0.0; PARAMS]);
+    let mut adam = Adam::new();
+    let frozen = vec![false; PARAMS];
     let train: Vec<&Choice> = choices.iter().filter(|c| !c.held).collect();
     let n = train.len() as f64;
     for it in 1..=iterations {
         let mut grad = vec![0.0; PARAMS];
         for c in &train {
-            let scores: Vec<f64> = c
-                .candidates
-                .iter()
-                .map(|&(a, d)| (w[usize::from(a)] + w[usize::from(d)]) / t)
-                .collect();
-            let max = scores.iter().copied().fold(f64::MIN, f64::max);
-            let z: f64 = scores.iter().map(|s| (s - max).exp()).sum();
+            let (scores, max, z) = scored(&w, t, c);
             for (k, &(a, d)) in c.candidates.iter().enumerate() {
                 let p = (scores[k] - max).exp() / z;
                 let g = (p - f64::from(u8::from(k == c.chosen))) / t / n;
@@ -217,14 +189,8 @@ fn adam(
                 grad[usize::from(d)] += g;
             }
         }
-        for k in 0..PARAMS {
-            let g = grad[k] + 2.0 * pull * (w[k] - anchor[k]) / t / t;
-            m[k] = b1 * m[k] + (1.0 - b1) * g;
-            v[k] = b2 * v[k] + (1.0 - b2) * g * g;
-            let mh = m[k] / (1.0 - b1.powi(it as i32));
-            let vh = v[k] / (1.0 - b2.powi(it as i32));
-            w[k] -= rate * mh / (vh.sqrt() + eps);
-        }
+        add_pull(&mut grad, &w, anchor, pull, t);
+        adam.step(&mut w, &grad, &frozen, rate);
         if it % 50 == 0 {
             let (ce, top) = errors(&w, t, choices, true);
             eprintln!(

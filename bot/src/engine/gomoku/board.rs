@@ -210,7 +210,16 @@ impl Board {
     /// The engine board of a game-core position.
     #[must_use]
     pub fn from_position(pos: &Gomoku) -> Board {
+        Board::from_position_ordered(pos, false)
+    }
+
+    /// [`Board::from_position`], with the learned move order when `learned_order`: set first.
+    #[must_use]
+    pub fn from_position_ordered(pos: &Gomoku, learned_order: bool) -> Board {
         let mut board = Board::new(pos.size(), pos.rule());
+        if learned_order {
+            board = board.with_learned_order();
+        }
         for (cell, color) in pos.stones() {
             let p = board.point(cell);
             board.put(p, color);

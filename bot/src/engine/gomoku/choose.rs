@@ -87,10 +87,7 @@ impl GomokuEngine {
         // Quiet threats in the VCTs at full strength only: at level 9 they lifted it from 76%
         // to 90.5% against level 8 (docs/benchmarks-log.md, "Levels").
         self.threats.set_quiet(settings.full_strength);
-        let mut board = Board::from_position(pos);
-        if settings.full_strength {
-            board = board.with_learned_order();
-        }
+        let mut board = Board::from_position_ordered(pos, settings.full_strength);
         if request.limits == SearchLimits::Solve {
             return Some(solve(&mut board, &request.stop, start));
         }
