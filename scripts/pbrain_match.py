@@ -2,7 +2,9 @@
 """A match between two Gomocup (pbrain) brains over a set of openings, colours swapped.
 
 Each opening is played twice: once with brain A holding the opening's black stones and once
-with brain B holding them (or once, with the colours `--a-colour` gives A). The referee here judges the game itself: a five wins (freestyle:
+with brain B holding them (or once, with the colours `--a-colour` gives A). With `--swap2 N`
+the games open instead by the swap2 rule (`SWAP2BOARD`, scripts/pbrain_swap2.py): N rounds,
+each brain laying the first three stones in one game of a round and the other choosing. The referee here judges the game itself: a five wins (freestyle:
 five or more; standard: exactly five for both; renju: exactly five for black, five or more for
 white), a move on an occupied or off-board point loses, a move later than the turn time plus
 the grace loses on time, and in renju a black move that game-core forbids loses (asked of
@@ -11,7 +13,7 @@ the grace loses on time, and in renju a black move that game-core forbids loses 
 Usage:
   scripts/pbrain_match.py --a "target/release/kibitz pbrain" --b "OTHER-BRAIN" \
       [--a-name kibitz --b-name other] [--openings scripts/gomoku_openings.txt] [--count N] \
-      [--skip N] [--a-colour both|black|white] \
+      [--skip N] [--a-colour both|black|white] [--swap2 N] \
       [--turn-ms 1000] [--b-turn-ms N] [--grace-ms 100] [--b-grace-ms N] [--size 15] \
       [--rule freestyle|standard|renju] [--kibitz target/release/kibitz] [--games-out FILE]
 
@@ -37,6 +39,7 @@ import time
 
 # The score's standard error, as the pooled tally gives it (this script's folder is on the path).
 from match_tally import score_and_error
+import pbrain_swap2
 
 MOVE_LINE = re.compile(r"^\s*(\d+)\s*,\s*(\d+)\s*$")
 DEPTH = re.compile(r"\b[Dd]epth\s+(\d+)")
@@ -145,8 +148,9 @@ class Brain:
     def xy(self, cell):
         return f"{cell[0]},{self.size - 1 - cell[1]}"
 
-    def ask(self, lines):
-        """Sends `lines` (the last one asks for a move); returns (cell or None, seconds)."""
+    def ask_line(self, lines, accept):
+        """Sends `lines` (the last one asks for an answer); returns (the line `accept` takes,
+        or an ERROR line, or None; seconds)."""
         self.messages = []
         # Some brains drop a command that comes within moments of their last answer, while
         # they still finish it: give them that moment (before the clock starts).
@@ -159,26 +163,32 @@ class Brain:
         self.send(lines[-1])
         limit = (self.turn_ms + self.grace_ms) / 1000 + 30
         for _ in range(3):
-            line = self.wait_for(
-                lambda l: MOVE_LINE.match(l) or l.upper().startswith("ERROR"), limit
-            )
+            line = self.wait_for(lambda l: accept(l) or l.upper().startswith("ERROR"), limit)
             took = time.monotonic() - started
             self.answered = time.monotonic()
             if line is None:
                 print(f"# {self.name}: no answer in {took:.1f} s", file=sys.stderr)
                 return None, took
-            m = MOVE_LINE.match(line)
-            if m:
-                x, y = int(m.group(1)), int(m.group(2))
-                return (x, self.size - 1 - y), took
             # Some brains drop a command that arrives while they still think; ask again.
             if "UNKNOWN COMMAND" in line.upper():
                 time.sleep(0.05)
                 self.send(lines[-1])
                 continue
-            print(f"# {self.name}: {line}", file=sys.stderr)
-            return None, took
+            if not accept(line):
+                print(f"# {self.name}: {line}", file=sys.stderr)
+                return None, took
+            return line, took
         return None, time.monotonic() - started
+
+    def cell(self, text):
+        """The protocol's `x,y` as (col, row), row 0 at the bottom."""
+        m = MOVE_LINE.match(text)
+        return (int(m.group(1)), self.size - 1 - int(m.group(2))) if m else None
+
+    def ask(self, lines):
+        """Sends `lines` (the last one asks for a move); returns (cell or None, seconds)."""
+        line, took = self.ask_line(lines, MOVE_LINE.match)
+        return (self.cell(line) if line else None), took
 
     def last_search(self):
         """(depth, nodes per second) announced for the last move, each None if absent."""
@@ -245,8 +255,34 @@ class Referee:
             self.analyze.wait(timeout=10)
 
 
+def timer(stats):
+    """`timed(brain, seconds, ply)`: counts a move's time in `stats` (with the depth and speed
+    the brain announced) and says whether it loses on time."""
+    def timed(brain, took, ply):
+        s = stats[brain.name]
+        s["moves"] += 1
+        s["time"] += took
+        s["slowest"] = max(s["slowest"], took)
+        depth, speed = brain.last_search()
+        if depth is not None:
+            s["depths"].append(depth)
+        if speed is not None:
+            s["speeds"].append(speed)
+        if took * 1000 > brain.turn_ms:
+            s["late"] += 1
+            said = brain.messages[-1] if brain.messages else "no MESSAGE"
+            print(f"# {brain.name} took {took * 1000:.0f} ms at move {ply + 1}: {said}",
+                  file=sys.stderr)
+        if took * 1000 > brain.turn_ms + brain.grace_ms:
+            s["forfeits"] += 1
+            return True
+        return False
+    return timed
+
+
 def play(first, second, opening, referee, stats):
     """`first` holds the opening's black stones. Returns (winner or None, why, moves)."""
+    timed = timer(stats)
     board = {}
     moves = list(opening)
     for i, c in enumerate(moves):
@@ -265,24 +301,11 @@ def play(first, second, opening, referee, stats):
         else:
             lines = [f"TURN {brain.xy(moves[-1])}"]
         cell, took = brain.ask(lines)
+        late = timed(brain, took, len(moves))
         s = stats[brain.name]
-        s["moves"] += 1
-        s["time"] += took
-        s["slowest"] = max(s["slowest"], took)
-        depth, speed = brain.last_search()
-        if depth is not None:
-            s["depths"].append(depth)
-        if speed is not None:
-            s["speeds"].append(speed)
-        if took * 1000 > brain.turn_ms:
-            s["late"] += 1
-            said = brain.messages[-1] if brain.messages else "no MESSAGE"
-            print(f"# {brain.name} took {took * 1000:.0f} ms at move {len(moves) + 1}: {said}",
-                  file=sys.stderr)
         if cell is None:
             return other.name, f"{brain.name} gave no move", moves
-        if took * 1000 > brain.turn_ms + brain.grace_ms:
-            s["forfeits"] += 1
+        if late:
             return other.name, f"{brain.name} over time ({took * 1000:.0f} ms)", moves
         if not (0 <= cell[0] < referee.size and 0 <= cell[1] < referee.size) or cell in board:
             s["illegal"] += 1
@@ -311,6 +334,9 @@ def main():
     ap.add_argument("--skip", type=int, default=0, help="skip the first N openings")
     ap.add_argument("--a-colour", choices=("both", "black", "white"), default="both",
                     help="the colours A plays each opening with (both: each opening twice)")
+    ap.add_argument("--swap2", type=int, default=0, metavar="N",
+                    help="instead of the openings, N rounds of the swap2 opening (SWAP2BOARD), "
+                         "each brain proposing once a round")
     ap.add_argument("--size", type=int, default=15)
     ap.add_argument("--rule", choices=RULE_BITS, default="freestyle")
     ap.add_argument("--turn-ms", type=int, default=1000)
@@ -354,23 +380,41 @@ def main():
                 brain.ask(["BOARD"] + [f"{brain.xy(c)},{1 if i % 2 == colour else 2}"
                                        for i, c in enumerate(warm)] + ["DONE"])
                 brain.restart()
-        for number, opening in enumerate(openings, 1 + args.skip):
-            text = " ".join(cell_name(c) for c in opening)
+        # Fixed openings, or rounds of swap2 (opening None) where each brain proposes once.
+        rounds = (list(enumerate(openings, 1 + args.skip)) if not args.swap2
+                  else [(n, None) for n in range(1, args.swap2 + 1)])
+        for number, opening in rounds:
+            text = ("swap2" if opening is None
+                    else " ".join(cell_name(c) for c in opening))
             results = []
             pairs = {"both": ((a, b), (b, a)), "black": ((a, b),), "white": ((b, a),)}
-            for black, white in pairs[args.a_colour]:
-                winner, why, moves = play(black, white, opening, referee, stats)
+            for first, second in pairs["both" if opening is None else args.a_colour]:
+                if opening is None:
+                    black, white, start, fault = pbrain_swap2.opening(
+                        first, second, args.size, timer(stats))
+                    start_text = " ".join(cell_name(c) for c in start)
+                    label = f"swap2 {number} by {first.name} [{start_text}]"
+                else:
+                    black, white, start, fault = first, second, opening, None
+                    start_text = text
+                    label = f"opening {number} [{text}]"
+                if fault:
+                    (winner, why), moves = fault, start
+                else:
+                    winner, why, moves = play(black, white, start, referee, stats)
                 for brain, colour in ((black, "black"), (white, "white")):
                     row = table[(brain.name, colour)]
                     row[0 if winner == brain.name else 2 if winner is None else 1] += 1
                 results.append(winner)
                 game = " ".join(cell_name(c) for c in moves)
-                print(f"opening {number} [{text}] black={black.name}: "
+                print(f"{label} black={black.name}: "
                       f"{winner or 'draw'} ({why}) in {len(moves)} moves: {game}", flush=True)
                 if out:
-                    out.write(json.dumps({"opening": text, "black": black.name,
-                                          "white": white.name, "winner": winner, "why": why,
-                                          "moves": game, "rule": args.rule}) + "\n")
+                    record = {"opening": start_text, "black": black.name, "white": white.name,
+                              "winner": winner, "why": why, "moves": game, "rule": args.rule}
+                    if opening is None:
+                        record["swap2_by"] = first.name
+                    out.write(json.dumps(record) + "\n")
                     out.flush()
                 for brain in (a, b):
                     brain.restart()
@@ -400,6 +444,8 @@ def main():
     print()
     columns = {"both": "winner with A black, winner with B black",
                "black": "winner with A black", "white": "winner with B black"}
+    if args.swap2:
+        columns = {args.a_colour: "winner with A laying the three stones, with B laying them"}
     print(f"per opening ({columns[args.a_colour]}):")
     for number, text, results in per_opening:
         print(f"  {number:>3} {text:<14} " + "  ".join(r or "draw" for r in results))

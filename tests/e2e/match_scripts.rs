@@ -2,7 +2,8 @@
 //! plays an opening twice, colours swapped, between two real `kibitz pbrain` brains and writes
 //! its games, each of which game-core must find legal and won by the side it names; then
 //! `scripts/match_tally.py` pools that file (given twice) into the same table doubled, gives a
-//! known score its standard error, and refuses a line that is no game.
+//! known score its standard error, and refuses a line that is no game. The same script opens
+//! by swap2 (`--swap2`): each brain lays the stones once, and every game replays legally.
 
 use std::io::Read;
 use std::path::Path;
@@ -162,6 +163,62 @@ fn pbrain_match_plays_both_colours_and_the_tally_pools_its_games() {
     let two = row(&pooled_text, "two", "total").0;
     assert_eq!(one.iter().sum::<u32>(), 4);
     assert_eq!([one[0], one[1], one[2]], [two[1], two[0], two[2]]);
+}
+
+#[test]
+fn pbrain_match_opens_by_swap2_with_each_brain_laying_the_stones_once() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let games = dir.path().join("games.jsonl");
+    let brain = format!("{} pbrain", env!("CARGO_BIN_EXE_kibitz"));
+    let child = Command::new("python3")
+        .arg(script("pbrain_match.py"))
+        .args([
+            "--a", &brain, "--a-name", "one", "--b", &brain, "--b-name", "two",
+        ])
+        .args(["--turn-ms", "100", "--grace-ms", "5000", "--swap2", "1"])
+        .arg("--games-out")
+        .arg(&games)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start python3 scripts/pbrain_match.py");
+    let out = finish(child, MATCH_WITHIN, "pbrain_match.py --swap2");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "pbrain_match.py --swap2 failed: {text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text.contains("1 openings, 2 games"), "{text}");
+    let lines: Vec<Value> = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for (game, proposer) in lines.iter().zip(["one", "two"]) {
+        // The proposer laid three stones; the choice may add one to three more. Each game
+        // replays legally from them to the end its record names.
+        assert_eq!(game["swap2_by"], proposer, "{game}");
+        let opening = game["opening"].as_str().unwrap();
+        let stones = opening.split_whitespace().count();
+        assert!((3..=6).contains(&stones), "{game}");
+        let moves = game["moves"].as_str().unwrap();
+        assert!(moves.starts_with(opening), "{game}");
+        let (black, white) = (
+            game["black"].as_str().unwrap(),
+            game["white"].as_str().unwrap(),
+        );
+        let mut names = [black, white];
+        names.sort_unstable();
+        assert_eq!(names, ["one", "two"], "{game}");
+        let winner = match replay(moves).outcome().and_then(|o| o.winner) {
+            Some(Color::Black) => Some(black),
+            Some(Color::White) => Some(white),
+            None => None,
+        };
+        assert_eq!(game["winner"].as_str(), winner, "{game}");
+    }
 }
 
 fn write_games(dir: &Path, lines: &[&str]) -> String {

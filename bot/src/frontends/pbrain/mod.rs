@@ -3,8 +3,9 @@
 //!
 //! Commands: START, RESTART, BEGIN, TURN, TAKEBACK, BOARD … DONE, INFO (timeout_turn,
 //! timeout_match, time_left, max_memory, which sizes the engine's tables, and rule as the
-//! bitmask 1 = exactly five, 4 = renju), END, ABOUT, and the extensions YXBOARD (a board
-//! without a reply move) and YXSHOWFORBID (black's forbidden points). Before each move it
+//! bitmask 1 = exactly five, 4 = renju), END, ABOUT, SWAP2BOARD … DONE (the swap2 opening,
+//! [`swap2`]), and the extensions YXBOARD (a board without a reply move) and YXSHOWFORBID
+//! (black's forbidden points). Before each move it
 //! sends a `MESSAGE` line with the search's depth, score, nodes, speed and principal
 //! variation, as brains do for the managers to show. Coordinates are the protocol's `x,y`
 //! from 0, `y` counting rows from the top. The brain answers `OK`, `ERROR message` or
@@ -18,6 +19,19 @@ use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, GomokuRule, Position};
 
 use crate::engine::{Engine, Level, Score, SearchLimits, SearchResult, StopFlag};
+
+mod swap2;
+
+/// A block of stones the manager sends, ended by `DONE`, and what it asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Block {
+    /// `BOARD`: the position, then a move.
+    Board,
+    /// Yixin's `YXBOARD`: the position only.
+    YxBoard,
+    /// `SWAP2BOARD`: an opening, a colour or a move by the swap2 rule.
+    Swap2,
+}
 
 /// Time kept in hand on every move for the pipes and the manager's own bookkeeping: a fixed
 /// part for a process the machine may pause, and a share of the turn for longer turns.
@@ -35,8 +49,8 @@ struct Brain<E> {
     stones: Vec<(Cell, bool)>,
     timeout_turn: Duration,
     time_left: Option<Duration>,
-    /// Reading a BOARD block: (yixin's YXBOARD, so no reply move).
-    board_block: Option<bool>,
+    /// The block being read, until its `DONE`.
+    board_block: Option<Block>,
     seed: u64,
     /// The manager's memory limit in bytes (`INFO max_memory`; none: 0, no limit).
     max_memory: Option<u64>,
@@ -90,22 +104,16 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
         if own > theirs {
             return Err("it is not my turn".to_string());
         }
-        let mut budget = self.timeout_turn.saturating_sub(margin(self.timeout_turn));
-        if let Some(left) = self.time_left {
-            // Keep a reserve of the match time for the moves still to come.
-            budget = budget.min(left.saturating_sub(margin(left)) / 12);
-        }
-        let budget = budget.max(Duration::from_millis(10));
-        let (make_engine, max_memory) = (&mut self.make_engine, self.max_memory);
-        let engine = self.engine.get_or_insert_with(|| make_engine(max_memory));
+        let budget = self.budget();
         self.seed = self.seed.wrapping_add(1);
+        let seed = self.seed;
         let position = AnyPosition::Gomoku(pos.clone());
-        let result = engine.search(
+        let result = self.engine().search(
             &position,
             SearchLimits::Time(budget),
             Level::MAX,
             &StopFlag::new(),
-            self.seed,
+            seed,
         );
         let message = result.as_ref().map(message);
         let best = result
@@ -117,19 +125,68 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
         Ok(message.into_iter().chain([self.xy(best)]).collect())
     }
 
+    /// The time this move may take: the turn less the margin, and a share of the match time.
+    fn budget(&self) -> Duration {
+        let mut budget = self.timeout_turn.saturating_sub(margin(self.timeout_turn));
+        if let Some(left) = self.time_left {
+            // Keep a reserve of the match time for the moves still to come.
+            budget = budget.min(left.saturating_sub(margin(left)) / 12);
+        }
+        budget.max(Duration::from_millis(10))
+    }
+
+    /// The engine, made within the manager's memory limit the first time it is needed.
+    fn engine(&mut self) -> &mut Box<dyn Engine> {
+        let (make_engine, max_memory) = (&mut self.make_engine, self.max_memory);
+        self.engine.get_or_insert_with(|| make_engine(max_memory))
+    }
+
+    /// The answer to a `SWAP2BOARD` block: three stones on an empty board; with three or
+    /// five stones, `SWAP` or white's move (see [`swap2`]).
+    fn swap2_answer(&mut self) -> Result<Vec<String>, String> {
+        let (budget, size, rule) = (self.budget(), self.size, self.rule);
+        self.seed = self.seed.wrapping_add(1);
+        let seed = self.seed;
+        let answer = match self.stones.len() {
+            0 => swap2::open(self.engine().as_mut(), size, rule, budget, seed)?,
+            3 | 5 => {
+                let pos = self.position()?;
+                swap2::choose(self.engine().as_mut(), &pos, budget, seed)?
+            }
+            n => return Err(format!("a swap2 board has 0, 3 or 5 stones, not {n}")),
+        };
+        Ok(match answer {
+            swap2::Answer::Open(stones) => {
+                vec![stones.map(|c| self.xy(c)).join(" ")]
+            }
+            swap2::Answer::Swap => vec!["SWAP".to_string()],
+            swap2::Answer::Move(c, result) => {
+                self.stones.push((c, true));
+                vec![message(&result), self.xy(c)]
+            }
+        })
+    }
+
+    /// [`Brain::swap2_answer`]'s lines, or its error as the protocol's `ERROR` line.
+    fn swap2_reply(&mut self) -> Vec<String> {
+        self.swap2_answer()
+            .unwrap_or_else(|e| vec![format!("ERROR {e}")])
+    }
+
     /// Handles one line; returns the lines to print and whether to stop.
     fn line(&mut self, line: &str) -> (Vec<String>, bool) {
         let line = line.trim();
         if line.is_empty() {
             return (Vec::new(), false);
         }
-        if let Some(own_reply) = self.board_block {
+        if let Some(block) = self.board_block {
             if line.eq_ignore_ascii_case("DONE") {
                 self.board_block = None;
-                if own_reply {
-                    return (self.reply(), false);
-                }
-                return (Vec::new(), false);
+                return match block {
+                    Block::Board => (self.reply(), false),
+                    Block::YxBoard => (Vec::new(), false),
+                    Block::Swap2 => (self.swap2_reply(), false),
+                };
             }
             let mut parts = line.split(',').map(str::trim);
             let parsed = (|| {
@@ -196,12 +253,16 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
                 },
                 None => format!("ERROR bad move {rest:?}"),
             },
-            "BOARD" | "YXBOARD" => {
+            "BOARD" | "YXBOARD" | "SWAP2BOARD" => {
                 if self.size == 0 {
                     "ERROR START first".to_string()
                 } else {
                     self.stones.clear();
-                    self.board_block = Some(command == "BOARD");
+                    self.board_block = Some(match command.as_str() {
+                        "BOARD" => Block::Board,
+                        "YXBOARD" => Block::YxBoard,
+                        _ => Block::Swap2,
+                    });
                     return (Vec::new(), false);
                 }
             }
@@ -393,5 +454,31 @@ mod tests {
             ..book
         };
         assert!(message(&searched).starts_with("MESSAGE depth 22 ev 35 nodes 5000"));
+    }
+
+    #[test]
+    fn swap2_boards_get_an_opening_then_a_colour_or_a_move() {
+        // An empty board, then the three stones the brain laid (black 2, white 1, as the
+        // protocol gives a board to the side to move), then a bad count.
+        let mut output = Vec::new();
+        let input = "START 15\nINFO timeout_turn 200\nSWAP2BOARD\nDONE\n\
+                     SWAP2BOARD\n7,7,2\n8,8,1\n6,8,2\nDONE\n\
+                     SWAP2BOARD\n7,7,2\n8,8,1\nDONE\nEND\n";
+        run(input.as_bytes(), &mut output, |_| {
+            Box::new(GomokuEngine::with_tt_bits(12))
+        })
+        .unwrap();
+        let text = String::from_utf8(output).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("MESSAGE")).collect();
+        assert_eq!(lines.len(), 4, "{text}");
+        let opening: Vec<(u32, u32)> = lines[1].split(' ').filter_map(parse_xy).collect();
+        assert_eq!(opening.len(), 3, "{text}");
+        let choice = lines[2];
+        let move_ok = parse_xy(choice).is_some_and(|xy| ![(7, 7), (8, 8), (6, 8)].contains(&xy));
+        assert!(choice == "SWAP" || move_ok, "{text}");
+        assert!(
+            lines[3].starts_with("ERROR a swap2 board has 0, 3 or 5 stones"),
+            "{text}"
+        );
     }
 }
