@@ -16,7 +16,7 @@ use std::time::Duration;
 
 /// How many openings the brain weighs before laying one: each gets an equal share of the
 /// turn, enough for a few plies each at a second a move.
-const OPENINGS_WEIGHED: u32 = 6;
+const OPENINGS_WEIGHED: u32 = 8;
 
 /// What the brain answers to `SWAP2BOARD`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -66,19 +66,34 @@ pub(super) fn choose(
     Ok(Answer::Move(best, Box::new(result)))
 }
 
-/// A candidate opening: black in the centre, white beside it, black's second stone near.
-fn candidate(size: u8, rng: &mut StdRng) -> [Cell; 3] {
-    let centre = i32::from(size / 2);
-    let near = |rng: &mut StdRng, reach: i32| {
-        let col = centre + rng.random_range(-reach..=reach);
-        let row = centre + rng.random_range(-reach..=reach);
-        Cell::new(col as u8, row as u8)
+/// A candidate opening: black's first stone in the centre, or, every other candidate, near
+/// an edge (one to three points from it), where black has fewer lines to build on; white's
+/// stone and black's second within two points of the first.
+fn candidate(size: u8, near_edge: bool, rng: &mut StdRng) -> [Cell; 3] {
+    let n = i32::from(size);
+    let centre = n / 2;
+    let (col, row) = if near_edge && n >= 9 {
+        let along = rng.random_range(2..n - 2);
+        let from_edge = rng.random_range(1..=3);
+        match rng.random_range(0..4) {
+            0 => (along, from_edge),
+            1 => (along, n - 1 - from_edge),
+            2 => (from_edge, along),
+            _ => (n - 1 - from_edge, along),
+        }
+    } else {
+        (centre, centre)
     };
-    let first = Cell::new(centre as u8, centre as u8);
-    let reach = i32::from(size / 2).min(2);
+    let first = Cell::new(col as u8, row as u8);
+    let reach = (n / 2).min(2);
+    let near = |rng: &mut StdRng| {
+        let c = (col + rng.random_range(-reach..=reach)).clamp(0, n - 1);
+        let r = (row + rng.random_range(-reach..=reach)).clamp(0, n - 1);
+        Cell::new(c as u8, r as u8)
+    };
     loop {
-        let white = near(rng, reach);
-        let black = near(rng, reach);
+        let white = near(rng);
+        let black = near(rng);
         if white != first && black != first && black != white {
             return [first, white, black];
         }
@@ -99,7 +114,7 @@ pub(super) fn open(
     let share = budget / OPENINGS_WEIGHED;
     let mut best: Option<([Cell; 3], i32)> = None;
     for i in 0..OPENINGS_WEIGHED {
-        let stones = candidate(size, &mut rng);
+        let stones = candidate(size, i % 2 == 1, &mut rng);
         let pos = Gomoku::from_stones(size, rule, &[stones[0], stones[2]], &[stones[1]])
             .map_err(|e| e.to_string())?;
         let Some(result) = search(engine, &pos, share, seed.wrapping_add(u64::from(i))) else {
@@ -126,12 +141,12 @@ mod tests {
     }
 
     #[test]
-    fn an_opening_is_three_distinct_stones_near_the_centre() {
+    fn an_opening_is_three_distinct_stones_close_together() {
         let mut engine = GomokuEngine::with_tt_bits(12);
         let budget = Duration::from_millis(60);
-        for size in [7, 15] {
+        for (size, seed) in [(7, 3), (15, 3), (15, 4), (20, 5)] {
             let Answer::Open(stones) =
-                open(&mut engine, size, GomokuRule::Freestyle, budget, 3).unwrap()
+                open(&mut engine, size, GomokuRule::Freestyle, budget, seed).unwrap()
             else {
                 panic!("not an opening");
             };
@@ -146,10 +161,10 @@ mod tests {
                 pos.legal_moves().len(),
                 usize::from(size) * usize::from(size) - 3
             );
-            let centre = size / 2;
-            assert!(stones
-                .iter()
-                .all(|c| c.col.abs_diff(centre) <= 2 && c.row.abs_diff(centre) <= 2));
+            // The other two stones lie within two points of the first.
+            let near =
+                |c: &Cell| c.col.abs_diff(stones[0].col) <= 2 && c.row.abs_diff(stones[0].row) <= 2;
+            assert!(stones.iter().all(near), "{stones:?}");
         }
     }
 
