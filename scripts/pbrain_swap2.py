@@ -20,9 +20,9 @@ def board_lines(brain, moves):
             + ["DONE"])
 
 
-def answer(brain, moves, counts, size, timed):
-    """The brain's answer to the board `moves`: ("SWAP", None) where `counts` has 0, (cells,
-    None) with as many cells as one of `counts`, or (None, why it loses)."""
+def answer(brain, moves, counts, may_swap, size, timed):
+    """The brain's answer to the board `moves`: ("SWAP", None) where `may_swap`, (cells, None)
+    with as many cells as one of `counts`, or (None, why it loses)."""
     line, took = brain.ask_line(board_lines(brain, moves),
                                 lambda l: SWAP.match(l) or CELLS.match(l))
     late = timed(brain, took, len(moves))
@@ -31,7 +31,7 @@ def answer(brain, moves, counts, size, timed):
     if late:
         return None, f"{brain.name} over time ({took * 1000:.0f} ms) in the swap2 opening"
     if SWAP.match(line):
-        if 0 in counts:
+        if may_swap:
             return "SWAP", None
         return None, f"{brain.name} answered SWAP to an empty board"
     cells = [brain.cell(t) for t in line.split()]
@@ -49,11 +49,11 @@ def opening(proposer, chooser, size, timed):
     """Plays the swap2 opening. Returns (black, white, moves, None) once the colours are
     chosen, or (proposer, chooser, moves, (winner, why)) when an answer loses the game.
     `timed(brain, seconds, ply)` counts an answer's time and says whether it was too late."""
-    stones, why = answer(proposer, [], (3,), size, timed)
+    stones, why = answer(proposer, [], (3,), False, size, timed)
     if stones is None:
         return proposer, chooser, [], (chooser.name, why)
     moves = stones
-    choice, why = answer(chooser, moves, (0, 1, 2), size, timed)
+    choice, why = answer(chooser, moves, (1, 2), True, size, timed)
     if choice is None:
         return proposer, chooser, moves, (proposer.name, why)
     if choice == "SWAP":
@@ -61,7 +61,7 @@ def opening(proposer, chooser, size, timed):
     moves = moves + choice
     if len(choice) == 1:
         return proposer, chooser, moves, None
-    choice, why = answer(proposer, moves, (0, 1), size, timed)
+    choice, why = answer(proposer, moves, (1,), True, size, timed)
     if choice is None:
         return proposer, chooser, moves, (chooser.name, why)
     if choice == "SWAP":

@@ -5,6 +5,7 @@
 //! known score its standard error, and refuses a line that is no game. The same script opens
 //! by swap2 (`--swap2`): each brain lays the stones once, and every game replays legally.
 
+use std::ffi::OsStr;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Child, Command, Output, Stdio};
@@ -76,12 +77,15 @@ fn replay(moves: &str) -> Gomoku {
         .unwrap_or_else(|e| panic!("the game {moves} does not replay: {e}"))
 }
 
-#[test]
-fn pbrain_match_plays_both_colours_and_the_tally_pools_its_games() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let openings = dir.path().join("openings.txt");
-    std::fs::write(&openings, "# one opening\nh8 g8 j10\n").unwrap();
-    let games = dir.path().join("games.jsonl");
+/// The name of the brain that won with `colour`, given who played black and white.
+fn named<'a>(colour: Option<Color>, black: &'a str, white: &'a str) -> Option<&'a str> {
+    colour.map(|c| if c == Color::Black { black } else { white })
+}
+
+/// `scripts/pbrain_match.py` between two `kibitz pbrain` brains named `one` and `two`, at
+/// 100 ms a move, with `args` besides, writing its games to `games`: its standard output
+/// (the script must succeed) and the games it wrote.
+fn kibitz_match(args: &[&OsStr], games: &Path) -> (String, Vec<Value>) {
     let brain = format!("{} pbrain", env!("CARGO_BIN_EXE_kibitz"));
     let child = Command::new("python3")
         .arg(script("pbrain_match.py"))
@@ -89,31 +93,47 @@ fn pbrain_match_plays_both_colours_and_the_tally_pools_its_games() {
             "--a", &brain, "--a-name", "one", "--b", &brain, "--b-name", "two",
         ])
         .args(["--turn-ms", "100", "--grace-ms", "5000"])
-        .arg("--openings")
-        .arg(&openings)
+        .args(args)
         .arg("--games-out")
-        .arg(&games)
-        .args(["--kibitz", env!("CARGO_BIN_EXE_kibitz")])
+        .arg(games)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("start python3 scripts/pbrain_match.py");
     let out = finish(child, MATCH_WITHIN, "pbrain_match.py");
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
     assert!(
         out.status.success(),
-        "pbrain_match.py failed: {text}\n{}",
+        "pbrain_match.py {args:?} failed: {text}\n{}",
         String::from_utf8_lossy(&out.stderr)
+    );
+    let lines = std::fs::read_to_string(games)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    (text, lines)
+}
+
+#[test]
+fn pbrain_match_plays_both_colours_and_the_tally_pools_its_games() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "# one opening\nh8 g8 j10\n").unwrap();
+    let games = dir.path().join("games.jsonl");
+    let (text, lines) = kibitz_match(
+        &[
+            "--openings".as_ref(),
+            openings.as_os_str(),
+            "--kibitz".as_ref(),
+            env!("CARGO_BIN_EXE_kibitz").as_ref(),
+        ],
+        &games,
     );
     assert!(text.contains("1 openings, 2 games"), "{text}");
 
     // The games: the opening once with each brain black, each legal to its end in game-core,
     // won by five by the brain it names (or a full board).
-    let lines: Vec<Value> = std::fs::read_to_string(&games)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(lines[0]["black"], "one");
     assert_eq!(lines[1]["black"], "two");
@@ -126,11 +146,7 @@ fn pbrain_match_plays_both_colours_and_the_tally_pools_its_games() {
             game["black"].as_str().unwrap(),
             game["white"].as_str().unwrap(),
         );
-        let winner = match end.as_ref().and_then(|o| o.winner) {
-            Some(Color::Black) => Some(black),
-            Some(Color::White) => Some(white),
-            None => None,
-        };
+        let winner = named(end.as_ref().and_then(|o| o.winner), black, white);
         assert!(end.is_some(), "the game did not end: {moves}");
         assert_eq!(game["winner"].as_str(), winner, "{game}");
         let why = if winner.is_some() {
@@ -169,32 +185,8 @@ fn pbrain_match_plays_both_colours_and_the_tally_pools_its_games() {
 fn pbrain_match_opens_by_swap2_with_each_brain_laying_the_stones_once() {
     let dir = tempfile::tempdir().expect("tempdir");
     let games = dir.path().join("games.jsonl");
-    let brain = format!("{} pbrain", env!("CARGO_BIN_EXE_kibitz"));
-    let child = Command::new("python3")
-        .arg(script("pbrain_match.py"))
-        .args([
-            "--a", &brain, "--a-name", "one", "--b", &brain, "--b-name", "two",
-        ])
-        .args(["--turn-ms", "100", "--grace-ms", "5000", "--swap2", "1"])
-        .arg("--games-out")
-        .arg(&games)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start python3 scripts/pbrain_match.py");
-    let out = finish(child, MATCH_WITHIN, "pbrain_match.py --swap2");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(
-        out.status.success(),
-        "pbrain_match.py --swap2 failed: {text}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (text, lines) = kibitz_match(&["--swap2".as_ref(), "1".as_ref()], &games);
     assert!(text.contains("1 openings, 2 games"), "{text}");
-    let lines: Vec<Value> = std::fs::read_to_string(&games)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
     assert_eq!(lines.len(), 2, "{lines:?}");
     for (game, proposer) in lines.iter().zip(["one", "two"]) {
         // The proposer laid three stones; the choice may add one to three more. Each game
@@ -212,11 +204,7 @@ fn pbrain_match_opens_by_swap2_with_each_brain_laying_the_stones_once() {
         let mut names = [black, white];
         names.sort_unstable();
         assert_eq!(names, ["one", "two"], "{game}");
-        let winner = match replay(moves).outcome().and_then(|o| o.winner) {
-            Some(Color::Black) => Some(black),
-            Some(Color::White) => Some(white),
-            None => None,
-        };
+        let winner = named(replay(moves).outcome().and_then(|o| o.winner), black, white);
         assert_eq!(game["winner"].as_str(), winner, "{game}");
     }
 }

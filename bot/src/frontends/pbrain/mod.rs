@@ -104,17 +104,8 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
         if own > theirs {
             return Err("it is not my turn".to_string());
         }
-        let budget = self.budget();
-        self.seed = self.seed.wrapping_add(1);
-        let seed = self.seed;
-        let position = AnyPosition::Gomoku(pos.clone());
-        let result = self.engine().search(
-            &position,
-            SearchLimits::Time(budget),
-            Level::MAX,
-            &StopFlag::new(),
-            seed,
-        );
+        let (budget, seed) = (self.budget(), self.next_seed());
+        let result = timed_search(self.engine().as_mut(), &pos, budget, seed);
         let message = result.as_ref().map(message);
         let best = result
             .and_then(|r| r.best.parse::<Cell>().ok())
@@ -135,6 +126,12 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
         budget.max(Duration::from_millis(10))
     }
 
+    /// A new seed for the next search, so that repeated positions need not repeat a move.
+    fn next_seed(&mut self) -> u64 {
+        self.seed = self.seed.wrapping_add(1);
+        self.seed
+    }
+
     /// The engine, made within the manager's memory limit the first time it is needed.
     fn engine(&mut self) -> &mut Box<dyn Engine> {
         let (make_engine, max_memory) = (&mut self.make_engine, self.max_memory);
@@ -144,9 +141,7 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
     /// The answer to a `SWAP2BOARD` block: three stones on an empty board; with three or
     /// five stones, `SWAP` or white's move (see [`swap2`]).
     fn swap2_answer(&mut self) -> Result<Vec<String>, String> {
-        let (budget, size, rule) = (self.budget(), self.size, self.rule);
-        self.seed = self.seed.wrapping_add(1);
-        let seed = self.seed;
+        let (budget, seed, size, rule) = (self.budget(), self.next_seed(), self.size, self.rule);
         let answer = match self.stones.len() {
             0 => swap2::open(self.engine().as_mut(), size, rule, budget, seed)?,
             3 | 5 => {
@@ -167,12 +162,6 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
         })
     }
 
-    /// [`Brain::swap2_answer`]'s lines, or its error as the protocol's `ERROR` line.
-    fn swap2_reply(&mut self) -> Vec<String> {
-        self.swap2_answer()
-            .unwrap_or_else(|e| vec![format!("ERROR {e}")])
-    }
-
     /// Handles one line; returns the lines to print and whether to stop.
     fn line(&mut self, line: &str) -> (Vec<String>, bool) {
         let line = line.trim();
@@ -185,7 +174,7 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
                 return match block {
                     Block::Board => (self.reply(), false),
                     Block::YxBoard => (Vec::new(), false),
-                    Block::Swap2 => (self.swap2_reply(), false),
+                    Block::Swap2 => (or_error(self.swap2_answer()), false),
                 };
             }
             let mut parts = line.split(',').map(str::trim);
@@ -291,7 +280,7 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
 
     /// [`Brain::think`]'s lines, or its error as the protocol's `ERROR` line.
     fn reply(&mut self) -> Vec<String> {
-        self.think().unwrap_or_else(|e| vec![format!("ERROR {e}")])
+        or_error(self.think())
     }
 
     fn info(&mut self, rest: &str) {
@@ -327,6 +316,29 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
             _ => {}
         }
     }
+}
+
+/// An answer's lines, or its error as the protocol's `ERROR` line.
+fn or_error(answer: Result<Vec<String>, String>) -> Vec<String> {
+    answer.unwrap_or_else(|e| vec![format!("ERROR {e}")])
+}
+
+/// The engine's search of `pos` at full strength within `budget`: every move's search, the
+/// swap2 answers' too.
+fn timed_search(
+    engine: &mut dyn Engine,
+    pos: &Gomoku,
+    budget: Duration,
+    seed: u64,
+) -> Option<SearchResult> {
+    let position = AnyPosition::Gomoku(pos.clone());
+    engine.search(
+        &position,
+        SearchLimits::Time(budget),
+        Level::MAX,
+        &StopFlag::new(),
+        seed,
+    )
 }
 
 /// Thousands as `K`, millions as `M`, as brains print speeds.

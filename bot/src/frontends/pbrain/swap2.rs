@@ -7,11 +7,12 @@
 //! lays the two extra stones (a legal choice; playing white's fourth is the other).
 
 use game_core::gomoku::Gomoku;
-use game_core::{AnyPosition, Cell, GomokuRule, Position};
+use game_core::{Cell, GomokuRule, Position};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
-use crate::engine::{Engine, Level, SearchLimits, SearchResult, StopFlag};
+use super::timed_search;
+use crate::engine::{Engine, SearchResult};
 use std::time::Duration;
 
 /// How many openings the brain weighs before laying one: each gets an equal share of the
@@ -29,22 +30,6 @@ pub(super) enum Answer {
     Move(Cell, Box<SearchResult>),
 }
 
-fn search(
-    engine: &mut dyn Engine,
-    pos: &Gomoku,
-    budget: Duration,
-    seed: u64,
-) -> Option<SearchResult> {
-    let position = AnyPosition::Gomoku(pos.clone());
-    engine.search(
-        &position,
-        SearchLimits::Time(budget),
-        Level::MAX,
-        &StopFlag::new(),
-        seed,
-    )
-}
-
 /// The answer to a swap2 board of three or five stones (white to move): white and its
 /// move when the search scores white's move even or better, otherwise black (`SWAP`).
 pub(super) fn choose(
@@ -53,7 +38,7 @@ pub(super) fn choose(
     budget: Duration,
     seed: u64,
 ) -> Result<Answer, String> {
-    let result = search(engine, pos, budget, seed).ok_or("the game is over")?;
+    let result = timed_search(engine, pos, budget, seed).ok_or("the game is over")?;
     if result.score.as_number() < 0 {
         return Ok(Answer::Swap);
     }
@@ -117,7 +102,8 @@ pub(super) fn open(
         let stones = candidate(size, i % 2 == 1, &mut rng);
         let pos = Gomoku::from_stones(size, rule, &[stones[0], stones[2]], &[stones[1]])
             .map_err(|e| e.to_string())?;
-        let Some(result) = search(engine, &pos, share, seed.wrapping_add(u64::from(i))) else {
+        let Some(result) = timed_search(engine, &pos, share, seed.wrapping_add(u64::from(i)))
+        else {
             continue;
         };
         let imbalance = result.score.as_number().abs();
