@@ -19,7 +19,13 @@ position whose proof took at most `--solve-ms` (the longest win found there), an
 solver's move without proving it, or plays another move (which may still win, unproven).
 
     scripts/gomoku_blunders.py wins --games GAMES.jsonl... [--solve-ms 500] [--time-ms 500] \
-        [--kibitz target/release/kibitz] [--solver target/release/kibitz]
+        [--kibitz target/release/kibitz] [--solver target/release/kibitz] \
+        [--positions-out WINS.jsonl]
+    scripts/gomoku_blunders.py wins --positions WINS.jsonl [--time-ms 500] [--kibitz BIN]
+
+The walk back is the slow part (a solve a turn): `--positions-out` keeps what it found (a JSON
+line each: the moves, the solver's move, length and time), and `--positions` asks another
+build about the same positions.
 
 `replay` asks `--kibitz` for its move in each position (`kibitz analyze --time-ms`, the time a
 `kibitz pbrain` at 1 s gives its search), `--runs` times, and counts the moves after which
@@ -134,7 +140,15 @@ def earliest_win(solver, moves, solve_ms):
     return best
 
 
-def wins(args):
+def win_positions(args):
+    """The positions to ask about: read from `--positions`, or found in `--games` (and kept
+    in `--positions-out`)."""
+    if args.positions:
+        with open(args.positions, encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        return [(r["moves"].split(), r["solver"]) for r in rows]
+    if not args.games:
+        sys.exit("wins needs --games or --positions")
     positions = []
     for path in args.games:
         with open(path, encoding="utf-8") as f:
@@ -145,6 +159,16 @@ def wins(args):
                     if found:
                         positions.append(found)
     print(f"# {len(positions)} positions with a win proven in at most {args.solve_ms} ms", file=sys.stderr)
+    if args.positions_out:
+        with open(args.positions_out, "w", encoding="utf-8") as f:
+            for moves, proof in positions:
+                solver = {k: proof[k] for k in ("best", "win_in", "ms")}
+                f.write(json.dumps({"moves": " ".join(moves), "solver": solver}) + "\n")
+    return positions
+
+
+def wins(args):
+    positions = win_positions(args)
     answers = analyze(args.kibitz, ["--time-ms", str(args.time_ms)], [" ".join(m) for m, _ in positions])
     proved = played = 0
     for (moves, proof), a in zip(positions, answers):
@@ -178,7 +202,9 @@ def main():
     r.add_argument("--kibitz", default="target/release/kibitz")
     r.add_argument("--solver", default="target/release/kibitz")
     w = sub.add_parser("wins")
-    w.add_argument("--games", required=True, nargs="+")
+    w.add_argument("--games", nargs="+")
+    w.add_argument("--positions")
+    w.add_argument("--positions-out")
     w.add_argument("--solve-ms", type=int, default=500)
     w.add_argument("--time-ms", type=int, default=500)
     w.add_argument("--kibitz", default="target/release/kibitz")

@@ -376,3 +376,63 @@ fn gomoku_blunders_finds_the_move_that_lost_and_replays_its_position() {
         "{text}"
     );
 }
+
+/// A game lost to Rapfi (2026-12-06): after white's f6 black must block the four on f7, and
+/// wins by force through the block. `wins` walks back from the end to the earliest such turn
+/// whose proof is quick, keeps it with `--positions-out`, and asks the brain about it; asked
+/// again with `--positions`, it names the same position without walking the game.
+#[test]
+fn gomoku_blunders_wins_finds_the_earliest_proven_win_and_keeps_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let games = write_games(
+        dir.path(),
+        &[
+            r#"{"opening": "h8 f9 g9", "black": "rapfi", "white": "kibitz", "winner": "rapfi", "why": "five", "moves": "h8 f9 g9 f10 g7 g10 h10 h11 e8 f8 f11 j8 g6 i12 j13 f6 f7 h5 e10 g12 e7 h7 e9 e6 e11", "rule": "freestyle"}"#,
+        ],
+    );
+    let kept = dir.path().join("wins.jsonl");
+    let kept = kept.to_str().unwrap();
+    let args = ["--time-ms", "300", "--solver", env!("CARGO_BIN_EXE_kibitz")];
+    let walked = blunders(
+        &[
+            &["wins", "--games", &games, "--positions-out", kept],
+            &args[..],
+        ]
+        .concat(),
+    );
+    let again = blunders(&[&["wins", "--positions", kept], &args[..]].concat());
+    let position = "h8 f9 g9 f10 g7 g10 h10 h11 e8 f8 f11 j8 g6 i12 j13 f6";
+    for out in [walked, again] {
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 2, "{text}");
+        assert!(
+            lines[0].starts_with(&format!("{position}: solver f7 in ")),
+            "{text}"
+        );
+        // The line's verdict and the count agree.
+        let proved = u32::from(lines[0].contains("; search wins in "));
+        let played = u32::from(lines[0].contains("the solver's move unproven"));
+        assert!(
+            lines[1].starts_with(&format!(
+                "1 positions, 300 ms searches: {proved} proved the win, {played} played the \
+                 solver's move without proving it, {} played another move",
+                1 - proved - played
+            )),
+            "{text}"
+        );
+    }
+    let kept: Value =
+        serde_json::from_str(std::fs::read_to_string(kept).unwrap().trim()).expect("one JSON line");
+    assert_eq!(kept["moves"], position);
+    assert_eq!(kept["solver"]["best"], "f7");
+    assert!(
+        kept["solver"]["win_in"].as_u64().is_some_and(|n| n > 1),
+        "{kept}"
+    );
+}

@@ -71,6 +71,27 @@ fn levels_from_3_take_a_five_before_blocking() {
 }
 
 #[test]
+fn a_win_through_the_block_of_a_four_is_proven_and_reported() {
+    // From a game against Rapfi: white's four f6-f10 must be blocked on f7, and after the
+    // block black wins by force (11 plies). The block is the only move, yet the search
+    // proves the win through it rather than searching the forced move for a score alone.
+    let AnyPosition::Gomoku(pos) = parse_position(
+        "h8 f9 g9 f10 g7 g10 h10 h11 e8 f8 f11 j8 g6 i12 j13 f6",
+        15,
+        GomokuRule::Freestyle,
+    )
+    .expect("a position") else {
+        panic!("a Gomoku position");
+    };
+    let (best, score) = engine_move(&pos, Limits::Depth(1), 10, 5);
+    assert_eq!(best, "f7".parse().unwrap());
+    assert!(
+        matches!(score, Score::WinIn(n) if (3..=11).contains(&n)),
+        "{score:?}"
+    );
+}
+
+#[test]
 fn fixed_depth_and_node_searches_are_deterministic() {
     let pos = parse_position("h8 i9 h10 j8 g9 h9 i10", 15, GomokuRule::Renju).expect("a position");
     for limits in [Limits::Depth(4), Limits::Nodes(3_000)] {

@@ -15,10 +15,10 @@ use super::book;
 use super::levels::LevelSettings;
 use super::movegen::{self, Situation};
 use super::params::{
-    CHECK_SLICE, CHECK_SLICE_LEADERS, CHECK_SLICE_SHORT, DEEP_CHECK_START, DEFENCE_SHARE, FEW_HOLD,
-    FEW_HOLD_RECHECK_SHARE, FORCED_MOVE_DEPTH, OWN_VCF_SHARE, OWN_VCT_SHARE, RANKING_DEPTH,
-    RANKING_SHARE, RECHECK_SHARE, SEARCH_END, THREAT_SHARE, VCF_PLIES, VCT_CHECK_SLACK,
-    VCT_PLIES_MAX,
+    ATTACK_PROBE_SHARE, ATTACK_SCORE, ATTACK_VCT_SHARE, CHECK_SLICE, CHECK_SLICE_LEADERS,
+    CHECK_SLICE_SHORT, DEEP_CHECK_START, DEFENCE_SHARE, FEW_HOLD, FEW_HOLD_RECHECK_SHARE,
+    FORCED_MOVE_DEPTH, OWN_VCF_SHARE, OWN_VCT_SHARE, RANKING_DEPTH, RANKING_SHARE, RECHECK_SHARE,
+    SEARCH_END, THREAT_SHARE, VCF_PLIES, VCT_CHECK_SLACK, VCT_PLIES_MAX,
 };
 use super::root::{self, Budget, Verdict, Verdicts};
 use super::search::{Iteration, Limits};
@@ -125,11 +125,11 @@ impl GomokuEngine {
             return Some(threat_result(&board, &[first], 1, 0, start));
         }
         let them_four = situation == Situation::Block;
-        if !them_four {
-            if let Some(win) = self.own_win(&mut board, &mut ms) {
-                let nodes = ms.extra_nodes;
-                return Some(threat_result(&board, &win.line, win.plies, nodes, start));
-            }
+        // After his four too: the threat searches block it first, and the win through the
+        // block is reported as one.
+        if let Some(win) = self.own_win(&mut board, &mut ms, &moves) {
+            let nodes = ms.extra_nodes;
+            return Some(threat_result(&board, &win.line, win.plies, nodes, start));
         }
         let mut root = self.root_moves(&mut board, &mut ms, moves, them_four);
         let (mut it, deep_check) = self.main_search(&mut board, &ms, &mut root);
@@ -156,12 +156,19 @@ impl GomokuEngine {
         })
     }
 
-    /// Our win by force, played at once: a VCF, then (strong levels) a VCT.
-    fn own_win(&mut self, board: &mut Board, ms: &mut MoveSearch) -> Option<ThreatWin> {
+    /// Our win by force, played at once: a VCF, then (strong levels) a VCT, which goes on
+    /// longer in a decisive attack.
+    fn own_win(
+        &mut self,
+        board: &mut Board,
+        ms: &mut MoveSearch,
+        moves: &[Point],
+    ) -> Option<ThreatWin> {
         let own = [
             (ms.settings.root_vcf, false, VCF_PLIES, OWN_VCF_SHARE),
             (ms.settings.root_vct, true, ms.vct_plies, OWN_VCT_SHARE),
         ];
+        let mut cut_short = false;
         for (on, vct, plies, share) in own {
             if !on {
                 continue;
@@ -172,8 +179,31 @@ impl GomokuEngine {
             if found.win.is_some() {
                 return found.win;
             }
+            cut_short = vct && !found.complete;
         }
-        None
+        if !cut_short || ms.deterministic || !ms.settings.full_strength {
+            return None;
+        }
+        if !self.decisive_attack(board, ms, moves) {
+            return None;
+        }
+        let budget = ms.budget(ATTACK_VCT_SHARE, self.fixed.own);
+        let found = root::find_win(&mut self.threats, board, true, ms.vct_plies, &budget);
+        ms.extra_nodes += found.nodes;
+        found.win
+    }
+
+    /// Whether a shallow search scores the position as a decisive attack for the side to
+    /// move ([`ATTACK_SCORE`]) over its root `moves`.
+    fn decisive_attack(&mut self, board: &mut Board, ms: &mut MoveSearch, moves: &[Point]) -> bool {
+        let probe = Limits {
+            max_depth: RANKING_DEPTH,
+            deadline: ms.clock.from_now(ATTACK_PROBE_SHARE),
+            ..ms.level_limits.clone()
+        };
+        let it = self.searcher.search(board, moves, probe, ms.stop, |_| {});
+        ms.extra_nodes += it.nodes;
+        it.score >= ATTACK_SCORE
     }
 
     /// The opponent's win were it his move, VCF first, then (strong levels) VCT: when he

@@ -16,6 +16,14 @@ pub(super) const SOLVE_NODES: u64 = 3_000_000;
 /// second checks of those that held, against longer VCTs.
 pub(super) const OWN_VCF_SHARE: f64 = 0.03;
 pub(super) const OWN_VCT_SHARE: f64 = 0.12;
+/// A decisive attack: when our VCT was cut short and a shallow search ([`RANKING_DEPTH`], an
+/// [`ATTACK_PROBE_SHARE`] of the move; its table entries serve the main search after) scores
+/// the position at [`ATTACK_SCORE`] or more, our VCT goes on for an [`ATTACK_VCT_SHARE`] more.
+/// Such a score is rare where no win is near, and where one is the alpha-beta search's extra
+/// depth is worth less than the proof (docs/benchmarks-log.md, "Forced wins in time").
+pub(super) const ATTACK_SCORE: i32 = 200;
+pub(super) const ATTACK_PROBE_SHARE: f64 = 0.03;
+pub(super) const ATTACK_VCT_SHARE: f64 = 0.60;
 pub(super) const THREAT_SHARE: f64 = 0.10;
 pub(super) const DEFENCE_SHARE: f64 = 0.20;
 pub(super) const RECHECK_SHARE: f64 = 0.20;
