@@ -328,8 +328,10 @@ impl GomokuEngine {
             && root.kept.iter().any(|&m| root.verdicts.checked_short(m));
         let search_limits = Limits {
             max_depth,
+            // A forced move's search is for its score: by half the move, or a tenth of it
+            // from now when the attack's VCT (through the block of his four) ran past that.
             deadline: if forced {
-                ms.clock.at(0.5)
+                ms.clock.at(0.5).max(ms.clock.from_now(0.1))
             } else if deep_check {
                 ms.clock.at(DEEP_CHECK_START)
             } else if all_checked {
