@@ -146,10 +146,12 @@ def win_positions(args):
     if args.positions:
         with open(args.positions, encoding="utf-8") as f:
             rows = [json.loads(line) for line in f if line.strip()]
+        if any("solver" not in r for r in rows):
+            sys.exit(f"{args.positions}: not a file of `wins --positions-out` (a line without \"solver\")")
         return [(r["moves"].split(), r["solver"]) for r in rows]
-    if not args.games:
-        sys.exit("wins needs --games or --positions")
     positions = []
+    # Each position is written as it is found: the walk is the slow part.
+    out = open(args.positions_out, "w", encoding="utf-8") if args.positions_out else None
     for path in args.games:
         with open(path, encoding="utf-8") as f:
             for line in f:
@@ -158,12 +160,13 @@ def win_positions(args):
                     found = earliest_win(args.solver, g["moves"].split(), args.solve_ms)
                     if found:
                         positions.append(found)
+                        if out:
+                            solver = {k: found[1][k] for k in ("best", "win_in", "ms")}
+                            out.write(json.dumps({"moves": " ".join(found[0]), "solver": solver}) + "\n")
+                            out.flush()
+    if out:
+        out.close()
     print(f"# {len(positions)} positions with a win proven in at most {args.solve_ms} ms", file=sys.stderr)
-    if args.positions_out:
-        with open(args.positions_out, "w", encoding="utf-8") as f:
-            for moves, proof in positions:
-                solver = {k: proof[k] for k in ("best", "win_in", "ms")}
-                f.write(json.dumps({"moves": " ".join(moves), "solver": solver}) + "\n")
     return positions
 
 
@@ -202,14 +205,17 @@ def main():
     r.add_argument("--kibitz", default="target/release/kibitz")
     r.add_argument("--solver", default="target/release/kibitz")
     w = sub.add_parser("wins")
-    w.add_argument("--games", nargs="+")
-    w.add_argument("--positions")
+    source = w.add_mutually_exclusive_group(required=True)
+    source.add_argument("--games", nargs="+")
+    source.add_argument("--positions")
     w.add_argument("--positions-out")
     w.add_argument("--solve-ms", type=int, default=500)
     w.add_argument("--time-ms", type=int, default=500)
     w.add_argument("--kibitz", default="target/release/kibitz")
     w.add_argument("--solver", default="target/release/kibitz")
     args = parser.parse_args()
+    if args.command == "wins" and args.positions and args.positions_out:
+        parser.error("--positions-out keeps the positions found in --games, not those read")
     if args.command == "find":
         find(args)
     elif args.command == "wins":

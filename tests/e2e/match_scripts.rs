@@ -392,7 +392,16 @@ fn gomoku_blunders_wins_finds_the_earliest_proven_win_and_keeps_it() {
     );
     let kept = dir.path().join("wins.jsonl");
     let kept = kept.to_str().unwrap();
-    let args = ["--time-ms", "300", "--solver", env!("CARGO_BIN_EXE_kibitz")];
+    // The walk stops where the solver proves no win (its node budget, not the clock), so
+    // no proof is left out for its time on a slow machine.
+    let args = [
+        "--time-ms",
+        "300",
+        "--solve-ms",
+        "1000000",
+        "--solver",
+        env!("CARGO_BIN_EXE_kibitz"),
+    ];
     let walked = blunders(
         &[
             &["wins", "--games", &games, "--positions-out", kept],

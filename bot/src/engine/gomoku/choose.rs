@@ -1,7 +1,8 @@
 //! How the Gomoku engine chooses a move, phase by phase (the order the crate's opening comment
-//! gives): the book; a five or the block of a four; our VCF, then VCT; the moves that stop
-//! the opponent's win were it his move, checked in the order a shallow search ranks them; the
-//! alpha-beta search over the moves left; and the checks of its choice against the
+//! gives): the book; a five; our VCF, then VCT (through the block of his four, if he has one;
+//! longer in a decisive attack); the block of his four, searched for its score; the moves that
+//! stop the opponent's win were it his move, checked in the order a shallow search ranks them;
+//! the alpha-beta search over the moves left; and the checks of its choice against the
 //! opponent's long threat sequences. Each phase spends a share of the move's time
 //! ([`super::params`]), or a fixed node budget when the move is not timed.
 
@@ -17,8 +18,9 @@ use super::movegen::{self, Situation};
 use super::params::{
     ATTACK_PROBE_SHARE, ATTACK_SCORE, ATTACK_VCT_SHARE, CHECK_SLICE, CHECK_SLICE_LEADERS,
     CHECK_SLICE_SHORT, DEEP_CHECK_START, DEFENCE_SHARE, FEW_HOLD, FEW_HOLD_RECHECK_SHARE,
-    FORCED_MOVE_DEPTH, OWN_VCF_SHARE, OWN_VCT_SHARE, RANKING_DEPTH, RANKING_SHARE, RECHECK_SHARE,
-    SEARCH_END, THREAT_SHARE, VCF_PLIES, VCT_CHECK_SLACK, VCT_PLIES_MAX,
+    FORCED_MOVE_DEPTH, FORCED_MOVE_END, FORCED_MOVE_LEAST, OWN_VCF_SHARE, OWN_VCT_SHARE,
+    RANKING_DEPTH, RANKING_SHARE, RECHECK_SHARE, SEARCH_END, THREAT_SHARE, VCF_PLIES,
+    VCT_CHECK_SLACK, VCT_PLIES_MAX,
 };
 use super::root::{self, Budget, Verdict, Verdicts};
 use super::search::{Iteration, Limits};
@@ -179,7 +181,9 @@ impl GomokuEngine {
             if found.win.is_some() {
                 return found.win;
             }
-            cut_short = vct && !found.complete;
+            // Cut short: stopped inside a search, or before deepening to the longest.
+            cut_short =
+                vct && (!found.complete || budget.until.is_some_and(|t| Instant::now() >= t));
         }
         if !cut_short || ms.deterministic || !ms.settings.full_strength {
             return None;
@@ -194,16 +198,17 @@ impl GomokuEngine {
     }
 
     /// Whether a shallow search scores the position as a decisive attack for the side to
-    /// move ([`ATTACK_SCORE`]) over its root `moves`.
+    /// move ([`ATTACK_SCORE`]) over its root `moves`; not when it proves a win itself (the
+    /// main search finds it again in its table).
     fn decisive_attack(&mut self, board: &mut Board, ms: &mut MoveSearch, moves: &[Point]) -> bool {
         let probe = Limits {
-            max_depth: RANKING_DEPTH,
+            max_depth: RANKING_DEPTH.min(ms.limits.max_depth(ms.settings.max_depth)),
             deadline: ms.clock.from_now(ATTACK_PROBE_SHARE),
             ..ms.level_limits.clone()
         };
         let it = self.searcher.search(board, moves, probe, ms.stop, |_| {});
         ms.extra_nodes += it.nodes;
-        it.score >= ATTACK_SCORE
+        (ATTACK_SCORE..WIN_BOUND).contains(&it.score)
     }
 
     /// The opponent's win were it his move, VCF first, then (strong levels) VCT: when he
@@ -328,10 +333,10 @@ impl GomokuEngine {
             && root.kept.iter().any(|&m| root.verdicts.checked_short(m));
         let search_limits = Limits {
             max_depth,
-            // A forced move's search is for its score: by half the move, or a tenth of it
-            // from now when the attack's VCT (through the block of his four) ran past that.
             deadline: if forced {
-                ms.clock.at(0.5).max(ms.clock.from_now(0.1))
+                ms.clock
+                    .at(FORCED_MOVE_END)
+                    .max(ms.clock.from_now(FORCED_MOVE_LEAST))
             } else if deep_check {
                 ms.clock.at(DEEP_CHECK_START)
             } else if all_checked {

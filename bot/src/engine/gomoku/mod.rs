@@ -1,16 +1,17 @@
 //! The Gomoku engine (freestyle, standard and renju, boards 5..=26): incremental line
 //! patterns, threat-space search (VCF, VCT) and a Gomoku alpha-beta search.
 //!
-//! A move is chosen in this order: a five; the block of a single four (searched shallowly,
-//! it is forced); a VCF, then (strong levels) a VCT, each played at once; if the opponent
-//! would have a VCF or VCT were it his move, only the moves after which he has none are
-//! searched (checked in the order a shallow search ranks them, so that a counter-attack it
-//! likes is among those checked before the time runs out); then the alpha-beta search, whose
-//! move generation answers fours, open threes and threats to win by fours by force and whose
-//! leaves follow fours; when the chosen move held its check only against the opponent's
-//! shorter VCTs, a check against the longest, the next-best move that holds taking its place
-//! when it fails; and last a check that the chosen move leaves the opponent no forced win,
-//! the next-best move taking its place when it does.
+//! A move is chosen in this order: a five; a VCF, then (strong levels) a VCT, each played at
+//! once (through the block of his four when he has one; the VCT longer when a shallow search
+//! sees a decisive attack); the block of a single four (searched shallowly, it is forced); if
+//! the opponent would have a VCF or VCT were it his move, only the moves after which he has
+//! none are searched (checked in the order a shallow search ranks them, so that a
+//! counter-attack it likes is among those checked before the time runs out); then the
+//! alpha-beta search, whose move generation answers fours, open threes and threats to win by
+//! fours by force and whose leaves follow fours; when the chosen move held its check only
+//! against the opponent's shorter VCTs, a check against the longest, the next-best move that
+//! holds taking its place when it fails; and last a check that the chosen move leaves the
+//! opponent no forced win, the next-best move taking its place when it does.
 //!
 //! Determinism: Depth, Nodes and Solve limits clear every table first and give the threat
 //! searches node budgets instead of time, so the same position, limits, level and seed give

@@ -55,8 +55,13 @@ pub(super) const DEEP_CHECK_START: f64 = 0.65;
 /// Plies beyond the opponent's threat that the first check of a defence looks for a VCT (the
 /// second looks as far as [`VCT_PLIES_MAX`]).
 pub(super) const VCT_CHECK_SLACK: u32 = 8;
-/// Depth of the search of a forced move (only its score is wanted).
+/// Depth of the search of a forced move (only its score is wanted), and its time: by half
+/// the move, or at least a tenth of it from when it starts — a forced move (the block of his
+/// four, or the one move that held the checks) follows our VCT, which through a block in a
+/// decisive attack may run past half the move.
 pub(super) const FORCED_MOVE_DEPTH: u32 = 4;
+pub(super) const FORCED_MOVE_END: f64 = 0.5;
+pub(super) const FORCED_MOVE_LEAST: f64 = 0.1;
 /// The shallow search that orders the checks of the moves against the opponent's win: its
 /// depth and its share of a timed move.
 pub(super) const RANKING_DEPTH: u32 = 8;
