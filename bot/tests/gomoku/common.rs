@@ -9,7 +9,9 @@ pub use kibitz_bot::engine::gomoku::params::{self, LEADERS_CHECKED_FIRST};
 pub use kibitz_bot::engine::gomoku::root::{self, Budget, Verdict, Verdicts};
 pub use kibitz_bot::engine::gomoku::threat::{ThreatSearch, ThreatWin};
 pub use kibitz_bot::engine::gomoku::{movegen, parse_position, FixedThreatBudget, GomokuEngine};
-pub use kibitz_bot::engine::{Engine, Level, Score, SearchLimits as Limits, StopFlag};
+pub use kibitz_bot::engine::{
+    Engine, Level, Score, SearchLimits as Limits, SearchResult, StopFlag,
+};
 pub use proptest::prelude::*;
 pub use std::time::{Duration, Instant};
 
@@ -41,6 +43,19 @@ pub fn engine_move(pos: &Gomoku, limits: Limits, level: u8, seed: u64) -> (Cell,
         )
         .expect("a move");
     (r.best.parse().expect("a cell"), r.score)
+}
+
+/// The solver's answer (`Limits::Solve`, a fresh engine at full strength).
+pub fn solve(pos: &Gomoku) -> SearchResult {
+    GomokuEngine::new()
+        .search(
+            &AnyPosition::Gomoku(pos.clone()),
+            Limits::Solve,
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a result")
 }
 
 /// `pos` with one more stone of `color` on `cell` (whoever is to move).

@@ -20,15 +20,7 @@ fn plays_the_proven_win_of_a_real_game_at_once() {
     assert_eq!(r.best, "i8");
     assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{:?}", r.score);
     assert!(r.exact);
-    let solved = GomokuEngine::new()
-        .search(
-            &AnyPosition::Gomoku(pos),
-            Limits::Solve,
-            Level::MAX,
-            &StopFlag::new(),
-            0,
-        )
-        .expect("a result");
+    let solved = solve(&pos);
     assert_eq!(
         (solved.best.as_str(), solved.score),
         ("i8", Score::WinIn(27))

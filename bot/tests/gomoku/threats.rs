@@ -87,15 +87,7 @@ fn vcf_claims_nothing_without_fours_and_vct_finds_a_double_three() {
     let win = threats.vct(&mut board, 9).expect("a VCT");
     assert!(pos.is_legal(board.cell(win.line[0])).is_ok());
     // Black's open two lines cross at h7: the double three wins.
-    let solved = GomokuEngine::new()
-        .search(
-            &AnyPosition::Gomoku(pos),
-            Limits::Solve,
-            Level::MAX,
-            &StopFlag::new(),
-            0,
-        )
-        .expect("a result");
+    let solved = solve(&pos);
     assert!(solved.exact);
     assert!(matches!(solved.score, Score::WinIn(n) if n > 0));
 }

@@ -182,8 +182,7 @@ impl GomokuEngine {
                 return found.win;
             }
             // Cut short: stopped inside a search, or before deepening to the longest.
-            cut_short =
-                vct && (!found.complete || budget.until.is_some_and(|t| Instant::now() >= t));
+            cut_short = vct && (!found.complete || budget.spent());
         }
         if !cut_short || ms.deterministic || !ms.settings.full_strength {
             return None;

@@ -31,7 +31,8 @@ impl Budget {
         threats.set_budget(self.nodes, self.until, Some(self.stop.clone()));
     }
 
-    fn spent(&self) -> bool {
+    /// Whether a timed budget's time is up or the stop was raised.
+    pub fn spent(&self) -> bool {
         self.until.is_some_and(|t| Instant::now() >= t) || self.stop.is_stopped()
     }
 
