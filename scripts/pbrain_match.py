@@ -7,14 +7,16 @@ the games open instead by the swap2 rule (`SWAP2BOARD`, scripts/pbrain_swap2.py)
 each brain laying the first three stones in one game of a round and the other choosing. The referee here judges the game itself: a five wins (freestyle:
 five or more; standard: exactly five for both; renju: exactly five for black, five or more for
 white), a move on an occupied or off-board point loses, a move later than the turn time plus
-the grace loses on time, and in renju a black move that game-core forbids loses (asked of
+the grace loses on time (with `--match-ms`, so does a game's moves' total over the match time
+plus the grace; each brain is told its time left before every move), and in renju a black move that game-core forbids loses (asked of
 `kibitz analyze --rule renju`, game-core being the referee). A full board is a draw.
 
 Usage:
   scripts/pbrain_match.py --a "target/release/kibitz pbrain" --b "OTHER-BRAIN" \
       [--a-name kibitz --b-name other] [--openings scripts/gomoku_openings.txt] [--count N] \
       [--skip N] [--a-colour both|black|white] [--swap2 N] \
-      [--turn-ms 1000] [--b-turn-ms N] [--grace-ms 100] [--b-grace-ms N] [--size 15] \
+      [--turn-ms 1000] [--b-turn-ms N] [--grace-ms 100] [--b-grace-ms N] [--match-ms N] \
+      [--size 15] \
       [--rule freestyle|standard|renju] [--kibitz target/release/kibitz] [--games-out FILE]
 
 Moves and openings are written in the project's notation: a column letter from `a` and a row
@@ -75,8 +77,10 @@ def read_openings(path, size):
 class Brain:
     """One brain process; lines it prints are read on a thread into a queue."""
 
-    def __init__(self, name, command, size, turn_ms, grace_ms):
+    def __init__(self, name, command, size, turn_ms, grace_ms, match_ms=0):
         self.name, self.size, self.turn_ms, self.grace_ms = name, size, turn_ms, grace_ms
+        # A game's time for all of the brain's moves (0: none), and what it has used of it.
+        self.match_ms, self.used = match_ms, 0.0
         self.proc = subprocess.Popen(
             shlex.split(command),
             stdin=subprocess.PIPE,
@@ -126,14 +130,20 @@ class Brain:
             sys.exit(f"{self.name}: START {self.size} answered {reply!r}")
         for info in (
             f"INFO timeout_turn {self.turn_ms}",
-            "INFO timeout_match 0",
-            "INFO time_left 2147483647",
+            f"INFO timeout_match {self.match_ms}",
+            f"INFO time_left {self.match_ms or 2147483647}",
             "INFO max_memory 0",
             "INFO game_type 1",
             f"INFO rule {rule_bits}",
             "INFO thread_num 1",
         ):
             self.send(info)
+
+    def new_game(self):
+        """A game starts: its match time is whole again."""
+        self.used = 0.0
+        if self.match_ms:
+            self.send(f"INFO time_left {self.match_ms}")
 
     def restart(self):
         # Some brains ignore a command that comes right after their move, while they still
@@ -273,7 +283,9 @@ def timer(stats):
             said = brain.messages[-1] if brain.messages else "no MESSAGE"
             print(f"# {brain.name} took {took * 1000:.0f} ms at move {ply + 1}: {said}",
                   file=sys.stderr)
-        if took * 1000 > brain.turn_ms + brain.grace_ms:
+        brain.used += took
+        over_match = brain.match_ms and brain.used * 1000 > brain.match_ms + brain.grace_ms
+        if took * 1000 > brain.turn_ms + brain.grace_ms or over_match:
             s["forfeits"] += 1
             return True
         return False
@@ -300,13 +312,17 @@ def play(first, second, opening, referee, stats):
             lines.append("DONE")
         else:
             lines = [f"TURN {brain.xy(moves[-1])}"]
+        if brain.match_ms:
+            left = max(0, round(brain.match_ms - brain.used * 1000))
+            lines = [f"INFO time_left {left}"] + lines
         cell, took = brain.ask(lines)
         late = timed(brain, took, len(moves))
         s = stats[brain.name]
         if cell is None:
             return other.name, f"{brain.name} gave no move", moves
         if late:
-            return other.name, f"{brain.name} over time ({took * 1000:.0f} ms)", moves
+            spent = f", {brain.used:.1f} s of the game's {brain.match_ms / 1000:g}" if brain.match_ms else ""
+            return other.name, f"{brain.name} over time ({took * 1000:.0f} ms{spent})", moves
         if not (0 <= cell[0] < referee.size and 0 <= cell[1] < referee.size) or cell in board:
             s["illegal"] += 1
             return other.name, f"{brain.name} played {cell} illegally", moves + [cell]
@@ -344,6 +360,8 @@ def main():
     ap.add_argument("--b-turn-ms", type=int)
     ap.add_argument("--grace-ms", type=int, default=100,
                     help="a move later than turn time + grace loses on time")
+    ap.add_argument("--match-ms", type=int, default=0,
+                    help="each brain's time for all its moves of a game (0: none)")
     ap.add_argument("--a-grace-ms", type=int)
     ap.add_argument("--b-grace-ms", type=int)
     ap.add_argument("--kibitz", default="target/release/kibitz",
@@ -358,9 +376,9 @@ def main():
         sys.exit("the brains need different names")
     pick = lambda v, d: d if v is None else v
     a = Brain(args.a_name, args.a, args.size, pick(args.a_turn_ms, args.turn_ms),
-              pick(args.a_grace_ms, args.grace_ms))
+              pick(args.a_grace_ms, args.grace_ms), args.match_ms)
     b = Brain(args.b_name, args.b, args.size, pick(args.b_turn_ms, args.turn_ms),
-              pick(args.b_grace_ms, args.grace_ms))
+              pick(args.b_grace_ms, args.grace_ms), args.match_ms)
     referee = Referee(args.size, args.rule, args.kibitz)
     names = (a.name, b.name)
     stats = {n: {"moves": 0, "time": 0.0, "slowest": 0.0, "late": 0, "forfeits": 0,
@@ -389,6 +407,8 @@ def main():
             results = []
             pairs = {"both": ((a, b), (b, a)), "black": ((a, b),), "white": ((b, a),)}
             for first, second in pairs["both" if opening is None else args.a_colour]:
+                for brain in (a, b):
+                    brain.new_game()
                 if opening is None:
                     black, white, start, fault = pbrain_swap2.opening(
                         first, second, args.size, timer(stats))
@@ -429,7 +449,7 @@ def main():
     print()
     print(f"{args.size}x{args.size} {args.rule}, {len(per_opening)} openings, "
           f"{sum(len(r) for _, _, r in per_opening)} games; turn time {a.name} {a.turn_ms} ms, "
-          f"{b.name} {b.turn_ms} ms")
+          f"{b.name} {b.turn_ms} ms" + (f"; {args.match_ms} ms a game" if args.match_ms else ""))
     print(f"{'brain':<12}{'colour':<8}{'W':>4}{'L':>4}{'D':>4}")
     for n in names:
         for c in ("black", "white"):

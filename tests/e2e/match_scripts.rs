@@ -3,7 +3,8 @@
 //! its games, each of which game-core must find legal and won by the side it names; then
 //! `scripts/match_tally.py` pools that file (given twice) into the same table doubled, gives a
 //! known score its standard error, and refuses a line that is no game. The same script opens
-//! by swap2 (`--swap2`): each brain lays the stones once, and every game replays legally.
+//! by swap2 (`--swap2`): each brain lays the stones once, and every game replays legally; and
+//! keeps a match clock (`--match-ms`) that both brains keep inside.
 
 use std::ffi::OsStr;
 use std::io::Read;
@@ -179,6 +180,33 @@ fn pbrain_match_plays_both_colours_and_the_tally_pools_its_games() {
     let two = row(&pooled_text, "two", "total").0;
     assert_eq!(one.iter().sum::<u32>(), 4);
     assert_eq!([one[0], one[1], one[2]], [two[1], two[0], two[2]]);
+}
+
+#[test]
+fn pbrain_match_keeps_a_match_clock_that_the_brains_keep_inside() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let openings = dir.path().join("openings.txt");
+    std::fs::write(&openings, "h8 g8 j10\n").unwrap();
+    let games = dir.path().join("games.jsonl");
+    // Two seconds a game at most 100 ms a move: each brain is told its time left before
+    // every move and spends a slice of it (longer where its search is unsure).
+    let (text, lines) = kibitz_match(
+        &[
+            "--openings".as_ref(),
+            openings.as_os_str(),
+            "--match-ms".as_ref(),
+            "2000".as_ref(),
+        ],
+        &games,
+    );
+    assert!(text.contains("; 2000 ms a game"), "{text}");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for game in &lines {
+        let why = game["why"].as_str().unwrap();
+        assert!(why == "five" || why == "full board", "{game}");
+        let moves = game["moves"].as_str().unwrap();
+        assert!(replay(moves).outcome().is_some(), "{moves}");
+    }
 }
 
 #[test]

@@ -39,8 +39,14 @@ pub enum SearchLimits {
     Nodes(u64),
     /// Up to this much wall time.
     Time(Duration),
-    /// A game clock: time left and increment of the side to move; the engine budgets a move.
+    /// A game clock: time left and increment of the side to move; the engine budgets a move
+    /// ([`move_time`]), and one that is unsure of its move may take longer
+    /// ([`longest_move_time`]).
     Clock { left: Duration, increment: Duration },
+    /// A move that usually takes `usual` and may take up to `most` where the search is unsure
+    /// of its move (a tournament manager's match time under its turn limit). Engines that
+    /// manage no time take `usual`.
+    Range { usual: Duration, most: Duration },
     /// Prove the result: exact solvers only (Connect Four, Othello), threat search for Gomoku.
     Solve,
     /// Until stopped.
@@ -54,10 +60,25 @@ impl SearchLimits {
         match self {
             SearchLimits::Time(t) => Some(start + t),
             SearchLimits::Clock { left, increment } => Some(start + move_time(left, increment)),
+            SearchLimits::Range { usual, .. } => Some(start + usual),
             SearchLimits::Depth(_)
             | SearchLimits::Nodes(_)
             | SearchLimits::Solve
             | SearchLimits::Infinite => None,
+        }
+    }
+
+    /// The latest a search that starts at `start` may end when it is unsure of its move (its
+    /// best move changed late, or its score fell): a clock's or a range's longest move, else
+    /// the [`SearchLimits::deadline`].
+    #[must_use]
+    pub fn longest_deadline(self, start: Instant) -> Option<Instant> {
+        match self {
+            SearchLimits::Clock { left, increment } => {
+                Some(start + longest_move_time(left, increment))
+            }
+            SearchLimits::Range { usual, most } => Some(start + most.max(usual)),
+            _ => self.deadline(start),
         }
     }
 
@@ -229,11 +250,32 @@ pub trait Engine: Send {
 /// the server's own bookkeeping — so a bot never loses on time.
 #[must_use]
 pub fn move_time(left: Duration, increment: Duration) -> Duration {
-    let margin = Duration::from_millis(150).min(left / 4);
-    let usable = left.saturating_sub(margin);
+    let usable = usable_time(left);
     let want = usable / 25 + increment * 3 / 4;
     want.min(usable / 3)
         .max(Duration::from_millis(5).min(usable))
+}
+
+/// How many times its usual time a move under a clock may take when the search is unsure of
+/// it (docs/benchmarks-log.md, "A time manager").
+pub const LONGEST_MOVE_FACTOR: u32 = 3;
+
+/// The most one move under a clock may take when the search is unsure of it:
+/// [`LONGEST_MOVE_FACTOR`] times its [`move_time`], still never more than a third of what is
+/// left less the margin. The usual time is a slice of what is left, so a clock spent faster
+/// on the hard moves gives the later moves less, and never runs out.
+#[must_use]
+pub fn longest_move_time(left: Duration, increment: Duration) -> Duration {
+    let usual = move_time(left, increment);
+    (usual * LONGEST_MOVE_FACTOR)
+        .min(usable_time(left) / 3)
+        .max(usual)
+}
+
+/// What is left of a clock less the margin for the network and the server's bookkeeping.
+fn usable_time(left: Duration) -> Duration {
+    let margin = Duration::from_millis(150).min(left / 4);
+    left.saturating_sub(margin)
 }
 
 #[cfg(test)]
@@ -251,9 +293,20 @@ mod tests {
                     t <= left / 3 + Duration::from_millis(5),
                     "{left_ms} {inc_ms}: {t:?}"
                 );
+                let longest = longest_move_time(left, Duration::from_millis(inc_ms));
+                assert!(
+                    t <= longest && longest <= left,
+                    "{left_ms} {inc_ms}: {longest:?}"
+                );
+                assert!(
+                    longest <= left / 3 + Duration::from_millis(5),
+                    "{left_ms} {inc_ms}: {longest:?}"
+                );
             }
         }
         assert!(move_time(Duration::from_secs(60), Duration::ZERO) >= Duration::from_secs(2));
+        let (left, none) = (Duration::from_secs(60), Duration::ZERO);
+        assert_eq!(longest_move_time(left, none), move_time(left, none) * 3);
         assert_eq!(Level::new(0).get(), 1);
         assert_eq!(Level::new(99), Level::MAX);
         let rows = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10];

@@ -37,6 +37,22 @@ fn defends_against_a_four_three_threat_and_keeps_the_clock() {
         (10, Limits::Depth(4)),
         (5, Limits::Depth(4)),
         (10, Limits::Time(std::time::Duration::from_millis(40))),
+        // A manager's match clock and a game clock: a move unsure of itself may be given
+        // up to three times its usual time, still well inside the clock.
+        (
+            10,
+            Limits::Range {
+                usual: std::time::Duration::from_millis(20),
+                most: std::time::Duration::from_millis(60),
+            },
+        ),
+        (
+            10,
+            Limits::Clock {
+                left: std::time::Duration::from_secs(1),
+                increment: std::time::Duration::ZERO,
+            },
+        ),
     ] {
         let start = Instant::now();
         let (best, _) = engine_move(&pos, limits, level, 1);

@@ -25,7 +25,7 @@ use super::params::{
 use super::root::{self, Budget, Verdict, Verdicts};
 use super::search::{Iteration, Limits};
 use super::threat::ThreatWin;
-use super::time::MoveClock;
+use super::time::{MoveClock, Swings};
 use super::{budget, solve, threat_result, GomokuEngine};
 use crate::engine::value::{score_of, WIN_BOUND};
 use crate::engine::{Score, SearchLimits, SearchRequest, SearchResult, StopFlag};
@@ -64,6 +64,32 @@ struct RootMoves {
     verdicts: Verdicts,
 }
 
+/// Where the alpha-beta search over the moves kept ends, by what the root's checks left.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SearchEnd {
+    /// One move: its search is for the score alone, by half the move or a tenth from now.
+    Forced,
+    /// Its choice is checked against the longest VCTs after it.
+    DeepCheck,
+    /// Every move kept has its verdict: nothing is left to check.
+    AllChecked,
+    /// The final check of its choice takes the rest.
+    Usual,
+}
+
+impl SearchEnd {
+    fn deadline(self, clock: &MoveClock) -> Option<Instant> {
+        match self {
+            SearchEnd::Forced => clock
+                .at(FORCED_MOVE_END)
+                .max(clock.from_now(FORCED_MOVE_LEAST)),
+            SearchEnd::DeepCheck => clock.at(DEEP_CHECK_START),
+            SearchEnd::AllChecked => clock.end(),
+            SearchEnd::Usual => clock.at(SEARCH_END),
+        }
+    }
+}
+
 /// How far a check of the search's choice looks for the opponent's VCTs: as far as the first
 /// checks of the move did, or to the longest.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -80,7 +106,8 @@ impl GomokuEngine {
         }
         let start = Instant::now();
         let settings = LevelSettings::of(request.level);
-        let clock = MoveClock::new(start, request.limits.deadline(start));
+        let clock = MoveClock::new(start, request.limits.deadline(start))
+            .with_longest(request.limits.longest_deadline(start));
         let deterministic = clock.end().is_none();
         if deterministic {
             self.searcher.clear();
@@ -134,7 +161,7 @@ impl GomokuEngine {
             return Some(threat_result(&board, &win.line, win.plies, nodes, start));
         }
         let mut root = self.root_moves(&mut board, &mut ms, moves, them_four);
-        let (mut it, deep_check) = self.main_search(&mut board, &ms, &mut root);
+        let (mut it, deep_check) = self.main_search(&mut board, &mut ms, &mut root);
         self.check_choice(&mut board, &mut ms, &mut root, &mut it, deep_check);
         Some(result_of(&board, &it, ms.extra_nodes, start))
     }
@@ -307,11 +334,13 @@ impl GomokuEngine {
     }
 
     /// The alpha-beta search over the moves kept, and over the unproven ones when every kept
-    /// move loses; with whether its choice is to be checked against the longest VCTs.
+    /// move loses; with whether its choice is to be checked against the longest VCTs. Under
+    /// a clock, a search unsure of its move at its end ([`Swings`]) is given the move's longest
+    /// time and goes on (its table keeps what it found, so the shallow iterations are quick).
     fn main_search(
         &mut self,
         board: &mut Board,
-        ms: &MoveSearch,
+        ms: &mut MoveSearch,
         root: &mut RootMoves,
     ) -> (Iteration, bool) {
         // A move is forced when it is the only one left and no other is merely unproven: its
@@ -330,25 +359,38 @@ impl GomokuEngine {
             && all_checked
             && root.kept.len() > 1
             && root.kept.iter().any(|&m| root.verdicts.checked_short(m));
-        let search_limits = Limits {
+        let end = if forced {
+            SearchEnd::Forced
+        } else if deep_check {
+            SearchEnd::DeepCheck
+        } else if all_checked {
+            SearchEnd::AllChecked
+        } else {
+            SearchEnd::Usual
+        };
+        let mut search_limits = Limits {
             max_depth,
-            deadline: if forced {
-                ms.clock
-                    .at(FORCED_MOVE_END)
-                    .max(ms.clock.from_now(FORCED_MOVE_LEAST))
-            } else if deep_check {
-                ms.clock.at(DEEP_CHECK_START)
-            } else if all_checked {
-                ms.clock.end()
-            } else {
-                ms.clock.at(SEARCH_END)
-            },
+            deadline: end.deadline(&ms.clock),
             max_nodes: ms.limits.max_nodes(),
             ..ms.level_limits.clone()
         };
-        let mut it =
-            self.searcher
+        let mut swings = Swings::default();
+        let mut it = self
+            .searcher
+            .search(board, &root.kept, search_limits.clone(), ms.stop, |i| {
+                swings.see(i.best, i.score);
+            });
+        // Only a search the clock cut short: one that reached its depth has its answer.
+        let cut_short = it.depth < max_depth && !ms.stop.is_stopped();
+        if !forced && cut_short && ms.clock.can_extend() && swings.unsure(it.best) {
+            ms.clock.extend();
+            search_limits.deadline = end.deadline(&ms.clock);
+            let before = it.nodes;
+            it = self
+                .searcher
                 .search(board, &root.kept, search_limits.clone(), ms.stop, |_| {});
+            it.nodes += before;
+        }
         // Every move that held the checks loses to the search's deeper look: the moves whose
         // checks were cut short may not, and the best of them is worth the rest of the time
         // (the final check looks at it like any other choice).

@@ -153,7 +153,14 @@ pub(super) const OPEN_THREE_PLIES: u32 = 5;
 pub(super) const MOVER_NUM: i32 = 22;
 pub(super) const MOVER_DEN: i32 = 13;
 
-// The clock of one move: the margin before the deadline.
+// The clock of one move: the margin before the deadline, and when a move under a clock is
+// given more time.
+
+/// A fall of the search's score by this much (centi-stones) from the iteration two before
+/// makes it unsure of its move ([`super::time::Swings`]), as a change of its best move does:
+/// under a clock such a move is given up to its longest time
+/// ([`crate::engine::longest_move_time`]).
+pub(super) const SWING_DROP: i32 = 30;
 
 /// Longest and shortest margin kept before the caller's deadline.
 pub(super) const MARGIN_MAX: Duration = Duration::from_millis(15);

@@ -18,7 +18,9 @@ use std::time::Duration;
 use game_core::gomoku::Gomoku;
 use game_core::{AnyPosition, Cell, GomokuRule, Position};
 
-use crate::engine::{Engine, Level, Score, SearchLimits, SearchResult, StopFlag};
+use crate::engine::{
+    longest_move_time, move_time, Engine, Level, Score, SearchLimits, SearchResult, StopFlag,
+};
 
 mod swap2;
 
@@ -54,6 +56,24 @@ struct Brain<E> {
     seed: u64,
     /// The manager's memory limit in bytes (`INFO max_memory`; none: 0, no limit).
     max_memory: Option<u64>,
+}
+
+impl<E> Brain<E> {
+    /// A brain before `START`: a 5 s turn and no match clock until the manager says.
+    fn new(make_engine: E) -> Brain<E> {
+        Brain {
+            make_engine,
+            engine: None,
+            size: 0,
+            rule: GomokuRule::Freestyle,
+            stones: Vec::new(),
+            timeout_turn: Duration::from_secs(5),
+            time_left: None,
+            board_block: None,
+            seed: 0,
+            max_memory: None,
+        }
+    }
 }
 
 fn parse_xy(text: &str) -> Option<(u32, u32)> {
@@ -104,8 +124,8 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
         if own > theirs {
             return Err("it is not my turn".to_string());
         }
-        let (budget, seed) = (self.budget(), self.next_seed());
-        let result = timed_search(self.engine().as_mut(), &pos, budget, seed);
+        let (limits, seed) = (self.limits(), self.next_seed());
+        let result = search(self.engine().as_mut(), &pos, limits, seed);
         let message = result.as_ref().map(message);
         let best = result
             .and_then(|r| r.best.parse::<Cell>().ok())
@@ -116,14 +136,32 @@ impl<E: FnMut(Option<u64>) -> Box<dyn Engine>> Brain<E> {
         Ok(message.into_iter().chain([self.xy(best)]).collect())
     }
 
-    /// The time this move may take: the turn less the margin, and a share of the match time.
-    fn budget(&self) -> Duration {
-        let mut budget = self.timeout_turn.saturating_sub(margin(self.timeout_turn));
-        if let Some(left) = self.time_left {
-            // Keep a reserve of the match time for the moves still to come.
-            budget = budget.min(left.saturating_sub(margin(left)) / 12);
+    /// The time this move usually takes and the most it may take: the turn less the margin;
+    /// under a match clock, a slice of what is left that a search unsure of its move may
+    /// lengthen ([`move_time`], [`longest_move_time`]), both within the turn.
+    fn times(&self) -> (Duration, Duration) {
+        let turn = self.timeout_turn.saturating_sub(margin(self.timeout_turn));
+        let least = Duration::from_millis(10);
+        let Some(left) = self.time_left else {
+            return (turn.max(least), turn.max(least));
+        };
+        let left = left.saturating_sub(margin(left));
+        let usual = move_time(left, Duration::ZERO).min(turn).max(least);
+        let most = longest_move_time(left, Duration::ZERO).min(turn).max(usual);
+        (usual, most)
+    }
+
+    /// A move's search limits, from [`Brain::times`].
+    fn limits(&self) -> SearchLimits {
+        match self.times() {
+            (usual, most) if most > usual => SearchLimits::Range { usual, most },
+            (usual, _) => SearchLimits::Time(usual),
         }
-        budget.max(Duration::from_millis(10))
+    }
+
+    /// The time of a swap2 decision: a move's usual time.
+    fn budget(&self) -> Duration {
+        self.times().0
     }
 
     /// A new seed for the next search, so that repeated positions need not repeat a move.
@@ -323,22 +361,25 @@ fn or_error(answer: Result<Vec<String>, String>) -> Vec<String> {
     answer.unwrap_or_else(|e| vec![format!("ERROR {e}")])
 }
 
-/// The engine's search of `pos` at full strength within `budget`: every move's search, the
-/// swap2 answers' too.
+/// The engine's search of `pos` at full strength within `budget`: the swap2 answers'.
 fn timed_search(
     engine: &mut dyn Engine,
     pos: &Gomoku,
     budget: Duration,
     seed: u64,
 ) -> Option<SearchResult> {
+    search(engine, pos, SearchLimits::Time(budget), seed)
+}
+
+/// The engine's search of `pos` at full strength within `limits`: every move's.
+fn search(
+    engine: &mut dyn Engine,
+    pos: &Gomoku,
+    limits: SearchLimits,
+    seed: u64,
+) -> Option<SearchResult> {
     let position = AnyPosition::Gomoku(pos.clone());
-    engine.search(
-        &position,
-        SearchLimits::Time(budget),
-        Level::MAX,
-        &StopFlag::new(),
-        seed,
-    )
+    engine.search(&position, limits, Level::MAX, &StopFlag::new(), seed)
 }
 
 /// Thousands as `K`, millions as `M`, as brains print speeds.
@@ -384,18 +425,7 @@ pub fn run<R: BufRead, W: Write>(
     mut output: W,
     make_engine: impl FnMut(Option<u64>) -> Box<dyn Engine>,
 ) -> std::io::Result<()> {
-    let mut brain = Brain {
-        make_engine,
-        engine: None,
-        size: 0,
-        rule: GomokuRule::Freestyle,
-        stones: Vec::new(),
-        timeout_turn: Duration::from_secs(5),
-        time_left: None,
-        board_block: None,
-        seed: 0,
-        max_memory: None,
-    };
+    let mut brain = Brain::new(make_engine);
     for line in input.lines() {
         let (replies, stop) = brain.line(&line?);
         for r in replies {
@@ -466,6 +496,39 @@ mod tests {
             ..book
         };
         assert!(message(&searched).starts_with("MESSAGE depth 22 ev 35 nodes 5000"));
+    }
+
+    #[test]
+    fn a_match_clock_gives_a_usual_and_a_longest_move_within_the_turn() {
+        let mut brain = Brain::new(|_: Option<u64>| -> Box<dyn Engine> {
+            Box::new(GomokuEngine::with_tt_bits(12))
+        });
+        let turn = Duration::from_secs(30);
+        brain.line("INFO timeout_turn 30000");
+        assert_eq!(brain.limits(), SearchLimits::Time(turn - margin(turn)));
+        // Gomocup's 180 s a game: a slice of it, which an unsure search may triple.
+        brain.line("INFO time_left 180000");
+        let SearchLimits::Range { usual, most } = brain.limits() else {
+            panic!("{:?}", brain.limits());
+        };
+        assert!(
+            usual >= Duration::from_secs(6) && most == usual * 3,
+            "{usual:?} {most:?}"
+        );
+        assert!(most < turn, "{most:?}");
+        assert_eq!(brain.budget(), usual);
+        // Little left: both within a third of it.
+        brain.line("INFO time_left 900");
+        let SearchLimits::Range { usual, most } = brain.limits() else {
+            panic!("{:?}", brain.limits());
+        };
+        assert!(
+            usual < most && most <= Duration::from_millis(300),
+            "{usual:?} {most:?}"
+        );
+        // A match without a limit (the largest time_left): the turn.
+        brain.line("INFO time_left 2147483647");
+        assert_eq!(brain.limits(), SearchLimits::Time(turn - margin(turn)));
     }
 
     #[test]
