@@ -1,5 +1,6 @@
 //! The root's checks on positions of real games: proven wins played at once, no proven loss
-//! left when a move avoids it, the defence checks' order and their second checks.
+//! left when a move avoids it, the defence checks' order and their second checks, and the
+//! search's least share of the move after them.
 
 use crate::common::*;
 
@@ -369,4 +370,24 @@ fn a_defence_is_checked_again_against_longer_vcts() {
         leaders.iter().all(|&m| verdicts.get(m).is_none()),
         "no leaders' checks"
     );
+}
+
+#[test]
+fn a_timed_move_is_searched_after_a_long_attack_and_the_checks_of_his_threat() {
+    // Black to move in a game against Rapfi, with a VCT of 23 plies (e9) that the timed VCTs
+    // miss: the shallow search scores the attack decisive, its VCT runs on, and the checks of
+    // white's threat come after it. They took the rest of the move, and its move was chosen
+    // with no search at all (depth 0, 2026-12-06); now they end before the search's least
+    // share of the move.
+    let pos = freestyle("h8 g8 i10 i7 g7 i9 j9 k8 h10 h9 f8 f9");
+    let r = GomokuEngine::new()
+        .search(
+            &AnyPosition::Gomoku(pos),
+            Limits::Time(std::time::Duration::from_millis(500)),
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a move");
+    assert!(r.depth > 0 || r.exact, "{r:?}");
 }

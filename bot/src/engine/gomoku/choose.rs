@@ -19,7 +19,7 @@ use super::params::{
     ATTACK_PROBE_SHARE, ATTACK_SCORE, ATTACK_VCT_SHARE, CHECK_SLICE, CHECK_SLICE_LEADERS,
     CHECK_SLICE_SHORT, DEEP_CHECK_START, DEFENCE_SHARE, FEW_HOLD, FEW_HOLD_RECHECK_SHARE,
     FORCED_MOVE_DEPTH, FORCED_MOVE_END, FORCED_MOVE_LEAST, OWN_VCF_SHARE, OWN_VCT_SHARE,
-    RANKING_DEPTH, RANKING_SHARE, RECHECK_SHARE, SEARCH_END, THREAT_SHARE, VCF_PLIES,
+    RANKING_DEPTH, RANKING_SHARE, RECHECK_SHARE, SEARCH_END, SEARCH_LEAST, THREAT_SHARE, VCF_PLIES,
     VCT_CHECK_SLACK, VCT_PLIES_MAX,
 };
 use super::root::{self, Budget, Verdict, Verdicts};
@@ -52,6 +52,17 @@ impl MoveSearch<'_> {
     fn budget(&self, share: f64, nodes: u64) -> Budget {
         budget(&self.clock, share, nodes, self.stop)
     }
+
+    /// A budget of the checks against his threat, which end before the alpha-beta search's
+    /// least share of the move ([`SEARCH_LEAST`]): after a decisive attack's long VCT they
+    /// would otherwise take the rest of the move, and its move would be chosen unsearched.
+    fn check_budget(&self, share: f64, nodes: u64) -> Budget {
+        let mut b = self.budget(share, nodes);
+        if let (Some(until), Some(last)) = (b.until, self.clock.at(1.0 - SEARCH_LEAST)) {
+            b.until = Some(until.min(last));
+        }
+        b
+    }
 }
 
 /// The moves the root's checks left: those that hold against the opponent's win (or all, when
@@ -83,9 +94,9 @@ impl SearchEnd {
             SearchEnd::Forced => clock
                 .at(FORCED_MOVE_END)
                 .max(clock.from_now(FORCED_MOVE_LEAST)),
-            SearchEnd::DeepCheck => clock.at(DEEP_CHECK_START),
+            SearchEnd::DeepCheck => clock.at(DEEP_CHECK_START).max(clock.from_now(SEARCH_LEAST)),
             SearchEnd::AllChecked => clock.end(),
-            SearchEnd::Usual => clock.at(SEARCH_END),
+            SearchEnd::Usual => clock.at(SEARCH_END).max(clock.from_now(SEARCH_LEAST)),
         }
     }
 }
@@ -258,7 +269,7 @@ impl GomokuEngine {
         if !ms.settings.root_vcf || them_four || root.kept.len() <= 1 {
             return root;
         }
-        let detect = ms.budget(THREAT_SHARE, self.fixed.defence);
+        let detect = ms.check_budget(THREAT_SHARE, self.fixed.defence);
         for vct in [false, true] {
             if vct && !ms.settings.root_vct {
                 break;
@@ -300,7 +311,7 @@ impl GomokuEngine {
             .search(board, &root.kept, rank_limits, ms.stop, |_| {});
         ms.extra_nodes += ranked.nodes;
         let ranked_root: Vec<Point> = ranked.ranking.iter().map(|&(p, _)| p).collect();
-        let defence = ms.budget(DEFENCE_SHARE, self.fixed.defence);
+        let defence = ms.check_budget(DEFENCE_SHARE, self.fixed.defence);
         let slices = root::Slices {
             short: ms.clock.span(CHECK_SLICE_SHORT),
             long: ms.clock.span(CHECK_SLICE),
@@ -312,7 +323,7 @@ impl GomokuEngine {
             } else {
                 RECHECK_SHARE
             };
-            ms.budget(share, self.fixed.defence)
+            ms.check_budget(share, self.fixed.defence)
         };
         let mut nodes = ms.extra_nodes;
         root.kept = root::defences(

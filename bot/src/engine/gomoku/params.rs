@@ -46,6 +46,10 @@ pub(super) const FEW_HOLD_RECHECK_SHARE: f64 = 0.45;
 /// Where the alpha-beta search must end (the rest is the final check's) unless every root
 /// move has been checked already.
 pub(super) const SEARCH_END: f64 = 0.92;
+/// The least share of the move the alpha-beta search is given from when it starts, however
+/// late the phases before it ended (a decisive attack's VCT, then the checks of his threat,
+/// may take it all): a move chosen with no search at all is the ranking's guess.
+pub(super) const SEARCH_LEAST: f64 = 0.1;
 /// Where the search ends when every move left held its first check but not all of them were
 /// checked against the longest VCTs: the rest of the move goes to that check of the search's
 /// choice. A move that held a threat of nine or eleven plies often only delays a win of
