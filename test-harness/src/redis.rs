@@ -20,6 +20,11 @@ const INSTALL: &str = "install Debian's `redis-server` package (apt-get install 
 /// How long a started server has to answer PING.
 const READY_WITHIN: Duration = Duration::from_secs(20);
 
+/// How many times a server is started before the harness gives up: a port that was free a
+/// moment ago may have been taken since (another test's outbound connection, say), and then
+/// the server exits at once.
+const START_TRIES: u32 = 5;
+
 /// A Redis server of the test's own.
 pub struct RedisServer {
     dir: tempfile::TempDir,
@@ -108,14 +113,25 @@ impl RedisServer {
             .prefix("kibitz-redis-")
             .tempdir()
             .expect("a temporary directory");
-        let server = RedisServer {
+        let mut server = RedisServer {
             dir,
-            port: free_port(),
-            tls_port: free_port(),
+            port: 0,
+            tls_port: 0,
             running: Mutex::new(None),
         };
-        server.restart();
-        server
+        for attempt in 1..=START_TRIES {
+            server.port = free_port();
+            server.tls_port = free_port();
+            if server.tls_port != server.port && server.try_start() {
+                return server;
+            }
+            assert!(
+                attempt < START_TRIES,
+                "redis-server did not start; its log:\n{}",
+                server.log()
+            );
+        }
+        unreachable!("the loop returns or fails")
     }
 
     /// The URL nodes connect to: TLS, with the certificate of [`ca_file`]'s CA.
@@ -143,8 +159,32 @@ impl RedisServer {
         }
     }
 
-    /// Starts the server (again) on its port and waits until it answers.
+    /// Starts the server again on its ports and waits until it answers. A port held for a
+    /// moment by another process is tried again; one held for good fails the test.
     pub fn restart(&self) {
+        for attempt in 1..=START_TRIES {
+            if self.try_start() {
+                return;
+            }
+            assert!(
+                attempt < START_TRIES,
+                "redis-server did not start again on ports {} and {}; its log:\n{}",
+                self.port,
+                self.tls_port,
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(200 * u64::from(attempt)));
+        }
+    }
+
+    /// The server's log so far.
+    fn log(&self) -> String {
+        std::fs::read_to_string(self.dir.path().join("redis.log")).unwrap_or_default()
+    }
+
+    /// Starts the server on its ports: whether it answered PING (rather than exiting, as it
+    /// does when a port is taken). A server that neither answers nor exits fails the test.
+    fn try_start(&self) -> bool {
         self.stop();
         let tls = shared_tls();
         let server = Command::new(server_bin())
@@ -161,6 +201,8 @@ impl RedisServer {
             .args(["--tls-auth-clients", "no"])
             .args(["--save", "", "--appendonly", "no", "--dir"])
             .arg(self.dir.path())
+            .arg("--logfile")
+            .arg(self.dir.path().join("redis.log"))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -185,13 +227,27 @@ impl RedisServer {
             Some(Running { server, watchdog });
         let started = Instant::now();
         while !answers(self.port) {
+            if self.exited() {
+                return false;
+            }
             assert!(
                 started.elapsed() < READY_WITHIN,
-                "redis-server did not answer on port {} within {READY_WITHIN:?}",
-                self.port
+                "redis-server did not answer on port {} within {READY_WITHIN:?}; its log:\n{}",
+                self.port,
+                self.log()
             );
             std::thread::sleep(Duration::from_millis(20));
         }
+        true
+    }
+
+    /// Whether the started server has exited.
+    fn exited(&self) -> bool {
+        self.running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_mut()
+            .is_none_or(|r| matches!(r.server.try_wait(), Ok(Some(_))))
     }
 
     /// Runs one command with Debian's `redis-cli` (beside the server), authenticating with
