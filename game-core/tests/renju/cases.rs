@@ -1,16 +1,11 @@
-//! Renju forbidden points against labelled positions drawn from the RIF definitions, overline
-//! rules of the three Gomoku variants, and a cross-check of the fast line-walk checker against
-//! a brute-force one that follows the definitions word by word.
+//! The labelled positions: renju's forbidden points drawn from the RIF definitions, and the
+//! overline rules of the three Gomoku variants.
 
-use std::collections::BTreeMap;
-
-use game_core::gomoku::Gomoku;
-use game_core::renju::{self, Forbidden};
-use game_core::{Cell, Color, GomokuRule, Position};
-use proptest::prelude::*;
+use game_core::renju::Forbidden;
+use game_core::{Color, GomokuRule};
 
 #[derive(Copy, Clone, Debug, PartialEq)]
-enum Expect {
+pub(crate) enum Expect {
     /// Black may play the point and it wins nothing.
     Legal,
     Forbid(Forbidden),
@@ -19,22 +14,22 @@ enum Expect {
     /// The mover's stone lands and the game goes on.
     NoWin,
 }
-use Expect::{Forbid, Legal, NoWin, Wins};
-const OVERLINE: Expect = Forbid(Forbidden::Overline);
-const DOUBLE_FOUR: Expect = Forbid(Forbidden::DoubleFour);
-const DOUBLE_THREE: Expect = Forbid(Forbidden::DoubleThree);
+pub(crate) use Expect::{Forbid, Legal, NoWin, Wins};
+pub(crate) const OVERLINE: Expect = Forbid(Forbidden::Overline);
+pub(crate) const DOUBLE_FOUR: Expect = Forbid(Forbidden::DoubleFour);
+pub(crate) const DOUBLE_THREE: Expect = Forbid(Forbidden::DoubleThree);
 
-struct Case {
-    label: &'static str,
-    rule: GomokuRule,
-    black: &'static str,
-    white: &'static str,
-    mover: Color,
-    point: &'static str,
-    expect: Expect,
+pub(crate) struct Case {
+    pub(crate) label: &'static str,
+    pub(crate) rule: GomokuRule,
+    pub(crate) black: &'static str,
+    pub(crate) white: &'static str,
+    pub(crate) mover: Color,
+    pub(crate) point: &'static str,
+    pub(crate) expect: Expect,
 }
 
-const fn renju(
+pub(crate) const fn renju(
     label: &'static str,
     black: &'static str,
     white: &'static str,
@@ -55,7 +50,7 @@ const fn renju(
 // Diagrams show the line through the tested point `*` (15x15 board, columns a..o, row 1 at the
 // bottom). `X` black, `O` white, `.` empty, `|` the board edge. Unless a diagram says otherwise
 // the tested point is h8 and the lines not drawn are empty.
-const RENJU_CASES: &[Case] = &[
+pub(crate) const RENJU_CASES: &[Case] = &[
     // --- overlines --------------------------------------------------------------------------
     // row 8: . X X X * X X .   (d..i)
     renju(
@@ -361,7 +356,7 @@ const RENJU_CASES: &[Case] = &[
     ),
 ];
 
-const fn variant(
+pub(crate) const fn variant(
     label: &'static str,
     rule: GomokuRule,
     black: &'static str,
@@ -381,9 +376,9 @@ const fn variant(
     }
 }
 
-const SIX_BLACK: &str = "d8 e8 f8 h8 i8";
-const SOME_WHITE: &str = "a1 a3 a5 a7 a9";
-const OVERLINE_CASES: &[Case] = &[
+pub(crate) const SIX_BLACK: &str = "d8 e8 f8 h8 i8";
+pub(crate) const SOME_WHITE: &str = "a1 a3 a5 a7 a9";
+pub(crate) const OVERLINE_CASES: &[Case] = &[
     variant(
         "freestyle: a black six wins",
         GomokuRule::Freestyle,
@@ -448,283 +443,3 @@ const OVERLINE_CASES: &[Case] = &[
         Wins,
     ),
 ];
-
-fn cells(list: &str) -> Vec<Cell> {
-    list.split_whitespace()
-        .map(|m| m.parse().expect(m))
-        .collect()
-}
-
-fn check(case: &Case) {
-    let label = case.label;
-    let black = cells(case.black);
-    let white = cells(case.white);
-    let point: Cell = case.point.parse().unwrap();
-    let pos = Gomoku::from_stones(15, case.rule, &black, &white).expect(label);
-    assert_eq!(pos.stone(point), None, "{label}: point occupied");
-    assert_eq!(pos.outcome(), None, "{label}: game already over");
-
-    let kind = if case.mover == Color::Black {
-        pos.forbidden_kind(point)
-    } else {
-        None
-    };
-    let expected_kind = match case.expect {
-        Forbid(k) => Some(k),
-        _ => None,
-    };
-    assert_eq!(kind, expected_kind, "{label}");
-    // The free functions and the scan of every point agree with the single-point check.
-    if case.rule == GomokuRule::Renju {
-        assert_eq!(
-            renju::forbidden_kind(15, pos.cells(), point),
-            expected_kind,
-            "{label}"
-        );
-        assert_eq!(
-            pos.forbidden_points().contains(&point),
-            expected_kind.is_some(),
-            "{label}"
-        );
-    }
-    if kind.is_some() {
-        return;
-    }
-
-    let (mut black, mut white) = (black, white);
-    match case.mover {
-        Color::Black => black.push(point),
-        Color::White => white.push(point),
-    }
-    let after = Gomoku::from_stones(15, case.rule, &black, &white).unwrap();
-    let outcome = after.outcome();
-    match case.expect {
-        Wins => {
-            let outcome = outcome.unwrap_or_else(|| panic!("{label}: no win"));
-            assert_eq!(outcome.winner, Some(case.mover), "{label}");
-            assert!(outcome.line.contains(&point), "{label}: {:?}", outcome.line);
-            assert!(outcome.line.len() >= 5, "{label}");
-        }
-        Legal | NoWin => assert_eq!(outcome, None, "{label}"),
-        Forbid(_) => unreachable!(),
-    }
-}
-
-#[test]
-fn renju_forbidden_point_table() {
-    assert!(RENJU_CASES.len() >= 30);
-    for case in RENJU_CASES {
-        check(case);
-    }
-}
-
-#[test]
-fn overline_rules_of_the_three_variants() {
-    for case in OVERLINE_CASES {
-        check(case);
-    }
-}
-
-#[test]
-fn forbidden_points_only_under_renju() {
-    let black = cells("f8 g8 h9 h10");
-    for rule in [GomokuRule::Freestyle, GomokuRule::Standard] {
-        let pos = Gomoku::from_stones(15, rule, &black, &[]).unwrap();
-        assert_eq!(pos.forbidden_points(), Vec::<Cell>::new());
-        assert_eq!(pos.forbidden_kind("h8".parse().unwrap()), None);
-    }
-    let pos = Gomoku::from_stones(15, GomokuRule::Renju, &black, &[]).unwrap();
-    assert!(pos.forbidden_points().contains(&"h8".parse().unwrap()));
-}
-
-#[test]
-fn a_forbidden_move_is_refused_and_changes_nothing() {
-    // Black to move (4 black, 4 white) with h8 a double three.
-    let pos = Gomoku::from_stones(
-        15,
-        GomokuRule::Renju,
-        &cells("f8 g8 h9 h10"),
-        &cells("a1 a3 o1 o3"),
-    )
-    .unwrap();
-    assert_eq!(pos.turn(), Color::Black);
-    let err = pos.clone().play("h8".parse().unwrap()).unwrap_err();
-    assert_eq!(err.position, pos);
-    assert_eq!(
-        err.error,
-        game_core::IllegalMoveError::Forbidden("h8".into(), Forbidden::DoubleThree)
-    );
-    assert!(!pos.legal_moves().contains(&"h8".parse().unwrap()));
-}
-
-// --- brute force ------------------------------------------------------------------------------
-
-const DIRS: [(i32, i32); 4] = [(1, 0), (0, 1), (1, 1), (1, -1)];
-
-/// A plain board for the brute-force checker: everything by coordinates and explicit windows.
-struct Plain {
-    n: i32,
-    cells: Vec<Option<Color>>,
-}
-
-impl Plain {
-    fn on(&self, (c, r): (i32, i32)) -> bool {
-        (0..self.n).contains(&c) && (0..self.n).contains(&r)
-    }
-    fn get(&self, p: (i32, i32)) -> Option<Option<Color>> {
-        self.on(p)
-            .then(|| self.cells[(p.1 * self.n + p.0) as usize])
-    }
-    fn set(&mut self, p: (i32, i32), s: Option<Color>) {
-        self.cells[(p.1 * self.n + p.0) as usize] = s;
-    }
-    fn black(&self, p: (i32, i32)) -> bool {
-        self.get(p) == Some(Some(Color::Black))
-    }
-    fn empty(&self, p: (i32, i32)) -> bool {
-        self.get(p) == Some(None)
-    }
-    /// The maximal black run through `p` in direction `d`, as a list of points.
-    fn run(&self, p: (i32, i32), d: (i32, i32)) -> Vec<(i32, i32)> {
-        let mut start = p;
-        while self.black((start.0 - d.0, start.1 - d.1)) {
-            start = (start.0 - d.0, start.1 - d.1);
-        }
-        let mut out = Vec::new();
-        let mut q = start;
-        while self.black(q) {
-            out.push(q);
-            q = (q.0 + d.0, q.1 + d.1);
-        }
-        out
-    }
-
-    /// For each point that completes an exact five through `p` along `d`, the four it
-    /// completes (the five's stones without that point). Equal fours count once.
-    fn fours(&mut self, p: (i32, i32), d: (i32, i32)) -> BTreeMap<Vec<(i32, i32)>, usize> {
-        let mut fours = BTreeMap::new();
-        for k in -5..=5 {
-            let q = (p.0 + k * d.0, p.1 + k * d.1);
-            if k == 0 || !self.empty(q) {
-                continue;
-            }
-            self.set(q, Some(Color::Black));
-            let run = self.run(q, d);
-            if run.len() == 5 && run.contains(&p) {
-                let mut four = run;
-                four.retain(|&x| x != q);
-                four.sort_unstable();
-                *fours.entry(four).or_insert(0) += 1;
-            }
-            self.set(q, None);
-        }
-        fours
-    }
-
-    fn forbidden(&mut self, p: (i32, i32)) -> Option<Forbidden> {
-        self.set(p, Some(Color::Black));
-        let kind = self.placed(p);
-        self.set(p, None);
-        kind
-    }
-
-    fn placed(&mut self, p: (i32, i32)) -> Option<Forbidden> {
-        if DIRS.iter().any(|&d| self.run(p, d).len() == 5) {
-            return None;
-        }
-        if DIRS.iter().any(|&d| self.run(p, d).len() > 5) {
-            return Some(Forbidden::Overline);
-        }
-        let four_counts: Vec<usize> = DIRS.iter().map(|&d| self.fours(p, d).len()).collect();
-        if four_counts.iter().sum::<usize>() >= 2 {
-            return Some(Forbidden::DoubleFour);
-        }
-        let mut threes = 0;
-        for (k, &d) in DIRS.iter().enumerate() {
-            if four_counts[k] > 0 {
-                continue;
-            }
-            let mut three = false;
-            for j in -5..=5 {
-                let q = (p.0 + j * d.0, p.1 + j * d.1);
-                if j == 0 || !self.empty(q) {
-                    continue;
-                }
-                self.set(q, Some(Color::Black));
-                // A straight four: one four completed by two different points.
-                let straight = self
-                    .fours(p, d)
-                    .iter()
-                    .any(|(four, &n)| n >= 2 && four.contains(&q));
-                self.set(q, None);
-                if straight && self.forbidden(q).is_none() {
-                    three = true;
-                    break;
-                }
-            }
-            threes += usize::from(three);
-        }
-        (threes >= 2).then_some(Forbidden::DoubleThree)
-    }
-}
-
-#[test]
-fn brute_force_agrees_with_the_table() {
-    for case in RENJU_CASES {
-        let pos =
-            Gomoku::from_stones(15, case.rule, &cells(case.black), &cells(case.white)).unwrap();
-        let mut plain = Plain {
-            n: 15,
-            cells: pos.cells().to_vec(),
-        };
-        let p: Cell = case.point.parse().unwrap();
-        let expected = match case.expect {
-            Forbid(k) => Some(k),
-            _ => None,
-        };
-        assert_eq!(
-            plain.forbidden((i32::from(p.col), i32::from(p.row))),
-            expected,
-            "{}",
-            case.label
-        );
-    }
-}
-
-fn board_strategy() -> impl Strategy<Value = (u8, Vec<u8>)> {
-    (7u8..=11).prop_flat_map(|n| {
-        let cells = usize::from(n) * usize::from(n);
-        // 0..=9: black with 4 in 10, white with 1 in 10, so lines of black are common.
-        (Just(n), proptest::collection::vec(0u8..10, cells))
-    })
-}
-
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
-
-    #[test]
-    fn line_walk_checker_agrees_with_brute_force((n, raw) in board_strategy()) {
-        let stones: Vec<Option<Color>> = raw
-            .iter()
-            .map(|&v| match v {
-                0..=3 => Some(Color::Black),
-                4 => Some(Color::White),
-                _ => None,
-            })
-            .collect();
-        let mut plain = Plain { n: i32::from(n), cells: stones.clone() };
-        let mut board = renju::RenjuBoard::from_stones(n, &stones);
-        for row in 0..n {
-            for col in 0..n {
-                let cell = Cell::new(col, row);
-                let fast = board.forbidden(cell);
-                let slow = if plain.empty((i32::from(col), i32::from(row))) {
-                    plain.forbidden((i32::from(col), i32::from(row)))
-                } else {
-                    None
-                };
-                prop_assert_eq!(fast, slow, "{} on {:?}", cell, raw);
-            }
-        }
-    }
-}
