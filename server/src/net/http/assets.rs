@@ -121,6 +121,7 @@ fn page() -> Option<String> {
     for (attr, path) in [
         ("href", "favicon.svg"),
         ("href", "style.css"),
+        ("href", "study.css"),
         ("href", "challenges.css"),
         ("href", "blocks.css"),
         ("src", "js/main.js"),
@@ -186,6 +187,7 @@ mod tests {
         let main = format!("src=\"js/main.js?v={}\"", versions["js/main.js"]);
         assert!(page.contains(&main), "{page}");
         assert!(page.contains(&format!("style.css?v={}", versions["style.css"])));
+        assert!(page.contains(&format!("study.css?v={}", versions["study.css"])));
         assert!(page.contains(&format!("challenges.css?v={}", versions["challenges.css"])));
         let start = page.find("<script type=\"importmap\">").unwrap();
         assert!(start < page.find("<script type=\"module\"").unwrap());
