@@ -68,8 +68,24 @@ impl Brain {
     }
 
     /// The brain's value (as a probability, `scale` its centi-unit per logistic unit) and
-    /// move for the side to move after `moves`.
+    /// move for the side to move after `moves`. A `BOARD` sent right after the brain's last
+    /// answer may be lost (Rapfi answers the stones that follow with `ERROR Unknown
+    /// command`, as if still ending the search before): the errors are drained up to an
+    /// `ABOUT`'s answer and the position is asked again.
     fn judge(&mut self, moves: &[Cell], scale: f64) -> Option<(f64, Cell)> {
+        for _ in 0..3 {
+            match self.judge_once(moves, scale) {
+                Judged::Again => {
+                    self.send("ABOUT");
+                    while !self.line().contains("name=") {}
+                }
+                Judged::Answer(answer) => return answer,
+            }
+        }
+        None
+    }
+
+    fn judge_once(&mut self, moves: &[Cell], scale: f64) -> Judged {
         let mover = usize::from(!moves.len().is_multiple_of(2));
         self.send("BOARD");
         for (i, c) in moves.iter().enumerate() {
@@ -80,6 +96,10 @@ impl Brain {
         let mut value = None;
         loop {
             let line = self.line();
+            // First: an error names the line it refused, commas and all.
+            if line.to_uppercase().starts_with("ERROR") {
+                return Judged::Again;
+            }
             if let Some(v) = line.split("Eval ").nth(1) {
                 let word = v.split_whitespace().next().unwrap_or("");
                 value = if word.starts_with("+M") {
@@ -95,12 +115,17 @@ impl Brain {
                 let (Ok(x), Ok(y)) = (x.trim().parse::<u8>(), y.trim().parse::<u8>()) else {
                     continue;
                 };
-                return value.map(|v| (v, Cell::new(x, 14 - y)));
-            } else if line.to_uppercase().starts_with("ERROR") {
-                return None;
+                return Judged::Answer(value.map(|v| (v, Cell::new(x, 14 - y))));
             }
         }
     }
+}
+
+/// What one asking gives: the answer (no value when the brain announced none), or a lost
+/// `BOARD` to ask again.
+enum Judged {
+    Answer(Option<(f64, Cell)>),
+    Again,
 }
 
 impl Drop for Brain {
