@@ -17,20 +17,21 @@
 
 #[path = "common/args.rs"]
 mod args;
+#[path = "common/selfplay.rs"]
+mod selfplay;
 
 use args::{fail, flag};
+use selfplay::quiet;
 
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::time::Instant;
 
 use game_core::gomoku::Gomoku;
-use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
+use game_core::{Cell, Color, GomokuRule, Position};
 use kibitz_bot::engine::gomoku::board::Board;
 use kibitz_bot::engine::gomoku::pattern::Pattern;
 use kibitz_bot::engine::gomoku::points::{combination, COMBINATIONS};
-use kibitz_bot::engine::gomoku::{FixedThreatBudget, GomokuEngine};
-use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
@@ -71,14 +72,6 @@ fn side_features(board: &Board, v: usize) -> [u32; PER_SIDE] {
 
 /// Whether the position is quiet for the evaluation: no five-point and no four-three point
 /// (open threes included) for the opponent, no five-point for the side to move.
-fn quiet(board: &Board) -> bool {
-    let me = board.turn();
-    let them = 1 - me;
-    board.summary(me).fives.is_empty()
-        && board.summary(them).fives.is_empty()
-        && board.summary(them).four_threes.is_empty()
-}
-
 /// A random empty cell within `radius` of the centre.
 fn random_near_centre(pos: &Gomoku, rng: &mut StdRng, radius: u8) -> Cell {
     let half = pos.size() / 2;
@@ -108,13 +101,7 @@ fn selfplay(args: &[String]) {
         .unwrap_or_else(|e| fail(&format!("{out}: {e}")));
     let mut out = BufWriter::new(file);
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut engine = GomokuEngine::new().with_fixed_threat_budget(FixedThreatBudget {
-        own: 3_000,
-        defence: 1_000,
-        vct_plies: 9,
-        ..FixedThreatBudget::default()
-    });
-    let stop = StopFlag::new();
+    let mut engine = selfplay::engine();
     let start = Instant::now();
     let (mut positions, mut results) = (0usize, [0u32; 3]);
     for game in 0..games {
@@ -134,22 +121,7 @@ fn selfplay(args: &[String]) {
                     side_features(&board, 1 - me),
                 ));
             }
-            let m = if rng.random_bool(mistakes) {
-                let cands: Vec<_> = board.candidates().iter().collect();
-                board.cell(cands[rng.random_range(0..cands.len())])
-            } else {
-                let any = AnyPosition::Gomoku(pos.clone());
-                let r = engine
-                    .search(
-                        &any,
-                        SearchLimits::Depth(depth),
-                        Level::MAX,
-                        &stop,
-                        rng.random(),
-                    )
-                    .expect("a move in an unfinished game");
-                r.best.parse().expect("a cell")
-            };
+            let m = selfplay::next_move(&mut engine, &pos, &board, &mut rng, depth, mistakes);
             pos.play_unchecked(m);
         }
         let winner = pos.outcome().and_then(|o| o.winner);

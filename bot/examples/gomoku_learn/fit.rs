@@ -14,8 +14,9 @@ use kibitz_bot::engine::gomoku::learned::{prior, shape_of, shapes, Class, Learne
 use kibitz_bot::engine::gomoku::pattern::Pattern;
 
 use crate::args::{fail, flag};
-use crate::games::{lines_of, quiet, read_line};
+use crate::games::{lines_of, read_line};
 use crate::optim::{add_pull, golden_section, held_out, index, Adam, HEADER, PARAMS};
+use crate::selfplay::quiet;
 
 struct Sample {
     /// Parameter indices with their counts: the mover's (+) and the waiting colour's (−).

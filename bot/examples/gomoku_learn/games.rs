@@ -10,14 +10,13 @@ use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::time::Instant;
 
 use game_core::gomoku::Gomoku;
-use game_core::{AnyPosition, Cell, Color, GomokuRule, Position};
+use game_core::{Cell, Color, GomokuRule, Position};
 use kibitz_bot::engine::gomoku::board::Board;
-use kibitz_bot::engine::gomoku::{FixedThreatBudget, GomokuEngine};
-use kibitz_bot::engine::{Engine, Level, SearchLimits, StopFlag};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 
 use crate::args::{fail, flag};
+use crate::selfplay::{self, quiet};
 
 /// One position: its rule, the result for the side to move, the moves that made it.
 pub struct Line {
@@ -81,16 +80,6 @@ pub fn lines_of(path: &str) -> impl Iterator<Item = String> {
         .filter(|l| !l.trim().is_empty())
 }
 
-/// Whether the evaluation is asked of this position as it stands: no five-point for either
-/// side, no four-three point of the opponent's.
-pub fn quiet(board: &Board) -> bool {
-    let me = board.turn();
-    let them = 1 - me;
-    board.summary(me).fives.is_empty()
-        && board.summary(them).fives.is_empty()
-        && board.summary(them).four_threes.is_empty()
-}
-
 /// Two to five random stones in the 7x7 square around the centre, none forbidden.
 fn random_opening(rule: GomokuRule, rng: &mut StdRng) -> (Gomoku, Vec<Cell>) {
     let mut pos = Gomoku::new(15, rule).expect("a 15x15 board");
@@ -125,13 +114,7 @@ pub fn positions(args: &[String]) {
         .unwrap_or_else(|e| fail(&format!("{out}: {e}")));
     let mut out = BufWriter::new(file);
     let mut rng = StdRng::seed_from_u64(seed);
-    let mut engine = GomokuEngine::new().with_fixed_threat_budget(FixedThreatBudget {
-        own: 3_000,
-        defence: 1_000,
-        vct_plies: 9,
-        ..FixedThreatBudget::default()
-    });
-    let stop = StopFlag::new();
+    let mut engine = selfplay::engine();
     let start = Instant::now();
     let mut written = 0usize;
     for game in 0..games {
@@ -142,27 +125,7 @@ pub fn positions(args: &[String]) {
             if quiet(&board) && rng.random_bool(keep) {
                 seen.push((pos.turn(), moves.len()));
             }
-            let m = if rng.random_bool(mistakes) {
-                let cands: Vec<Cell> = board
-                    .candidates()
-                    .iter()
-                    .map(|p| board.cell(p))
-                    .filter(|&c| pos.forbidden_kind(c).is_none() || pos.turn() == Color::White)
-                    .collect();
-                cands[rng.random_range(0..cands.len())]
-            } else {
-                let any = AnyPosition::Gomoku(pos.clone());
-                let r = engine
-                    .search(
-                        &any,
-                        SearchLimits::Depth(depth),
-                        Level::MAX,
-                        &stop,
-                        rng.random(),
-                    )
-                    .expect("a move in an unfinished game");
-                r.best.parse().expect("a cell")
-            };
+            let m = selfplay::next_move(&mut engine, &pos, &board, &mut rng, depth, mistakes);
             pos.play_unchecked(m);
             moves.push(m);
         }

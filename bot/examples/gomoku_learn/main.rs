@@ -21,6 +21,8 @@ mod games;
 mod label;
 mod optim;
 mod order;
+#[path = "../common/selfplay.rs"]
+mod selfplay;
 
 use kibitz_bot::engine::gomoku::learned::Learned;
 
