@@ -93,17 +93,36 @@ pub fn ca_file() -> PathBuf {
     shared_tls().ca.clone()
 }
 
-/// Whether a Redis server answers PING on `port`.
-fn answers(port: u16) -> bool {
+/// Whether the Redis server of process `pid` answers on `port`: another server that took
+/// the port (one of another test's, started on the same free port a moment before) does not
+/// count, or the test would share it.
+fn answers(port: u16, pid: u32) -> bool {
     let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
         return false;
     };
     let _ = stream.set_read_timeout(Some(Duration::from_secs(1)));
-    if stream.write_all(b"PING\r\n").is_err() {
+    if stream.write_all(b"INFO server\r\n").is_err() {
         return false;
     }
-    let mut reply = [0u8; 7];
-    stream.read_exact(&mut reply).is_ok() && &reply == b"+PONG\r\n"
+    let mut reply = Vec::new();
+    let mut chunk = [0u8; 4096];
+    let want = format!("process_id:{pid}\r\n");
+    while let Ok(n) = stream.read(&mut chunk) {
+        if n == 0 {
+            break;
+        }
+        reply.extend_from_slice(&chunk[..n]);
+        let text = String::from_utf8_lossy(&reply);
+        if text.contains(&want) {
+            return true;
+        }
+        if text.contains("process_id:") && text.contains("\r\nexecutable:")
+            || reply.len() > 64 * 1024
+        {
+            return false;
+        }
+    }
+    false
 }
 
 impl RedisServer {
@@ -226,7 +245,8 @@ impl RedisServer {
             .unwrap_or_else(std::sync::PoisonError::into_inner) =
             Some(Running { server, watchdog });
         let started = Instant::now();
-        while !answers(self.port) {
+        let pid = self.pid();
+        while !answers(self.port, pid) {
             if self.exited() {
                 return false;
             }
@@ -239,6 +259,15 @@ impl RedisServer {
             std::thread::sleep(Duration::from_millis(20));
         }
         true
+    }
+
+    /// The started server's process id (0 when none is running).
+    fn pid(&self) -> u32 {
+        self.running
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .as_ref()
+            .map_or(0, |r| r.server.id())
     }
 
     /// Whether the started server has exited.
@@ -285,5 +314,21 @@ impl RedisServer {
             .lines()
             .filter_map(|line| line.strip_prefix("id=")?.split(' ').next()?.parse().ok())
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_is_known_by_its_process_not_only_by_its_port() {
+        let server = RedisServer::start();
+        let pid = server.pid();
+        assert!(answers(server.port, pid));
+        // Another server on that port (another test's, say) is not this one.
+        assert!(!answers(server.port, pid + 1));
+        server.stop();
+        assert!(!answers(server.port, pid));
     }
 }
