@@ -7,7 +7,7 @@
 
 use crate::{free_port, test_ca};
 
-use std::io::{Read, Write};
+use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -104,25 +104,18 @@ fn answers(port: u16, pid: u32) -> bool {
     if stream.write_all(b"INFO server\r\n").is_err() {
         return false;
     }
-    let mut reply = Vec::new();
-    let mut chunk = [0u8; 4096];
-    let want = format!("process_id:{pid}\r\n");
-    while let Ok(n) = stream.read(&mut chunk) {
-        if n == 0 {
-            break;
-        }
-        reply.extend_from_slice(&chunk[..n]);
-        let text = String::from_utf8_lossy(&reply);
-        if text.contains(&want) {
-            return true;
-        }
-        if text.contains("process_id:") && text.contains("\r\nexecutable:")
-            || reply.len() > 64 * 1024
-        {
-            return false;
-        }
+    // The answer is one bulk string: `$<length>\r\n`, then that many bytes.
+    let mut reader = BufReader::new(stream);
+    let mut header = String::new();
+    if reader.read_line(&mut header).is_err() {
+        return false;
     }
-    false
+    let Some(Ok(length)) = header.trim_end().strip_prefix('$').map(str::parse::<usize>) else {
+        return false;
+    };
+    let mut body = vec![0u8; length];
+    reader.read_exact(&mut body).is_ok()
+        && String::from_utf8_lossy(&body).contains(&format!("process_id:{pid}\r\n"))
 }
 
 impl RedisServer {
@@ -201,8 +194,8 @@ impl RedisServer {
         std::fs::read_to_string(self.dir.path().join("redis.log")).unwrap_or_default()
     }
 
-    /// Starts the server on its ports: whether it answered PING (rather than exiting, as it
-    /// does when a port is taken). A server that neither answers nor exits fails the test.
+    /// Starts the server on its ports: whether it answered as itself (rather than exiting, as
+    /// it does when a port is taken). A server that neither answers nor exits fails the test.
     fn try_start(&self) -> bool {
         self.stop();
         let tls = shared_tls();
