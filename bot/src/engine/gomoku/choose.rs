@@ -2,9 +2,10 @@
 //! gives): the book; a five; our VCF, then VCT (through the block of his four, if he has one;
 //! longer in a decisive attack); the block of his four, searched for its score; the moves that
 //! stop the opponent's win were it his move, checked in the order a shallow search ranks them;
-//! the alpha-beta search over the moves left; and the checks of its choice against the
-//! opponent's long threat sequences. Each phase spends a share of the move's time
-//! ([`super::params`]), or a fixed node budget when the move is not timed.
+//! the alpha-beta search over the moves left; the checks of its choice against the
+//! opponent's long threat sequences; and, when those ended early, more of the same search.
+//! Each phase spends a share of the move's time ([`super::params`]), or a fixed node budget
+//! when the move is not timed.
 
 use std::time::Instant;
 
@@ -19,8 +20,8 @@ use super::params::{
     ATTACK_PROBE_SHARE, ATTACK_SCORE, ATTACK_VCT_SHARE, CHECK_SLICE, CHECK_SLICE_LEADERS,
     CHECK_SLICE_SHORT, DEEP_CHECK_START, DEFENCE_SHARE, FEW_HOLD, FEW_HOLD_RECHECK_SHARE,
     FORCED_MOVE_DEPTH, FORCED_MOVE_END, FORCED_MOVE_LEAST, OWN_VCF_SHARE, OWN_VCT_SHARE,
-    RANKING_DEPTH, RANKING_SHARE, RECHECK_SHARE, SEARCH_END, SEARCH_LEAST, THREAT_SHARE, VCF_PLIES,
-    VCT_CHECK_SLACK, VCT_PLIES_MAX,
+    RANKING_DEPTH, RANKING_SHARE, RECHECK_SHARE, RESUME_END, RESUME_LEAST, SEARCH_END,
+    SEARCH_LEAST, THREAT_SHARE, VCF_PLIES, VCT_CHECK_SLACK, VCT_PLIES_MAX,
 };
 use super::root::{self, Budget, Verdict, Verdicts};
 use super::search::{Iteration, Limits};
@@ -174,6 +175,9 @@ impl GomokuEngine {
         let mut root = self.root_moves(&mut board, &mut ms, moves, them_four);
         let (mut it, deep_check) = self.main_search(&mut board, &mut ms, &mut root);
         self.check_choice(&mut board, &mut ms, &mut root, &mut it, deep_check);
+        if deep_check {
+            self.search_on(&mut board, &mut ms, &mut root, &mut it);
+        }
         Some(result_of(&board, &it, ms.extra_nodes, start))
     }
 
@@ -438,6 +442,48 @@ impl GomokuEngine {
         }
     }
 
+    /// The time a quick deep check left: the search stopped at [`DEEP_CHECK_START`] to leave
+    /// the rest of the move to the check of its choice against the longest VCTs, but that
+    /// verdict is often known already (the move was checked that far among the leaders) or
+    /// proven in a few milliseconds, and the move then ended a third early. With at least
+    /// [`RESUME_LEAST`] of the move left the search goes on over the same moves (its table
+    /// keeps what it found) to [`RESUME_END`]; a deeper iteration's move is taken when it is
+    /// the move already checked, or when its own checks prove that it holds in the time left.
+    /// Otherwise the checked move stays.
+    fn search_on(
+        &mut self,
+        board: &mut Board,
+        ms: &mut MoveSearch,
+        root: &mut RootMoves,
+        it: &mut Iteration,
+    ) {
+        if ms.deterministic
+            || root.kept.len() < 2
+            || it.score.abs() >= WIN_BOUND
+            || ms.clock.past(1.0 - RESUME_LEAST)
+        {
+            return;
+        }
+        let limits = Limits {
+            max_depth: ms.limits.max_depth(ms.settings.max_depth),
+            deadline: ms.clock.at(RESUME_END),
+            max_nodes: ms.limits.max_nodes(),
+            ..ms.level_limits.clone()
+        };
+        let deeper = self
+            .searcher
+            .search(board, &root.kept, limits, ms.stop, |_| {});
+        let threats = &mut self.threats;
+        let verdicts = &mut root.verdicts;
+        let mut extra = ms.extra_nodes;
+        let check = ms.budget(1.0, self.fixed.defence);
+        take_deeper(it, deeper, |m| {
+            verdicts.recheck(threats, board, m, &check, &mut extra) == Verdict::Holds
+                && verdicts.check(threats, board, m, &check, &mut extra) == Verdict::Holds
+        });
+        ms.extra_nodes = extra;
+    }
+
     /// One check of the search's choice, from now to the end of the move (the search stopped
     /// at its own end, short of ours): a failed check puts the best-ranked move that holds in
     /// its place ([`GomokuEngine::replacement`]).
@@ -498,6 +544,17 @@ impl GomokuEngine {
     }
 }
 
+/// Takes the `deeper` search's answer in place of `it` (whose move passed its checks) when it
+/// completed a deeper iteration and its move is the same, or `holds` proves its move; the
+/// nodes of both count either way.
+fn take_deeper(it: &mut Iteration, deeper: Iteration, holds: impl FnOnce(Point) -> bool) {
+    let nodes = it.nodes + deeper.nodes;
+    if deeper.depth > it.depth && (deeper.best == it.best || holds(deeper.best)) {
+        *it = deeper;
+    }
+    it.nodes = nodes;
+}
+
 /// The engine's answer from the search's iteration and the nodes spent beside it.
 fn result_of(board: &Board, it: &Iteration, extra_nodes: u64, start: Instant) -> SearchResult {
     let score = score_of(it.score);
@@ -517,6 +574,47 @@ mod tests {
     use super::*;
     use crate::engine::gomoku::parse_position;
     use game_core::{AnyPosition, GomokuRule};
+
+    fn iteration(depth: u32, best: Point, nodes: u64) -> Iteration {
+        Iteration {
+            depth,
+            seldepth: depth,
+            score: 0,
+            best,
+            pv: vec![best],
+            nodes,
+            ranking: vec![(best, 0)],
+        }
+    }
+
+    #[test]
+    fn a_deeper_search_s_move_replaces_the_checked_one_only_when_it_is_proven_to_hold() {
+        let board = Board::new(15, GomokuRule::Freestyle);
+        let (a, b) = (
+            board.point("h8".parse().unwrap()),
+            board.point("g9".parse().unwrap()),
+        );
+        let taken = |first: Iteration, deeper: Iteration, holds: bool| {
+            let mut it = first;
+            let mut asked = None;
+            take_deeper(&mut it, deeper, |m| {
+                asked = Some(m);
+                holds
+            });
+            (it, asked)
+        };
+        // The same move, deeper: taken without a check.
+        let (it, asked) = taken(iteration(12, a, 5), iteration(13, a, 7), false);
+        assert_eq!((it.depth, it.best, it.nodes, asked), (13, a, 12, None));
+        // Another move, deeper: taken only when its check holds.
+        let (it, asked) = taken(iteration(12, a, 5), iteration(13, b, 7), false);
+        assert_eq!((it.depth, it.best, it.nodes, asked), (12, a, 12, Some(b)));
+        let (it, _) = taken(iteration(12, a, 5), iteration(13, b, 7), true);
+        assert_eq!((it.depth, it.best, it.nodes), (13, b, 12));
+        // No deeper iteration: the first answer stays, unchecked.
+        let (it, asked) = taken(iteration(12, a, 5), iteration(12, b, 7), true);
+        assert_eq!((it.depth, it.best, it.nodes, asked), (12, a, 12, None));
+    }
 
     /// From a game lost to Rapfi (2026-12-02): after `h8 g9 f6 g7 g8 f8 e7 g5 e9` black
     /// threatens a VCT of 11 plies; h6 and e8 both hold against every VCT of 19, but black

@@ -10,8 +10,10 @@
 //! alpha-beta search, whose move generation answers fours, open threes and threats to win by
 //! fours by force and whose leaves follow fours; when the chosen move held its check only
 //! against the opponent's shorter VCTs, a check against the longest, the next-best move that
-//! holds taking its place when it fails; and last a check that the chosen move leaves the
-//! opponent no forced win, the next-best move taking its place when it does.
+//! holds taking its place when it fails (when that check ends early, the search goes on over
+//! the same moves, and a deeper answer's move is played once it holds the same checks); and
+//! last a check that the chosen move leaves the opponent no forced win, the next-best move
+//! taking its place when it does.
 //!
 //! Determinism: Depth, Nodes and Solve limits clear every table first and give the threat
 //! searches node budgets instead of time, so the same position, limits, level and seed give

@@ -56,6 +56,10 @@ pub(super) const SEARCH_LEAST: f64 = 0.1;
 /// twenty-odd, which the solver finds in 0.3 s typically (0.01–1.1 s for the 21 such moves
 /// of 59 games lost to Rapfi, docs/benchmarks.md).
 pub(super) const DEEP_CHECK_START: f64 = 0.65;
+/// When that check ends with at least [`RESUME_LEAST`] of the move left (its verdict was
+/// known, or quick), the search goes on to [`RESUME_END`], and the rest checks a new choice.
+pub(super) const RESUME_LEAST: f64 = 0.2;
+pub(super) const RESUME_END: f64 = 0.88;
 /// Plies beyond the opponent's threat that the first check of a defence looks for a VCT (the
 /// second looks as far as [`VCT_PLIES_MAX`]).
 pub(super) const VCT_CHECK_SLACK: u32 = 8;
