@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Where a brain's games drift away, in a judge's eyes: every position of each game (15x15
 freestyle, as `scripts/pbrain_match.py --games-out` writes them) is given to a judge brain
-(a Gomocup/pbrain engine that prints `MESSAGE ... Eval <n>` or a mate `+M<n>`/`-M<n>`, and
-its move), and each move of `--name` is charged what it lost: the judge's value for the side
-to move before it, less the judge's value for that side after it.
+(a Gomocup/pbrain engine that prints `MESSAGE ... Eval <n>` or a mate `+M<n>`/`-M<n>`, as
+Rapfi does, or `MESSAGE ... ev <n>` / `ev win in <n>` / `ev loss in <n>`, as `kibitz pbrain`
+does, and its move), and each move of `--name` is charged what it lost: the judge's value for
+the side to move before it, less the judge's value for that side after it.
 
     scripts/gomoku_drift.py --games GAMES.jsonl... --judge "JUDGE COMMAND" [--name kibitz] \\
         [--colour white|black|both] [--ms 500] [--plies 40] [--out DRIFT.jsonl]
@@ -83,6 +84,16 @@ class Judge:
                 else:
                     try:
                         value = max(-MATE, min(MATE, int(float(word))))
+                    except ValueError:
+                        pass
+            elif text.startswith("MESSAGE") and " ev " in text:
+                # `kibitz pbrain`'s own line: `ev 192`, `ev win in 13`, `ev loss in 8`.
+                word = text.split(" ev ", 1)[1].split()[0]
+                if word in ("win", "loss"):
+                    value = MATE if word == "win" else -MATE
+                else:
+                    try:
+                        value = max(-MATE, min(MATE, int(word)))
                     except ValueError:
                         pass
             elif "," in text and not text.upper().startswith(("MESSAGE", "ERROR")):

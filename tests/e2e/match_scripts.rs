@@ -4,7 +4,9 @@
 //! `scripts/match_tally.py` pools that file (given twice) into the same table doubled, gives a
 //! known score its standard error, and refuses a line that is no game. The same script opens
 //! by swap2 (`--swap2`): each brain lays the stones once, and every game replays legally; and
-//! keeps a match clock (`--match-ms`) that both brains keep inside.
+//! keeps a match clock (`--match-ms`) that both brains keep inside. `scripts/gomoku_blunders.py`
+//! finds lost moves and forced wins in real games; `scripts/gomoku_choices.py` has a judge
+//! brain rate two builds' moves where they differ.
 
 use std::ffi::OsStr;
 use std::io::Read;
@@ -472,4 +474,110 @@ fn gomoku_blunders_wins_finds_the_earliest_proven_win_and_keeps_it() {
         kept["solver"]["win_in"].as_u64().is_some_and(|n| n > 1),
         "{kept}"
     );
+}
+
+fn choices(args: &[&str]) -> Output {
+    let child = Command::new("python3")
+        .arg(script("gomoku_choices.py"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start python3 scripts/gomoku_choices.py");
+    finish(child, MATCH_WITHIN, "gomoku_choices.py")
+}
+
+/// `positions` takes the named brain's turns within the stones asked; `compare` asks two
+/// builds (level 10, and level 2 through a wrapper, at a fixed depth) for their moves and a
+/// judge (`kibitz pbrain`, whose `ev` lines it reads) about the positions after those that
+/// differ; its file and its report agree.
+#[test]
+fn gomoku_choices_judges_the_positions_where_two_builds_differ() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let moves =
+        "h8 f9 g9 f10 g7 g10 h10 h11 e8 f8 f11 j8 g6 i12 j13 f6 f7 h5 e10 g12 e7 h7 e9 e6 e11";
+    let games = write_games(
+        dir.path(),
+        &[&format!(
+            r#"{{"opening": "h8 f9 g9", "black": "rapfi", "white": "kibitz", "winner": "rapfi", "why": "five", "moves": "{moves}", "rule": "freestyle"}}"#
+        )],
+    );
+    let picked = choices(&[
+        "positions",
+        "--games",
+        &games,
+        "--from",
+        "5",
+        "--to",
+        "20",
+        "--count",
+        "100",
+    ]);
+    assert!(picked.status.success(), "{picked:?}");
+    let text = String::from_utf8_lossy(&picked.stdout).to_string();
+    let mut counts: Vec<usize> = text.lines().map(|l| l.split(' ').count()).collect();
+    counts.sort_unstable();
+    // White (kibitz) is to move after an odd number of stones: 5, 7, … 19.
+    assert_eq!(counts, vec![5, 7, 9, 11, 13, 15, 17, 19], "{text}");
+    assert!(text.lines().all(|l| moves.starts_with(l)), "{text}");
+    let positions = dir.path().join("positions.txt");
+    std::fs::write(&positions, &text).unwrap();
+    let kibitz = env!("CARGO_BIN_EXE_kibitz");
+    let weak = dir.path().join("weak.sh");
+    std::fs::write(
+        &weak,
+        format!("#!/bin/sh\nexec {kibitz} \"$@\" --level 2\n"),
+    )
+    .unwrap();
+    std::fs::set_permissions(&weak, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let out_file = dir.path().join("choices.jsonl");
+    let judge = format!("{kibitz} pbrain");
+    let compared = choices(&[
+        "compare",
+        "--positions",
+        positions.to_str().unwrap(),
+        "--a",
+        weak.to_str().unwrap(),
+        "--b",
+        kibitz,
+        "--judge",
+        &judge,
+        "--depth",
+        "4",
+        "--ms",
+        "100",
+        "--out",
+        out_file.to_str().unwrap(),
+    ]);
+    let report = String::from_utf8_lossy(&compared.stdout).to_string();
+    assert!(compared.status.success(), "{report}\n{compared:?}");
+    let rows: Vec<Value> = std::fs::read_to_string(&out_file)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    assert_eq!(rows.len(), 8);
+    let differ: Vec<&Value> = rows.iter().filter(|r| r["a"] != r["b"]).collect();
+    assert!(
+        !differ.is_empty(),
+        "level 2 and level 10 agree everywhere: {report}"
+    );
+    for r in &differ {
+        for side in ["a_value", "b_value"] {
+            let v = r[side]
+                .as_i64()
+                .unwrap_or_else(|| panic!("{side} judged: {r}"));
+            assert!(v.abs() <= 2000, "{r}");
+        }
+    }
+    assert!(rows
+        .iter()
+        .filter(|r| r["a"] == r["b"])
+        .all(|r| r.get("a_value").is_none()));
+    let first = format!(
+        "8 positions: the builds agreed in {}; {} judged where they differ",
+        8 - differ.len(),
+        differ.len()
+    );
+    assert!(report.starts_with(&first), "{report}");
 }
