@@ -35,10 +35,10 @@ import argparse
 import json
 import math
 import random
-import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from gomoku_blunders import analyze
 from gomoku_drift import MATE, Judge
 
 
@@ -66,14 +66,7 @@ def positions(args):
 def moves_of(binary, lines, limit):
     """The build's move in each position, one `analyze` for all of them; `limit` the
     analyze flags of its search (`--time-ms T` or `--depth D`)."""
-    done = subprocess.run(
-        [binary, "analyze", "--game", "gomoku", *limit],
-        input="".join(line + "\n" for line in lines),
-        capture_output=True, text=True, check=True)
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
-    if len(answers) != len(lines):
-        sys.exit(f"{binary} answered {len(answers)} of {len(lines)} positions")
-    return [a["best"] for a in answers]
+    return [a["best"] for a in analyze(binary, limit, lines)]
 
 
 def compare(args):

@@ -28,6 +28,27 @@ MATE = 2000
 STAGES = ((4, 10), (11, 20), (21, 30), (31, 999))
 
 
+def is_value_line(text):
+    """Whether `text` is a judge's line that carries its value (Rapfi's `Eval`, Kibitz's `ev`)."""
+    return "Eval " in text or (text.startswith("MESSAGE") and " ev " in text)
+
+
+def value_of(text):
+    """The value in a judge's line, capped at a mate: Rapfi's `Eval <n>` or `Eval +M<n>` /
+    `-M<n>`, or `kibitz pbrain`'s `ev <n>`, `ev win in <n>`, `ev loss in <n>`; None when
+    unreadable."""
+    key = "Eval " if "Eval " in text else " ev "
+    word = text.split(key, 1)[1].split()[0]
+    if word.startswith(("+M", "win")):
+        return MATE
+    if word.startswith(("-M", "loss")):
+        return -MATE
+    try:
+        return max(-MATE, min(MATE, int(float(word))))
+    except ValueError:
+        return None
+
+
 class Judge:
     """One judge process, asked one position at a time with BOARD."""
 
@@ -77,25 +98,9 @@ class Judge:
         value = None
         while True:
             text = self.line()
-            if "Eval " in text:
-                word = text.split("Eval ", 1)[1].split()[0]
-                if word.startswith(("+M", "-M")):
-                    value = MATE if word[0] == "+" else -MATE
-                else:
-                    try:
-                        value = max(-MATE, min(MATE, int(float(word))))
-                    except ValueError:
-                        pass
-            elif text.startswith("MESSAGE") and " ev " in text:
-                # `kibitz pbrain`'s own line: `ev 192`, `ev win in 13`, `ev loss in 8`.
-                word = text.split(" ev ", 1)[1].split()[0]
-                if word in ("win", "loss"):
-                    value = MATE if word == "win" else -MATE
-                else:
-                    try:
-                        value = max(-MATE, min(MATE, int(word)))
-                    except ValueError:
-                        pass
+            if is_value_line(text):
+                read = value_of(text)
+                value = value if read is None else read
             elif "," in text and not text.upper().startswith(("MESSAGE", "ERROR")):
                 x, y = (int(v) for v in text.split(","))
                 return value, f"{COLUMNS[x]}{SIZE - y}"

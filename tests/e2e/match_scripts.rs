@@ -45,15 +45,20 @@ fn finish(mut child: Child, within: Duration, what: &str) -> Output {
     }
 }
 
-fn tally(args: &[&str]) -> Output {
+/// Runs `python3 scripts/<name> <args>`, at most `within`.
+fn python(name: &str, args: &[&str], within: Duration) -> Output {
     let child = Command::new("python3")
-        .arg(script("match_tally.py"))
+        .arg(script(name))
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("start python3 scripts/match_tally.py");
-    finish(child, Duration::from_secs(30), "match_tally.py")
+        .unwrap_or_else(|e| panic!("start python3 scripts/{name}: {e}"));
+    finish(child, within, name)
+}
+
+fn tally(args: &[&str]) -> Output {
+    python("match_tally.py", args, Duration::from_secs(30))
 }
 
 /// The row of `brain` and `colour` in a tally's output: [W, L, D] and the score text.
@@ -320,15 +325,12 @@ fn match_tally_refuses_what_is_no_game_and_says_where() {
 }
 
 fn blunders(args: &[&str]) -> Output {
-    let child = Command::new("python3")
-        .arg(script("gomoku_blunders.py"))
-        .args(args)
-        .args(["--kibitz", env!("CARGO_BIN_EXE_kibitz")])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start python3 scripts/gomoku_blunders.py");
-    finish(child, MATCH_WITHIN, "gomoku_blunders.py")
+    let kibitz = ["--kibitz", env!("CARGO_BIN_EXE_kibitz")];
+    python(
+        "gomoku_blunders.py",
+        &[args, &kibitz[..]].concat(),
+        MATCH_WITHIN,
+    )
 }
 
 /// A game lost to Rapfi (2026-12-02): white's e7, its fourth move, lets black win by force (27
@@ -476,17 +478,6 @@ fn gomoku_blunders_wins_finds_the_earliest_proven_win_and_keeps_it() {
     );
 }
 
-fn choices(args: &[&str]) -> Output {
-    let child = Command::new("python3")
-        .arg(script("gomoku_choices.py"))
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start python3 scripts/gomoku_choices.py");
-    finish(child, MATCH_WITHIN, "gomoku_choices.py")
-}
-
 /// `positions` takes the named brain's turns within the stones asked; `compare` asks two
 /// builds (level 10, and level 2 through a wrapper, at a fixed depth) for their moves and a
 /// judge (`kibitz pbrain`, whose `ev` lines it reads) about the positions after those that
@@ -502,17 +493,21 @@ fn gomoku_choices_judges_the_positions_where_two_builds_differ() {
             r#"{{"opening": "h8 f9 g9", "black": "rapfi", "white": "kibitz", "winner": "rapfi", "why": "five", "moves": "{moves}", "rule": "freestyle"}}"#
         )],
     );
-    let picked = choices(&[
-        "positions",
-        "--games",
-        &games,
-        "--from",
-        "5",
-        "--to",
-        "20",
-        "--count",
-        "100",
-    ]);
+    let picked = python(
+        "gomoku_choices.py",
+        &[
+            "positions",
+            "--games",
+            &games,
+            "--from",
+            "5",
+            "--to",
+            "20",
+            "--count",
+            "100",
+        ],
+        MATCH_WITHIN,
+    );
     assert!(picked.status.success(), "{picked:?}");
     let text = String::from_utf8_lossy(&picked.stdout).to_string();
     let mut counts: Vec<usize> = text.lines().map(|l| l.split(' ').count()).collect();
@@ -532,23 +527,27 @@ fn gomoku_choices_judges_the_positions_where_two_builds_differ() {
     std::fs::set_permissions(&weak, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
     let out_file = dir.path().join("choices.jsonl");
     let judge = format!("{kibitz} pbrain");
-    let compared = choices(&[
-        "compare",
-        "--positions",
-        positions.to_str().unwrap(),
-        "--a",
-        weak.to_str().unwrap(),
-        "--b",
-        kibitz,
-        "--judge",
-        &judge,
-        "--depth",
-        "4",
-        "--ms",
-        "100",
-        "--out",
-        out_file.to_str().unwrap(),
-    ]);
+    let compared = python(
+        "gomoku_choices.py",
+        &[
+            "compare",
+            "--positions",
+            positions.to_str().unwrap(),
+            "--a",
+            weak.to_str().unwrap(),
+            "--b",
+            kibitz,
+            "--judge",
+            &judge,
+            "--depth",
+            "4",
+            "--ms",
+            "100",
+            "--out",
+            out_file.to_str().unwrap(),
+        ],
+        MATCH_WITHIN,
+    );
     let report = String::from_utf8_lossy(&compared.stdout).to_string();
     assert!(compared.status.success(), "{report}\n{compared:?}");
     let rows: Vec<Value> = std::fs::read_to_string(&out_file)
