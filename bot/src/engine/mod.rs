@@ -154,6 +154,17 @@ pub struct SearchResult {
     pub pv: Vec<String>,
 }
 
+impl SearchResult {
+    /// Whether the move came from an opening book: the engines report a book move with the
+    /// depth of the book's own offline search, no nodes and no proof. It searched nothing
+    /// now, so the protocols show it as a book move rather than as a search of that depth
+    /// (a depth average read from their lines would count the book's depth as the search's).
+    #[must_use]
+    pub fn is_book_move(&self) -> bool {
+        self.nodes == 0 && self.depth > 0 && !self.exact
+    }
+}
+
 /// A shared flag that stops a running search from another thread.
 #[derive(Clone, Debug, Default)]
 pub struct StopFlag(Arc<AtomicBool>);

@@ -15,12 +15,15 @@ use crate::engine::{Engine, Level, Score, SearchLimits, SearchResult, StopFlag};
 
 /// The JSON line of a search result: `best`, `score`, `exact`, `depth`, `nodes`, `ms`, `pv`,
 /// and for a proven Gomoku result `win_in` (plies; positive when the side to move wins).
+/// A book move searched nothing: `depth` 0, `book: true`, and the book's own offline depth
+/// as `book_depth`.
 #[must_use]
 pub fn result_json(r: &SearchResult) -> Value {
+    let book = r.is_book_move();
     let mut v = json!({
         "best": r.best,
         "exact": r.exact,
-        "depth": r.depth,
+        "depth": if book { 0 } else { r.depth },
         "nodes": r.nodes,
         "ms": r.ms,
         "pv": r.pv,
@@ -28,6 +31,10 @@ pub fn result_json(r: &SearchResult) -> Value {
     v["score"] = json!(r.score.as_number());
     if let Score::WinIn(n) = r.score {
         v["win_in"] = json!(n);
+    }
+    if book {
+        v["book"] = json!(true);
+        v["book_depth"] = json!(r.depth);
     }
     v
 }
@@ -106,6 +113,56 @@ mod tests {
             ..r
         });
         assert_eq!(w["win_in"], 5);
+        assert!(w.get("book").is_none(), "{w}");
+    }
+
+    #[test]
+    fn a_book_move_shows_no_search_depth() {
+        let book = SearchResult {
+            best: "h8".to_string(),
+            score: Score::Heuristic(35),
+            exact: false,
+            depth: 22,
+            nodes: 0,
+            ms: 1,
+            pv: vec!["h8".to_string()],
+        };
+        let v = result_json(&book);
+        assert_eq!(v["depth"], 0, "{v}");
+        assert_eq!(v["nodes"], 0, "{v}");
+        assert_eq!(v["book"], true, "{v}");
+        assert_eq!(v["book_depth"], 22, "{v}");
+        let searched = result_json(&SearchResult {
+            nodes: 5000,
+            ..book
+        });
+        assert_eq!(searched["depth"], 22, "{searched}");
+        assert!(searched.get("book").is_none(), "{searched}");
+    }
+
+    #[test]
+    fn a_timed_gomoku_opening_comes_from_the_book_and_says_so() {
+        let options = crate::engine::registry::PositionOptions::default();
+        let parse = |line: &str| {
+            crate::engine::registry::parse_position(game_core::GameKind::Gomoku, line, &options)
+        };
+        let mut engine = crate::engine::registry::engine_for(game_core::GameKind::Gomoku);
+        let mut out = Vec::new();
+        run(
+            // One of the match openings (scripts/gomoku_openings.txt): the book has it.
+            "h8 g8 j10\n".as_bytes(),
+            &mut out,
+            parse,
+            engine.as_mut(),
+            SearchLimits::Time(Duration::from_millis(200)),
+            Level::MAX,
+        )
+        .unwrap();
+        let v: Value = serde_json::from_slice(out.trim_ascii()).unwrap();
+        assert_eq!(v["book"], true, "{v}");
+        assert_eq!(v["depth"], 0, "{v}");
+        assert_eq!(v["nodes"], 0, "{v}");
+        assert!(v["book_depth"].as_u64().unwrap() > 0, "{v}");
     }
 
     #[test]

@@ -400,7 +400,7 @@ fn message(r: &SearchResult) -> String {
         Score::WinIn(n) => format!("loss in {}", -n),
         Score::Heuristic(s) | Score::Exact(s) => s.to_string(),
     };
-    if r.nodes == 0 && r.depth > 0 && !r.exact {
+    if r.is_book_move() {
         return format!(
             "MESSAGE book move ev {score} nodes 0 time {} ms pv {}",
             r.ms,
