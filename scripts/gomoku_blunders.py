@@ -31,6 +31,10 @@ left on the table"):
 
     scripts/gomoku_blunders.py wins --positions scripts/gomoku_wins.jsonl --time-ms 500
 
+Whether a brain then wins those positions against a defender is a match from each of them,
+the brain to move (`scripts/pbrain_match.py --openings scripts/gomoku_wins.jsonl --a-colour
+to-move --a "BIN pbrain" --b DEFENDER --turn-ms 500`).
+
 `replay` asks `--kibitz` for its move in each position (`kibitz analyze --time-ms`, the time a
 `kibitz pbrain` at 1 s gives its search), `--runs` times, and counts the moves after which
 `--solver` proves a win for the opponent. "Proves none" is the solver's verdict within its

@@ -2,7 +2,9 @@
 """A match between two Gomocup (pbrain) brains over a set of openings, colours swapped.
 
 Each opening is played twice: once with brain A holding the opening's black stones and once
-with brain B holding them (or once, with the colours `--a-colour` gives A). With `--swap2 N`
+with brain B holding them (or once, with the colours `--a-colour` gives A: `to-move` gives A
+the side to move after the opening, to see a brain convert won positions, such as the forced
+wins of `scripts/gomoku_wins.jsonl`, whose JSON lines `--openings` reads as they are). With `--swap2 N`
 the games open instead by the swap2 rule (`SWAP2BOARD`, scripts/pbrain_swap2.py): N rounds,
 each brain laying the first three stones in one game of a round and the other choosing. The referee here judges the game itself: a five wins (freestyle:
 five or more; standard: exactly five for both; renju: exactly five for black, five or more for
@@ -14,7 +16,7 @@ plus the grace; each brain is told its time left before every move), and in renj
 Usage:
   scripts/pbrain_match.py --a "target/release/kibitz pbrain" --b "OTHER-BRAIN" \
       [--a-name kibitz --b-name other] [--openings scripts/gomoku_openings.txt] [--count N] \
-      [--skip N] [--a-colour both|black|white] [--swap2 N] \
+      [--skip N] [--a-colour both|black|white|to-move] [--swap2 N] \
       [--turn-ms 1000] [--b-turn-ms N] [--grace-ms 100] [--b-grace-ms N] [--match-ms N] \
       [--size 15] \
       [--rule freestyle|standard|renju] [--kibitz target/release/kibitz] [--games-out FILE]
@@ -61,9 +63,13 @@ def cell_name(cell):
 
 
 def read_openings(path, size):
+    """A text file of openings (moves, `#` comments), or JSON lines with a `moves` field (the
+    positions `scripts/gomoku_blunders.py wins --positions-out` keeps)."""
     openings = []
     with open(path, encoding="utf-8") as f:
         for line in f:
+            if line.lstrip().startswith("{"):
+                line = json.loads(line)["moves"]
             line = line.split("#", 1)[0].strip()
             if not line:
                 continue
@@ -348,8 +354,9 @@ def main():
     ap.add_argument("--openings", default=os.path.join(os.path.dirname(__file__), "gomoku_openings.txt"))
     ap.add_argument("--count", type=int, default=0, help="play the first N openings (0: all)")
     ap.add_argument("--skip", type=int, default=0, help="skip the first N openings")
-    ap.add_argument("--a-colour", choices=("both", "black", "white"), default="both",
-                    help="the colours A plays each opening with (both: each opening twice)")
+    ap.add_argument("--a-colour", choices=("both", "black", "white", "to-move"), default="both",
+                    help="the colours A plays each opening with (both: each opening twice; "
+                         "to-move: once, with the side to move after it)")
     ap.add_argument("--swap2", type=int, default=0, metavar="N",
                     help="instead of the openings, N rounds of the swap2 opening (SWAP2BOARD), "
                          "each brain proposing once a round")
@@ -406,7 +413,10 @@ def main():
                     else " ".join(cell_name(c) for c in opening))
             results = []
             pairs = {"both": ((a, b), (b, a)), "black": ((a, b),), "white": ((b, a),)}
-            for first, second in pairs["both" if opening is None else args.a_colour]:
+            colour = "both" if opening is None else args.a_colour
+            if colour == "to-move":
+                colour = "black" if len(opening) % 2 == 0 else "white"
+            for first, second in pairs[colour]:
                 for brain in (a, b):
                     brain.new_game()
                 if opening is None:
@@ -463,7 +473,8 @@ def main():
               f"± {100 * error:.1f}")
     print()
     columns = {"both": "winner with A black, winner with B black",
-               "black": "winner with A black", "white": "winner with B black"}
+               "black": "winner with A black", "white": "winner with B black",
+               "to-move": "winner with A to move"}
     if args.swap2:
         columns = {args.a_colour: "winner with A laying the three stones, with B laying them"}
     print(f"per opening ({columns[args.a_colour]}):")

@@ -4,7 +4,8 @@
 //! `scripts/match_tally.py` pools that file (given twice) into the same table doubled, gives a
 //! known score its standard error, and refuses a line that is no game. The same script opens
 //! by swap2 (`--swap2`): each brain lays the stones once, and every game replays legally; and
-//! keeps a match clock (`--match-ms`) that both brains keep inside. `scripts/gomoku_blunders.py`
+//! keeps a match clock (`--match-ms`) that both brains keep inside, and plays positions kept as
+//! JSON lines with the side to move given to one brain (`--a-colour to-move`). `scripts/gomoku_blunders.py`
 //! finds lost moves and forced wins in real games; `scripts/gomoku_choices.py` has a judge
 //! brain rate two builds' moves where they differ.
 
@@ -239,6 +240,48 @@ fn pbrain_match_opens_by_swap2_with_each_brain_laying_the_stones_once() {
         let mut names = [black, white];
         names.sort_unstable();
         assert_eq!(names, ["one", "two"], "{game}");
+        let winner = named(replay(moves).outcome().and_then(|o| o.winner), black, white);
+        assert_eq!(game["winner"].as_str(), winner, "{game}");
+    }
+}
+
+#[test]
+fn pbrain_match_gives_a_the_side_to_move_of_positions_kept_as_json_lines() {
+    // Two forced wins of `scripts/gomoku_wins.jsonl`, as JSON lines: black to move
+    // after 22 stones, white after 39. A plays each once, with the side to move.
+    let positions = [
+        "h8 g9 f9 g8 g7 f8 e7 f7 f6 e5 e6 d6 d7 e8 c8 b9 g6 g3 h6 i6 f4 g5",
+        "h8 f10 f9 e8 e10 g8 d9 g7 g9 e9 d8 e7 d7 d10 h6 g5 e6 f5 g6 f6 d5 d6 f4 f11 h5 h4 i3 \
+         c11 f8 e11 d11 f12 h9 h7 c12 b13 g13 d12 i9",
+    ];
+    let dir = tempfile::tempdir().expect("tempdir");
+    let file = dir.path().join("wins.jsonl");
+    // Only `moves` is read; the solver's answer beside it is not.
+    let lines: Vec<String> = positions
+        .iter()
+        .map(|m| format!(r#"{{"moves": "{m}"}}"#))
+        .collect();
+    std::fs::write(&file, lines.join("\n") + "\n").unwrap();
+    let games = dir.path().join("games.jsonl");
+    let args: [&OsStr; 4] = [
+        "--openings".as_ref(),
+        file.as_os_str(),
+        "--a-colour".as_ref(),
+        "to-move".as_ref(),
+    ];
+    let (text, lines) = kibitz_match(&args, &games);
+    assert!(text.contains("2 openings, 2 games"), "{text}");
+    assert!(text.contains("winner with A to move"), "{text}");
+    assert_eq!(lines.len(), 2, "{lines:?}");
+    for (game, (position, a_colour)) in lines.iter().zip(positions.iter().zip(["black", "white"])) {
+        assert_eq!(game["opening"], *position, "{game}");
+        assert_eq!(game[a_colour], "one", "{game}");
+        let moves = game["moves"].as_str().unwrap();
+        assert!(moves.starts_with(position), "{game}");
+        let (black, white) = (
+            game["black"].as_str().unwrap(),
+            game["white"].as_str().unwrap(),
+        );
         let winner = named(replay(moves).outcome().and_then(|o| o.winner), black, white);
         assert_eq!(game["winner"].as_str(), winner, "{game}");
     }
