@@ -1,6 +1,6 @@
 //! The root's checks on positions of real games: proven wins played at once, no proven loss
 //! left when a move avoids it, the defence checks' order and their second checks, and the
-//! search's least share of the move after them.
+//! search's least share of the move after them; our own win looked for again under his threat.
 
 use crate::common::*;
 
@@ -390,4 +390,34 @@ fn a_timed_move_is_searched_after_a_long_attack_and_the_checks_of_his_threat() {
         )
         .expect("a move");
     assert!(r.depth > 0 || r.exact, "{r:?}");
+}
+
+#[test]
+fn under_his_threat_a_timed_move_looks_again_for_its_own_win() {
+    // White to move in a game against Rapfi, both sides attacking: black wins were it his
+    // move, and white wins first, k13 in 21 plies (the solver's proof: about 150 ms on the
+    // development machine). At 1 s the first slice of our VCT (12%) ends before the proof;
+    // the search then kept to the moves that stop black's win, and at 500 ms a move it played
+    // here lost the game (2026-12-07). Now our VCT looks again, for a fifth of the move, before
+    // his threat's checks.
+    let pos = freestyle(
+        "h8 g8 i9 h7 f9 h9 g7 j10 f7 f8 e8 e7 g9 d9 d6 g10 f10 e11 i8 i7 j8 f11 k7 l6 g11 h10 \
+         h12 i13 e12 j12 i10 k11 h14 l8 l9 j13 j11",
+    );
+    let solved = solve(&pos);
+    assert_eq!(
+        (solved.best.as_str(), solved.score),
+        ("k13", Score::WinIn(21))
+    );
+    let r = GomokuEngine::new()
+        .search(
+            &AnyPosition::Gomoku(pos),
+            Limits::Time(std::time::Duration::from_millis(1000)),
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a move");
+    assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{r:?}");
+    assert!(r.exact, "{r:?}");
 }

@@ -4,8 +4,8 @@
 //! A move is chosen in this order: a five; a VCF, then (strong levels) a VCT, each played at
 //! once (through the block of his four when he has one; the VCT longer when a shallow search
 //! sees a decisive attack); the block of a single four (searched shallowly, it is forced); if
-//! the opponent would have a VCF or VCT were it his move, only the moves after which he has
-//! none are searched (checked in the order a shallow search ranks them, so that a
+//! the opponent would have a VCF or VCT were it his move, our VCT looks again when it was cut
+//! short (a counter-win), and failing that only the moves after which he has none are searched (checked in the order a shallow search ranks them, so that a
 //! counter-attack it likes is among those checked before the time runs out); then the
 //! alpha-beta search, whose move generation answers fours, open threes and threats to win by
 //! fours by force and whose leaves follow fours; when the chosen move held its check only

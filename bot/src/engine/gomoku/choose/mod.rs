@@ -1,7 +1,8 @@
 //! How the Gomoku engine chooses a move, phase by phase (the order the crate's opening comment
 //! gives): the book; a five; our VCF, then VCT (through the block of his four, if he has one;
-//! longer in a decisive attack); the block of his four, searched for its score; the moves that
-//! stop the opponent's win were it his move, checked in the order a shallow search ranks them;
+//! longer in a decisive attack); the block of his four, searched for its score; when the
+//! opponent would win were it his move, our VCT again if it was cut short, then the moves that
+//! stop his win, checked in the order a shallow search ranks them ([`defences`]);
 //! the alpha-beta search over the moves left; the checks of its choice against the
 //! opponent's long threat sequences; and, when those ended early, more of the same search.
 //! Each phase spends a share of the move's time ([`super::params`]), or a fixed node budget
@@ -17,11 +18,9 @@ use super::book;
 use super::levels::LevelSettings;
 use super::movegen::{self, Situation};
 use super::params::{
-    ATTACK_PROBE_SHARE, ATTACK_SCORE, ATTACK_VCT_SHARE, CHECK_SLICE, CHECK_SLICE_LEADERS,
-    CHECK_SLICE_SHORT, DEEP_CHECK_START, DEFENCE_SHARE, FEW_HOLD, FEW_HOLD_RECHECK_SHARE,
-    FORCED_MOVE_DEPTH, FORCED_MOVE_END, FORCED_MOVE_LEAST, OWN_VCF_SHARE, OWN_VCT_SHARE,
-    RANKING_DEPTH, RANKING_SHARE, RECHECK_SHARE, RESUME_END, RESUME_LEAST, SEARCH_END,
-    SEARCH_LEAST, THREAT_SHARE, VCF_PLIES, VCT_CHECK_SLACK, VCT_PLIES_MAX,
+    ATTACK_PROBE_SHARE, ATTACK_SCORE, ATTACK_VCT_SHARE, DEEP_CHECK_START, FORCED_MOVE_DEPTH,
+    FORCED_MOVE_END, FORCED_MOVE_LEAST, OWN_VCF_SHARE, OWN_VCT_SHARE, RANKING_DEPTH, RESUME_END,
+    RESUME_LEAST, SEARCH_END, SEARCH_LEAST, VCF_PLIES, VCT_PLIES_MAX,
 };
 use super::root::{self, Budget, Verdict, Verdicts};
 use super::search::{Iteration, Limits};
@@ -30,6 +29,8 @@ use super::time::{MoveClock, Swings};
 use super::{budget, solve, threat_result, GomokuEngine};
 use crate::engine::value::{score_of, WIN_BOUND};
 use crate::engine::{Score, SearchLimits, SearchRequest, SearchResult, StopFlag};
+
+mod defences;
 
 /// One move being chosen: its clock, its level and what the phases have spent so far.
 struct MoveSearch<'a> {
@@ -46,6 +47,8 @@ struct MoveSearch<'a> {
     vct_plies: u32,
     /// Nodes of the threat searches and the ranking, beside the main search's.
     extra_nodes: u64,
+    /// Our VCT was cut short (the counter-win looks again when he threatens).
+    own_vct_cut: bool,
 }
 
 impl MoveSearch<'_> {
@@ -69,6 +72,8 @@ impl MoveSearch<'_> {
 /// The moves the root's checks left: those that hold against the opponent's win (or all, when
 /// he has none), and those left out unproven while others held.
 struct RootMoves {
+    /// Our counter-win, found while his threat was being answered: played at once.
+    win: Option<ThreatWin>,
     kept: Vec<Point>,
     /// Cut short, or never reached: the search turns to them if it finds that every move
     /// kept loses after all.
@@ -153,6 +158,7 @@ impl GomokuEngine {
                 VCT_PLIES_MAX
             },
             extra_nodes: 0,
+            own_vct_cut: false,
         };
         if let Some(found) = self.book_move(pos, &ms) {
             return Some(found);
@@ -173,6 +179,10 @@ impl GomokuEngine {
             return Some(threat_result(&board, &win.line, win.plies, nodes, start));
         }
         let mut root = self.root_moves(&mut board, &mut ms, moves, them_four);
+        if let Some(win) = root.win.take() {
+            let nodes = ms.extra_nodes;
+            return Some(threat_result(&board, &win.line, win.plies, nodes, start));
+        }
         let (mut it, deep_check) = self.main_search(&mut board, &mut ms, &mut root);
         self.check_choice(&mut board, &mut ms, &mut root, &mut it, deep_check);
         if deep_check {
@@ -226,6 +236,7 @@ impl GomokuEngine {
             // Cut short: stopped inside a search, or before deepening to the longest.
             cut_short = vct && (!found.complete || budget.spent());
         }
+        ms.own_vct_cut = cut_short;
         if !cut_short || ms.deterministic || !ms.settings.full_strength {
             return None;
         }
@@ -250,102 +261,6 @@ impl GomokuEngine {
         let it = self.searcher.search(board, moves, probe, ms.stop, |_| {});
         ms.extra_nodes += it.nodes;
         (ATTACK_SCORE..WIN_BOUND).contains(&it.score)
-    }
-
-    /// The opponent's win were it his move, VCF first, then (strong levels) VCT: when he
-    /// has one, the moves are kept to those that stop it.
-    fn root_moves(
-        &mut self,
-        board: &mut Board,
-        ms: &mut MoveSearch,
-        moves: Vec<Point>,
-        them_four: bool,
-    ) -> RootMoves {
-        let mut root = RootMoves {
-            kept: moves,
-            unproven: Vec::new(),
-            verdicts: Verdicts::new(if ms.settings.root_vct {
-                ms.vct_plies
-            } else {
-                0
-            }),
-        };
-        if !ms.settings.root_vcf || them_four || root.kept.len() <= 1 {
-            return root;
-        }
-        let detect = ms.check_budget(THREAT_SHARE, self.fixed.defence);
-        for vct in [false, true] {
-            if vct && !ms.settings.root_vct {
-                break;
-            }
-            let plies = if vct { ms.vct_plies } else { VCF_PLIES };
-            let threat = root::opponent_win(&mut self.threats, board, vct, plies, &detect);
-            ms.extra_nodes += threat.nodes;
-            let Some(win) = threat.win else { continue };
-            if ms.settings.root_vct {
-                // A move that holds mostly leaves no win at all; a longer one than the
-                // threat found is rare, and costly to rule out. After a VCF threat too:
-                // checked to the longest, every check was cut short on a crowded board.
-                root.verdicts.vct_plies = (win.plies + VCT_CHECK_SLACK).min(ms.vct_plies);
-            }
-            self.keep_defences(board, ms, &mut root, &win);
-            break;
-        }
-        root
-    }
-
-    /// Keeps the moves that stop `win`, checked in the order a shallow search ranks them, so
-    /// that a counter-attack it likes (our own threats, his line left alone) is checked.
-    fn keep_defences(
-        &mut self,
-        board: &mut Board,
-        ms: &mut MoveSearch,
-        root: &mut RootMoves,
-        win: &ThreatWin,
-    ) {
-        let rank_limits = Limits {
-            max_depth: RANKING_DEPTH.min(ms.limits.max_depth(ms.settings.max_depth)),
-            deadline: ms.clock.from_now(RANKING_SHARE),
-            max_nodes: ms.deterministic.then_some(self.fixed.ranking),
-            noise: 0,
-            ..ms.level_limits.clone()
-        };
-        let ranked = self
-            .searcher
-            .search(board, &root.kept, rank_limits, ms.stop, |_| {});
-        ms.extra_nodes += ranked.nodes;
-        let ranked_root: Vec<Point> = ranked.ranking.iter().map(|&(p, _)| p).collect();
-        let defence = ms.check_budget(DEFENCE_SHARE, self.fixed.defence);
-        let slices = root::Slices {
-            short: ms.clock.span(CHECK_SLICE_SHORT),
-            long: ms.clock.span(CHECK_SLICE),
-            leaders: ms.clock.span(CHECK_SLICE_LEADERS),
-        };
-        let recheck = |held| {
-            let share = if held <= FEW_HOLD {
-                FEW_HOLD_RECHECK_SHARE
-            } else {
-                RECHECK_SHARE
-            };
-            ms.check_budget(share, self.fixed.defence)
-        };
-        let mut nodes = ms.extra_nodes;
-        root.kept = root::defences(
-            &mut self.threats,
-            board,
-            &ranked_root,
-            win,
-            &mut root.verdicts,
-            &defence,
-            slices,
-            recheck,
-            &mut nodes,
-        );
-        ms.extra_nodes = nodes;
-        root.unproven = ranked_root
-            .into_iter()
-            .filter(|&m| !root.kept.contains(&m) && root.verdicts.get(m).is_none())
-            .collect();
     }
 
     /// The alpha-beta search over the moves kept, and over the unproven ones when every kept
