@@ -26,7 +26,8 @@ pub(super) const ATTACK_PROBE_SHARE: f64 = 0.03;
 pub(super) const ATTACK_VCT_SHARE: f64 = 0.60;
 /// A counter-attack: when the opponent has a win were it his move and our VCT was cut short,
 /// our VCT goes on for this share more before his threat's checks. In the forced-win set the
-/// games lost at 500 ms were such positions (docs/benchmarks-log.md, "A counter-win, 2026-12-07 morning").
+/// games lost at 500 ms were such positions (docs/benchmarks-log.md, "A counter-win,
+/// 2026-12-07 morning").
 pub(super) const COUNTER_VCT_SHARE: f64 = 0.20;
 pub(super) const THREAT_SHARE: f64 = 0.10;
 pub(super) const DEFENCE_SHARE: f64 = 0.20;
