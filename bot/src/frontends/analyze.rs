@@ -92,6 +92,29 @@ pub fn run<R: BufRead, W: Write>(
 mod tests {
     use super::*;
 
+    /// `run` over `input` for `game` with its default options, at level 10 and `limits`:
+    /// the JSON lines it wrote.
+    fn analyze_lines(game: game_core::GameKind, input: &str, limits: SearchLimits) -> Vec<Value> {
+        let options = crate::engine::registry::PositionOptions::default();
+        let parse = |line: &str| crate::engine::registry::parse_position(game, line, &options);
+        let mut engine = crate::engine::registry::engine_for(game);
+        let mut out = Vec::new();
+        run(
+            input.as_bytes(),
+            &mut out,
+            parse,
+            engine.as_mut(),
+            limits,
+            Level::MAX,
+        )
+        .unwrap();
+        String::from_utf8(out)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    }
+
     #[test]
     fn json_fields_follow_the_contract() {
         let r = SearchResult {
@@ -142,23 +165,13 @@ mod tests {
 
     #[test]
     fn a_timed_gomoku_opening_comes_from_the_book_and_says_so() {
-        let options = crate::engine::registry::PositionOptions::default();
-        let parse = |line: &str| {
-            crate::engine::registry::parse_position(game_core::GameKind::Gomoku, line, &options)
-        };
-        let mut engine = crate::engine::registry::engine_for(game_core::GameKind::Gomoku);
-        let mut out = Vec::new();
-        run(
-            // One of the match openings (scripts/gomoku_openings.txt): the book has it.
-            "h8 g8 j10\n".as_bytes(),
-            &mut out,
-            parse,
-            engine.as_mut(),
+        // One of the match openings (scripts/gomoku_openings.txt): the book has it.
+        let lines = analyze_lines(
+            game_core::GameKind::Gomoku,
+            "h8 g8 j10\n",
             SearchLimits::Time(Duration::from_millis(200)),
-            Level::MAX,
-        )
-        .unwrap();
-        let v: Value = serde_json::from_slice(out.trim_ascii()).unwrap();
+        );
+        let v = &lines[0];
         assert_eq!(v["book"], true, "{v}");
         assert_eq!(v["depth"], 0, "{v}");
         assert_eq!(v["nodes"], 0, "{v}");
@@ -167,29 +180,10 @@ mod tests {
 
     #[test]
     fn a_line_may_carry_its_own_time() {
-        let options = crate::engine::registry::PositionOptions::default();
-        let parse = |line: &str| {
-            crate::engine::registry::parse_position(game_core::GameKind::Othello, line, &options)
-        };
-        let mut engine = crate::engine::registry::engine_for(game_core::GameKind::Othello);
         let start = "---------------------------OX------XO--------------------------- X";
         let input = format!("@30 {start}\n@soon {start}\n");
-        let mut out = Vec::new();
         // The command line's limit would search to depth 1; the first line's time wins.
-        run(
-            input.as_bytes(),
-            &mut out,
-            parse,
-            engine.as_mut(),
-            SearchLimits::Depth(1),
-            Level::MAX,
-        )
-        .unwrap();
-        let lines: Vec<Value> = String::from_utf8(out)
-            .unwrap()
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap())
-            .collect();
+        let lines = analyze_lines(game_core::GameKind::Othello, &input, SearchLimits::Depth(1));
         assert_eq!(lines.len(), 2);
         assert!(lines[0]["best"].is_string(), "{}", lines[0]);
         assert!(lines[0]["depth"].as_u64().unwrap() > 1, "{}", lines[0]);

@@ -120,12 +120,9 @@ impl GomokuEngine {
     /// short ([`COUNTER_VCT_SHARE`]): the moves that stop his win are then few, and a
     /// counter-attack that wins first is the better answer. Timed moves at full strength only.
     fn counter_win(&mut self, board: &mut Board, ms: &mut MoveSearch) -> Option<ThreatWin> {
-        if !ms.own_vct_cut || ms.deterministic || !ms.settings.full_strength {
+        if !ms.own_vct_cut {
             return None;
         }
-        let budget = ms.budget(COUNTER_VCT_SHARE, self.fixed.own);
-        let found = root::find_win(&mut self.threats, board, true, ms.vct_plies, &budget);
-        ms.extra_nodes += found.nodes;
-        found.win
+        self.own_vct_again(board, ms, COUNTER_VCT_SHARE)
     }
 }

@@ -47,7 +47,8 @@ struct MoveSearch<'a> {
     vct_plies: u32,
     /// Nodes of the threat searches and the ranking, beside the main search's.
     extra_nodes: u64,
-    /// Our VCT was cut short (the counter-win looks again when he threatens).
+    /// Our VCT was cut short on a timed move at full strength: it may go on (a decisive
+    /// attack's, or the counter-win's when he threatens).
     own_vct_cut: bool,
 }
 
@@ -236,14 +237,22 @@ impl GomokuEngine {
             // Cut short: stopped inside a search, or before deepening to the longest.
             cut_short = vct && (!found.complete || budget.spent());
         }
-        ms.own_vct_cut = cut_short;
-        if !cut_short || ms.deterministic || !ms.settings.full_strength {
+        ms.own_vct_cut = cut_short && !ms.deterministic && ms.settings.full_strength;
+        if !ms.own_vct_cut || !self.decisive_attack(board, ms, moves) {
             return None;
         }
-        if !self.decisive_attack(board, ms, moves) {
-            return None;
-        }
-        let budget = ms.budget(ATTACK_VCT_SHARE, self.fixed.own);
+        self.own_vct_again(board, ms, ATTACK_VCT_SHARE)
+    }
+
+    /// Our VCT, going on for `share` more of the move (its failure cache keeps what the
+    /// searches before found).
+    fn own_vct_again(
+        &mut self,
+        board: &mut Board,
+        ms: &mut MoveSearch,
+        share: f64,
+    ) -> Option<ThreatWin> {
+        let budget = ms.budget(share, self.fixed.own);
         let found = root::find_win(&mut self.threats, board, true, ms.vct_plies, &budget);
         ms.extra_nodes += found.nodes;
         found.win
