@@ -5,7 +5,7 @@
 //! keys gain one digit, their patterns are looked up again, and the running totals follow —
 //! the per-point values of [`super::points`], the learned worths and move-order scores of
 //! [`super::learned`], and the sets of points where a colour makes a five, a four, an open
-//! four or an open three ([`summary`]). A move records what it replaces;
+//! four or an open three ([`summary`]). A move ([`moves`]) records what it replaces;
 //! unmaking subtracts the same digits and puts the records back, with no lookups, so
 //! make/unmake is exact and cheap; [`Board::recount`] ([`checks`]) recomputes everything
 //! from scratch for the tests.
@@ -21,9 +21,11 @@ use game_core::{Cell, Color, GomokuRule};
 
 use super::pattern::{slot, LineKey, Pattern, PatternTable, BLOCKED_DIGIT, OWN_DIGIT, POW3, REACH};
 mod checks;
+mod moves;
 mod summary;
 mod zobrist;
 
+use moves::Change;
 pub use summary::{PointSet, Summary};
 use zobrist::SIDE_KEY;
 
@@ -92,25 +94,6 @@ impl Spot {
         near: 0,
     };
 }
-
-/// What a move changed at one empty point for one colour: put back as it was on unmake, so
-/// that taking a stone back costs no pattern or point-table lookups.
-#[derive(Clone, Copy, Debug)]
-struct Change {
-    point: Point,
-    side: u8,
-    /// The direction whose pattern changed; [`DETACHED`] for the point the stone went on,
-    /// whose patterns stay as they were (nothing updates an occupied point's).
-    dir: u8,
-    pattern: Pattern,
-    value: i16,
-    worth: [i16; 2],
-    order: [i16; 2],
-    flags: u8,
-}
-
-/// [`Change::dir`] of the point a stone went on.
-const DETACHED: u8 = u8::MAX;
 
 /// A Gomoku board for searching: make/unmake with incremental patterns and Zobrist hashing.
 #[derive(Clone, Debug)]
@@ -480,221 +463,5 @@ impl Board {
     #[must_use]
     pub fn is_legal(&self, p: Point, v: usize) -> bool {
         self.is_empty(p) && !(v == 0 && self.is_forbidden(p))
-    }
-
-    /// Plays the side to move on the empty point `p`.
-    pub fn make(&mut self, p: Point) {
-        let v = self.turn();
-        let five = self.spots[usize::from(p)].patterns[v].contains(&Pattern::Five);
-        let mark = self.changes.len();
-        self.put(p, color_of(v));
-        self.history.push((p, five, mark));
-    }
-
-    /// Takes back the last move made with [`Board::make`].
-    pub fn unmake(&mut self) {
-        if let Some((p, _, mark)) = self.history.pop() {
-            self.take(p, mark);
-        }
-    }
-
-    /// Puts a stone on the empty point `p`.
-    fn put(&mut self, p: Point, color: Color) {
-        let v = side(color);
-        let pi = usize::from(p);
-        self.detach(p);
-        self.spots[pi].cell = v as u8 + 1;
-        self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
-        self.stones += 1;
-        if self.rule == GomokuRule::Renju {
-            self.renju.borrow_mut().set(self.cell(p), Some(color));
-        }
-        self.candidates.assign(p, false);
-        self.update_near(pi, true);
-        self.update_lines(pi, v, true);
-    }
-
-    /// Removes the stone on `p`, put there by the move whose changes start at `mark`.
-    fn take(&mut self, p: Point, mark: usize) {
-        let pi = usize::from(p);
-        let v = usize::from(self.spots[pi].cell) - 1;
-        self.spots[pi].cell = EMPTY;
-        self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
-        self.stones -= 1;
-        if self.rule == GomokuRule::Renju {
-            self.renju.borrow_mut().set(self.cell(p), None);
-        }
-        self.update_near(pi, false);
-        self.candidates.assign(p, self.spots[pi].near > 0);
-        self.update_lines(pi, v, false);
-        self.restore(mark);
-    }
-
-    /// Puts back, newest first, what the changes from `mark` on replaced.
-    fn restore(&mut self, mark: usize) {
-        while self.changes.len() > mark {
-            let Some(c) = self.changes.pop() else { break };
-            let v = usize::from(c.side);
-            if c.dir != DETACHED {
-                self.spots[usize::from(c.point)].patterns[v][usize::from(c.dir)] = c.pattern;
-            }
-            self.set_summary(c.point, v, c.value, c.worth, c.order, c.flags);
-        }
-    }
-
-    /// Records what colour `v`'s summary of the empty point `p` (and its pattern in direction
-    /// `dir`) is before a move changes it.
-    fn record(&mut self, p: Point, v: usize, dir: u8) {
-        let pi = usize::from(p);
-        let spot = &self.spots[pi];
-        self.changes.push(Change {
-            point: p,
-            side: v as u8,
-            dir,
-            pattern: if dir == DETACHED {
-                Pattern::None
-            } else {
-                spot.patterns[v][usize::from(dir)]
-            },
-            value: spot.values[v],
-            worth: self.worths[pi][v],
-            order: self.orders[pi][v],
-            flags: spot.flags[v],
-        });
-    }
-
-    fn update_near(&mut self, pi: usize, add: bool) {
-        let s = self.stride as isize;
-        for dr in -2..=2 {
-            for dc in -2..=2 {
-                let q = (pi as isize + dr * s + dc) as usize;
-                let spot = &mut self.spots[q];
-                if add {
-                    spot.near += 1;
-                    if spot.near == 1 && spot.cell == EMPTY {
-                        self.candidates.assign(q as Point, true);
-                    }
-                } else {
-                    spot.near -= 1;
-                    if spot.near == 0 {
-                        self.candidates.assign(q as Point, false);
-                    }
-                }
-            }
-        }
-    }
-
-    /// Adds or removes colour `v`'s stone on `pi` in the keys of the forty points around it.
-    /// Adding looks up again the patterns of the empty ones (recording what changes);
-    /// removing leaves them to [`Board::restore`].
-    fn update_lines(&mut self, pi: usize, v: usize, add: bool) {
-        let tables = self.tables;
-        for d in 0..4 {
-            let step = self.dirs[d];
-            for k in 1..=self.reach {
-                for (q, offset) in [(pi as isize - k * step, k), (pi as isize + k * step, -k)] {
-                    let q = q as usize;
-                    let w = POW3[slot(offset as i32)];
-                    let spot = &mut self.spots[q];
-                    if !add {
-                        spot.keys[v][d] -= OWN_DIGIT * w;
-                        spot.keys[1 - v][d] -= BLOCKED_DIGIT * w;
-                        continue;
-                    }
-                    spot.keys[v][d] += OWN_DIGIT * w;
-                    spot.keys[1 - v][d] += BLOCKED_DIGIT * w;
-                    if spot.cell != EMPTY {
-                        continue;
-                    }
-                    let keys = [spot.keys[0][d], spot.keys[1][d]];
-                    for c in 0..2 {
-                        let new = tables[c].get(keys[c]);
-                        if new != self.spots[q].patterns[c][d] {
-                            self.record(q as Point, c, d as u8);
-                            self.spots[q].patterns[c][d] = new;
-                            self.summarise(q as Point, c);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// Takes the empty point `p` out of the summaries (a stone goes there).
-    fn detach(&mut self, p: Point) {
-        for v in 0..2 {
-            self.record(p, v, DETACHED);
-            self.set_summary(p, v, 0, [0; 2], [0; 2], 0);
-        }
-    }
-
-    /// Puts the (now empty) point `p` into the summaries, its patterns read off its keys.
-    fn attach(&mut self, p: Point) {
-        let pi = usize::from(p);
-        for v in 0..2 {
-            for d in 0..4 {
-                self.spots[pi].patterns[v][d] = self.tables[v].get(self.spots[pi].keys[v][d]);
-            }
-            self.summarise(p, v);
-        }
-    }
-
-    /// Recomputes the value and threat-set memberships of the empty point `p` for colour `v`.
-    fn summarise(&mut self, p: Point, v: usize) {
-        let pi = usize::from(p);
-        let index = points::combo_index(&self.spots[pi].patterns[v]);
-        let renju_black = v == 0 && self.rule == GomokuRule::Renju;
-        let e = self.points_table.entry(index);
-        let value = e.value[usize::from(renju_black)];
-        let worth = self.learned.worth(self.classes[v], e.shape);
-        let order = if self.learned_order {
-            self.learned.order(self.classes[v], e.shape)
-        } else {
-            [value * 5 / 4, value]
-        };
-        self.set_summary(p, v, value, worth, order, e.flags);
-    }
-
-    /// Sets colour `v`'s value, worth and threat flags of `p`, the running totals and the
-    /// threat sets with them.
-    fn set_summary(
-        &mut self,
-        p: Point,
-        v: usize,
-        value: i16,
-        worth: [i16; 2],
-        order: [i16; 2],
-        flags: u8,
-    ) {
-        let pi = usize::from(p);
-        self.orders[pi][v] = order;
-        let old = std::mem::replace(&mut self.spots[pi].values[v], value);
-        self.summary[v].total += i32::from(value) - i32::from(old);
-        let old = std::mem::replace(&mut self.worths[pi][v], worth);
-        for role in 0..2 {
-            self.summary[v].worth_totals[role] += i32::from(worth[role]) - i32::from(old[role]);
-        }
-        self.set_flags(p, v, flags);
-    }
-
-    fn set_flags(&mut self, p: Point, v: usize, flags: u8) {
-        let pi = usize::from(p);
-        let changed = self.spots[pi].flags[v] ^ flags;
-        if changed == 0 {
-            return;
-        }
-        self.spots[pi].flags[v] = flags;
-        let s = &mut self.summary[v];
-        for (bit, set) in [
-            (points::MAKES_FIVE, &mut s.fives),
-            (points::MAKES_FOUR, &mut s.fours),
-            (points::MAKES_FLEX4, &mut s.flex4s),
-            (points::MAKES_FLEX3, &mut s.threes),
-            (points::MAKES_FOUR_THREE, &mut s.four_threes),
-        ] {
-            if changed & bit != 0 {
-                set.assign(p, flags & bit != 0);
-            }
-        }
     }
 }
