@@ -71,6 +71,51 @@ proptest! {
     }
 
     #[test]
+    fn threat_only_moves_keep_the_threat_sets_and_put_everything_back(
+        size in 5u8..=19,
+        rule in 0usize..3,
+        before in proptest::collection::vec(any::<usize>(), 0..30),
+        ops in proptest::collection::vec((0u8..4, any::<usize>()), 1..40),
+        learned_order in any::<bool>(),
+    ) {
+        let board = Board::new(size, RULES[rule]);
+        let mut board = if learned_order { board.with_learned_order() } else { board };
+        let pick_empty = |board: &Board, pick: usize| {
+            let empty: Vec<Point> = board.points().iter().copied().filter(|&p| board.is_empty(p)).collect();
+            (!empty.is_empty()).then(|| empty[pick % empty.len()])
+        };
+        for pick in before {
+            if let Some(p) = pick_empty(&board, pick) {
+                board.make(p);
+            }
+        }
+        let outside = board.recount();
+        board.threats_only(|board| {
+            let mut made = 0;
+            for (op, pick) in ops {
+                if op == 0 && made > 0 {
+                    board.unmake();
+                    made -= 1;
+                } else if let Some(p) = pick_empty(board, pick) {
+                    board.make(p);
+                    made += 1;
+                }
+                assert!(board.threats_agree_with(&board.recount()));
+                assert_eq!(board.hash(), board.fresh_hash());
+            }
+            for _ in 0..made {
+                board.unmake();
+            }
+        });
+        // Moves made outside the mode afterwards see the values and worths as they were.
+        prop_assert!(board.agrees_with(&outside));
+        if let Some(p) = pick_empty(&board, 7) {
+            board.make(p);
+            prop_assert!(board.agrees_with(&board.recount()));
+        }
+    }
+
+    #[test]
     fn moves_wins_and_forbidden_points_agree_with_game_core(
         size in 7u8..=12,
         rule in 0usize..3,

@@ -217,7 +217,7 @@ impl ThreatSearch {
         self.nodes = 0;
         self.aborted = false;
         let mut line = Vec::new();
-        let plies = self.attack(board, max_plies, threes, &mut line)?;
+        let plies = board.threats_only(|board| self.attack(board, max_plies, threes, &mut line))?;
         Some(ThreatWin { line, plies })
     }
 

@@ -35,6 +35,30 @@ impl Board {
             })
     }
 
+    /// Whether what a threat search reads ([`Board::threats_only`]) equals a from-scratch
+    /// board's: the stones, keys, patterns, threat flags and sets, candidates and move order
+    /// (not the values and worths, which that mode leaves behind).
+    #[must_use]
+    pub fn threats_agree_with(&self, other: &Board) -> bool {
+        let sets = |b: &Board, v: usize| {
+            let s = &b.summary[v];
+            [&s.fives, &s.fours, &s.flex4s, &s.threes, &s.four_threes].map(|set| set.clone())
+        };
+        (0..2).all(|v| sets(self, v) == sets(other, v))
+            && self.candidates == other.candidates
+            && self.points.iter().all(|&p| {
+                let (a, b, p) = (
+                    &self.spots[usize::from(p)],
+                    &other.spots[usize::from(p)],
+                    usize::from(p),
+                );
+                (a.cell, a.near) == (b.cell, b.near)
+                    && (a.cell != 0
+                        || (a.keys, a.patterns, a.flags, self.orders[p])
+                            == (b.keys, b.patterns, b.flags, other.orders[p]))
+            })
+    }
+
     /// The Zobrist key recomputed from the stones.
     #[must_use]
     pub fn fresh_hash(&self) -> u64 {

@@ -84,7 +84,11 @@ impl Board {
             if c.dir != DETACHED {
                 self.spots[usize::from(c.point)].patterns[v][usize::from(c.dir)] = c.pattern;
             }
-            self.set_summary(c.point, v, c.value, c.worth, c.order, c.flags);
+            if self.threats_only {
+                self.set_threat_summary(c.point, v, c.order, c.flags);
+            } else {
+                self.set_summary(c.point, v, c.value, c.worth, c.order, c.flags);
+            }
         }
     }
 
@@ -170,7 +174,11 @@ impl Board {
     fn detach(&mut self, p: Point) {
         for v in 0..2 {
             self.record(p, v, DETACHED);
-            self.set_summary(p, v, 0, [0; 2], [0; 2], 0);
+            if self.threats_only {
+                self.set_threat_summary(p, v, [0; 2], 0);
+            } else {
+                self.set_summary(p, v, 0, [0; 2], [0; 2], 0);
+            }
         }
     }
 
@@ -192,17 +200,21 @@ impl Board {
         let renju_black = v == 0 && self.rule == GomokuRule::Renju;
         let e = self.points_table.entry(index);
         let value = e.value[usize::from(renju_black)];
-        let worth = self.learned.worth(self.classes[v], e.shape);
         let order = if self.learned_order {
             self.learned.order(self.classes[v], e.shape)
         } else {
             [value * 5 / 4, value]
         };
+        if self.threats_only {
+            self.set_threat_summary(p, v, order, e.flags);
+            return;
+        }
+        let worth = self.learned.worth(self.classes[v], e.shape);
         self.set_summary(p, v, value, worth, order, e.flags);
     }
 
-    /// Sets colour `v`'s value, worth and threat flags of `p`, the running totals and the
-    /// threat sets with them.
+    /// Sets colour `v`'s value, worth, move-order score and threat flags of `p`, the running
+    /// totals and the threat sets with them.
     fn set_summary(
         &mut self,
         p: Point,
@@ -220,6 +232,13 @@ impl Board {
         for role in 0..2 {
             self.summary[v].worth_totals[role] += i32::from(worth[role]) - i32::from(old[role]);
         }
+        self.set_flags(p, v, flags);
+    }
+
+    /// [`Board::set_summary`] under [`Board::threats_only`]: the move-order score and the
+    /// threat flags alone.
+    fn set_threat_summary(&mut self, p: Point, v: usize, order: [i16; 2], flags: u8) {
+        self.orders[usize::from(p)][v] = order;
         self.set_flags(p, v, flags);
     }
 
