@@ -209,7 +209,7 @@ impl Board {
         }
         for (cell, color) in pos.stones() {
             let p = board.point(cell);
-            board.put(p, color);
+            board.put::<false>(p, color);
         }
         board.history.clear();
         board.changes.clear();

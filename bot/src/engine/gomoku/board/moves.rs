@@ -33,22 +33,32 @@ impl Board {
         let v = self.turn();
         let five = self.spots[usize::from(p)].patterns[v].contains(&Pattern::Five);
         let mark = self.changes.len();
-        self.put(p, color_of(v));
+        // One test a move rather than one a change: the mode is fixed for the whole of a
+        // threat search, whose moves are all taken back inside it.
+        if self.threats_only {
+            self.put::<true>(p, color_of(v));
+        } else {
+            self.put::<false>(p, color_of(v));
+        }
         self.history.push((p, five, mark));
     }
 
     /// Takes back the last move made with [`Board::make`].
     pub fn unmake(&mut self) {
         if let Some((p, _, mark)) = self.history.pop() {
-            self.take(p, mark);
+            if self.threats_only {
+                self.take::<true>(p, mark);
+            } else {
+                self.take::<false>(p, mark);
+            }
         }
     }
 
-    /// Puts a stone on the empty point `p`.
-    pub(super) fn put(&mut self, p: Point, color: Color) {
+    /// Puts a stone on the empty point `p`; `THREATS`: under [`Board::threats_only`].
+    pub(super) fn put<const THREATS: bool>(&mut self, p: Point, color: Color) {
         let v = side(color);
         let pi = usize::from(p);
-        self.detach(p);
+        self.detach::<THREATS>(p);
         self.spots[pi].cell = v as u8 + 1;
         self.hash ^= self.zobrist[pi][v] ^ SIDE_KEY;
         self.stones += 1;
@@ -57,11 +67,11 @@ impl Board {
         }
         self.candidates.assign(p, false);
         self.update_near(pi, true);
-        self.update_lines(pi, v, true);
+        self.update_lines::<THREATS>(pi, v, true);
     }
 
     /// Removes the stone on `p`, put there by the move whose changes start at `mark`.
-    fn take(&mut self, p: Point, mark: usize) {
+    fn take<const THREATS: bool>(&mut self, p: Point, mark: usize) {
         let pi = usize::from(p);
         let v = usize::from(self.spots[pi].cell) - 1;
         self.spots[pi].cell = EMPTY;
@@ -72,19 +82,19 @@ impl Board {
         }
         self.update_near(pi, false);
         self.candidates.assign(p, self.spots[pi].near > 0);
-        self.update_lines(pi, v, false);
-        self.restore(mark);
+        self.update_lines::<THREATS>(pi, v, false);
+        self.restore::<THREATS>(mark);
     }
 
     /// Puts back, newest first, what the changes from `mark` on replaced.
-    fn restore(&mut self, mark: usize) {
+    fn restore<const THREATS: bool>(&mut self, mark: usize) {
         while self.changes.len() > mark {
             let Some(c) = self.changes.pop() else { break };
             let v = usize::from(c.side);
             if c.dir != DETACHED {
                 self.spots[usize::from(c.point)].patterns[v][usize::from(c.dir)] = c.pattern;
             }
-            if self.threats_only {
+            if THREATS {
                 self.set_threat_summary(c.point, v, c.order, c.flags);
             } else {
                 self.set_summary(c.point, v, c.value, c.worth, c.order, c.flags);
@@ -137,7 +147,7 @@ impl Board {
     /// Adds or removes colour `v`'s stone on `pi` in the keys of the forty points around it.
     /// Adding looks up again the patterns of the empty ones (recording what changes);
     /// removing leaves them to [`Board::restore`].
-    fn update_lines(&mut self, pi: usize, v: usize, add: bool) {
+    fn update_lines<const THREATS: bool>(&mut self, pi: usize, v: usize, add: bool) {
         let tables = self.tables;
         for d in 0..4 {
             let step = self.dirs[d];
@@ -162,7 +172,7 @@ impl Board {
                         if new != self.spots[q].patterns[c][d] {
                             self.record(q as Point, c, d as u8);
                             self.spots[q].patterns[c][d] = new;
-                            self.summarise(q as Point, c);
+                            self.summarise::<THREATS>(q as Point, c);
                         }
                     }
                 }
@@ -171,10 +181,10 @@ impl Board {
     }
 
     /// Takes the empty point `p` out of the summaries (a stone goes there).
-    fn detach(&mut self, p: Point) {
+    fn detach<const THREATS: bool>(&mut self, p: Point) {
         for v in 0..2 {
             self.record(p, v, DETACHED);
-            if self.threats_only {
+            if THREATS {
                 self.set_threat_summary(p, v, [0; 2], 0);
             } else {
                 self.set_summary(p, v, 0, [0; 2], [0; 2], 0);
@@ -189,12 +199,12 @@ impl Board {
             for d in 0..4 {
                 self.spots[pi].patterns[v][d] = self.tables[v].get(self.spots[pi].keys[v][d]);
             }
-            self.summarise(p, v);
+            self.summarise::<false>(p, v);
         }
     }
 
     /// Recomputes the value and threat-set memberships of the empty point `p` for colour `v`.
-    fn summarise(&mut self, p: Point, v: usize) {
+    fn summarise<const THREATS: bool>(&mut self, p: Point, v: usize) {
         let pi = usize::from(p);
         let index = points::combo_index(&self.spots[pi].patterns[v]);
         let renju_black = v == 0 && self.rule == GomokuRule::Renju;
@@ -205,7 +215,7 @@ impl Board {
         } else {
             [value * 5 / 4, value]
         };
-        if self.threats_only {
+        if THREATS {
             self.set_threat_summary(p, v, order, e.flags);
             return;
         }
