@@ -252,6 +252,8 @@ impl Board {
         self.set_flags(p, v, flags);
     }
 
+    // Inlined: called at every change, mostly to find nothing changed (4% of a search).
+    #[inline(always)]
     fn set_flags(&mut self, p: Point, v: usize, flags: u8) {
         let pi = usize::from(p);
         let changed = self.spots[pi].flags[v] ^ flags;
