@@ -421,3 +421,29 @@ fn under_his_threat_a_timed_move_looks_again_for_its_own_win() {
     assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{r:?}");
     assert!(r.exact, "{r:?}");
 }
+
+#[test]
+fn a_forced_block_gives_its_time_to_our_win_through_it() {
+    // Black to move must block white's four at k12, and wins through it, k12 in 19 plies (the
+    // solver's proof: about 70 ms on the development machine). At 500 ms a move the block was
+    // played after the first slice of our VCT (60 ms) with no proof, the search for its score
+    // taking the rest; now our VCT through the block goes on for most of the move
+    // (2026-12-07).
+    let pos = freestyle("h8 f8 f9 h9 g9 f10 i8 e9 g7 g8 i9 j10 i7 i10 f7 h7 j8 h10 g10 j11");
+    let solved = solve(&pos);
+    assert_eq!(
+        (solved.best.as_str(), solved.score),
+        ("k12", Score::WinIn(19))
+    );
+    let r = GomokuEngine::new()
+        .search(
+            &AnyPosition::Gomoku(pos),
+            Limits::Time(std::time::Duration::from_millis(500)),
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a move");
+    assert_eq!(r.best, "k12");
+    assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{r:?}");
+}

@@ -29,6 +29,12 @@ pub(super) const ATTACK_VCT_SHARE: f64 = 0.60;
 /// games lost at 500 ms were such positions (docs/benchmarks-log.md, "A counter-win,
 /// 2026-12-07 morning").
 pub(super) const COUNTER_VCT_SHARE: f64 = 0.20;
+/// A forced move (one root move: the block of his four, or the one defence left): when our
+/// VCT through it was cut short, it goes on for this share more, as a decisive attack's does,
+/// without the shallow search that tells one: the search after a forced move is for its score
+/// alone, and a proof through it is worth more (docs/benchmarks-log.md, "A lighter board for
+/// the threat search, and the forced move's time").
+pub(super) const FORCED_VCT_SHARE: f64 = 0.60;
 pub(super) const THREAT_SHARE: f64 = 0.10;
 pub(super) const DEFENCE_SHARE: f64 = 0.20;
 pub(super) const RECHECK_SHARE: f64 = 0.20;

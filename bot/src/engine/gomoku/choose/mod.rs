@@ -1,8 +1,9 @@
 //! How the Gomoku engine chooses a move, phase by phase (the order the crate's opening comment
 //! gives): the book; a five; our VCF, then VCT (through the block of his four, if he has one;
-//! longer in a decisive attack); the block of his four, searched for its score; when the
-//! opponent would win were it his move, our VCT again if it was cut short, then the moves that
-//! stop his win, checked in the order a shallow search ranks them ([`defences`]);
+//! longer in a decisive attack or when the move is forced); the block of his four, searched
+//! for its score; when the opponent would win were it his move, our VCT again if it was cut
+//! short, then the moves that stop his win, checked in the order a shallow search ranks them
+//! ([`defences`]);
 //! the alpha-beta search over the moves left; the checks of its choice against the
 //! opponent's long threat sequences; and, when those ended early, more of the same search.
 //! Each phase spends a share of the move's time ([`super::params`]), or a fixed node budget
@@ -19,8 +20,8 @@ use super::levels::LevelSettings;
 use super::movegen::{self, Situation};
 use super::params::{
     ATTACK_PROBE_SHARE, ATTACK_SCORE, ATTACK_VCT_SHARE, DEEP_CHECK_START, FORCED_MOVE_DEPTH,
-    FORCED_MOVE_END, FORCED_MOVE_LEAST, OWN_VCF_SHARE, OWN_VCT_SHARE, RANKING_DEPTH, RESUME_END,
-    RESUME_LEAST, SEARCH_END, SEARCH_LEAST, VCF_PLIES, VCT_PLIES_MAX,
+    FORCED_MOVE_END, FORCED_MOVE_LEAST, FORCED_VCT_SHARE, OWN_VCF_SHARE, OWN_VCT_SHARE,
+    RANKING_DEPTH, RESUME_END, RESUME_LEAST, SEARCH_END, SEARCH_LEAST, VCF_PLIES, VCT_PLIES_MAX,
 };
 use super::root::{self, Budget, Verdict, Verdicts};
 use super::search::{Iteration, Limits};
@@ -212,7 +213,7 @@ impl GomokuEngine {
     }
 
     /// Our win by force, played at once: a VCF, then (strong levels) a VCT, which goes on
-    /// longer in a decisive attack.
+    /// longer in a decisive attack or when the move is forced.
     fn own_win(
         &mut self,
         board: &mut Board,
@@ -238,7 +239,15 @@ impl GomokuEngine {
             cut_short = vct && (!found.complete || budget.spent());
         }
         ms.own_vct_cut = cut_short && !ms.deterministic && ms.settings.full_strength;
-        if !ms.own_vct_cut || !self.decisive_attack(board, ms, moves) {
+        if !ms.own_vct_cut {
+            return None;
+        }
+        if moves.len() == 1 {
+            // The move is forced (the block of his four, or the one defence left): the search
+            // after it is for its score alone, and a proof through it is worth more.
+            return self.own_vct_again(board, ms, FORCED_VCT_SHARE);
+        }
+        if !self.decisive_attack(board, ms, moves) {
             return None;
         }
         self.own_vct_again(board, ms, ATTACK_VCT_SHARE)
