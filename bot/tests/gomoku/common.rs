@@ -58,6 +58,19 @@ pub fn solve(pos: &Gomoku) -> SearchResult {
         .expect("a result")
 }
 
+/// A fresh engine's move at full strength in `ms` milliseconds.
+pub fn timed_move(pos: &Gomoku, ms: u64) -> SearchResult {
+    GomokuEngine::new()
+        .search(
+            &AnyPosition::Gomoku(pos.clone()),
+            Limits::Time(std::time::Duration::from_millis(ms)),
+            Level::MAX,
+            &StopFlag::new(),
+            0,
+        )
+        .expect("a move")
+}
+
 /// `pos` with one more stone of `color` on `cell` (whoever is to move).
 pub fn with_stone(pos: &Gomoku, cell: Cell, color: Color) -> Gomoku {
     let mut black = Vec::new();

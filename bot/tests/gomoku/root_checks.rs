@@ -380,15 +380,7 @@ fn a_timed_move_is_searched_after_a_long_attack_and_the_checks_of_his_threat() {
     // with no search at all (depth 0, 2026-12-06); now they end before the search's least
     // share of the move.
     let pos = freestyle("h8 g8 i10 i7 g7 i9 j9 k8 h10 h9 f8 f9");
-    let r = GomokuEngine::new()
-        .search(
-            &AnyPosition::Gomoku(pos),
-            Limits::Time(std::time::Duration::from_millis(500)),
-            Level::MAX,
-            &StopFlag::new(),
-            0,
-        )
-        .expect("a move");
+    let r = timed_move(&pos, 500);
     assert!(r.depth > 0 || r.exact, "{r:?}");
 }
 
@@ -409,15 +401,7 @@ fn under_his_threat_a_timed_move_looks_again_for_its_own_win() {
         (solved.best.as_str(), solved.score),
         ("k13", Score::WinIn(21))
     );
-    let r = GomokuEngine::new()
-        .search(
-            &AnyPosition::Gomoku(pos),
-            Limits::Time(std::time::Duration::from_millis(1000)),
-            Level::MAX,
-            &StopFlag::new(),
-            0,
-        )
-        .expect("a move");
+    let r = timed_move(&pos, 1000);
     assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{r:?}");
     assert!(r.exact, "{r:?}");
 }
@@ -435,15 +419,7 @@ fn a_forced_block_gives_its_time_to_our_win_through_it() {
         (solved.best.as_str(), solved.score),
         ("k12", Score::WinIn(19))
     );
-    let r = GomokuEngine::new()
-        .search(
-            &AnyPosition::Gomoku(pos),
-            Limits::Time(std::time::Duration::from_millis(500)),
-            Level::MAX,
-            &StopFlag::new(),
-            0,
-        )
-        .expect("a move");
+    let r = timed_move(&pos, 500);
     assert_eq!(r.best, "k12");
     assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{r:?}");
 }

@@ -1,7 +1,7 @@
 //! The board's self-checks: its incremental state against one rebuilt from the stones alone
 //! (the tests', and a debugging aid).
 
-use super::{Board, SIDE_KEY};
+use super::{Board, PointSet, Summary, EMPTY, SIDE_KEY};
 
 impl Board {
     /// A copy of this board rebuilt from its stones alone, for checking the incremental
@@ -40,11 +40,10 @@ impl Board {
     /// (not the values and worths, which that mode leaves behind).
     #[must_use]
     pub fn threats_agree_with(&self, other: &Board) -> bool {
-        let sets = |b: &Board, v: usize| {
-            let s = &b.summary[v];
-            [&s.fives, &s.fours, &s.flex4s, &s.threes, &s.four_threes].map(|set| set.clone())
-        };
-        (0..2).all(|v| sets(self, v) == sets(other, v))
+        fn sets(s: &Summary) -> [&PointSet; 5] {
+            [&s.fives, &s.fours, &s.flex4s, &s.threes, &s.four_threes]
+        }
+        (0..2).all(|v| sets(&self.summary[v]) == sets(&other.summary[v]))
             && self.candidates == other.candidates
             && self.points.iter().all(|&p| {
                 let (a, b, p) = (
@@ -53,7 +52,7 @@ impl Board {
                     usize::from(p),
                 );
                 (a.cell, a.near) == (b.cell, b.near)
-                    && (a.cell != 0
+                    && (a.cell != EMPTY
                         || (a.keys, a.patterns, a.flags, self.orders[p])
                             == (b.keys, b.patterns, b.flags, other.orders[p]))
             })

@@ -235,18 +235,17 @@ impl Board {
         flags: u8,
     ) {
         let pi = usize::from(p);
-        self.orders[pi][v] = order;
         let old = std::mem::replace(&mut self.spots[pi].values[v], value);
         self.summary[v].total += i32::from(value) - i32::from(old);
         let old = std::mem::replace(&mut self.worths[pi][v], worth);
         for role in 0..2 {
             self.summary[v].worth_totals[role] += i32::from(worth[role]) - i32::from(old[role]);
         }
-        self.set_flags(p, v, flags);
+        self.set_threat_summary(p, v, order, flags);
     }
 
-    /// [`Board::set_summary`] under [`Board::threats_only`]: the move-order score and the
-    /// threat flags alone.
+    /// The move-order score and the threat flags of `p`: all that [`Board::threats_only`]
+    /// keeps of [`Board::set_summary`].
     fn set_threat_summary(&mut self, p: Point, v: usize, order: [i16; 2], flags: u8) {
         self.orders[usize::from(p)][v] = order;
         self.set_flags(p, v, flags);
