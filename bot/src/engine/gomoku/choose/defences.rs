@@ -37,7 +37,7 @@ impl GomokuEngine {
         if !ms.settings.root_vcf || them_four || root.kept.len() <= 1 {
             return root;
         }
-        let detect = ms.check_budget(THREAT_SHARE, self.fixed.defence);
+        let detect = ms.budget_before_search(THREAT_SHARE, self.fixed.defence);
         for vct in [false, true] {
             if vct && !ms.settings.root_vct {
                 break;
@@ -73,7 +73,7 @@ impl GomokuEngine {
     ) {
         let rank_limits = Limits {
             max_depth: RANKING_DEPTH.min(ms.limits.max_depth(ms.settings.max_depth)),
-            deadline: ms.clock.from_now(RANKING_SHARE),
+            deadline: ms.budget_before_search(RANKING_SHARE, 0).until,
             max_nodes: ms.deterministic.then_some(self.fixed.ranking),
             noise: 0,
             ..ms.level_limits.clone()
@@ -83,7 +83,7 @@ impl GomokuEngine {
             .search(board, &root.kept, rank_limits, ms.stop, |_| {});
         ms.extra_nodes += ranked.nodes;
         let ranked_root: Vec<Point> = ranked.ranking.iter().map(|&(p, _)| p).collect();
-        let defence = ms.check_budget(DEFENCE_SHARE, self.fixed.defence);
+        let defence = ms.budget_before_search(DEFENCE_SHARE, self.fixed.defence);
         let slices = root::Slices {
             short: ms.clock.span(CHECK_SLICE_SHORT),
             long: ms.clock.span(CHECK_SLICE),
@@ -95,7 +95,7 @@ impl GomokuEngine {
             } else {
                 RECHECK_SHARE
             };
-            ms.check_budget(share, self.fixed.defence)
+            ms.budget_before_search(share, self.fixed.defence)
         };
         let mut nodes = ms.extra_nodes;
         root.kept = root::defences(

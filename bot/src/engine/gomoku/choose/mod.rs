@@ -59,10 +59,12 @@ impl MoveSearch<'_> {
         budget(&self.clock, share, nodes, self.stop)
     }
 
-    /// A budget of the checks against his threat, which end before the alpha-beta search's
-    /// least share of the move ([`SEARCH_LEAST`]): after a decisive attack's long VCT they
-    /// would otherwise take the rest of the move, and its move would be chosen unsearched.
-    fn check_budget(&self, share: f64, nodes: u64) -> Budget {
+    /// The budget of a phase before the alpha-beta search — our VCT looked for again, the
+    /// checks against his threat — which ends before the search's least share of the move
+    /// ([`SEARCH_LEAST`]): after a decisive attack's long VCT, the counter-win's look and the
+    /// checks would otherwise take the rest of the move, and its move would be chosen
+    /// unsearched.
+    fn budget_before_search(&self, share: f64, nodes: u64) -> Budget {
         let mut b = self.budget(share, nodes);
         if let (Some(until), Some(last)) = (b.until, self.clock.at(1.0 - SEARCH_LEAST)) {
             b.until = Some(until.min(last));
@@ -261,7 +263,7 @@ impl GomokuEngine {
         ms: &mut MoveSearch,
         share: f64,
     ) -> Option<ThreatWin> {
-        let budget = ms.budget(share, self.fixed.own);
+        let budget = ms.budget_before_search(share, self.fixed.own);
         let found = root::find_win(&mut self.threats, board, true, ms.vct_plies, &budget);
         ms.extra_nodes += found.nodes;
         found.win
