@@ -73,7 +73,7 @@ impl GomokuEngine {
     ) {
         let rank_limits = Limits {
             max_depth: RANKING_DEPTH.min(ms.limits.max_depth(ms.settings.max_depth)),
-            deadline: ms.budget_before_search(RANKING_SHARE, 0).until,
+            deadline: ms.deadline_before_search(RANKING_SHARE),
             max_nodes: ms.deterministic.then_some(self.fixed.ranking),
             noise: 0,
             ..ms.level_limits.clone()

@@ -65,11 +65,21 @@ impl MoveSearch<'_> {
     /// checks would otherwise take the rest of the move, and its move would be chosen
     /// unsearched.
     fn budget_before_search(&self, share: f64, nodes: u64) -> Budget {
-        let mut b = self.budget(share, nodes);
-        if let (Some(until), Some(last)) = (b.until, self.clock.at(1.0 - SEARCH_LEAST)) {
-            b.until = Some(until.min(last));
+        Budget {
+            until: self.deadline_before_search(share),
+            ..self.budget(share, nodes)
         }
-        b
+    }
+
+    /// `share` of the move from now, but no later than the search's least share of the
+    /// move before its end ([`MoveSearch::budget_before_search`]); `None` when untimed.
+    fn deadline_before_search(&self, share: f64) -> Option<Instant> {
+        let until = self.clock.from_now(share)?;
+        Some(
+            self.clock
+                .at(1.0 - SEARCH_LEAST)
+                .map_or(until, |last| until.min(last)),
+        )
     }
 }
 
