@@ -63,12 +63,20 @@ impl ConnTable {
         self.0.iter().flat_map(|c| c.conn.room_ids()).collect()
     }
 
-    /// The connections that count `room` as theirs, with their players.
-    pub(super) fn in_room(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
+    /// The connections that count `room` as theirs, or whose join of it was passed to its
+    /// node and is unanswered yet; with their players, and whether each joins as a player
+    /// (a member joins again as it is: a seated one is seated again by its id).
+    pub(super) fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord, bool)> {
         self.0
             .iter()
-            .filter(|c| c.conn.is_in(room))
-            .filter_map(|c| Some((c.conn.clone(), c.player.clone()?)))
+            .filter_map(|c| {
+                let as_player = if c.conn.is_in(room) {
+                    false
+                } else {
+                    c.conn.join_unanswered(room)?
+                };
+                Some((c.conn.clone(), c.player.clone()?, as_player))
+            })
             .collect()
     }
 
@@ -208,12 +216,6 @@ impl Cluster {
     #[must_use]
     pub fn member_rooms(&self) -> BTreeSet<String> {
         self.0.conns.rooms()
-    }
-
-    /// This node's connections that count `room` as theirs, with their players.
-    #[must_use]
-    pub fn conns_in(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
-        self.0.conns.in_room(room)
     }
 
     /// Tells every node that `account` was made.

@@ -380,10 +380,12 @@ impl Coordination {
         self.conns().rooms()
     }
 
-    /// This node's connections that count `room` as theirs, with their players.
+    /// This node's connections to join `room` again where it is now: its members, and those
+    /// whose join of it went to its node unanswered; with their players, and whether each
+    /// joins as a player.
     #[must_use]
-    pub fn conns_in(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
-        self.conns().in_room(room)
+    pub fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord, bool)> {
+        self.conns().joining_again(room)
     }
 
     /// An account was made here: every other node hears of it.

@@ -5,6 +5,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, Notify};
@@ -20,6 +21,10 @@ pub type SharedText = Utf8Bytes;
 pub fn shared_text(msg: &ServerMsg) -> SharedText {
     Utf8Bytes::from(msg.to_json())
 }
+
+/// How long a join passed to another node is kept while unanswered: longer than any
+/// takeover of a room whose owner died takes.
+const JOIN_KEPT_UNANSWERED: Duration = Duration::from_secs(60);
 
 /// One outgoing frame.
 #[derive(Debug)]
@@ -45,6 +50,12 @@ pub struct Conn {
     /// of the room heard: a frame of the room under a lower one comes from a copy of it that
     /// another node has taken over since, and is dropped. Held only for a map update.
     rooms: Arc<Mutex<HashMap<String, u64>>>,
+    /// Joins passed to the node of a room and not answered yet by the room counting this
+    /// connection (as a player or not, and when): an owner that dies as the join reaches it
+    /// never answers, and the room's next owner takes it up then. Emptied of the old at
+    /// each new one, so a connection keeps as many as it asked for in
+    /// [`JOIN_KEPT_UNANSWERED`].
+    joins_passed: Arc<Mutex<HashMap<String, (bool, Instant)>>>,
     /// A lobby frame is queued and not yet taken by the writer.
     lobby_queued: Arc<AtomicBool>,
     /// The server's own client (set once, at `hello`, before it can join a room).
@@ -59,6 +70,7 @@ impl Conn {
             tx,
             overflow,
             rooms: Arc::default(),
+            joins_passed: Arc::default(),
             lobby_queued: Arc::default(),
             house: Arc::default(),
         }
@@ -96,11 +108,36 @@ impl Conn {
         }
     }
 
-    /// A room, under `fence`, counts this connection as a member now.
+    /// A room, under `fence`, counts this connection as a member now (which answers a join
+    /// passed on to it).
     pub fn entered(&self, room: &str, fence: u64) {
         let mut rooms = self.rooms();
         let heard = rooms.entry(room.to_string()).or_default();
         *heard = (*heard).max(fence);
+        self.joins_passed().remove(room);
+    }
+
+    /// This connection's join of `room` (as a player or not) was passed to the room's node.
+    pub fn join_passed(&self, room: &str, as_player: bool) {
+        let mut joins = self.joins_passed();
+        joins.retain(|_, (_, at)| at.elapsed() < JOIN_KEPT_UNANSWERED);
+        joins.insert(room.to_string(), (as_player, Instant::now()));
+    }
+
+    /// Whether this connection's join of `room`, passed to another node lately, is still
+    /// unanswered; as a player or not.
+    #[must_use]
+    pub fn join_unanswered(&self, room: &str) -> Option<bool> {
+        self.joins_passed()
+            .get(room)
+            .filter(|(_, at)| at.elapsed() < JOIN_KEPT_UNANSWERED)
+            .map(|(as_player, _)| *as_player)
+    }
+
+    fn joins_passed(&self) -> std::sync::MutexGuard<'_, HashMap<String, (bool, Instant)>> {
+        self.joins_passed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Queues a frame that room `room`, under `fence`, sent from another node — unless a copy
@@ -210,5 +247,20 @@ mod tests {
         assert_eq!(conn.room_ids(), ["r"]);
         conn.left("r");
         assert!(!conn.is_in("r"));
+    }
+
+    #[test]
+    fn a_join_passed_on_stays_unanswered_until_the_room_counts_the_connection() {
+        let (conn, _rx) = conn();
+        conn.join_passed("r", true);
+        conn.join_passed("q", false);
+        assert_eq!(conn.join_unanswered("r"), Some(true));
+        assert_eq!(conn.join_unanswered("q"), Some(false));
+        assert_eq!(conn.join_unanswered("p"), None);
+        // The room's word that it counts the connection answers the join, and only that one.
+        conn.entered("r", 2);
+        assert_eq!(conn.join_unanswered("r"), None);
+        assert_eq!(conn.join_unanswered("q"), Some(false));
+        assert!(!conn.is_in("q"));
     }
 }

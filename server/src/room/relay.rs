@@ -276,6 +276,19 @@ async fn forward(
     };
     hub.metrics().forwarded();
     tracing::debug!(room = id, node, "request passed to the room's owner");
+    if let RoomCmd::Join {
+        who: Actor {
+            link: MemberLink::Local(conn),
+            ..
+        },
+        as_player,
+    } = cmd
+    {
+        // Kept before it goes (the answer may come first) until the room counts the
+        // connection: Redis may count a node that has just died as listening, and then
+        // nobody answers but the room's next owner.
+        conn.join_passed(id, *as_player);
+    }
     let msg = BusMsg::Room {
         room: id.to_string(),
         cmd: text,
@@ -476,24 +489,21 @@ pub(super) fn try_again(
 }
 
 /// Room `room` moved to another node: this node's connections in it join it again there,
-/// and hear its state afresh.
+/// and hear its state afresh; so do those whose join went to the room's last node and was
+/// never answered (that node died as it came).
 pub(super) fn rejoin(hub: &SharedHub, room: String) {
-    let members = hub.coord().conns_in(&room);
+    let members = hub.coord().joining_again(&room);
     if members.is_empty() {
         return;
     }
     let hub = hub.clone();
     tokio::spawn(async move {
-        for (conn, player) in members {
+        for (conn, player, as_player) in members {
             let who = Actor {
                 link: MemberLink::Local(conn),
                 player,
             };
-            // Not as a player: a seated player is recognised by its id and seated again.
-            let cmd = RoomCmd::Join {
-                who,
-                as_player: false,
-            };
+            let cmd = RoomCmd::Join { who, as_player };
             if let Err(e) = to_room(&hub, &room, cmd).await {
                 tracing::warn!(room, error = %e, "joining a moved room again failed");
             }

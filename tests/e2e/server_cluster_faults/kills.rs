@@ -1,6 +1,7 @@
 //! SIGKILL drills: the owner killed (its rooms go on elsewhere, and the seat of a player who
-//! died with it is given up), and a player's node killed (the seat offline, the game decided).
-//! `KIBITZ_FAULT_ROUNDS` repeats them.
+//! died with it is given up), a player's node killed (the seat offline, the game decided), and
+//! a join passed to an owner as it dies (answered by the next one). `KIBITZ_FAULT_ROUNDS`
+//! repeats the first two.
 
 use super::*;
 
@@ -136,4 +137,49 @@ async fn kill_round(round: usize, grace_secs: u64) {
         &[&black, &white, &watcher, &black2],
     );
     drop((b, c, maker, doomed));
+}
+
+/// A join that node B passes to the room's owner just as the owner dies (frozen first, so
+/// that Redis still counts it as listening, then killed) is never answered there; node B,
+/// taking the room over, answers it: the player back on B is seated and hears the state.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_join_passed_to_an_owner_that_died_is_answered_by_the_next_owner() {
+    let hall = Hall::new();
+    let owner = hall.node("A", &[]).await;
+    let b = hall.node("B", &[]).await;
+    let mut maker = Recorded::connect(&owner.url(), "Maker", None).await;
+    let mut black = Recorded::connect(&owner.url(), "Black", None).await;
+    let mut white = Recorded::connect(&b.url(), "White", None).await;
+    let room = game_with_opening(&mut maker, &mut black, &mut white).await;
+
+    signal(owner.pid, "STOP");
+    stopped(owner.pid).await;
+    let forwarded = || async {
+        let (_, body) = http_get(b.addr, "/metrics").await;
+        metric_in(&body, "kibitz_cluster_forwarded_total")
+    };
+    let before = forwarded().await;
+    // Black comes back on node B, which passes the join to the frozen owner.
+    let mut back = Recorded::connect(&b.url(), "Black", Some(&black.token)).await;
+    back.send(json!({"t":"join","room":room,"as":"player"}));
+    within("the join passed to the owner", async {
+        while forwarded().await <= before {
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    })
+    .await;
+    owner.kill().await;
+    let answer = back
+        .wait_for(|v| v["room"] == room.as_str() && (v["t"] == "state" || v["t"] == "error"))
+        .await;
+    let state = if answer["t"] == "error" {
+        // The join reached Redis only after it had seen the owner's connection close: B
+        // refused it ("try again"), as a client that asks again expects.
+        back.join_retrying(&room, "player").await
+    } else {
+        answer
+    };
+    assert_eq!(state["you"], "black");
+    assert_eq!(state["moves"].as_array().map(Vec::len), Some(OPENING.len()));
+    drop((maker, white));
 }

@@ -2,7 +2,7 @@
 //! one with their tokens), the acknowledged moves they record, a game played through kills and
 //! outages, and the check that every acknowledged move is stored.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -30,11 +30,31 @@ pub const GAME_WITHIN: Duration = Duration::from_secs(60);
 pub const ANSWER_WITHIN: Duration = Duration::from_secs(3);
 /// Where a game waits, if it gets there first, until the drill has struck.
 pub const HALFWAY: u64 = 6;
+/// How many of the last refusals and rejoins a stuck game tells.
+pub const TRAIL: usize = 12;
 /// Acknowledged moves, over all games, before the owner is killed.
 pub const MOVES_BEFORE_KILL: usize = GAMES * 4;
 
 /// One acknowledged move: room, ply, move.
 pub type Ack = (String, u64, String);
+
+/// What a game's players last met (refusals, reconnections, joins), told when it is stuck.
+#[derive(Clone, Default)]
+pub struct Trail(Arc<Mutex<VecDeque<String>>>);
+
+impl Trail {
+    pub fn note(&self, line: String) {
+        let mut lines = self.0.lock().unwrap();
+        if lines.len() == TRAIL {
+            lines.pop_front();
+        }
+        lines.push_back(line);
+    }
+
+    pub fn lines(&self) -> Vec<String> {
+        self.0.lock().unwrap().iter().cloned().collect()
+    }
+}
 
 /// A player that survives its node: on a dropped connection it reconnects to the next node
 /// with its token.
@@ -44,6 +64,7 @@ pub struct Player {
     pub token: String,
     /// The plies whose `moved` this player heard.
     pub heard: BTreeSet<u64>,
+    pub trail: Trail,
 }
 
 /// The next JSON message; `None` once the connection is gone.
@@ -86,11 +107,12 @@ pub async fn hello(url: &str, name: &str, token: Option<&str>) -> Option<(Ws, St
 /// How a move request ended.
 pub enum Sent {
     Moved(Value),
-    /// Refused for now (the room's node, Redis or the store is out of reach): try again.
-    Again,
+    /// Refused for now (the room's node, Redis or the store is out of reach), or no answer
+    /// in time: try again. Why, for a stuck game's trail.
+    Again(String),
     /// Refused: the game is elsewhere than the client thought (its move was stored before
-    /// the connection dropped, say): read the state again.
-    Resync,
+    /// the connection dropped, say): read the state again. The refusal's message.
+    Resync(String),
     Dropped,
 }
 
@@ -104,7 +126,7 @@ impl Player {
         // already made is answered, not made twice).
         tokio::time::timeout(ANSWER_WITHIN, self.answer(room, id, acks))
             .await
-            .unwrap_or(Sent::Again)
+            .unwrap_or_else(|_| Sent::Again(format!("no answer within {ANSWER_WITHIN:?}")))
     }
 
     /// A state of `room` (sent again when the room moved, or when this player's node heard
@@ -149,12 +171,12 @@ impl Player {
             }
             self.heard_in_state(room, &v);
             if v["t"] == "error" && v["id"] == id {
-                let message = v["message"].as_str().unwrap_or_default();
+                let message = v["message"].as_str().unwrap_or_default().to_string();
                 // "cannot be reached; try again", "could not be stored; try again"
                 return if message.contains("try again") {
-                    Sent::Again
+                    Sent::Again(message)
                 } else {
-                    Sent::Resync
+                    Sent::Resync(message)
                 };
             }
         }
@@ -166,7 +188,10 @@ impl Player {
         tokio::time::timeout(GAME_WITHIN, async {
             loop {
                 if fresh {
+                    self.trail.note(format!("{}: hello again", self.name));
                     let Some((ws, token)) = hello(url, self.name, Some(&self.token)).await else {
+                        self.trail
+                            .note(format!("{}: hello refused or dropped", self.name));
                         tokio::time::sleep(RETRY_AFTER).await;
                         continue;
                     };
@@ -175,6 +200,7 @@ impl Player {
                     fresh = false;
                 }
                 let join = json!({"t":"join","room":room,"as":"player"});
+                self.trail.note(format!("{}: join", self.name));
                 if !send(&mut self.ws, &join).await {
                     // The connection is gone: a new one, to the node given.
                     fresh = true;
@@ -189,6 +215,8 @@ impl Player {
                         return v;
                     }
                     if v["t"] == "error" && v["ref"] == "join" {
+                        self.trail
+                            .note(format!("{}: join refused: {}", self.name, v["message"]));
                         // Not yet taken over (the dead node's lease lives), or a server out
                         // of reach: ask again a little later.
                         tokio::time::sleep(RETRY_AFTER).await;
@@ -242,12 +270,15 @@ pub async fn play(
     acks: Recorder,
     mut go_on: watch::Receiver<bool>,
 ) -> Resumed {
+    // What the players last met, told when the game is stuck.
+    let trail = Trail::default();
     let (ws, token) = hello(&urls[0], "Black", None).await.expect("black's hello");
     let mut black = Player {
         name: "Black",
         ws,
         token,
         heard: BTreeSet::new(),
+        trail: trail.clone(),
     };
     let create = json!({"t":"create","game":{"kind":"gomoku","size":15},"seat":"black",
         "clock":{"initial_ms":600_000,"increment_ms":1000}});
@@ -264,12 +295,14 @@ pub async fn play(
         ws,
         token,
         heard: BTreeSet::new(),
+        trail: trail.clone(),
     };
     white.rejoin(&urls[1], &room, false).await;
     let mut ply = 0u64;
     let mut last_clock = Value::Null;
     let mut last_clock_ply = 0u64;
     let mut clock_check = None;
+    let note = |line: String| trail.note(line);
     let game = async {
         while ply < MOVES.len() as u64 {
             if ply == HALFWAY {
@@ -280,19 +313,31 @@ pub async fn play(
             let player = if black_moves { &mut black } else { &mut white };
             let id = format!("g{i}-{ply}");
             let mv = MOVES[usize::try_from(ply).unwrap()];
+            let who = player.name;
             match player.try_move(&room, mv, &id, &acks).await {
                 Sent::Moved(v) => {
                     ply = v["ply"].as_u64().unwrap();
                     last_clock = v["clock"].clone();
                     last_clock_ply = ply;
                 }
-                Sent::Again => tokio::time::sleep(RETRY_AFTER).await,
-                sent @ (Sent::Resync | Sent::Dropped) => {
+                Sent::Again(why) => {
+                    note(format!("{who} {mv}: again ({why})"));
+                    tokio::time::sleep(RETRY_AFTER).await;
+                }
+                sent @ (Sent::Resync(_) | Sent::Dropped) => {
                     // A player whose node is gone goes to the other one; others ask again.
                     let fresh = matches!(sent, Sent::Dropped);
+                    note(match sent {
+                        Sent::Resync(why) => format!("{who} {mv}: refused ({why})"),
+                        _ => format!("{who} {mv}: connection dropped"),
+                    });
                     let st = player.rejoin(&urls[1], &room, fresh).await;
                     player.heard_in_state(&room, &st);
                     ply = st["moves"].as_array().unwrap().len() as u64;
+                    note(format!(
+                        "{who} rejoined (fresh: {fresh}): {ply} moves, to move {}, you {}, status {}",
+                        st["to_move"], st["you"], st["status"]
+                    ));
                     if clock_check.is_none() && !last_clock.is_null() {
                         let idle = match st["clock"]["running"].as_str() {
                             Some("black") => "white_ms",
@@ -313,7 +358,8 @@ pub async fn play(
     let ended = tokio::time::timeout(GAME_WITHIN, game).await.is_ok();
     assert!(
         ended,
-        "game {i} (room {room}) stuck at ply {ply} for {GAME_WITHIN:?}"
+        "game {i} (room {room}) stuck at ply {ply} for {GAME_WITHIN:?}; last met: {:#?}",
+        trail.lines()
     );
     // Each player hears the other's last move: both are members of the room wherever it
     // went on (white the one before the end, black the end).
