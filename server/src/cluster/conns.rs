@@ -58,25 +58,25 @@ impl ConnTable {
         self.0.get(&id).map(|c| c.conn.clone())
     }
 
-    /// Every room some connection is a member of.
+    /// Every room some connection is a member of, or awaits the answer to a join of.
     pub(super) fn rooms(&self) -> BTreeSet<String> {
-        self.0.iter().flat_map(|c| c.conn.room_ids()).collect()
-    }
-
-    /// The connections that count `room` as theirs, or whose join of it was passed to its
-    /// node and is unanswered yet; with their players, and whether each joins as a player
-    /// (a member joins again as it is: a seated one is seated again by its id).
-    pub(super) fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord, bool)> {
         self.0
             .iter()
-            .filter_map(|c| {
-                let as_player = if c.conn.is_in(room) {
-                    false
-                } else {
-                    c.conn.join_unanswered(room)?
-                };
-                Some((c.conn.clone(), c.player.clone()?, as_player))
+            .flat_map(|c| {
+                let mut rooms = c.conn.room_ids();
+                rooms.extend(c.conn.joins_awaited());
+                rooms
             })
+            .collect()
+    }
+
+    /// The connections that count `room` as theirs, or await the answer to a join of it
+    /// passed to its node; with their players.
+    pub(super) fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
+        self.0
+            .iter()
+            .filter(|c| c.conn.is_in(room) || c.conn.awaits_join(room))
+            .filter_map(|c| Some((c.conn.clone(), c.player.clone()?)))
             .collect()
     }
 
@@ -212,7 +212,8 @@ impl Cluster {
         self.0.conns.get(id)
     }
 
-    /// Every room some connection of this node is a member of.
+    /// Every room some connection of this node is a member of, or awaits the answer to a
+    /// join of.
     #[must_use]
     pub fn member_rooms(&self) -> BTreeSet<String> {
         self.0.conns.rooms()

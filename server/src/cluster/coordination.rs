@@ -374,17 +374,17 @@ impl Coordination {
         self.conns().get(id)
     }
 
-    /// Every room some connection of this node is a member of.
+    /// Every room some connection of this node is a member of, or awaits the answer to a
+    /// join of (passed to the room's node).
     #[must_use]
     pub fn member_rooms(&self) -> BTreeSet<String> {
         self.conns().rooms()
     }
 
     /// This node's connections to join `room` again where it is now: its members, and those
-    /// whose join of it went to its node unanswered; with their players, and whether each
-    /// joins as a player.
+    /// whose join of it went to its node unanswered; with their players.
     #[must_use]
-    pub fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord, bool)> {
+    pub fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
         self.conns().joining_again(room)
     }
 

@@ -5,7 +5,7 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use axum::extract::ws::Utf8Bytes;
 use tokio::sync::{mpsc, Notify};
@@ -21,10 +21,6 @@ pub type SharedText = Utf8Bytes;
 pub fn shared_text(msg: &ServerMsg) -> SharedText {
     Utf8Bytes::from(msg.to_json())
 }
-
-/// How long a join passed to another node is kept while unanswered: longer than any
-/// takeover of a room whose owner died takes.
-const JOIN_KEPT_UNANSWERED: Duration = Duration::from_secs(60);
 
 /// One outgoing frame.
 #[derive(Debug)]
@@ -50,12 +46,12 @@ pub struct Conn {
     /// of the room heard: a frame of the room under a lower one comes from a copy of it that
     /// another node has taken over since, and is dropped. Held only for a map update.
     rooms: Arc<Mutex<HashMap<String, u64>>>,
-    /// Joins passed to the node of a room and not answered yet by the room counting this
-    /// connection (as a player or not, and when): an owner that dies as the join reaches it
-    /// never answers, and the room's next owner takes it up then. Emptied of the old at
-    /// each new one, so a connection keeps as many as it asked for in
-    /// [`JOIN_KEPT_UNANSWERED`].
-    joins_passed: Arc<Mutex<HashMap<String, (bool, Instant)>>>,
+    /// Rooms whose node this connection's join was passed to, not yet answered by the room
+    /// counting it, each with when it stops being kept: an owner that dies as the join
+    /// reaches it never answers, and the room's next owner takes the join up then. Emptied
+    /// of the expired at each new one, and of a join withdrawn (`leave`, or refused before
+    /// it left this node).
+    joins_passed: Arc<Mutex<HashMap<String, Instant>>>,
     /// A lobby frame is queued and not yet taken by the writer.
     lobby_queued: Arc<AtomicBool>,
     /// The server's own client (set once, at `hello`, before it can join a room).
@@ -117,24 +113,41 @@ impl Conn {
         self.joins_passed().remove(room);
     }
 
-    /// This connection's join of `room` (as a player or not) was passed to the room's node.
-    pub fn join_passed(&self, room: &str, as_player: bool) {
+    /// This connection's join of `room` was passed to the room's node; kept until
+    /// `kept_until` unless the room counts the connection first.
+    pub fn join_passed(&self, room: &str, kept_until: Instant) {
+        let now = Instant::now();
         let mut joins = self.joins_passed();
-        joins.retain(|_, (_, at)| at.elapsed() < JOIN_KEPT_UNANSWERED);
-        joins.insert(room.to_string(), (as_player, Instant::now()));
+        joins.retain(|_, until| *until > now);
+        joins.insert(room.to_string(), kept_until);
     }
 
-    /// Whether this connection's join of `room`, passed to another node lately, is still
-    /// unanswered; as a player or not.
+    /// The join of `room` passed on is no more to be answered: the client left the room,
+    /// or was told to try again.
+    pub fn join_withdrawn(&self, room: &str) {
+        self.joins_passed().remove(room);
+    }
+
+    /// The rooms whose node this connection's join was passed to, still unanswered.
     #[must_use]
-    pub fn join_unanswered(&self, room: &str) -> Option<bool> {
+    pub fn joins_awaited(&self) -> Vec<String> {
+        let now = Instant::now();
+        self.joins_passed()
+            .iter()
+            .filter(|(_, until)| **until > now)
+            .map(|(room, _)| room.clone())
+            .collect()
+    }
+
+    /// Whether this connection's join of `room`, passed to the room's node, is unanswered.
+    #[must_use]
+    pub fn awaits_join(&self, room: &str) -> bool {
         self.joins_passed()
             .get(room)
-            .filter(|(_, at)| at.elapsed() < JOIN_KEPT_UNANSWERED)
-            .map(|(as_player, _)| *as_player)
+            .is_some_and(|until| *until > Instant::now())
     }
 
-    fn joins_passed(&self) -> std::sync::MutexGuard<'_, HashMap<String, (bool, Instant)>> {
+    fn joins_passed(&self) -> std::sync::MutexGuard<'_, HashMap<String, Instant>> {
         self.joins_passed
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -250,17 +263,27 @@ mod tests {
     }
 
     #[test]
-    fn a_join_passed_on_stays_unanswered_until_the_room_counts_the_connection() {
+    fn a_join_passed_on_is_awaited_until_answered_withdrawn_or_expired() {
         let (conn, _rx) = conn();
-        conn.join_passed("r", true);
-        conn.join_passed("q", false);
-        assert_eq!(conn.join_unanswered("r"), Some(true));
-        assert_eq!(conn.join_unanswered("q"), Some(false));
-        assert_eq!(conn.join_unanswered("p"), None);
+        let later = Instant::now() + std::time::Duration::from_secs(60);
+        conn.join_passed("r", later);
+        conn.join_passed("q", later);
+        conn.join_passed("p", later);
+        assert!(conn.awaits_join("r") && conn.awaits_join("q") && conn.awaits_join("p"));
+        assert!(!conn.awaits_join("o"));
         // The room's word that it counts the connection answers the join, and only that one.
         conn.entered("r", 2);
-        assert_eq!(conn.join_unanswered("r"), None);
-        assert_eq!(conn.join_unanswered("q"), Some(false));
+        assert!(!conn.awaits_join("r"));
         assert!(!conn.is_in("q"));
+        conn.join_withdrawn("q");
+        assert!(!conn.awaits_join("q"));
+        // A join kept no longer is not awaited, and the next one drops it.
+        conn.join_passed("n", Instant::now());
+        assert!(!conn.awaits_join("n"));
+        conn.join_passed("m", later);
+        let mut awaited = conn.joins_awaited();
+        awaited.sort();
+        assert_eq!(awaited, ["m", "p"]);
+        assert_eq!(conn.joins_passed().len(), 2);
     }
 }

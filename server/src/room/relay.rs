@@ -27,6 +27,8 @@ use crate::store::{StoredRematch, Write};
 const MAX_ROOM_ID_BYTES: usize = 64;
 /// A request passed on more often than this (owners changing under it) is dropped.
 const MAX_HOPS: u8 = 3;
+/// A join passed to another node is awaited at least this long (and four lease times).
+const JOIN_KEPT_LEAST: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// A member's connection as it travels: its node and id.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -281,13 +283,15 @@ async fn forward(
             link: MemberLink::Local(conn),
             ..
         },
-        as_player,
+        ..
     } = cmd
     {
         // Kept before it goes (the answer may come first) until the room counts the
         // connection: Redis may count a node that has just died as listening, and then
-        // nobody answers but the room's next owner.
-        conn.join_passed(id, *as_player);
+        // nobody answers but the room's next owner, which takes the room over within a few
+        // lease times.
+        let kept = JOIN_KEPT_LEAST.max(coord.lease_time() * 4);
+        conn.join_passed(id, std::time::Instant::now() + kept);
     }
     let msg = BusMsg::Room {
         room: id.to_string(),
@@ -498,12 +502,18 @@ pub(super) fn rejoin(hub: &SharedHub, room: String) {
     }
     let hub = hub.clone();
     tokio::spawn(async move {
-        for (conn, player, as_player) in members {
+        for (conn, player) in members {
             let who = Actor {
                 link: MemberLink::Local(conn),
                 player,
             };
-            let cmd = RoomCmd::Join { who, as_player };
+            // Not as a player: a seated player is recognised by its id and seated again. A
+            // lost join that asked for a free seat is not made one here (the owner may have
+            // refused it, or the client left since): its client hears the state and asks.
+            let cmd = RoomCmd::Join {
+                who,
+                as_player: false,
+            };
             if let Err(e) = to_room(&hub, &room, cmd).await {
                 tracing::warn!(room, error = %e, "joining a moved room again failed");
             }

@@ -140,9 +140,14 @@ impl Session {
 
     /// Sends `cmd` to room `id`, wherever it is; an unknown room, or one whose node cannot
     /// be reached, is refused.
-    async fn to_room(&self, id: &str, cmd: RoomCmd, reference: &str) {
-        if let Err(why) = relay::to_room(&self.hub, id, cmd).await {
-            self.refuse(&why, About::room(reference, id));
+    /// Sends `cmd` to room `id`, wherever it is; false (the client told why) if it could not.
+    async fn to_room(&self, id: &str, cmd: RoomCmd, reference: &str) -> bool {
+        match relay::to_room(&self.hub, id, cmd).await {
+            Ok(()) => true,
+            Err(why) => {
+                self.refuse(&why, About::room(reference, id));
+                false
+            }
         }
     }
 
@@ -202,7 +207,11 @@ impl Session {
                     who: self.actor(),
                     as_player,
                 };
-                self.to_room(&room, cmd, reference).await;
+                if !self.to_room(&room, cmd, reference).await {
+                    // Told to try again, say: if the join was passed to the room's node
+                    // before it failed, it is not to be made again for the client.
+                    self.conn.join_withdrawn(&room);
+                }
             }
             ClientMsg::Move { room, mv, id } => {
                 if mv.len() > MAX_MOVE_BYTES {
@@ -265,7 +274,9 @@ impl Session {
             }
             ClientMsg::Leave { room } => {
                 // Also for a seated player who has not joined on this connection: leaving a
-                // waiting room gives the seat up.
+                // waiting room gives the seat up. A join of it passed to another node and
+                // lost there is not to be made again.
+                self.conn.join_withdrawn(&room);
                 let cmd = RoomCmd::Leave { who: self.actor() };
                 self.to_room(&room, cmd, reference).await;
             }

@@ -43,6 +43,7 @@ pub type Ack = (String, u64, String);
 pub struct Trail(Arc<Mutex<VecDeque<String>>>);
 
 impl Trail {
+    /// Adds a line, dropping the oldest past [`TRAIL`].
     pub fn note(&self, line: String) {
         let mut lines = self.0.lock().unwrap();
         if lines.len() == TRAIL {
@@ -51,6 +52,7 @@ impl Trail {
         lines.push_back(line);
     }
 
+    /// The lines kept, oldest first.
     pub fn lines(&self) -> Vec<String> {
         self.0.lock().unwrap().iter().cloned().collect()
     }
