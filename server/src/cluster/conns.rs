@@ -71,12 +71,19 @@ impl ConnTable {
     }
 
     /// The connections that count `room` as theirs, or await the answer to a join of it
-    /// passed to its node; with their players.
-    pub(super) fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
+    /// passed to its node; with their players, and whether each joins for a seat (a member
+    /// joins again as it is: a seated one is seated again by its id).
+    pub(super) fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord, bool)> {
         self.0
             .iter()
-            .filter(|c| c.conn.is_in(room) || c.conn.awaits_join(room))
-            .filter_map(|c| Some((c.conn.clone(), c.player.clone()?)))
+            .filter_map(|c| {
+                let as_player = if c.conn.is_in(room) {
+                    false
+                } else {
+                    c.conn.join_awaited(room)?
+                };
+                Some((c.conn.clone(), c.player.clone()?, as_player))
+            })
             .collect()
     }
 

@@ -382,9 +382,10 @@ impl Coordination {
     }
 
     /// This node's connections to join `room` again where it is now: its members, and those
-    /// whose join of it went to its node unanswered; with their players.
+    /// whose join of it went to its node unanswered; with their players, and whether each
+    /// joins for a seat.
     #[must_use]
-    pub fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord)> {
+    pub fn joining_again(&self, room: &str) -> Vec<(Conn, PlayerRecord, bool)> {
         self.conns().joining_again(room)
     }
 

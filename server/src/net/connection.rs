@@ -46,12 +46,12 @@ pub struct Conn {
     /// of the room heard: a frame of the room under a lower one comes from a copy of it that
     /// another node has taken over since, and is dropped. Held only for a map update.
     rooms: Arc<Mutex<HashMap<String, u64>>>,
-    /// Rooms whose node this connection's join was passed to, not yet answered by the room
-    /// counting it, each with when it stops being kept: an owner that dies as the join
-    /// reaches it never answers, and the room's next owner takes the join up then. Emptied
-    /// of the expired at each new one, and of a join withdrawn (`leave`, or refused before
-    /// it left this node).
-    joins_passed: Arc<Mutex<HashMap<String, Instant>>>,
+    /// Rooms whose node this connection's join was passed to, not yet answered, each with
+    /// whether it asked for a seat and when it stops being kept: an owner that dies as the
+    /// join reaches it never answers, and the room's next owner takes the join up then.
+    /// Settled by a frame of the room (its `state`, or a refusal), by the client's `leave`,
+    /// or by a refusal before the join left this node; emptied of the expired at each new one.
+    joins_passed: Arc<Mutex<HashMap<String, (bool, Instant)>>>,
     /// A lobby frame is queued and not yet taken by the writer.
     lobby_queued: Arc<AtomicBool>,
     /// The server's own client (set once, at `hello`, before it can join a room).
@@ -113,18 +113,18 @@ impl Conn {
         self.joins_passed().remove(room);
     }
 
-    /// This connection's join of `room` was passed to the room's node; kept until
-    /// `kept_until` unless the room counts the connection first.
-    pub fn join_passed(&self, room: &str, kept_until: Instant) {
+    /// This connection's join of `room` (for a seat or not) was passed to the room's node;
+    /// kept until `kept_until` unless settled first.
+    pub fn join_passed(&self, room: &str, as_player: bool, kept_until: Instant) {
         let now = Instant::now();
         let mut joins = self.joins_passed();
-        joins.retain(|_, until| *until > now);
-        joins.insert(room.to_string(), kept_until);
+        joins.retain(|_, (_, until)| *until > now);
+        joins.insert(room.to_string(), (as_player, kept_until));
     }
 
-    /// The join of `room` passed on is no more to be answered: the client left the room,
-    /// or was told to try again.
-    pub fn join_withdrawn(&self, room: &str) {
+    /// The join of `room` passed on needs no answer from the room's next owner: the room
+    /// answered it, the client left the room, or the join was refused here.
+    pub fn join_settled(&self, room: &str) {
         self.joins_passed().remove(room);
     }
 
@@ -134,20 +134,22 @@ impl Conn {
         let now = Instant::now();
         self.joins_passed()
             .iter()
-            .filter(|(_, until)| **until > now)
+            .filter(|(_, (_, until))| *until > now)
             .map(|(room, _)| room.clone())
             .collect()
     }
 
-    /// Whether this connection's join of `room`, passed to the room's node, is unanswered.
+    /// This connection's join of `room` passed to the room's node, if still unanswered:
+    /// whether it asked for a seat.
     #[must_use]
-    pub fn awaits_join(&self, room: &str) -> bool {
+    pub fn join_awaited(&self, room: &str) -> Option<bool> {
         self.joins_passed()
             .get(room)
-            .is_some_and(|until| *until > Instant::now())
+            .filter(|(_, until)| *until > Instant::now())
+            .map(|(as_player, _)| *as_player)
     }
 
-    fn joins_passed(&self) -> std::sync::MutexGuard<'_, HashMap<String, Instant>> {
+    fn joins_passed(&self) -> std::sync::MutexGuard<'_, HashMap<String, (bool, Instant)>> {
         self.joins_passed
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -160,6 +162,9 @@ impl Conn {
     pub fn send_room_text(&self, room: &str, fence: u64, text: SharedText) -> bool {
         let current = self.rooms().get(room).is_none_or(|&heard| fence >= heard);
         if current {
+            // To a connection not yet a member, the room sends only answers to its own
+            // requests: its join has reached a live owner, which answers it.
+            self.join_settled(room);
             self.send_text(text);
         }
         current
@@ -263,27 +268,33 @@ mod tests {
     }
 
     #[test]
-    fn a_join_passed_on_is_awaited_until_answered_withdrawn_or_expired() {
-        let (conn, _rx) = conn();
+    fn a_join_passed_on_is_awaited_until_settled_or_expired() {
+        let (conn, mut rx) = conn();
         let later = Instant::now() + std::time::Duration::from_secs(60);
-        conn.join_passed("r", later);
-        conn.join_passed("q", later);
-        conn.join_passed("p", later);
-        assert!(conn.awaits_join("r") && conn.awaits_join("q") && conn.awaits_join("p"));
-        assert!(!conn.awaits_join("o"));
+        conn.join_passed("r", true, later);
+        conn.join_passed("q", false, later);
+        conn.join_passed("p", true, later);
+        conn.join_passed("o", false, later);
+        assert_eq!(conn.join_awaited("r"), Some(true));
+        assert_eq!(conn.join_awaited("q"), Some(false));
+        assert_eq!(conn.join_awaited("n"), None);
         // The room's word that it counts the connection answers the join, and only that one.
         conn.entered("r", 2);
-        assert!(!conn.awaits_join("r"));
+        assert_eq!(conn.join_awaited("r"), None);
         assert!(!conn.is_in("q"));
-        conn.join_withdrawn("q");
-        assert!(!conn.awaits_join("q"));
+        // So does any frame of the room (a refusal, say), and the client's leave.
+        assert!(conn.send_room_text("q", 1, "refused".into()));
+        assert_eq!(conn.join_awaited("q"), None);
+        conn.join_settled("p");
+        assert_eq!(conn.join_awaited("p"), None);
         // A join kept no longer is not awaited, and the next one drops it.
-        conn.join_passed("n", Instant::now());
-        assert!(!conn.awaits_join("n"));
-        conn.join_passed("m", later);
+        conn.join_passed("n", true, Instant::now());
+        assert_eq!(conn.join_awaited("n"), None);
+        conn.join_passed("m", false, later);
         let mut awaited = conn.joins_awaited();
         awaited.sort();
-        assert_eq!(awaited, ["m", "p"]);
+        assert_eq!(awaited, ["m", "o"]);
         assert_eq!(conn.joins_passed().len(), 2);
+        assert_eq!(queued(&mut rx), ["refused"]);
     }
 }

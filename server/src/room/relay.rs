@@ -283,7 +283,7 @@ async fn forward(
             link: MemberLink::Local(conn),
             ..
         },
-        ..
+        as_player,
     } = cmd
     {
         // Kept before it goes (the answer may come first) until the room counts the
@@ -291,7 +291,7 @@ async fn forward(
         // nobody answers but the room's next owner, which takes the room over within a few
         // lease times.
         let kept = JOIN_KEPT_LEAST.max(coord.lease_time() * 4);
-        conn.join_passed(id, std::time::Instant::now() + kept);
+        conn.join_passed(id, *as_player, std::time::Instant::now() + kept);
     }
     let msg = BusMsg::Room {
         room: id.to_string(),
@@ -502,18 +502,14 @@ pub(super) fn rejoin(hub: &SharedHub, room: String) {
     }
     let hub = hub.clone();
     tokio::spawn(async move {
-        for (conn, player) in members {
+        for (conn, player, as_player) in members {
             let who = Actor {
                 link: MemberLink::Local(conn),
                 player,
             };
-            // Not as a player: a seated player is recognised by its id and seated again. A
-            // lost join that asked for a free seat is not made one here (the owner may have
-            // refused it, or the client left since): its client hears the state and asks.
-            let cmd = RoomCmd::Join {
-                who,
-                as_player: false,
-            };
+            // A lost join is made as it was asked (for a seat or not): a refusal or a leave
+            // since would have settled it.
+            let cmd = RoomCmd::Join { who, as_player };
             if let Err(e) = to_room(&hub, &room, cmd).await {
                 tracing::warn!(room, error = %e, "joining a moved room again failed");
             }

@@ -210,7 +210,7 @@ impl Session {
                 if !self.to_room(&room, cmd, reference).await {
                     // Told to try again, say: if the join was passed to the room's node
                     // before it failed, it is not to be made again for the client.
-                    self.conn.join_withdrawn(&room);
+                    self.conn.join_settled(&room);
                 }
             }
             ClientMsg::Move { room, mv, id } => {
@@ -276,7 +276,7 @@ impl Session {
                 // Also for a seated player who has not joined on this connection: leaving a
                 // waiting room gives the seat up. A join of it passed to another node and
                 // lost there is not to be made again.
-                self.conn.join_withdrawn(&room);
+                self.conn.join_settled(&room);
                 let cmd = RoomCmd::Leave { who: self.actor() };
                 self.to_room(&room, cmd, reference).await;
             }
