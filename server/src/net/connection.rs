@@ -107,10 +107,12 @@ impl Conn {
     /// A room, under `fence`, counts this connection as a member now (which answers a join
     /// passed on to it).
     pub fn entered(&self, room: &str, fence: u64) {
-        let mut rooms = self.rooms();
-        let heard = rooms.entry(room.to_string()).or_default();
-        *heard = (*heard).max(fence);
-        self.joins_passed().remove(room);
+        {
+            let mut rooms = self.rooms();
+            let heard = rooms.entry(room.to_string()).or_default();
+            *heard = (*heard).max(fence);
+        }
+        self.join_settled(room);
     }
 
     /// This connection's join of `room` (for a seat or not) was passed to the room's node;
@@ -160,11 +162,15 @@ impl Conn {
     /// the frame comes from an owner deposed since (sent as its pause ended, it may arrive
     /// after the next owner's) and is dropped. False if dropped.
     pub fn send_room_text(&self, room: &str, fence: u64, text: SharedText) -> bool {
-        let current = self.rooms().get(room).is_none_or(|&heard| fence >= heard);
+        let heard = self.rooms().get(room).copied();
+        let current = heard.is_none_or(|heard| fence >= heard);
         if current {
-            // To a connection not yet a member, the room sends only answers to its own
-            // requests: its join has reached a live owner, which answers it.
-            self.join_settled(room);
+            if heard.is_none() {
+                // To a connection not yet a member, the room sends only answers to its own
+                // requests: its join has reached a live owner, which answers it. (A member's
+                // join is settled by the room's word that it counts it, `entered`.)
+                self.join_settled(room);
+            }
             self.send_text(text);
         }
         current

@@ -139,8 +139,7 @@ impl Session {
     }
 
     /// Sends `cmd` to room `id`, wherever it is; an unknown room, or one whose node cannot
-    /// be reached, is refused.
-    /// Sends `cmd` to room `id`, wherever it is; false (the client told why) if it could not.
+    /// be reached, is refused: false, the client told why.
     async fn to_room(&self, id: &str, cmd: RoomCmd, reference: &str) -> bool {
         match relay::to_room(&self.hub, id, cmd).await {
             Ok(()) => true,

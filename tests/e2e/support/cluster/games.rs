@@ -304,7 +304,6 @@ pub async fn play(
     let mut last_clock = Value::Null;
     let mut last_clock_ply = 0u64;
     let mut clock_check = None;
-    let note = |line: String| trail.note(line);
     let game = async {
         while ply < MOVES.len() as u64 {
             if ply == HALFWAY {
@@ -323,20 +322,20 @@ pub async fn play(
                     last_clock_ply = ply;
                 }
                 Sent::Again(why) => {
-                    note(format!("{who} {mv}: again ({why})"));
+                    trail.note(format!("{who} {mv}: again ({why})"));
                     tokio::time::sleep(RETRY_AFTER).await;
                 }
                 sent @ (Sent::Resync(_) | Sent::Dropped) => {
                     // A player whose node is gone goes to the other one; others ask again.
                     let fresh = matches!(sent, Sent::Dropped);
-                    note(match sent {
+                    trail.note(match sent {
                         Sent::Resync(why) => format!("{who} {mv}: refused ({why})"),
                         _ => format!("{who} {mv}: connection dropped"),
                     });
                     let st = player.rejoin(&urls[1], &room, fresh).await;
                     player.heard_in_state(&room, &st);
                     ply = st["moves"].as_array().unwrap().len() as u64;
-                    note(format!(
+                    trail.note(format!(
                         "{who} rejoined (fresh: {fresh}): {ply} moves, to move {}, you {}, status {}",
                         st["to_move"], st["you"], st["status"]
                     ));
