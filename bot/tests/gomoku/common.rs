@@ -58,6 +58,28 @@ pub fn solve(pos: &Gomoku) -> SearchResult {
         .expect("a result")
 }
 
+/// The solver's answer and how long it took here.
+pub fn solve_timed(pos: &Gomoku) -> (SearchResult, Duration) {
+    let start = Instant::now();
+    let r = solve(pos);
+    (r, start.elapsed())
+}
+
+/// A fresh engine's move at full strength in `ms` milliseconds, stretched by as much as this
+/// machine proved the position slower (`took`) than the machine the test was written on did
+/// (`took_there`, the same test profile): a timed test asks whether the move's shares give
+/// its phases the time they need, and on a slower machine, a slower build or under load every
+/// phase needs more. Never shortened.
+pub fn timed_move_as_there(
+    pos: &Gomoku,
+    ms: u64,
+    took: Duration,
+    took_there: Duration,
+) -> SearchResult {
+    let slower = (took.as_secs_f64() / took_there.as_secs_f64()).max(1.0);
+    timed_move(pos, (ms as f64 * slower).round() as u64)
+}
+
 /// A fresh engine's move at full strength in `ms` milliseconds.
 pub fn timed_move(pos: &Gomoku, ms: u64) -> SearchResult {
     GomokuEngine::new()

@@ -389,39 +389,40 @@ fn a_timed_move_is_searched_after_a_long_attack_and_the_checks_of_his_threat() {
 #[test]
 fn under_his_threat_a_timed_move_looks_again_for_its_own_win() {
     // White to move in a game against Rapfi, both sides attacking: black wins were it his
-    // move, and white wins first, k13 in 21 plies (the solver's proof: about 150 ms on the
-    // development machine). At 1 s the first slice of our VCT (12%) ends before the proof;
-    // the search then kept to the moves that stop black's win, and at 500 ms a move it played
-    // here lost the game (2026-12-07). Now our VCT looks again, for a fifth of the move, before
-    // his threat's checks.
+    // move, and white wins first, k13 in 21 plies. At 1 s the first slice of our VCT (12%)
+    // ends before the proof; the search then kept to the moves that stop black's win, and at
+    // 500 ms a move it played here lost the game (2026-12-07). Now our VCT looks again, for a
+    // fifth of the move, before his threat's checks. The solver proved it in 50 ms in this
+    // test's profile on the development machine (2026-12-07); the move is stretched where it
+    // takes longer.
     let pos = freestyle(
         "h8 g8 i9 h7 f9 h9 g7 j10 f7 f8 e8 e7 g9 d9 d6 g10 f10 e11 i8 i7 j8 f11 k7 l6 g11 h10 \
          h12 i13 e12 j12 i10 k11 h14 l8 l9 j13 j11",
     );
-    let solved = solve(&pos);
+    let (solved, took) = solve_timed(&pos);
     assert_eq!(
         (solved.best.as_str(), solved.score),
         ("k13", Score::WinIn(21))
     );
-    let r = timed_move(&pos, 1000);
+    let r = timed_move_as_there(&pos, 1000, took, Duration::from_millis(50));
     assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{r:?}");
     assert!(r.exact, "{r:?}");
 }
 
 #[test]
 fn a_forced_block_gives_its_time_to_our_win_through_it() {
-    // Black to move must block white's four at k12, and wins through it, k12 in 19 plies (the
-    // solver's proof: about 70 ms on the development machine). At 500 ms a move the block was
-    // played after the first slice of our VCT (60 ms) with no proof, the search for its score
-    // taking the rest; now our VCT through the block goes on for most of the move
-    // (2026-12-07).
+    // Black to move must block white's four at k12, and wins through it, k12 in 19 plies. At
+    // 500 ms a move the block was played after the first slice of our VCT (60 ms) with no
+    // proof, the search for its score taking the rest; now our VCT through the block goes on
+    // for most of the move (2026-12-07). The solver proved it in 71 ms in this test's profile
+    // on the development machine; the move is stretched where it takes longer.
     let pos = freestyle("h8 f8 f9 h9 g9 f10 i8 e9 g7 g8 i9 j10 i7 i10 f7 h7 j8 h10 g10 j11");
-    let solved = solve(&pos);
+    let (solved, took) = solve_timed(&pos);
     assert_eq!(
         (solved.best.as_str(), solved.score),
         ("k12", Score::WinIn(19))
     );
-    let r = timed_move(&pos, 500);
+    let r = timed_move_as_there(&pos, 500, took, Duration::from_millis(71));
     assert_eq!(r.best, "k12");
     assert!(matches!(r.score, Score::WinIn(n) if n > 0), "{r:?}");
 }
