@@ -25,8 +25,8 @@ solver's move without proving it, or plays another move (which may still win, un
 
 The walk back is the slow part (a solve a turn): `--positions-out` keeps what it found (a JSON
 line each: the moves, the solver's move, length and time), and `--positions` asks another
-build about the same positions. The project's own set is `scripts/gomoku_wins.jsonl`: 239
-positions of 240 games at 200 ms against Rapfi (2026-12-07; docs/benchmarks-log.md, "Time
+build about the same positions. The project's own set is `scripts/gomoku_wins.jsonl`: 239 positions
+of 240 games at 200 ms against Rapfi (2026-12-07; docs/benchmarks-log/gomoku-learned-2.md, "Time
 left on the table"):
 
     scripts/gomoku_blunders.py wins --positions scripts/gomoku_wins.jsonl --time-ms 500

@@ -27,8 +27,8 @@ asked about positions, nothing of its code is used.
 
 A timed search is not repeatable: two runs of one build at 1 s chose different moves in 86 of
 400 positions, and a comparison of a build with itself reads a few tens either way
-(docs/benchmarks-log.md, "Time left on the table"). Compare a change with that, or at a fixed
-depth (`--depth`) where the change is not about time.
+(docs/benchmarks-log/gomoku-learned-2.md, "Time left on the table"). Compare a change with that, or
+at a fixed depth (`--depth`) where the change is not about time.
 """
 
 import argparse

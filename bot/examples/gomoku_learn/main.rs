@@ -1,6 +1,7 @@
 //! Trains the Gomoku evaluation's learned weights (`bot/src/engine/gomoku/eval_weights.txt`,
-//! read by `learned.rs`): self-play positions, labelled by a stronger brain's searches, and
-//! the fit (docs/benchmarks-log.md, "Gomoku learned evaluation", has the run and its figures).
+//! read by `learned.rs`): self-play positions, labelled by a stronger brain's searches, and the fit
+//! (docs/benchmarks-log/gomoku-learned-1.md, "Gomoku learned evaluation", has the run and its
+//! figures).
 //!
 //! ```text
 //! gomoku_learn positions <out.txt> <games> <seed> [--rule freestyle] [--depth 4] [--mistakes 0.05] [--keep 0.5]

@@ -268,7 +268,7 @@ pub fn move_time(left: Duration, increment: Duration) -> Duration {
 }
 
 /// How many times its usual time a move under a clock may take when the search is unsure of
-/// it (docs/benchmarks-log.md, "A time manager").
+/// it (docs/benchmarks-log/gomoku-learned-1.md, "A time manager").
 pub const LONGEST_MOVE_FACTOR: u32 = 3;
 
 /// The most one move under a clock may take when the search is unsure of it:

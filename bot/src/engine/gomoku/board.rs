@@ -415,8 +415,8 @@ impl Board {
     /// threat sets, the candidates and the move order. The values and worths that only the
     /// evaluation reads are left as they were before `search`, which must take back every
     /// move it makes (its changes are put back in the same mode): about a tenth of a threat
-    /// search's time (docs/benchmarks-log.md, "A lighter board for the threat search, and the
-    /// forced move's time").
+    /// search's time (docs/benchmarks-log/gomoku-learned-2.md, "A lighter board for the threat
+    /// search, and the forced move's time").
     pub fn threats_only<R>(&mut self, search: impl FnOnce(&mut Board) -> R) -> R {
         let (was, moves) = (self.threats_only, self.history.len());
         self.threats_only = true;

@@ -19,21 +19,21 @@ pub(super) const OWN_VCT_SHARE: f64 = 0.12;
 /// A decisive attack: when our VCT was cut short and a shallow search ([`RANKING_DEPTH`], an
 /// [`ATTACK_PROBE_SHARE`] of the move; its table entries serve the main search after) scores
 /// the position at [`ATTACK_SCORE`] or more, our VCT goes on for an [`ATTACK_VCT_SHARE`] more.
-/// Such a score is rare where no win is near, and where one is the alpha-beta search's extra
-/// depth is worth less than the proof (docs/benchmarks-log.md, "Forced wins in time").
+/// Such a score is rare where no win is near, and where one is the alpha-beta search's extra depth
+/// is worth less than the proof (docs/benchmarks-log/gomoku-learned-1.md, "Forced wins in time").
 pub(super) const ATTACK_SCORE: i32 = 200;
 pub(super) const ATTACK_PROBE_SHARE: f64 = 0.03;
 pub(super) const ATTACK_VCT_SHARE: f64 = 0.60;
 /// A counter-attack: when the opponent has a win were it his move and our VCT was cut short,
-/// our VCT goes on for this share more before his threat's checks. In the forced-win set the
-/// games lost at 500 ms were such positions (docs/benchmarks-log.md, "A counter-win,
+/// our VCT goes on for this share more before his threat's checks. In the forced-win set the games
+/// lost at 500 ms were such positions (docs/benchmarks-log/gomoku-learned-2.md, "A counter-win,
 /// 2026-12-07 morning").
 pub(super) const COUNTER_VCT_SHARE: f64 = 0.20;
 /// A forced move (one root move: the block of his four, or the one defence left): when our
 /// VCT through it was cut short, it goes on for this share more, as a decisive attack's does,
 /// without the shallow search that tells one: the search after a forced move is for its score
-/// alone, and a proof through it is worth more (docs/benchmarks-log.md, "A lighter board for
-/// the threat search, and the forced move's time").
+/// alone, and a proof through it is worth more (docs/benchmarks-log/gomoku-learned-2.md, "A lighter
+/// board for the threat search, and the forced move's time").
 pub(super) const FORCED_VCT_SHARE: f64 = 0.60;
 pub(super) const THREAT_SHARE: f64 = 0.10;
 pub(super) const DEFENCE_SHARE: f64 = 0.20;

@@ -504,8 +504,8 @@ impl ThreatSearch {
         // The defender's fours first, then the points that stop the open four, each part
         // best-looking first; no killer. After a four and its block the attacker has two
         // plies fewer, so what lies below is small: it refutes the attack cheaply or the
-        // proof goes on through it. Mixed by score with the last refutation first, the
-        // solver spent 33.0M nodes on the forced-win set, and 18.2M so (docs/benchmarks-log.md,
+        // proof goes on through it. Mixed by score with the last refutation first, the solver spent
+        // 33.0M nodes on the forced-win set, and 18.2M so (docs/benchmarks-log/gomoku-learned-2.md,
         // "The defender's fours first").
         sort_by_score(board, d, &mut replies[..points]);
         sort_by_score(board, d, &mut replies[points..]);

@@ -145,7 +145,7 @@ impl GomokuEngine {
             self.threats.clear();
         }
         // Quiet threats in the VCTs at full strength only: at level 9 they lifted it from 76%
-        // to 90.5% against level 8 (docs/benchmarks-log.md, "Levels").
+        // to 90.5% against level 8 (docs/benchmarks-log/levels.md, "Levels").
         self.threats.set_quiet(settings.full_strength);
         let mut board = Board::from_position_ordered(pos, settings.full_strength);
         if request.limits == SearchLimits::Solve {
