@@ -14,6 +14,10 @@
 //!   [`client::external`]: engines built elsewhere that the bot drives as its engine.
 //! - [`puzzles`]: puzzles proven by the engines from positions of games.
 
+// The module docs are a map of the source and name private parts too: `cargo doc
+// --document-private-items` renders those links, and the public docs leave them as text.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod client;
 pub mod engine;
 pub mod frontends;

@@ -1,4 +1,4 @@
-//! Game records: the move string, SGF (Gomoku GM[4], Othello GM[2]) and PSQ (Piskvork).
+//! Game records: the move string, SGF (Gomoku `GM[4]`, Othello `GM[2]`) and PSQ (Piskvork).
 //!
 //! A [`GameRecord`] is a game spec, its moves in canonical notation (the opening included) and
 //! what is known of the players and the result. Every importer replays the moves through
@@ -16,8 +16,8 @@
 //! - Connect Four: one digit a move, `4453`, as in the public test sets; for boards of more than
 //!   9 columns the column numbers separated by commas, `10,3,4` (as in docs/engines.md).
 //!
-//! **SGF** ([`GameRecord::to_sgf`], [`GameRecord::from_sgf`]), FF[4], Gomoku (GM[4], SZ up to 26)
-//! and Othello (GM[2], SZ[8]) only:
+//! **SGF** ([`GameRecord::to_sgf`], [`GameRecord::from_sgf`]), `FF[4]`, Gomoku (`GM[4]`, `SZ`
+//! up to 26) and Othello (`GM[2]`, `SZ[8]`) only:
 //! - A point is two letters, column then row, with SGF's row `a` at the *top*. Gomoku rows are
 //!   counted from the bottom in our notation, so they are flipped; Othello rows already count
 //!   from the top.

@@ -30,7 +30,7 @@ pub enum DeclineReason {
 }
 
 impl DeclineReason {
-    /// What the challenger reads after "<name> declined: ".
+    /// What the challenger reads after "\<name\> declined: ".
     #[must_use]
     pub fn words(self) -> &'static str {
         match self {

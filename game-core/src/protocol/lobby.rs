@@ -38,7 +38,7 @@ pub struct LiveGame {
 pub struct BotInfo {
     pub name: String,
     pub games: Vec<GameKind>,
-    /// The levels it plays (normally all of [`BOT_LEVELS`]).
+    /// The levels it plays (normally all of [`BOT_LEVELS`](crate::protocol::BOT_LEVELS)).
     pub levels: Vec<u8>,
     /// Games it is playing now.
     pub busy: u32,

@@ -3,7 +3,7 @@
 //! The store holds the lists; each node keeps those it needs (its connected accounts', the
 //! seated and watching players of its rooms) in memory, loaded on first need and reloaded when
 //! any node changes one (`BusMsg::BlocksChanged`). Memory stays bounded: past
-//! [`MAX_CACHED`] lists the cache starts over.
+//! [`MAX_CACHED`](super::block_lists::MAX_CACHED) lists the cache starts over.
 
 use crate::cluster::BusMsg;
 use crate::hub::Hub;

@@ -104,7 +104,7 @@ pub struct GomokuEngine {
     threats: ThreatSearch,
     fixed: FixedThreatBudget,
     /// Whether timed moves come from the opening book where it has them (as far as the level
-    /// has it: [`LevelSettings::book_stones`]).
+    /// has it: [`levels::LevelSettings::book_stones`]).
     book: bool,
 }
 

@@ -74,7 +74,7 @@ impl PointSet {
 pub struct Summary {
     /// Sum of [`super::super::points::point_value`] over the empty points: the hand-set evaluation.
     pub total: i32,
-    /// Sums of the learned worths ([`super::learned`]) over the empty points, as the colour
+    /// Sums of the learned worths ([`super::super::learned`]) over the empty points, as the colour
     /// to move and as the colour waiting: the learned evaluation.
     pub worth_totals: [i32; 2],
     /// Points where a stone makes five.
