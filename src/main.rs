@@ -296,6 +296,16 @@ struct ServeArgs {
     /// Secret that bots present in `hello`; without it no bot can connect.
     #[arg(long, env = "KIBITZ_BOT_KEY", hide_env_values = true)]
     bot_key: Option<String>,
+    /// Bearer token that `GET /metrics` asks for (`Authorization: Bearer TOKEN`), for a
+    /// scraper that reaches the node from another machine; without it (or empty) the metrics
+    /// are answered to anyone who reaches the port.
+    #[arg(
+        long,
+        env = "KIBITZ_METRICS_TOKEN",
+        hide_env_values = true,
+        value_name = "TOKEN"
+    )]
+    metrics_token: Option<String>,
     #[command(flatten)]
     limits: kibitz_server::Limits,
 }
@@ -314,6 +324,7 @@ impl ServeArgs {
             });
         }
         config.bot_key.clone_from(&self.bot_key);
+        config.metrics_token = self.metrics_token.clone().filter(|t| !t.is_empty());
         config.limits = self.limits.clone();
         config
     }

@@ -362,6 +362,9 @@ pub struct Config {
     pub cluster: Option<crate::cluster::ClusterSettings>,
     /// The secret a bot presents in `hello`; `None` disables bots.
     pub bot_key: Option<String>,
+    /// The bearer token `GET /metrics` asks for (`Authorization: Bearer ...`); `None`: it is
+    /// answered to anyone who reaches the port.
+    pub metrics_token: Option<String>,
     /// The lobby pushes its lists at most this often.
     pub lobby_interval: Duration,
     /// A lobby change that is only moves in live games (their small boards) is pushed at most
@@ -391,6 +394,7 @@ impl Config {
             store_url: None,
             cluster: None,
             bot_key: None,
+            metrics_token: None,
             lobby_interval: Duration::from_millis(200),
             lobby_board_interval: Duration::from_secs(1),
             crowd_interval: Duration::from_millis(300),

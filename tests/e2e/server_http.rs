@@ -1,4 +1,5 @@
-//! The HTTP side of the port: `/healthz`, `/metrics` with every series the operators rely on,
+//! The HTTP side of the port: `/healthz`, `/metrics` with every series the operators rely on
+//! (behind a bearer token when the operator sets one),
 //! finished games as JSON, SGF and PSQ, the opening explorer (filled at start with games stored
 //! before it), the web client at `/` (compressed, named by version, kept by browsers), and a
 //! clear error when the data directory cannot be used.
@@ -45,6 +46,39 @@ async fn health_web_client_and_metrics() {
     let m = server.metrics().await;
     assert!(m.contains(r#"kibitz_rooms{status="over"} 1"#), "{m}");
     assert!(m.contains(r#"kibitz_rooms{status="playing"} 0"#), "{m}");
+}
+
+/// With a metrics token (`kibitz serve --metrics-token`), `/metrics` answers 401 and the scheme
+/// to a request without it or with another, and the metrics to one that shows it; the rest of
+/// the port is as it was.
+#[tokio::test]
+async fn the_metrics_ask_for_the_token_the_operator_set() {
+    let data = tempfile::tempdir().unwrap();
+    let server =
+        crate::support::serve::ServeProcess::start(data.path(), &["--metrics-token", "scrape-me"])
+            .await;
+    let asked = |headers: Vec<(&'static str, &'static str)>| async move {
+        http_request(server.addr, "GET", "/metrics", &headers, None).await
+    };
+    for shown in [
+        vec![],
+        vec![("Authorization", "Bearer scrape-mf")],
+        vec![("Authorization", "Bearer scrape-me-too")],
+        vec![("Authorization", "Basic c2NyYXBlLW1l")],
+    ] {
+        let (status, head, body) = asked(shown.clone()).await;
+        assert_eq!(status, 401, "{shown:?}: {head}{body}");
+        assert_eq!(
+            header(&head, "www-authenticate"),
+            Some(r#"bearer realm="metrics""#)
+        );
+        assert!(!body.contains("kibitz_"), "{body}");
+    }
+    let (status, _, body) = asked(vec![("Authorization", "Bearer scrape-me")]).await;
+    assert_eq!(status, 200);
+    assert!(body.contains("kibitz_connections 0"), "{body}");
+    let (status, body) = http_get(server.addr, "/healthz").await;
+    assert_eq!((status, body.trim()), (200, "ok"));
 }
 
 /// A header of a response head (lower case, as `http_request` gives it).

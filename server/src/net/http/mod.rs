@@ -110,7 +110,25 @@ async fn ws(
         .on_upgrade(move |socket| crate::session::reader::serve(socket, hub, admission))
 }
 
-async fn metrics(State(hub): State<SharedHub>) -> Response {
+/// The metrics, to a scraper that shows the token when the server has one (401 otherwise,
+/// with the scheme to use). The series say how busy the hall is, not who plays in it; the token
+/// is for a node whose port is reachable from outside its machine.
+async fn metrics(State(hub): State<SharedHub>, headers: HeaderMap) -> Response {
+    if let Some(token) = hub.config().metrics_token.as_deref() {
+        let shown = headers
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .map(str::trim);
+        if !shown.is_some_and(|s| crate::token::constant_time_eq(s.as_bytes(), token.as_bytes())) {
+            return (
+                StatusCode::UNAUTHORIZED,
+                [(header::WWW_AUTHENTICATE, "Bearer realm=\"metrics\"")],
+                "the metrics need the token: Authorization: Bearer TOKEN\n",
+            )
+                .into_response();
+        }
+    }
     (
         [(
             header::CONTENT_TYPE,
