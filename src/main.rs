@@ -324,7 +324,13 @@ impl ServeArgs {
             });
         }
         config.bot_key.clone_from(&self.bot_key);
-        config.metrics_token = self.metrics_token.clone().filter(|t| !t.is_empty());
+        // A header carries no surrounding blanks, so neither does the token it must match.
+        config.metrics_token = self
+            .metrics_token
+            .as_deref()
+            .map(str::trim)
+            .filter(|t| !t.is_empty())
+            .map(String::from);
         config.limits = self.limits.clone();
         config
     }

@@ -5,8 +5,8 @@
 //!
 //! - [`proof`]: the tree, built the same way for every game from a [`proof::Prover`].
 //! - [`gomoku`], [`connect4`], [`othello`]: each game's prover and themes.
-//! - [`generate`](mod@generate): the games, the candidates, the set's check, and the proof of a position
-//!   from a game of the hall ([`prove_position`]).
+//! - [`generate`](mod@generate): the games, the candidates, the set's check, and the proof of
+//!   a position from a game of the hall ([`prove_position`]).
 
 pub mod connect4;
 pub mod generate;

@@ -39,8 +39,9 @@ const CLIENTS: usize = 3;
 const SERVER_THREADS: &str = "fuzz-server";
 
 /// Panics on the server's threads since the process started: the fuzz runtime's, and the
-/// store's own threads (`kibitz-store`, `kibitz-checkpoint`). Other tests share the process,
-/// and a failure of theirs (on their own test thread or runtime) is not this server's.
+/// store's own threads (`kibitz-store`, `kibitz-checkpoint`, whose names every server in the
+/// process shares: a panic there is a server's all the same). Other tests share the process,
+/// and a failure on their own test threads or runtimes is not a server's.
 static SERVER_PANICS: Mutex<Vec<String>> = Mutex::new(Vec::new());
 
 /// Records every panic of a server thread, then reports it as usual.
