@@ -471,13 +471,15 @@ async fn player_page(State(hub): State<SharedHub>, Path(name): Path<String>) -> 
     .into_response()
 }
 
-/// The token of `Authorization: Bearer <token>`, if the request has one.
+/// The token of `Authorization: Bearer <token>`, if the request has one (the scheme is
+/// case-insensitive, RFC 9110, 11.1).
 pub(crate) fn bearer_token(headers: &HeaderMap) -> Option<&str> {
     headers
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(str::trim)
+        .and_then(|v| v.trim().split_once(' '))
+        .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
+        .map(|(_, token)| token.trim())
         .filter(|t| !t.is_empty())
 }
 

@@ -115,13 +115,7 @@ async fn ws(
 /// is for a node whose port is reachable from outside its machine.
 async fn metrics(State(hub): State<SharedHub>, headers: HeaderMap) -> Response {
     if let Some(token) = hub.config().metrics_token.as_deref() {
-        // The scheme is case-insensitive (RFC 9110, 11.1).
-        let shown = headers
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().split_once(' '))
-            .filter(|(scheme, _)| scheme.eq_ignore_ascii_case("bearer"))
-            .map(|(_, token)| token.trim());
+        let shown = accounts::bearer_token(&headers);
         if !shown.is_some_and(|s| crate::token::constant_time_eq(s.as_bytes(), token.as_bytes())) {
             return (
                 StatusCode::UNAUTHORIZED,
