@@ -114,6 +114,8 @@ pub struct Board {
     /// While a threat search runs ([`Board::threats_only`]): moves update the patterns, the
     /// threat sets and the move order, not the values and worths the evaluation sums.
     threats_only: bool,
+    /// The moves made before the threat search began (see [`Board::threat_candidates`]).
+    threats_from: usize,
     /// Whether the move order is the learned one ([`Board::with_learned_order`]) or the
     /// hand-set values'.
     learned_order: bool,
@@ -171,6 +173,7 @@ impl Board {
             orders: vec![[[0; 2]; 2]; len],
             learned_order: false,
             threats_only: false,
+            threats_from: 0,
             learned: Learned::shared(),
             classes: [Color::Black, Color::White].map(|c| Class::of(rule, c)),
             spots,
@@ -238,6 +241,25 @@ impl Board {
                 self.attach(p);
                 self.candidates
                     .assign(p, self.spots[usize::from(p)].near > 0);
+            }
+        }
+    }
+
+    /// Counts again, for every point, the stones within two of it.
+    fn count_near(&mut self) {
+        for spot in &mut self.spots {
+            spot.near = 0;
+        }
+        let s = self.stride as isize;
+        for i in 0..self.points.len() {
+            let p = self.points[i] as isize;
+            if self.spots[p as usize].cell == EMPTY {
+                continue;
+            }
+            for dr in -2..=2 {
+                for dc in -2..=2 {
+                    self.spots[(p + dr * s + dc) as usize].near += 1;
+                }
             }
         }
     }
@@ -362,10 +384,37 @@ impl Board {
         self.spots[usize::from(p)].near
     }
 
-    /// The empty points with a stone within two points.
+    /// The empty points with a stone within two points. A threat search's moves
+    /// ([`Board::threats_only`]) leave them as they were: it reads
+    /// [`Board::threat_candidates`].
     #[must_use]
     pub fn candidates(&self) -> &PointSet {
         &self.candidates
+    }
+
+    /// The candidates during a threat search ([`Board::threats_only`], whose moves leave
+    /// [`Board::candidates`] as they were): those of the position it started from that are
+    /// still empty, and the empty points within two of the stones it put, in increasing
+    /// order, in place of `out`'s. Outside one, the candidates.
+    pub fn threat_candidates(&self, out: &mut Vec<Point>) {
+        out.clear();
+        out.extend(self.candidates.iter().filter(|&p| self.is_empty(p)));
+        if !self.threats_only || self.history.len() == self.threats_from {
+            return;
+        }
+        let s = self.stride as isize;
+        for &(p, _, _) in &self.history[self.threats_from..] {
+            for dr in -2..=2 {
+                for dc in -2..=2 {
+                    let q = (p as isize + dr * s + dc) as usize;
+                    if self.spots[q].cell == EMPTY {
+                        out.push(q as Point);
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
     }
 
     /// What colour `v` makes on `p` in each direction.
@@ -412,15 +461,24 @@ impl Board {
     }
 
     /// Runs `search` with moves that keep only what a threat search reads: the patterns, the
-    /// threat sets, the candidates and the move order. The values and worths that only the
-    /// evaluation reads are left as they were before `search`, which must take back every
-    /// move it makes (its changes are put back in the same mode): about a tenth of a threat
-    /// search's time (docs/benchmarks-log/gomoku-learned-2.md, "A lighter board for the threat
-    /// search, and the forced move's time").
+    /// threat sets and the move order. The values and worths that only the evaluation reads,
+    /// and the candidates with their counts of stones near (which only the quiet threats
+    /// read, through [`Board::threat_candidates`]), are left as they were before `search`,
+    /// which must take back every move it makes (its changes are put back in the same mode):
+    /// about a tenth of a threat search's time for the values and worths
+    /// (docs/benchmarks-log/gomoku-learned-2.md, "A lighter board for the threat search, and
+    /// the forced move's time"), a tenth more for the candidates ("The candidates left
+    /// behind").
     pub fn threats_only<R>(&mut self, search: impl FnOnce(&mut Board) -> R) -> R {
         let (was, moves) = (self.threats_only, self.history.len());
+        // Nested, the candidates are still those of the outer search's start.
+        let from = self.threats_from;
+        if !was {
+            self.threats_from = moves;
+        }
         self.threats_only = true;
         let result = search(self);
+        self.threats_from = from;
         debug_assert_eq!(
             self.history.len(),
             moves,

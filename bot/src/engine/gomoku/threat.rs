@@ -396,7 +396,9 @@ impl ThreatSearch {
     ) -> Option<(Point, u32)> {
         let a = board.turn();
         let mut quiet = self.take_buffer();
-        for p in board.candidates().iter() {
+        let mut near = self.take_buffer();
+        board.threat_candidates(&mut near);
+        for &p in &near {
             if !tried.contains(&p)
                 && board.patterns(p, a).contains(&Pattern::Block3)
                 && board.is_legal(p, a)
@@ -404,6 +406,7 @@ impl ThreatSearch {
                 quiet.push(p);
             }
         }
+        self.buffers.push(near);
         sort_by_score(board, a, &mut quiet);
         quiet.truncate(QUIET_MOVES);
         let found = self.first_winning(board, depth, true, &quiet, line);

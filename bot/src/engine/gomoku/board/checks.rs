@@ -4,11 +4,12 @@
 use super::{Board, PointSet, Summary, EMPTY, SIDE_KEY};
 
 impl Board {
-    /// A copy of this board rebuilt from its stones alone, for checking the incremental
-    /// state (tests, debugging).
+    /// A copy of this board rebuilt from its stones alone (the counts of stones near each
+    /// point too), for checking the incremental state (tests, debugging).
     #[must_use]
     pub fn recount(&self) -> Board {
         let mut fresh = self.clone();
+        fresh.count_near();
         fresh.rebuild();
         fresh
     }
@@ -36,22 +37,25 @@ impl Board {
     }
 
     /// Whether what a threat search reads ([`Board::threats_only`]) equals a from-scratch
-    /// board's: the stones, keys, patterns, threat flags and sets, candidates and move order
-    /// (not the values and worths, which that mode leaves behind).
+    /// board's: the stones, keys, patterns, threat flags and sets, candidates (its
+    /// [`Board::threat_candidates`]) and move order (not the values and worths, nor the
+    /// counts of stones near, which that mode leaves behind).
     #[must_use]
     pub fn threats_agree_with(&self, other: &Board) -> bool {
         fn sets(s: &Summary) -> [&PointSet; 5] {
             [&s.fives, &s.fours, &s.flex4s, &s.threes, &s.four_threes]
         }
+        let mut candidates = Vec::new();
+        self.threat_candidates(&mut candidates);
         (0..2).all(|v| sets(&self.summary[v]) == sets(&other.summary[v]))
-            && self.candidates == other.candidates
+            && candidates.iter().copied().eq(other.candidates.iter())
             && self.points.iter().all(|&p| {
                 let (a, b, p) = (
                     &self.spots[usize::from(p)],
                     &other.spots[usize::from(p)],
                     usize::from(p),
                 );
-                (a.cell, a.near) == (b.cell, b.near)
+                a.cell == b.cell
                     && (a.cell != EMPTY
                         || (a.keys, a.patterns, a.flags, self.orders[p])
                             == (b.keys, b.patterns, b.flags, other.orders[p]))

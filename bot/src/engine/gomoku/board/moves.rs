@@ -65,8 +65,12 @@ impl Board {
         if self.rule == GomokuRule::Renju {
             self.renju.borrow_mut().set(self.cell(p), Some(color));
         }
-        self.candidates.assign(p, false);
-        self.update_near(pi, true);
+        // A threat search reads no candidates but through [`Board::threat_candidates`],
+        // which adds the squares around its own stones: the counts stay as they were.
+        if !THREATS {
+            self.candidates.assign(p, false);
+            self.update_near(pi, true);
+        }
         self.update_lines::<THREATS>(pi, v, true);
     }
 
@@ -80,8 +84,10 @@ impl Board {
         if self.rule == GomokuRule::Renju {
             self.renju.borrow_mut().set(self.cell(p), None);
         }
-        self.update_near(pi, false);
-        self.candidates.assign(p, self.spots[pi].near > 0);
+        if !THREATS {
+            self.update_near(pi, false);
+            self.candidates.assign(p, self.spots[pi].near > 0);
+        }
         self.update_lines::<THREATS>(pi, v, false);
         self.restore::<THREATS>(mark);
     }
