@@ -80,7 +80,7 @@ struct Spot {
     /// EMPTY, black 1, white 2 or WALL.
     cell: u8,
     /// Stones within two points (a 5x5 square): the candidate moves are the empty points
-    /// with some.
+    /// with some. A threat search's stones are not counted ([`Board::threats_only`]).
     near: u8,
 }
 
@@ -124,7 +124,8 @@ pub struct Board {
     classes: [Class; 2],
     points_table: &'static points::PointTable,
     summary: [Summary; 2],
-    /// The empty points with a stone within two: where the move generator looks.
+    /// The empty points with a stone within two: where the move generator looks. As they
+    /// were before a threat search while it runs ([`Board::threat_candidates`]).
     candidates: PointSet,
     zobrist: Vec<[u64; 2]>,
     hash: u64,
@@ -378,7 +379,7 @@ impl Board {
         }
     }
 
-    /// Stones within two points of `p`.
+    /// Stones within two points of `p` (a threat search's own not counted while it runs).
     #[must_use]
     pub fn near(&self, p: Point) -> u8 {
         self.spots[usize::from(p)].near

@@ -45,6 +45,11 @@ impl Board {
 
     /// Takes back the last move made with [`Board::make`].
     pub fn unmake(&mut self) {
+        // The candidates a threat search reads are rebuilt from its own moves.
+        debug_assert!(
+            !self.threats_only || self.history.len() > self.threats_from,
+            "a threat search took back a move made before it"
+        );
         if let Some((p, _, mark)) = self.history.pop() {
             if self.threats_only {
                 self.take::<true>(p, mark);
