@@ -58,6 +58,14 @@ pub fn color_of(side: usize) -> Color {
     }
 }
 
+/// The points within two of `p` (a 5x5 square, `p` among them) in the padded array of row
+/// length `stride`: the square whose stones make `p`'s neighbours candidates. The padding keeps
+/// every such square inside the array.
+fn square(p: usize, stride: usize) -> impl Iterator<Item = usize> {
+    let (p, s) = (p as isize, stride as isize);
+    (-2..=2).flat_map(move |dr| (-2..=2).map(move |dc| (p + dr * s + dc) as usize))
+}
+
 /// The four line directions as steps in the padded array: across, up, up-right, up-left.
 fn directions(stride: usize) -> [isize; 4] {
     let s = stride as isize;
@@ -114,7 +122,8 @@ pub struct Board {
     /// While a threat search runs ([`Board::threats_only`]): moves update the patterns, the
     /// threat sets and the move order, not the values and worths the evaluation sums.
     threats_only: bool,
-    /// The moves made before the threat search began (see [`Board::threat_candidates`]).
+    /// The moves made before the threat search began (see [`Board::threat_candidates`]); read
+    /// only while one runs.
     threats_from: usize,
     /// Whether the move order is the learned one ([`Board::with_learned_order`]) or the
     /// hand-set values'.
@@ -251,15 +260,11 @@ impl Board {
         for spot in &mut self.spots {
             spot.near = 0;
         }
-        let s = self.stride as isize;
         for i in 0..self.points.len() {
-            let p = self.points[i] as isize;
-            if self.spots[p as usize].cell == EMPTY {
-                continue;
-            }
-            for dr in -2..=2 {
-                for dc in -2..=2 {
-                    self.spots[(p + dr * s + dc) as usize].near += 1;
+            let p = usize::from(self.points[i]);
+            if self.spots[p].cell != EMPTY {
+                for q in square(p, self.stride) {
+                    self.spots[q].near += 1;
                 }
             }
         }
@@ -400,19 +405,13 @@ impl Board {
     pub fn threat_candidates(&self, out: &mut Vec<Point>) {
         out.clear();
         out.extend(self.candidates.iter().filter(|&p| self.is_empty(p)));
-        if !self.threats_only || self.history.len() == self.threats_from {
+        if !self.threats_only {
             return;
         }
-        let s = self.stride as isize;
         for &(p, _, _) in &self.history[self.threats_from..] {
-            for dr in -2..=2 {
-                for dc in -2..=2 {
-                    let q = (p as isize + dr * s + dc) as usize;
-                    if self.spots[q].cell == EMPTY {
-                        out.push(q as Point);
-                    }
-                }
-            }
+            let empty =
+                square(usize::from(p), self.stride).filter(|&q| self.spots[q].cell == EMPTY);
+            out.extend(empty.map(|q| q as Point));
         }
         out.sort_unstable();
         out.dedup();
@@ -473,13 +472,11 @@ impl Board {
     pub fn threats_only<R>(&mut self, search: impl FnOnce(&mut Board) -> R) -> R {
         let (was, moves) = (self.threats_only, self.history.len());
         // Nested, the candidates are still those of the outer search's start.
-        let from = self.threats_from;
         if !was {
             self.threats_from = moves;
         }
         self.threats_only = true;
         let result = search(self);
-        self.threats_from = from;
         debug_assert_eq!(
             self.history.len(),
             moves,

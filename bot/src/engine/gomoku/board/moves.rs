@@ -6,7 +6,7 @@ use game_core::{Color, GomokuRule};
 use super::super::pattern::{slot, Pattern, BLOCKED_DIGIT, OWN_DIGIT, POW3};
 use super::super::points;
 use super::zobrist::SIDE_KEY;
-use super::{color_of, side, Board, Point, EMPTY};
+use super::{color_of, side, square, Board, Point, EMPTY};
 
 /// What a move changed at one empty point for one colour: put back as it was on unmake, so
 /// that taking a stone back costs no pattern or point-table lookups.
@@ -135,21 +135,17 @@ impl Board {
     }
 
     fn update_near(&mut self, pi: usize, add: bool) {
-        let s = self.stride as isize;
-        for dr in -2..=2 {
-            for dc in -2..=2 {
-                let q = (pi as isize + dr * s + dc) as usize;
-                let spot = &mut self.spots[q];
-                if add {
-                    spot.near += 1;
-                    if spot.near == 1 && spot.cell == EMPTY {
-                        self.candidates.assign(q as Point, true);
-                    }
-                } else {
-                    spot.near -= 1;
-                    if spot.near == 0 {
-                        self.candidates.assign(q as Point, false);
-                    }
+        for q in square(pi, self.stride) {
+            let spot = &mut self.spots[q];
+            if add {
+                spot.near += 1;
+                if spot.near == 1 && spot.cell == EMPTY {
+                    self.candidates.assign(q as Point, true);
+                }
+            } else {
+                spot.near -= 1;
+                if spot.near == 0 {
+                    self.candidates.assign(q as Point, false);
                 }
             }
         }
